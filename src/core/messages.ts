@@ -1,0 +1,160 @@
+// The message model shared by the session store, the providers, the agent loop and compaction.
+// Shapes follow pi's `AgentMessage` family exactly, so a message written by pi reads here unchanged
+// and a message written by Arbor reads in pi. Unknown extra fields are allowed everywhere and must be
+// preserved by anyone who copies a message (spread, never rebuild field by field).
+
+export interface TextContent {
+  type: 'text';
+  text: string;
+  [extra: string]: unknown;
+}
+
+export interface ImageContent {
+  type: 'image';
+  /** base64 data, without a data: prefix */
+  data: string;
+  mimeType: string;
+  [extra: string]: unknown;
+}
+
+export interface ThinkingContent {
+  type: 'thinking';
+  thinking: string;
+  /** Provider signature needed to send thinking back (Anthropic); opaque. */
+  thinkingSignature?: string;
+  [extra: string]: unknown;
+}
+
+export interface ToolCall {
+  type: 'toolCall';
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  [extra: string]: unknown;
+}
+
+export type StopReason = 'stop' | 'length' | 'toolUse' | 'error' | 'aborted';
+
+export interface UsageCost {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  total: number;
+}
+
+export interface Usage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  totalTokens: number;
+  cost: UsageCost;
+}
+
+export interface UserMessage {
+  role: 'user';
+  content: string | (TextContent | ImageContent)[];
+  /** ms since epoch */
+  timestamp: number;
+  [extra: string]: unknown;
+}
+
+export interface AssistantMessage {
+  role: 'assistant';
+  content: (TextContent | ThinkingContent | ToolCall)[];
+  /** wire API used, e.g. "openai-completions", "anthropic-messages" */
+  api: string;
+  provider: string;
+  model: string;
+  usage: Usage;
+  stopReason: StopReason;
+  errorMessage?: string;
+  timestamp: number;
+  [extra: string]: unknown;
+}
+
+export interface ToolResultMessage {
+  role: 'toolResult';
+  toolCallId: string;
+  toolName: string;
+  content: (TextContent | ImageContent)[];
+  details?: unknown;
+  isError: boolean;
+  timestamp: number;
+  /** set by tool-output pruning (omp compatible) */
+  prunedAt?: number;
+  [extra: string]: unknown;
+}
+
+/** A shell command the user ran directly (pi's `!cmd`). */
+export interface BashExecutionMessage {
+  role: 'bashExecution';
+  command: string;
+  output: string;
+  exitCode: number | undefined;
+  cancelled: boolean;
+  truncated: boolean;
+  fullOutputPath?: string;
+  excludeFromContext?: boolean;
+  timestamp: number;
+  [extra: string]: unknown;
+}
+
+/** Extension/hook-provided message (pi v3 `custom`, v2 `hookMessage`). Sent to the LLM as a user message. */
+export interface CustomMessage {
+  role: 'custom';
+  customType: string;
+  content: string | (TextContent | ImageContent)[];
+  display: boolean;
+  details?: unknown;
+  timestamp: number;
+  [extra: string]: unknown;
+}
+
+/** In-memory only: built from a `branch_summary` entry while building context. */
+export interface BranchSummaryMessage {
+  role: 'branchSummary';
+  summary: string;
+  fromId: string;
+  timestamp: number;
+}
+
+/** In-memory only: built from the latest `compaction` entry on the path while building context. */
+export interface CompactionSummaryMessage {
+  role: 'compactionSummary';
+  summary: string;
+  tokensBefore: number;
+  timestamp: number;
+}
+
+export type AgentMessage =
+  | UserMessage
+  | AssistantMessage
+  | ToolResultMessage
+  | BashExecutionMessage
+  | CustomMessage
+  | BranchSummaryMessage
+  | CompactionSummaryMessage;
+
+/** What a provider accepts: the three roles every LLM API understands. */
+export type LlmMessage = UserMessage | AssistantMessage | ToolResultMessage;
+
+export function emptyUsage(): Usage {
+  return {
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: 0,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
+}
+
+/** Text of a user-like content field (string or blocks), images ignored. */
+export function contentText(content: string | readonly { type: string; text?: unknown }[]): string {
+  if (typeof content === 'string') return content;
+  let out = '';
+  for (const block of content) if (block.type === 'text' && typeof block.text === 'string') out += block.text;
+  return out;
+}
