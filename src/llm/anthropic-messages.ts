@@ -1,0 +1,184 @@
+// Anthropic Messages through @anthropic-ai/sdk 1.x (API 2026-10-21: Bearer auth, no temperature),
+// loaded lazily. Raw event stream: thinking (with signature), text, tool_use with partial JSON, usage
+// including cache reads/writes. A stream without message_stop is an error, never a success.
+import type { StopReason } from '../core/messages';
+import type { KeyResolver, ModelInfo, Provider, StreamEvent, StreamRequest, ThinkingLevel } from './types';
+import { toAnthropicMessages, toAnthropicSystem, toAnthropicTools } from './convert-anthropic';
+import { guardedAttempt, failedMessage, ABORTED_TEXT, type WireOutcome, type IdleWatchdog } from './attempt';
+import type { MessageBuilder } from './message-builder';
+import { runWithRetry } from './retry';
+import { resolveProviderOptions, type ProviderOptions, type ResolvedProviderOptions } from './provider-options';
+
+export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+
+const THINKING_BUDGET: Record<Exclude<ThinkingLevel, 'off'>, number> = {
+  minimal: 1024,
+  low: 2048,
+  medium: 8192,
+  high: 16_384,
+  xhigh: 32_000,
+};
+
+/** Budget for manual extended thinking; must be >= 1024 and below max_tokens, else thinking stays off. */
+export function thinkingBudget(level: ThinkingLevel | undefined, maxTokens: number): number | undefined {
+  if (!level || level === 'off') return undefined;
+  const budget = Math.min(THINKING_BUDGET[level], maxTokens - 1);
+  return budget >= 1024 ? budget : undefined;
+}
+
+function mapStop(reason: string | null | undefined): { stop: StopReason; error?: string } {
+  switch (reason) {
+    case 'end_turn':
+    case 'stop_sequence':
+    case 'pause_turn':
+      return { stop: 'stop' };
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return { stop: 'length' };
+    case 'tool_use':
+      return { stop: 'toolUse' };
+    case 'refusal':
+      return { stop: 'error', error: 'The model refused to answer (stop_reason: refusal)' };
+    default:
+      return { stop: 'stop' };
+  }
+}
+
+interface RawEvent {
+  type: string;
+  index?: number;
+  message?: { usage?: UsageLike };
+  content_block?: { type: string; id?: string; name?: string; data?: string; text?: string; thinking?: string };
+  delta?: { type?: string; text?: string; thinking?: string; signature?: string; partial_json?: string; stop_reason?: string | null };
+  usage?: UsageLike;
+}
+
+interface UsageLike {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+}
+
+export class AnthropicMessagesProvider implements Provider {
+  private readonly options: ResolvedProviderOptions;
+  private lastKey: string | undefined;
+
+  constructor(private readonly model: ModelInfo, private readonly keys: KeyResolver, options?: ProviderOptions) {
+    this.options = resolveProviderOptions(options);
+  }
+
+  stream(request: StreamRequest): AsyncIterable<StreamEvent> {
+    const model = { ...this.model, ...request.model, api: this.model.api };
+    return runWithRetry(
+      () => this.attempt(model, request),
+      this.options.retry,
+      request.signal,
+      () => failedMessage(model, 'aborted', ABORTED_TEXT),
+    );
+  }
+
+  private async *attempt(model: ModelInfo, request: StreamRequest) {
+    let key: string | undefined;
+    try {
+      key = await this.keys.getKey(model.provider);
+    } catch {
+      key = undefined;
+    }
+    this.lastKey = key;
+    if (!key) {
+      const message = failedMessage(model, 'error', `No API key for provider "${model.provider}". Run "Arbor: Set API Key" or set the environment variable.`, { errorKind: 'auth' });
+      return { message, streamed: false };
+    }
+    return yield* guardedAttempt(
+      { model, signal: request.signal, idleTimeoutMs: this.options.idleTimeoutMs, secrets: () => [this.lastKey] },
+      (builder, watchdog) => this.wire(model, request, key, builder, watchdog),
+    );
+  }
+
+  buildBody(model: ModelInfo, request: StreamRequest) {
+    const maxTokens = request.maxTokens ?? model.maxOutputTokens;
+    const budget = model.reasoning ? thinkingBudget(request.thinkingLevel, maxTokens) : undefined;
+    const system = toAnthropicSystem(request.systemPrompt);
+    const tools = toAnthropicTools(request.tools);
+    return {
+      model: model.id,
+      max_tokens: maxTokens,
+      messages: toAnthropicMessages(request.messages),
+      stream: true as const,
+      ...(system ? { system } : {}),
+      ...(tools ? { tools } : {}),
+      ...(budget ? { thinking: { type: 'enabled', budget_tokens: budget } } : {}),
+    };
+  }
+
+  private async *wire(model: ModelInfo, request: StreamRequest, apiKey: string, builder: MessageBuilder, watchdog: IdleWatchdog): AsyncGenerator<StreamEvent, WireOutcome> {
+    const { default: Anthropic } = await import('@anthropic-ai/sdk');
+    const client = new Anthropic({
+      apiKey,
+      baseURL: this.options.baseUrl ?? model.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL,
+      maxRetries: 0,
+      timeout: 10 * 60_000,
+      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+    });
+    const stream = await client.messages.create(this.buildBody(model, request) as never, { signal: watchdog.signal });
+    watchdog.kick();
+    let stopReason: string | null | undefined;
+    let sawStop = false;
+    let toolError: string | undefined;
+    const applyUsage = (u: UsageLike | undefined) => {
+      if (!u) return;
+      if (typeof u.input_tokens === 'number') builder.usage.input = u.input_tokens;
+      if (typeof u.output_tokens === 'number') builder.usage.output = u.output_tokens;
+      if (typeof u.cache_read_input_tokens === 'number') builder.usage.cacheRead = u.cache_read_input_tokens;
+      if (typeof u.cache_creation_input_tokens === 'number') builder.usage.cacheWrite = u.cache_creation_input_tokens;
+    };
+    for await (const event of stream as unknown as AsyncIterable<RawEvent>) {
+      watchdog.kick();
+      switch (event.type) {
+        case 'message_start':
+          applyUsage(event.message?.usage);
+          break;
+        case 'content_block_start': {
+          builder.closeBlocks();
+          const block = event.content_block;
+          if (block?.type === 'tool_use') yield* builder.toolStart(event.index ?? -1, block.id ?? '', block.name ?? '');
+          else if (block?.type === 'redacted_thinking') builder.content.push({ type: 'thinking', thinking: '', thinkingSignature: block.data ?? '', redacted: true });
+          else if (block?.type === 'text' && block.text) yield* builder.text(block.text);
+          break;
+        }
+        case 'content_block_delta': {
+          const d = event.delta ?? {};
+          if (d.type === 'text_delta') yield* builder.text(d.text ?? '');
+          else if (d.type === 'thinking_delta') yield* builder.thinking(d.thinking ?? '');
+          else if (d.type === 'signature_delta') yield* builder.thinking('', d.signature ?? '');
+          else if (d.type === 'input_json_delta') yield* builder.toolDelta(event.index ?? -1, d.partial_json ?? '');
+          break;
+        }
+        case 'content_block_stop': {
+          if (builder.hasTool(event.index ?? -1)) {
+            const ended = builder.toolEnd(event.index ?? -1);
+            toolError ??= ended.error;
+            yield* ended.events;
+          }
+          builder.closeBlocks();
+          break;
+        }
+        case 'message_delta':
+          if (event.delta?.stop_reason) stopReason = event.delta.stop_reason;
+          applyUsage(event.usage);
+          break;
+        case 'message_stop':
+          sawStop = true;
+          break;
+      }
+    }
+    if (request.signal?.aborted || watchdog.timedOut) return { stopReason: 'aborted' };
+    const leftover = builder.endAllTools();
+    yield* leftover.events;
+    if (!sawStop) return { stopReason: 'error', errorMessage: 'The provider stream ended without message_stop (connection closed early)', extra: { errorKind: 'network' } };
+    const mapped = mapStop(stopReason);
+    if (toolError && mapped.stop === 'toolUse') return { stopReason: 'error', errorMessage: toolError };
+    return { stopReason: mapped.stop, errorMessage: mapped.error };
+  }
+}

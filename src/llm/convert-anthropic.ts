@@ -1,0 +1,92 @@
+// LlmMessage[] -> Anthropic Messages. Thinking with a signature goes back as a thinking block (the API
+// verifies it); thinking without one (another provider's) becomes plain text. Consecutive tool results
+// are merged into one user message of tool_result blocks. Prompt caching: breakpoints on the last
+// tool, the system prompt and the last block of the last message, so next turn the whole previous
+// request is a cached prefix (Anthropic looks back ~20 blocks for an earlier breakpoint).
+import type { ImageContent, LlmMessage, TextContent } from '../core/messages';
+import type { ToolDefinition } from './types';
+import { prepareMessages } from './convert-common';
+
+const EPHEMERAL = { type: 'ephemeral' as const };
+
+export type AnthropicBlock = Record<string, unknown> & { type: string };
+export interface AnthropicMessageParam {
+  role: 'user' | 'assistant';
+  content: AnthropicBlock[];
+}
+
+/** Anthropic accepts only [a-zA-Z0-9_-] in tool ids; the mapping is deterministic on both sides. */
+export function anthropicToolId(id: string): string {
+  return id.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64) || 'tool';
+}
+
+function userBlocks(content: string | (TextContent | ImageContent)[]): AnthropicBlock[] {
+  if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : [];
+  const out: AnthropicBlock[] = [];
+  for (const block of content) {
+    if (block.type === 'text' && block.text) out.push({ type: 'text', text: block.text });
+    else if (block.type === 'image') out.push({ type: 'image', source: { type: 'base64', media_type: block.mimeType, data: block.data } });
+  }
+  return out;
+}
+
+function assistantBlocks(message: Extract<LlmMessage, { role: 'assistant' }>): AnthropicBlock[] {
+  const out: AnthropicBlock[] = [];
+  for (const block of message.content) {
+    if (block.type === 'thinking') {
+      if (block.redacted && block.thinkingSignature) out.push({ type: 'redacted_thinking', data: block.thinkingSignature });
+      else if (block.thinkingSignature && message.api === 'anthropic-messages') {
+        out.push({ type: 'thinking', thinking: block.thinking, signature: block.thinkingSignature });
+      } else if (block.thinking) out.push({ type: 'text', text: block.thinking });
+    } else if (block.type === 'text') {
+      if (block.text) out.push({ type: 'text', text: block.text });
+    } else if (block.type === 'toolCall') {
+      out.push({ type: 'tool_use', id: anthropicToolId(block.id), name: block.name, input: block.arguments ?? {} });
+    }
+  }
+  return out;
+}
+
+export function toAnthropicMessages(messages: readonly LlmMessage[], cache = true): AnthropicMessageParam[] {
+  const out: AnthropicMessageParam[] = [];
+  for (const message of prepareMessages(messages)) {
+    if (message.role === 'user') {
+      const content = userBlocks(message.content);
+      if (content.length) out.push({ role: 'user', content });
+    } else if (message.role === 'assistant') {
+      const content = assistantBlocks(message);
+      if (content.length) out.push({ role: 'assistant', content });
+    } else {
+      const result: AnthropicBlock = {
+        type: 'tool_result',
+        tool_use_id: anthropicToolId(message.toolCallId),
+        content: userBlocks(message.content),
+        is_error: message.isError,
+      };
+      const last = out[out.length - 1];
+      if (last && last.role === 'user' && last.content.every((b) => b.type === 'tool_result')) last.content.push(result);
+      else out.push({ role: 'user', content: [result] });
+    }
+  }
+  if (cache) {
+    const last = out[out.length - 1];
+    const block = last?.content[last.content.length - 1];
+    if (block && block.type !== 'thinking' && block.type !== 'redacted_thinking') block.cache_control = EPHEMERAL;
+  }
+  return out;
+}
+
+export function toAnthropicSystem(systemPrompt: string, cache = true): AnthropicBlock[] | undefined {
+  if (!systemPrompt) return undefined;
+  return [{ type: 'text', text: systemPrompt, ...(cache ? { cache_control: EPHEMERAL } : {}) }];
+}
+
+export function toAnthropicTools(tools: readonly ToolDefinition[] | undefined, cache = true): Record<string, unknown>[] | undefined {
+  if (!tools || tools.length === 0) return undefined;
+  return tools.map((t, i) => ({
+    name: t.name,
+    description: t.description,
+    input_schema: t.parameters,
+    ...(cache && i === tools.length - 1 ? { cache_control: EPHEMERAL } : {}),
+  }));
+}

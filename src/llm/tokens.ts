@@ -1,0 +1,146 @@
+// Token estimation. Provider-reported usage is the truth; this only estimates what came after the
+// last reported usage. The BPE tokenizer (cl100k, ~1 MB of tables) is loaded lazily on first need;
+// until it is loaded the estimate is chars/4, synchronously. Estimates are cached per message object
+// (messages are treated as immutable: whoever changes one makes a copy), so a threshold check costs
+// only the messages it has not seen before, never a re-count of the whole session.
+import type { AgentMessage, AssistantMessage, Usage } from '../core/messages';
+
+type Counter = (text: string) => number;
+
+let counter: Counter | undefined;
+let loading: Promise<void> | undefined;
+
+const IMAGE_TOKENS = 1200;
+
+/** Loads cl100k in the background; safe to call many times. Never rejects. */
+export function loadTokenizer(): Promise<void> {
+  loading ??= import('gpt-tokenizer/encoding/cl100k_base')
+    .then((mod) => {
+      // Special tokens such as "<|endoftext|>" count as ordinary text instead of throwing.
+      const options = { disallowedSpecial: new Set<string>() };
+      counter = (text) => mod.countTokens(text, options);
+    })
+    .catch(() => {
+      /* stays on the chars/4 fallback */
+    });
+  return loading;
+}
+
+export function isTokenizerLoaded(): boolean {
+  return counter !== undefined;
+}
+
+/** Tokens in a text: cl100k when loaded, else ceil(chars/4). Never throws. */
+export function countTextTokens(text: string): number {
+  if (!text) return 0;
+  if (counter) {
+    try {
+      return counter(text);
+    } catch {
+      /* fall through to the heuristic */
+    }
+  }
+  return Math.ceil(text.length / 4);
+}
+
+function blocksTokens(content: string | readonly { type: string; text?: unknown }[]): number {
+  if (typeof content === 'string') return countTextTokens(content);
+  let total = 0;
+  for (const block of content) {
+    if (block.type === 'text' && typeof block.text === 'string') total += countTextTokens(block.text);
+    else if (block.type === 'image') total += IMAGE_TOKENS;
+  }
+  return total;
+}
+
+function assistantTokens(message: AssistantMessage): number {
+  let total = 0;
+  for (const block of message.content) {
+    if (block.type === 'text') total += countTextTokens(block.text);
+    else if (block.type === 'thinking') total += countTextTokens(block.thinking);
+    else if (block.type === 'toolCall') total += countTextTokens(block.name + JSON.stringify(block.arguments ?? {}));
+  }
+  return total;
+}
+
+function computeTokens(message: AgentMessage): number {
+  switch (message.role) {
+    case 'user':
+    case 'custom':
+    case 'toolResult':
+      return blocksTokens(message.content);
+    case 'assistant':
+      return assistantTokens(message);
+    case 'bashExecution':
+      return countTextTokens(message.command) + countTextTokens(message.output);
+    case 'branchSummary':
+    case 'compactionSummary':
+      return countTextTokens(message.summary);
+    default:
+      return 0;
+  }
+}
+
+const cache = new WeakMap<object, { tokens: number; exact: boolean }>();
+
+/** Estimated tokens of one message, cached per message object (re-counted once when cl100k arrives). */
+export function estimateMessageTokens(message: AgentMessage): number {
+  const exact = counter !== undefined;
+  const hit = cache.get(message);
+  if (hit && (hit.exact || !exact)) return hit.tokens;
+  const tokens = computeTokens(message);
+  cache.set(message, { tokens, exact });
+  return tokens;
+}
+
+/** pi: totalTokens, or the sum of the parts when a provider left it zero. */
+export function calculateContextTokens(usage: Usage): number {
+  return usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+}
+
+export interface ContextTokens {
+  tokens: number;
+  usageTokens: number;
+  trailingTokens: number;
+  /** index of the assistant message whose usage anchors the count; null when none has usage */
+  lastUsageIndex: number | null;
+}
+
+function hasValidUsage(message: AgentMessage): message is AssistantMessage {
+  return (
+    message.role === 'assistant' &&
+    message.stopReason !== 'aborted' &&
+    message.stopReason !== 'error' &&
+    calculateContextTokens(message.usage) > 0
+  );
+}
+
+/**
+ * What the model currently sees: usage of the newest valid assistant reply plus estimates for the
+ * messages after it. Work is proportional to the messages after that reply (cached per message).
+ */
+export function contextTokens(messages: readonly AgentMessage[]): ContextTokens {
+  let lastUsageIndex: number | null = null;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (hasValidUsage(messages[i]!)) {
+      lastUsageIndex = i;
+      break;
+    }
+  }
+  const usageTokens = lastUsageIndex === null ? 0 : calculateContextTokens((messages[lastUsageIndex] as AssistantMessage).usage);
+  let trailingTokens = 0;
+  for (let i = lastUsageIndex === null ? 0 : lastUsageIndex + 1; i < messages.length; i++) {
+    trailingTokens += estimateMessageTokens(messages[i]!);
+  }
+  return { tokens: usageTokens + trailingTokens, usageTokens, trailingTokens, lastUsageIndex };
+}
+
+/**
+ * Claude's tokenizer is not public and counts 5-30% more than cl100k; estimates that stand in for a
+ * Claude count (trailing messages, zero-usage fallbacks) get this margin.
+ */
+export const CLAUDE_ESTIMATE_MARGIN = 1.25;
+
+export function applyModelMargin(tokens: number, model: { api: string; provider: string }): number {
+  return model.api === 'anthropic-messages' || model.provider === 'anthropic' ? Math.ceil(tokens * CLAUDE_ESTIMATE_MARGIN) : tokens;
+}
