@@ -1,0 +1,201 @@
+// The contract every agent tool implements, and `runTool`, the single entry point the agent loop uses
+// to run one. Tools never throw at the loop: bad arguments, confinement violations, I/O failures and
+// aborts all come back as a ToolOutput with `isError: true` and a message the model can act on.
+import { z } from 'zod';
+import type { ImageContent, TextContent } from '../../core/messages';
+
+export interface WorkspaceFolder {
+  /** Display name (VS Code's folder name); used as the `name/...` prefix in multi-root workspaces. */
+  name: string;
+  /** Absolute path of the folder. */
+  path: string;
+}
+
+export interface WorkspaceRoots {
+  /** The first folder is the default base for relative paths and the cwd of `bash`. */
+  folders: readonly WorkspaceFolder[];
+}
+
+/** Size caps shared by all tools; every field has a default in DEFAULT_TOOL_LIMITS. */
+export interface ToolLimits {
+  /** read: most lines returned per call */
+  readMaxLines: number;
+  /** read: most bytes of text returned per call */
+  readMaxBytes: number;
+  /** read: longest single line shown before it is cut */
+  maxLineChars: number;
+  /** read: largest image returned as ImageContent */
+  imageMaxBytes: number;
+  /** bash: tail kept of the combined output */
+  outputMaxLines: number;
+  outputMaxBytes: number;
+  /** bash: default and maximum timeout in seconds */
+  bashDefaultTimeoutSec: number;
+  bashMaxTimeoutSec: number;
+  /** ls / find / grep default result counts, and the hard cap on any requested limit */
+  lsDefaultLimit: number;
+  findDefaultLimit: number;
+  grepDefaultLimit: number;
+  maxResultLimit: number;
+  /** write/edit: largest previous content kept in `details` for the diff view */
+  diffMaxBytes: number;
+}
+
+export const DEFAULT_TOOL_LIMITS: ToolLimits = {
+  readMaxLines: 2000,
+  readMaxBytes: 50 * 1024,
+  maxLineChars: 2000,
+  imageMaxBytes: 5 * 1024 * 1024,
+  outputMaxLines: 2000,
+  outputMaxBytes: 50 * 1024,
+  bashDefaultTimeoutSec: 120,
+  bashMaxTimeoutSec: 600,
+  lsDefaultLimit: 500,
+  findDefaultLimit: 1000,
+  grepDefaultLimit: 100,
+  maxResultLimit: 5000,
+  diffMaxBytes: 2 * 1024 * 1024,
+};
+
+export interface ToolContext {
+  workspace: WorkspaceRoots;
+  signal: AbortSignal;
+  /** Streaming progress (bash output so far); the text replaces, not appends to, earlier updates. */
+  onUpdate?(partialText: string): void;
+  limits?: Partial<ToolLimits>;
+}
+
+export interface ToolOutput {
+  content: (TextContent | ImageContent)[];
+  details?: unknown;
+  isError: boolean;
+}
+
+export interface AgentTool<Args = any> {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments, generated from `argsSchema`. */
+  parameters: Record<string, unknown>;
+  argsSchema: z.ZodType<Args>;
+  /** Changes files or runs commands: needs approval, disabled in untrusted workspaces. */
+  mutating: boolean;
+  execute(args: Args, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+/** An error whose message is meant for the model as is (no stack, no "Error:" prefix). */
+export class ToolError extends Error {
+  constructor(
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+export function limitsOf(ctx: ToolContext): ToolLimits {
+  return { ...DEFAULT_TOOL_LIMITS, ...(ctx.limits ?? {}) };
+}
+
+export function textOutput(text: string, details?: unknown, isError = false): ToolOutput {
+  return details === undefined
+    ? { content: [{ type: 'text', text }], isError }
+    : { content: [{ type: 'text', text }], details, isError };
+}
+
+export function errorOutput(text: string, details?: unknown): ToolOutput {
+  return textOutput(text, details, true);
+}
+
+export function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw new ToolError('The tool call was aborted.');
+}
+
+/**
+ * JSON Schema for the provider, from the zod schema. Drops what providers trip over or that only adds
+ * noise: the `$schema` key and zod's safe-integer bounds.
+ */
+export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema) as Record<string, unknown>;
+  delete json.$schema;
+  return stripSafeIntegerBounds(json) as Record<string, unknown>;
+}
+
+function stripSafeIntegerBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(stripSafeIntegerBounds);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue;
+    if (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) continue;
+    out[key] = stripSafeIntegerBounds(value);
+  }
+  return out;
+}
+
+/** Helper to declare a tool with its JSON schema derived from the zod schema. */
+export function defineTool<Args>(spec: Omit<AgentTool<Args>, 'parameters'>): AgentTool<Args> {
+  return { ...spec, parameters: jsonSchemaOf(spec.argsSchema) };
+}
+
+function describeIssues(toolName: string, error: z.ZodError): string {
+  const lines = error.issues.slice(0, 10).map((issue) => {
+    const where = issue.path.length > 0 ? issue.path.map(String).join('.') : '(arguments)';
+    return `- ${where}: ${issue.message}`;
+  });
+  if (error.issues.length > 10) lines.push(`- … ${error.issues.length - 10} more problems`);
+  return `Invalid arguments for tool "${toolName}":\n${lines.join('\n')}`;
+}
+
+function abortedOutput(toolName: string): ToolOutput {
+  return errorOutput(`The ${toolName} tool call was aborted.`);
+}
+
+function isToolOutput(value: unknown): value is ToolOutput {
+  if (!value || typeof value !== 'object') return false;
+  const v = value as Partial<ToolOutput>;
+  return Array.isArray(v.content) && typeof v.isError === 'boolean';
+}
+
+/**
+ * Validates `rawArgs`, runs the tool and turns every failure into an error result. Resolves as soon as
+ * the signal aborts, even if the tool is slow to notice (tools that spawn processes kill them
+ * themselves on the same signal).
+ */
+export async function runTool(tool: AgentTool, rawArgs: unknown, ctx: ToolContext): Promise<ToolOutput> {
+  if (ctx.signal.aborted) return abortedOutput(tool.name);
+  const parsed = tool.argsSchema.safeParse(rawArgs ?? {});
+  if (!parsed.success) {
+    const schema = JSON.stringify(tool.parameters);
+    return errorOutput(`${describeIssues(tool.name, parsed.error)}\nExpected arguments (JSON Schema): ${schema}`);
+  }
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<ToolOutput>((resolve) => {
+    onAbort = () => resolve(abortedOutput(tool.name));
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+  });
+  const running = (async (): Promise<ToolOutput> => {
+    try {
+      const output = await tool.execute(parsed.data, ctx);
+      if (!isToolOutput(output)) return errorOutput(`The ${tool.name} tool returned no result.`);
+      return output;
+    } catch (error) {
+      if (ctx.signal.aborted) return abortedOutput(tool.name);
+      if (error instanceof ToolError) return errorOutput(error.message, error.details);
+      return errorOutput(`The ${tool.name} tool failed: ${describeError(error)}`);
+    }
+  })();
+  try {
+    return await Promise.race([running, aborted]);
+  } finally {
+    if (onAbort) ctx.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+export function describeError(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code && !error.message.includes(code) ? `${code}: ${error.message}` : error.message;
+  }
+  return String(error);
+}
