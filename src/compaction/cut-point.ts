@@ -1,0 +1,79 @@
+// Where the kept part of the history starts (reference §3.5), with pi's quirks fixed:
+//  (a) whether the cut splits a turn is decided on the cut entry itself, before metadata entries just
+//      before it are pulled into the kept part, so a user message preceded by a label or model change
+//      is a clean turn boundary, not a "split turn";
+//  (b) when the newest entries (typically huge tool results) alone exceed the budget, pi finds no cut
+//      point and keeps everything; we keep the newest whole turn and summarize everything before it
+//      (or, when the range is one single turn, keep its newest assistant step and split the turn);
+//  (c) never cut at a tool result (it would lose its tool call); metadata just before the cut stays
+//      with the kept part.
+import type { SessionEntry } from '../session/entries';
+import { compactionMessageOf, isCutPoint, isMetadata, isTurnStart } from './entry-messages';
+import { estimateTokens, type TokenEstimator } from './tokens';
+
+export interface CutPointResult {
+  /** index of the first entry kept verbatim */
+  firstKeptEntryIndex: number;
+  /** when the cut splits a turn: index of the entry that started that turn; otherwise -1 */
+  turnStartIndex: number;
+  isSplitTurn: boolean;
+}
+
+export function findCutPoint(
+  entries: readonly SessionEntry[],
+  startIndex: number,
+  endIndex: number,
+  keepRecentTokens: number,
+  estimator: TokenEstimator = estimateTokens,
+): CutPointResult {
+  const cutPoints: number[] = [];
+  for (let i = startIndex; i < endIndex; i++) if (isCutPoint(entries[i]!)) cutPoints.push(i);
+  if (cutPoints.length === 0) return { firstKeptEntryIndex: startIndex, turnStartIndex: -1, isSplitTurn: false };
+
+  const cut = chooseCut(entries, cutPoints, startIndex, endIndex, keepRecentTokens, estimator);
+  const turnStartIndex = isTurnStart(entries[cut]!) ? -1 : findTurnStart(entries, cut, startIndex);
+  const firstKeptEntryIndex = pullBackMetadata(entries, cut, Math.max(startIndex, turnStartIndex + 1));
+  return { firstKeptEntryIndex, turnStartIndex, isSplitTurn: turnStartIndex !== -1 };
+}
+
+/** Walks back from the newest entry until `keepRecentTokens` are covered, then picks a cut point. */
+function chooseCut(
+  entries: readonly SessionEntry[],
+  cutPoints: readonly number[],
+  startIndex: number,
+  endIndex: number,
+  keepRecentTokens: number,
+  estimator: TokenEstimator,
+): number {
+  let kept = 0;
+  for (let i = endIndex - 1; i >= startIndex; i--) {
+    const message = compactionMessageOf(entries[i]!);
+    if (message) kept += estimator(message);
+    if (kept < keepRecentTokens) continue;
+    const atOrAfter = cutPoints.find((c) => c >= i);
+    return atOrAfter ?? newestTurnCut(entries, cutPoints, startIndex);
+  }
+  return cutPoints[0]!; // everything fits: keep it all
+}
+
+/** Quirk (b): the budget was exhausted after the last cut point; keep the newest turn whole. */
+function newestTurnCut(entries: readonly SessionEntry[], cutPoints: readonly number[], startIndex: number): number {
+  for (let k = cutPoints.length - 1; k >= 0; k--) {
+    const c = cutPoints[k]!;
+    if (c > startIndex && isTurnStart(entries[c]!)) return c;
+  }
+  // One turn only: keeping it whole would summarize nothing, so keep its newest assistant step.
+  const newest = cutPoints[cutPoints.length - 1]!;
+  return newest > startIndex ? newest : cutPoints[0]!;
+}
+
+function findTurnStart(entries: readonly SessionEntry[], cut: number, startIndex: number): number {
+  for (let i = cut; i >= startIndex; i--) if (isTurnStart(entries[i]!)) return i;
+  return -1;
+}
+
+function pullBackMetadata(entries: readonly SessionEntry[], cut: number, floor: number): number {
+  let index = cut;
+  while (index > floor && isMetadata(entries[index - 1]!)) index--;
+  return index;
+}

@@ -1,0 +1,181 @@
+// What a compaction will summarize and keep (reference §3.4, pi 0.73.1 rule). Pure: reads the
+// root→leaf path, calls no model, writes nothing, so the UI preview and the CLI `plan` command show
+// exactly what the engine will do.
+import type { AgentMessage } from '../core/messages';
+import type { CompactionEntry, SessionEntry } from '../session/entries';
+import { contextFromPath } from '../session/context';
+import { findCutPoint } from './cut-point';
+import { compactionMessageOf } from './entry-messages';
+import { addFileOpsFromDetails, addFileOpsFromMessage, createFileOps, type FileOperations } from './file-ops';
+import type { CompactionSettings } from './settings';
+import { calculateContextTokens, estimateTokens, hasValidUsage, sumTokens, type TokenEstimator } from './tokens';
+
+export interface CompactionPreparation {
+  firstKeptEntryId: string;
+  /** history before the kept part (and before the split turn, if any) */
+  messagesToSummarize: AgentMessage[];
+  /** the early part of a turn whose end is kept (split turn only) */
+  turnPrefixMessages: AgentMessage[];
+  isSplitTurn: boolean;
+  /** id of the entry that started the split turn */
+  turnStartEntryId?: string;
+  summarizeEntryIds: string[];
+  turnPrefixEntryIds: string[];
+  /** messages kept verbatim (from firstKeptEntryId to the leaf), for previews and native compaction */
+  keptMessages: AgentMessage[];
+  keptEntryIds: string[];
+  /** context tokens now: provider usage where trustworthy, plus estimates */
+  tokensBefore: number;
+  /** summary of the previous compaction on the path; the new summary updates it */
+  previousSummary?: string;
+  fileOps: FileOperations;
+  settings: CompactionSettings;
+  /** keepRecentTokens after rescaling by the measured usage/estimate ratio (estimator units) */
+  effectiveKeepRecentTokens: number;
+}
+
+export interface PrepareOptions {
+  estimator?: TokenEstimator;
+  /**
+   * Tokens of the system prompt and tool definitions, which provider usage includes but the message
+   * estimate cannot see; subtracted before computing the usage/estimate ratio.
+   */
+  fixedOverheadTokens?: number;
+}
+
+/** The ratio is clamped so one odd usage report (cache accounting, images) cannot distort the cut wildly. */
+const MIN_RATIO = 0.25;
+const MAX_RATIO = 4;
+
+/**
+ * Returns undefined when there is nothing to do: an empty path, the newest entry is already a
+ * compaction, or everything fits in the kept part. (pi would still call the model over an empty
+ * conversation and append a compaction that keeps everything; we follow omp and skip it, because such a
+ * compaction costs a model call and saves nothing.)
+ */
+export function prepareCompaction(
+  pathEntries: readonly SessionEntry[],
+  settings: CompactionSettings,
+  options: PrepareOptions = {},
+): CompactionPreparation | undefined {
+  const estimator = options.estimator ?? estimateTokens;
+  const last = pathEntries[pathEntries.length - 1];
+  if (!last || last.type === 'compaction') return undefined;
+
+  const prevIndex = findLastCompaction(pathEntries);
+  const previous = prevIndex >= 0 ? (pathEntries[prevIndex] as CompactionEntry) : undefined;
+  const boundaryStart = previous ? keptStartOf(pathEntries, prevIndex, previous.firstKeptEntryId) : 0;
+
+  const measured = measureContext(pathEntries, estimator, options.fixedOverheadTokens ?? 0);
+  const effectiveKeepRecentTokens = Math.max(1, Math.round(settings.keepRecentTokens / measured.ratio));
+  const cut = findCutPoint(pathEntries, boundaryStart, pathEntries.length, effectiveKeepRecentTokens, estimator);
+  const historyEnd = cut.isSplitTurn ? cut.turnStartIndex : cut.firstKeptEntryIndex;
+
+  const summarized = collect(pathEntries, boundaryStart, historyEnd);
+  const prefix = cut.isSplitTurn ? collect(pathEntries, cut.turnStartIndex, cut.firstKeptEntryIndex) : emptySpan();
+  if (summarized.messages.length === 0 && prefix.messages.length === 0) return undefined;
+  const kept = collect(pathEntries, cut.firstKeptEntryIndex, pathEntries.length);
+
+  const fileOps = createFileOps();
+  if (previous) addFileOpsFromDetails(fileOps, previous.details, previous.fromHook);
+  for (const message of summarized.messages) addFileOpsFromMessage(fileOps, message);
+  for (const message of prefix.messages) addFileOpsFromMessage(fileOps, message);
+
+  const preparation: CompactionPreparation = {
+    firstKeptEntryId: pathEntries[cut.firstKeptEntryIndex]!.id,
+    messagesToSummarize: summarized.messages,
+    turnPrefixMessages: prefix.messages,
+    isSplitTurn: cut.isSplitTurn,
+    summarizeEntryIds: summarized.ids,
+    turnPrefixEntryIds: prefix.ids,
+    keptMessages: kept.messages,
+    keptEntryIds: kept.ids,
+    tokensBefore: measured.tokens,
+    fileOps,
+    settings,
+    effectiveKeepRecentTokens,
+  };
+  if (cut.isSplitTurn) preparation.turnStartEntryId = pathEntries[cut.turnStartIndex]!.id;
+  if (previous) preparation.previousSummary = previous.summary;
+  return preparation;
+}
+
+function findLastCompaction(path: readonly SessionEntry[]): number {
+  for (let i = path.length - 1; i >= 0; i--) if (path[i]!.type === 'compaction') return i;
+  return -1;
+}
+
+/** 0.73.1 rule: start at the previous compaction's first kept entry, so what it kept is re-summarized. */
+function keptStartOf(path: readonly SessionEntry[], compactionIndex: number, firstKeptEntryId: string): number {
+  for (let i = 0; i < compactionIndex; i++) if (path[i]!.id === firstKeptEntryId) return i;
+  return compactionIndex + 1;
+}
+
+interface Span {
+  messages: AgentMessage[];
+  ids: string[];
+}
+
+function emptySpan(): Span {
+  return { messages: [], ids: [] };
+}
+
+function collect(path: readonly SessionEntry[], from: number, to: number): Span {
+  const span = emptySpan();
+  for (let i = from; i < to; i++) {
+    const message = compactionMessageOf(path[i]!);
+    if (!message) continue;
+    span.messages.push(message);
+    span.ids.push(path[i]!.id);
+  }
+  return span;
+}
+
+export interface MeasuredContext {
+  tokens: number;
+  /** provider tokens / estimated tokens of the same messages; 1 when no trustworthy usage exists */
+  ratio: number;
+  /** whether `tokens` is anchored on provider usage */
+  fromUsage: boolean;
+}
+
+/**
+ * Context tokens of the path as the model sees it now. Usage reported before the latest compaction
+ * describes the old, larger context and is ignored (it would overstate the size and skew the ratio).
+ */
+export function measureContext(
+  path: readonly SessionEntry[],
+  estimator: TokenEstimator = estimateTokens,
+  fixedOverheadTokens = 0,
+): MeasuredContext {
+  const messages = contextFromPath(path).messages;
+  const afterCompaction = messagesAfterLatestCompaction(path);
+  const firstTrusted = messages.length - afterCompaction;
+  let usageIndex = -1;
+  for (let i = messages.length - 1; i >= firstTrusted; i--) {
+    if (hasValidUsage(messages[i]!)) {
+      usageIndex = i;
+      break;
+    }
+  }
+  if (usageIndex === -1) return { tokens: sumTokens(messages, 0, messages.length, estimator), ratio: 1, fromUsage: false };
+  const usage = (messages[usageIndex] as Extract<AgentMessage, { role: 'assistant' }>).usage;
+  const usageTokens = calculateContextTokens(usage);
+  const tokens = usageTokens + sumTokens(messages, usageIndex + 1, messages.length, estimator);
+  const estimated = sumTokens(messages, 0, usageIndex + 1, estimator);
+  const measuredMessages = usageTokens - fixedOverheadTokens;
+  const raw = estimated > 0 && measuredMessages > 0 ? measuredMessages / estimated : 1;
+  return { tokens, ratio: Math.min(MAX_RATIO, Math.max(MIN_RATIO, raw)), fromUsage: true };
+}
+
+function messagesAfterLatestCompaction(path: readonly SessionEntry[]): number {
+  let count = 0;
+  for (let i = path.length - 1; i >= 0; i--) {
+    const entry = path[i]!;
+    if (entry.type === 'compaction') return count;
+    const message = compactionMessageOf(entry);
+    // The context builder drops empty branch summaries; count exactly what it emits.
+    if (message && !(entry.type === 'branch_summary' && !(entry as { summary?: string }).summary)) count++;
+  }
+  return count;
+}

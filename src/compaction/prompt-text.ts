@@ -1,0 +1,25 @@
+// Compaction prompt templates (prompts/compaction/*.md), without the final newline editors add to
+// Markdown files, so joined pieces are separated exactly as written in code.
+import { renderPrompt } from '../core/prompts';
+
+export type CompactionTemplate =
+  | 'system'
+  | 'summary'
+  | 'update-summary'
+  | 'turn-prefix'
+  | 'short-summary'
+  | 'handoff'
+  | 'handoff-context'
+  | 'handoff-focus'
+  | 'auto-continue'
+  | 'conversation'
+  | 'previous-summary'
+  | 'additional-context'
+  | 'focus'
+  | 'split-turn'
+  | 'no-prior-history'
+  | 'guard-retry';
+
+export function compactionPrompt(name: CompactionTemplate, vars: Record<string, string> = {}): string {
+  return renderPrompt(`compaction/${name}`, vars).replace(/\r?\n$/, '');
+}

@@ -1,0 +1,240 @@
+// Summary generation (reference §3.6): the history summary (first or update), the turn-prefix summary
+// of a split turn, and the short UI recap. Each call sends only the span being summarized plus the
+// previous summary, never the whole history again.
+import type { AgentMessage, AssistantMessage, LlmMessage } from '../core/messages';
+import type { ModelInfo, Provider, ThinkingLevel } from '../llm/types';
+import { complete } from '../llm/types';
+import { convertToLlm } from '../session/convert';
+import { CompactionCancelled, SummarizationFailed, isTransientErrorText, throwIfAborted } from './errors';
+import { computeFileLists, stripFileOperations, upsertFileOperations } from './file-ops';
+import { checkSummarySections } from './guard';
+import type { CompactionPreparation } from './prepare';
+import { compactionPrompt } from './prompt-text';
+import { RemoteEndpointRefused, requestRemoteSummary, type RemoteCallOptions } from './remote';
+import { serializeConversation } from './serialize';
+
+export interface CompactionDetails {
+  readFiles: string[];
+  modifiedFiles: string[];
+  [extra: string]: unknown;
+}
+
+/** What a compaction produces; stored as a `compaction` entry. */
+export interface CompactionResult {
+  summary: string;
+  shortSummary?: string;
+  firstKeptEntryId: string;
+  tokensBefore: number;
+  details?: CompactionDetails | Record<string, unknown>;
+  preserveData?: Record<string, unknown>;
+}
+
+export interface SummarizeOptions {
+  provider: Provider;
+  model: ModelInfo;
+  signal?: AbortSignal;
+  /** user focus, e.g. from `/compact focus on the parser` */
+  customInstructions?: string;
+  /** lines from hooks, sent in <additional-context> */
+  additionalContext?: readonly string[];
+  /** a hook's replacement for the base instructions (summary / update-summary) */
+  promptOverride?: string;
+  thinkingLevel?: ThinkingLevel;
+  /** generic remote endpoint for the history summary and the short summary */
+  remote?: { endpoint: string } & RemoteCallOptions;
+  /** generate the short UI recap (default true) */
+  shortSummary?: boolean;
+  log?: (message: string) => void;
+}
+
+const HISTORY_SHARE = 0.8;
+const TURN_PREFIX_SHARE = 0.5;
+const SHORT_SUMMARY_MAX_TOKENS = 512;
+
+function outputBudget(model: ModelInfo, reserveTokens: number, share: number): number {
+  const budget = Math.max(256, Math.floor(share * reserveTokens));
+  return model.maxOutputTokens > 0 ? Math.min(budget, model.maxOutputTokens) : budget;
+}
+
+/** The user message text of a history summary request. */
+export function buildSummaryPrompt(
+  messages: readonly AgentMessage[],
+  previousSummary: string | undefined,
+  options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext' | 'promptOverride'> = {},
+): string {
+  const parts = [compactionPrompt('conversation', { conversation: serializeConversation(convertToLlm(messages)) })];
+  if (previousSummary !== undefined) parts.push(compactionPrompt('previous-summary', { summary: previousSummary }));
+  const context = (options.additionalContext ?? []).map((l) => l.trim()).filter((l) => l !== '');
+  if (context.length > 0) parts.push(compactionPrompt('additional-context', { lines: context.map((l) => `- ${l}`).join('\n') }));
+  parts.push(options.promptOverride ?? compactionPrompt(previousSummary !== undefined ? 'update-summary' : 'summary'));
+  const focus = options.customInstructions?.trim();
+  if (focus) parts.push(compactionPrompt('focus', { focus }));
+  return parts.join('\n\n');
+}
+
+function userMessage(text: string): LlmMessage {
+  return { role: 'user', content: [{ type: 'text', text }], timestamp: Date.now() };
+}
+
+function answerText(message: AssistantMessage): string {
+  return message.content
+    .filter((b): b is Extract<typeof b, { type: 'text' }> => b.type === 'text')
+    .map((b) => b.text)
+    .join('\n')
+    .trim();
+}
+
+/** One model call; turns provider failures into SummarizationFailed / CompactionCancelled. */
+async function callModel(messages: LlmMessage[], maxTokens: number, options: SummarizeOptions): Promise<AssistantMessage> {
+  throwIfAborted(options.signal);
+  const thinkingLevel = options.model.reasoning && options.thinkingLevel && options.thinkingLevel !== 'off' ? options.thinkingLevel : undefined;
+  let reply: AssistantMessage;
+  try {
+    reply = await complete(options.provider, {
+      model: options.model,
+      systemPrompt: compactionPrompt('system'),
+      messages,
+      maxTokens,
+      ...(thinkingLevel ? { thinkingLevel } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } catch (error) {
+    if (options.signal?.aborted) throw new CompactionCancelled();
+    const text = (error as Error).message ?? String(error);
+    throw new SummarizationFailed(text, isTransientErrorText(text));
+  }
+  if (reply.stopReason === 'aborted' || options.signal?.aborted) throw new CompactionCancelled();
+  if (reply.stopReason === 'error') {
+    const text = reply.errorMessage ?? 'unknown error';
+    throw new SummarizationFailed(text, isTransientErrorText(text));
+  }
+  if (answerText(reply) === '') throw new SummarizationFailed('the model returned no text');
+  return reply;
+}
+
+/** A checkpoint from the model, retried once with a corrective note when its structure is broken. */
+async function guardedSummary(prompt: string, maxTokens: number, options: SummarizeOptions): Promise<string> {
+  const first = await callModel([userMessage(prompt)], maxTokens, options);
+  const firstText = answerText(first);
+  const problems = checkSummarySections(firstText);
+  if (problems.length === 0) return firstText;
+  options.log?.(`compaction: summary rejected by the guard (${problems.join('; ')}); retrying once`);
+  const retry = await callModel(
+    [userMessage(prompt), first, userMessage(compactionPrompt('guard-retry', { problems: problems.join('; ') }))],
+    maxTokens,
+    options,
+  );
+  const retryText = answerText(retry);
+  const retryProblems = checkSummarySections(retryText);
+  if (retryProblems.length > 0) options.log?.(`compaction: retried summary still malformed (${retryProblems.join('; ')}); keeping it`);
+  return retryProblems.length <= problems.length ? retryText : firstText;
+}
+
+export interface HistorySummary {
+  summary: string;
+  /** set when the remote endpoint already produced the UI recap */
+  shortSummary?: string;
+}
+
+/** Summary of `messages`, updating `previousSummary` when given. */
+export async function generateSummary(
+  messages: readonly AgentMessage[],
+  previousSummary: string | undefined,
+  reserveTokens: number,
+  options: SummarizeOptions,
+): Promise<HistorySummary> {
+  const prompt = buildSummaryPrompt(messages, previousSummary, options);
+  if (options.remote?.endpoint) {
+    const remote = await tryRemote(prompt, options);
+    if (remote) return remote;
+  }
+  return { summary: await guardedSummary(prompt, outputBudget(options.model, reserveTokens, HISTORY_SHARE), options) };
+}
+
+/** The remote endpoint's answer; undefined (fall back to the model) on transport or format failures. */
+async function tryRemote(prompt: string, options: SummarizeOptions): Promise<HistorySummary | undefined> {
+  const remote = options.remote!;
+  try {
+    const answer = await requestRemoteSummary(
+      remote.endpoint,
+      { systemPrompt: compactionPrompt('system'), prompt },
+      { ...remote, ...(options.signal ? { signal: options.signal } : {}) },
+    );
+    return answer;
+  } catch (error) {
+    if (options.signal?.aborted) throw new CompactionCancelled();
+    // A refused URL is a configuration mistake the user must see, not something to paper over.
+    if (error instanceof RemoteEndpointRefused) throw new SummarizationFailed(error.message);
+    options.log?.(`compaction: remote endpoint failed (${(error as Error).message}); using the model instead`);
+    return undefined;
+  }
+}
+
+/** Summary of the early part of a split turn (always from the model). */
+export async function generateTurnPrefixSummary(
+  messages: readonly AgentMessage[],
+  reserveTokens: number,
+  options: SummarizeOptions,
+): Promise<string> {
+  const parts = [
+    compactionPrompt('conversation', { conversation: serializeConversation(convertToLlm(messages)) }),
+    compactionPrompt('turn-prefix'),
+  ];
+  const reply = await callModel([userMessage(parts.join('\n\n'))], outputBudget(options.model, reserveTokens, TURN_PREFIX_SHARE), options);
+  return answerText(reply);
+}
+
+/** Two or three sentence recap for the UI, from the finished summary (cheap: no transcript). */
+export async function generateShortSummary(summary: string, reserveTokens: number, options: SummarizeOptions): Promise<string> {
+  const maxTokens = Math.min(SHORT_SUMMARY_MAX_TOKENS, outputBudget(options.model, reserveTokens, 0.2));
+  const reply = await callModel([userMessage(compactionPrompt('short-summary', { summary: stripFileOperations(summary) }))], maxTokens, options);
+  return answerText(reply);
+}
+
+/** Joins the history summary and the turn-prefix summary the way the seeds specify. */
+export function mergeSplitTurn(history: string, prefix: string): string {
+  return compactionPrompt('split-turn', { history, prefix });
+}
+
+/**
+ * Runs the summarization for a preparation. Writes nothing: the caller stores the result.
+ * Fixes pi's third quirk: a split turn with no history before it keeps the previous summary (pi
+ * replaced it by "No prior history." and lost it).
+ */
+export async function compact(preparation: CompactionPreparation, options: SummarizeOptions): Promise<CompactionResult> {
+  const reserve = preparation.settings.reserveTokens;
+  const { messagesToSummarize, turnPrefixMessages, previousSummary } = preparation;
+  const historyTask: Promise<HistorySummary> =
+    messagesToSummarize.length > 0
+      ? generateSummary(messagesToSummarize, previousSummary, reserve, options)
+      : Promise.resolve({ summary: previousSummary !== undefined ? stripFileOperations(previousSummary) : compactionPrompt('no-prior-history') });
+  const prefixTask =
+    preparation.isSplitTurn && turnPrefixMessages.length > 0 ? generateTurnPrefixSummary(turnPrefixMessages, reserve, options) : undefined;
+  const [history, prefix] = await Promise.all([historyTask, prefixTask]);
+
+  const body = prefix !== undefined ? mergeSplitTurn(stripFileOperations(history.summary), prefix) : stripFileOperations(history.summary);
+  const lists = computeFileLists(preparation.fileOps);
+  const summary = upsertFileOperations(body, lists);
+  throwIfAborted(options.signal);
+
+  const result: CompactionResult = {
+    summary,
+    firstKeptEntryId: preparation.firstKeptEntryId,
+    tokensBefore: preparation.tokensBefore,
+    details: { readFiles: lists.readFiles, modifiedFiles: lists.modifiedFiles },
+  };
+  const shortSummary = history.shortSummary ?? (options.shortSummary === false ? undefined : await tryShortSummary(body, reserve, options));
+  if (shortSummary) result.shortSummary = shortSummary;
+  return result;
+}
+
+/** The recap is cosmetic: its failure never fails the compaction (cancellation still does). */
+async function tryShortSummary(summary: string, reserve: number, options: SummarizeOptions): Promise<string | undefined> {
+  try {
+    return await generateShortSummary(summary, reserve, options);
+  } catch (error) {
+    if (error instanceof CompactionCancelled) throw error;
+    options.log?.(`compaction: short summary failed (${(error as Error).message}); continuing without it`);
+    return undefined;
+  }
+}
