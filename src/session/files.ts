@@ -1,0 +1,68 @@
+// Small durable-write helpers: atomic replace (temp + fsync + rename + dir fsync) and never-overwriting backups.
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { copyFile, open, rename, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+/** Replaces `file` with `chunks` so that readers see either the old or the new file, never a mix. */
+export async function writeFileAtomic(file: string, chunks: Iterable<string | Buffer>): Promise<void> {
+  const temp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const handle = await open(temp, 'wx');
+  try {
+    let batch: (string | Buffer)[] = [];
+    let batchBytes = 0;
+    for (const chunk of chunks) {
+      batch.push(chunk);
+      batchBytes += chunk.length;
+      if (batchBytes >= 1 << 20) {
+        await handle.write(joinChunks(batch));
+        batch = [];
+        batchBytes = 0;
+      }
+    }
+    if (batch.length > 0) await handle.write(joinChunks(batch));
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await handle.close();
+  await rename(temp, file);
+  await syncDir(dirname(file));
+}
+
+function joinChunks(chunks: (string | Buffer)[]): Buffer {
+  return Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c, 'utf8') : c)));
+}
+
+export async function syncDir(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Some platforms cannot fsync a directory; the rename itself is still atomic.
+  }
+}
+
+/** Copies `file` to `<file><suffix>` (or `<file><suffix>.1`, … if taken); never overwrites. */
+export async function backupFile(file: string, suffix: string): Promise<string> {
+  for (let n = 0; n < 1000; n++) {
+    const target = n === 0 ? `${file}${suffix}` : `${file}${suffix}.${n}`;
+    try {
+      await copyFile(file, target, constants.COPYFILE_EXCL);
+      return target;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  throw new Error(`could not find a free backup name for ${file}`);
+}
+
+export function timestampForFileName(date = new Date()): string {
+  return date.toISOString().replace(/[:.]/g, '-');
+}

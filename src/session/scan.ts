@@ -1,0 +1,129 @@
+// Streaming, tolerant line reader for session files. Reads fixed-size chunks (memory stays bounded by the
+// parsed objects, not by a second copy of the file), remembers each line's byte range so unchanged lines
+// can be written back byte-for-byte, and reports bad lines instead of failing.
+import { open } from 'node:fs/promises';
+
+export type LoadProblemKind =
+  | 'invalid-json'
+  | 'invalid-entry'
+  | 'torn-final-line'
+  | 'duplicate-id'
+  | 'migrated'
+  | 'foreign-rewrite';
+
+export interface LoadProblem {
+  /** 1-based line number in the file (0 when the problem is not tied to a line) */
+  line: number;
+  kind: LoadProblemKind;
+  message: string;
+}
+
+export interface ParsedLine {
+  lineNo: number;
+  /** byte offset of the line start */
+  offset: number;
+  /** byte length without the line terminator */
+  length: number;
+  value: unknown;
+}
+
+export interface ScanResult {
+  lines: ParsedLine[];
+  problems: LoadProblem[];
+  /** file size in bytes when read */
+  size: number;
+  /** false when the last line has no terminator: the next append must start a new line first */
+  endsWithNewline: boolean;
+  /** where to continue reading later: after the last complete line, or at a torn last line */
+  resumeOffset: number;
+  resumeLineNo: number;
+  ino: number;
+}
+
+const CHUNK = 4 * 1024 * 1024;
+const NEWLINE = 0x0a;
+
+/** Reads `file` from byte `from` (a line start) to its current end. */
+export async function scanLines(file: string, from = 0, firstLineNo = 1): Promise<ScanResult> {
+  const handle = await open(file, 'r');
+  try {
+    const stat = await handle.stat();
+    const size = stat.size;
+    const lines: ParsedLine[] = [];
+    const problems: LoadProblem[] = [];
+    let lineNo = firstLineNo;
+    let pending: Buffer = Buffer.alloc(0); // bytes of an unfinished line carried to the next chunk
+    let pendingOffset = from;
+    let position = from;
+    let endsWithNewline = true;
+    const chunk = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, size - from)));
+    while (position < size) {
+      const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, size - position), position);
+      if (bytesRead === 0) break;
+      let data = chunk.subarray(0, bytesRead);
+      let dataOffset = position;
+      position += bytesRead;
+      if (pending.length > 0) {
+        data = Buffer.concat([pending, data]);
+        dataOffset = pendingOffset;
+      }
+      let start = 0;
+      for (;;) {
+        const nl = data.indexOf(NEWLINE, start);
+        if (nl < 0) break;
+        handleLine(data, start, nl, dataOffset + start, lineNo++, true, lines, problems);
+        start = nl + 1;
+      }
+      // Copy the remainder: `chunk` is reused by the next read.
+      pending = Buffer.from(data.subarray(start));
+      pendingOffset = dataOffset + start;
+    }
+    let resumeOffset = position;
+    let resumeLineNo = lineNo;
+    if (pending.length > 0) {
+      endsWithNewline = false;
+      const parsed = handleLine(pending, 0, pending.length, pendingOffset, lineNo++, false, lines, problems);
+      // A torn line may be completed by another writer: read it again next time.
+      if (!parsed) {
+        resumeOffset = pendingOffset;
+      } else {
+        resumeLineNo = lineNo;
+      }
+    }
+    return { lines, problems, size: position, endsWithNewline, resumeOffset, resumeLineNo, ino: stat.ino };
+  } finally {
+    await handle.close();
+  }
+}
+
+function handleLine(
+  data: Buffer,
+  start: number,
+  end: number,
+  offset: number,
+  lineNo: number,
+  terminated: boolean,
+  lines: ParsedLine[],
+  problems: LoadProblem[],
+): boolean {
+  const length = end - start;
+  let textEnd = end;
+  if (textEnd > start && data[textEnd - 1] === 0x0d) textEnd--; // CRLF files
+  const text = data.toString('utf8', start, textEnd);
+  if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === '')) return true;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    problems.push({
+      line: lineNo,
+      kind: terminated ? 'invalid-json' : 'torn-final-line',
+      message: terminated
+        ? `not valid JSON (${(error as Error).message}); line skipped`
+        : 'the last line is incomplete (interrupted write); ignored',
+    });
+    return false;
+  }
+  lines.push({ lineNo, offset, length, value });
+  return true;
+}

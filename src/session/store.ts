@@ -1,0 +1,833 @@
+// The session store: one append-only pi v3 JSONL file, indexed in memory as a tree.
+//
+// - Loading is tolerant: bad lines are reported in `loadReport` and skipped, never "fixed" on disk.
+// - Every append writes one line under a cross-process lock, after reading whatever other writers appended
+//   since our last write, then fsyncs before the returned promise resolves.
+// - Unchanged entries are written back byte-for-byte on rewrites (their byte ranges are remembered), so
+//   unknown entry types and unknown fields survive.
+// - Appends and rewrites run one at a time in call order (an in-process queue); state changes (leaf,
+//   index) happen when the write has completed.
+import { readFile, mkdir, open, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AgentMessage } from '../core/messages';
+import {
+  buildSessionContext,
+  contextFromPath,
+  contextMessageFromEntry,
+  emptyContext,
+  pathToRoot,
+  type SessionContext,
+} from './context';
+import {
+  CURRENT_SESSION_VERSION,
+  type BranchSummaryEntry,
+  type CompactionEntry,
+  type CustomEntry,
+  type CustomMessageEntry,
+  type LabelEntry,
+  type MessageEntry,
+  type ModelChangeEntry,
+  type SessionEntry,
+  type SessionHeader,
+  type SessionInfoEntry,
+  type ThinkingLevelChangeEntry,
+} from './entries';
+import { SessionFileError, UnknownEntryError } from './errors';
+import { backupFile, syncDir, timestampForFileName, writeFileAtomic } from './files';
+import { generateEntryId, generateSessionId } from './ids';
+import type { LeafMemory } from './leaf-memory';
+import { acquireLock } from './lock';
+import { migrateToCurrentVersion, sessionVersion } from './migrate';
+import { scanLines, type LoadProblem, type ParsedLine, type ScanResult } from './scan';
+import { describeEntryProblem, entryProblem, hasEntryBase, headerProblem } from './schema';
+
+export type { LoadProblem, LoadProblemKind } from './scan';
+
+export interface SessionTreeNode {
+  entry: SessionEntry;
+  children: SessionTreeNode[];
+  label?: string;
+  labelTimestamp?: string;
+}
+
+export interface OpenOptions {
+  /** remembered leaf: honoured when it exists in the file (null = before the first entry) */
+  leafId?: string | null;
+  /** where the leaf is remembered across restarts; read when `leafId` is not given, written on every move */
+  leafMemory?: LeafMemory;
+}
+
+export interface CreateOptions {
+  dir: string;
+  cwd: string;
+  parentSession?: string;
+  id?: string;
+  leafMemory?: LeafMemory;
+}
+
+export interface CompactionFields {
+  summary: string;
+  firstKeptEntryId: string;
+  tokensBefore: number;
+  details?: unknown;
+  fromHook?: boolean;
+  shortSummary?: string;
+  preserveData?: Record<string, unknown>;
+}
+
+/** In memory, an entry whose known type has an invalid shape is replaced by this opaque node (the raw
+ * line is still written back unchanged), so nothing downstream trips over a malformed field. */
+export interface InvalidEntry {
+  type: 'invalid_entry';
+  id: string;
+  parentId: string | null;
+  timestamp: string;
+  originalType: string;
+  problem: string;
+  [extra: string]: unknown;
+}
+
+type Listener<T> = (value: T) => void;
+type NewEntry = Omit<SessionEntry, 'id' | 'parentId' | 'timestamp'> & Record<string, unknown>;
+
+const NO_RAW = -1;
+
+/** pi's session file name: `<ISO timestamp with : and . → ->_<session id>.jsonl`. */
+export function sessionFileName(timestamp: string, id: string): string {
+  return `${timestamp.replace(/[:.]/g, '-')}_${id}.jsonl`;
+}
+
+export class SessionStore {
+  readonly file: string;
+  header: SessionHeader;
+  /** problems found while reading the file (and later foreign appends); never fatal */
+  readonly loadReport: LoadProblem[] = [];
+  /** set when the file is v1/v2 and was migrated in memory only; cleared once written as v3 */
+  migratedFrom: number | undefined;
+
+  private entries: SessionEntry[] = [];
+  private rawOffset: number[] = [];
+  private rawLength: number[] = [];
+  private headerRaw: { offset: number; length: number } | undefined;
+  private byId = new Map<string, SessionEntry>();
+  private children = new Map<string, SessionEntry[]>();
+  private unsortedChildren = new Set<string>();
+  private labels = new Map<string, { label: string; timestamp: string }>();
+  private sessionName: string | undefined;
+  /** malformed entries' stand-ins → the value read from the file (written back as it was) */
+  private opaque = new WeakMap<object, unknown>();
+  private leafId: string | null = null;
+  private contextCache: { leafId: string; context: SessionContext } | undefined;
+
+  private persisted: boolean;
+  private ino = 0;
+  private fileSize = 0;
+  private resumeOffset = 0;
+  private resumeLineNo = 1;
+  private endsWithNewline = true;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly appendListeners = new Set<Listener<SessionEntry>>();
+  private readonly reloadListeners = new Set<Listener<void>>();
+  private readonly leafMemory: LeafMemory | undefined;
+
+  private constructor(file: string, header: SessionHeader, persisted: boolean, leafMemory: LeafMemory | undefined) {
+    this.file = file;
+    this.header = header;
+    this.persisted = persisted;
+    this.leafMemory = leafMemory;
+  }
+
+  // ---- opening ------------------------------------------------------------------------------------
+
+  static async open(file: string, options: OpenOptions = {}): Promise<SessionStore> {
+    const scan = await scanOrExplain(file);
+    const header = headerFrom(file, scan);
+    const store = new SessionStore(file, header.value as SessionHeader, true, options.leafMemory);
+    store.ingest(scan, header);
+    const remembered = options.leafId !== undefined ? options.leafId : options.leafMemory?.get(file);
+    store.leafId = store.resolveOpenLeaf(remembered);
+    return store;
+  }
+
+  /** A new, empty session. The file is written with the first append (or `ensureFile()`), like pi. */
+  static async create(options: CreateOptions): Promise<SessionStore> {
+    const id = options.id ?? generateSessionId();
+    const timestamp = new Date().toISOString();
+    const header: SessionHeader = { type: 'session', version: CURRENT_SESSION_VERSION, id, timestamp, cwd: options.cwd };
+    if (options.parentSession !== undefined) header.parentSession = options.parentSession;
+    await mkdir(options.dir, { recursive: true });
+    const file = join(options.dir, sessionFileName(timestamp, id));
+    return new SessionStore(file, header, false, options.leafMemory);
+  }
+
+  private ingest(scan: ScanResult, header: ParsedLine): void {
+    this.loadReport.push(...scan.problems);
+    const rest = scan.lines.filter((line) => line !== header);
+    const version = sessionVersion(this.header);
+    let useRaw = true;
+    if (version < CURRENT_SESSION_VERSION) {
+      const values = rest.map((line) => line.value);
+      this.migratedFrom = migrateToCurrentVersion(this.header, values);
+      useRaw = false;
+      this.loadReport.push({
+        line: 0,
+        kind: 'migrated',
+        message: `version ${version} session migrated to version 3 in memory; the original is backed up before any write`,
+      });
+    }
+    this.headerRaw = useRaw ? { offset: header.offset, length: header.length } : undefined;
+    for (const line of rest) {
+      this.indexLine(line, useRaw ? line.offset : NO_RAW, line.length);
+    }
+    this.ino = scan.ino;
+    this.fileSize = scan.size;
+    this.resumeOffset = scan.resumeOffset;
+    this.resumeLineNo = scan.resumeLineNo;
+    this.endsWithNewline = scan.endsWithNewline;
+  }
+
+  private indexLine(line: ParsedLine, offset: number, length: number): SessionEntry | undefined {
+    const value = line.value;
+    if (!hasEntryBase(value)) {
+      this.loadReport.push({
+        line: line.lineNo,
+        kind: 'invalid-entry',
+        message: `not a session entry (${describeEntryProblem(value)}); line skipped`,
+      });
+      return undefined;
+    }
+    if (this.byId.has(value.id)) {
+      this.loadReport.push({
+        line: line.lineNo,
+        kind: 'duplicate-id',
+        message: `entry id ${value.id} already used by an earlier line; this line is ignored`,
+      });
+      return undefined;
+    }
+    let entry = value as unknown as SessionEntry;
+    if (entryProblem(value) !== undefined) {
+      const problem = describeEntryProblem(value);
+      const stand: InvalidEntry = {
+        type: 'invalid_entry',
+        id: value.id,
+        parentId: value.parentId,
+        timestamp: value.timestamp,
+        originalType: value.type,
+        problem,
+      };
+      entry = stand as unknown as SessionEntry;
+      this.opaque.set(entry, value);
+      this.loadReport.push({
+        line: line.lineNo,
+        kind: 'invalid-entry',
+        message: `${value.type} entry ${value.id} is malformed (${problem}); kept in the tree, ignored in context`,
+      });
+    }
+    this.addToIndex(entry, offset, length);
+    return entry;
+  }
+
+  private addToIndex(entry: SessionEntry, offset: number, length: number): void {
+    this.entries.push(entry);
+    this.rawOffset.push(offset);
+    this.rawLength.push(length);
+    this.byId.set(entry.id, entry);
+    const parentId = entry.parentId;
+    if (parentId !== null && parentId !== entry.id) {
+      const siblings = this.children.get(parentId);
+      if (siblings === undefined) this.children.set(parentId, [entry]);
+      else {
+        if (compareTimestamps(siblings[siblings.length - 1]!, entry) > 0) this.unsortedChildren.add(parentId);
+        siblings.push(entry);
+      }
+    }
+    if (entry.type === 'label') {
+      if (entry.label) this.labels.set(entry.targetId, { label: entry.label, timestamp: entry.timestamp });
+      else this.labels.delete(entry.targetId);
+    } else if (entry.type === 'session_info') {
+      this.sessionName = typeof entry.name === 'string' && entry.name.trim() ? entry.name.trim() : undefined;
+    }
+  }
+
+  private clearIndex(): void {
+    this.entries = [];
+    this.rawOffset = [];
+    this.rawLength = [];
+    this.byId = new Map();
+    this.children = new Map();
+    this.unsortedChildren = new Set();
+    this.labels = new Map();
+    this.sessionName = undefined;
+    this.opaque = new WeakMap();
+    this.contextCache = undefined;
+  }
+
+  private resolveOpenLeaf(remembered: string | null | undefined): string | null {
+    if (remembered === null) return null;
+    if (remembered !== undefined && this.byId.has(remembered)) return remembered;
+    return this.lastEntryId();
+  }
+
+  private lastEntryId(): string | null {
+    return this.entries.length > 0 ? this.entries[this.entries.length - 1]!.id : null;
+  }
+
+  // ---- reading ------------------------------------------------------------------------------------
+
+  getEntry(id: string): SessionEntry | undefined {
+    return this.byId.get(id);
+  }
+
+  /** All entries in file order (a copy of the list; the entries themselves are shared). */
+  getEntries(): SessionEntry[] {
+    return this.entries.slice();
+  }
+
+  get entryCount(): number {
+    return this.entries.length;
+  }
+
+  /** True for entries that stand in for a malformed line (see `InvalidEntry`). */
+  isInvalidEntry(entry: SessionEntry): boolean {
+    return this.opaque.has(entry);
+  }
+
+  /** Children of `id`, oldest first by entry timestamp (stable for equal timestamps). */
+  getChildren(id: string): SessionEntry[] {
+    const list = this.children.get(id);
+    if (!list) return [];
+    if (this.unsortedChildren.has(id)) {
+      sortByTimestamp(list);
+      this.unsortedChildren.delete(id);
+    }
+    return list.slice();
+  }
+
+  getLeafId(): string | null {
+    return this.leafId;
+  }
+
+  getLeafEntry(): SessionEntry | undefined {
+    return this.leafId === null ? undefined : this.byId.get(this.leafId);
+  }
+
+  /** Path root→entry (default: the leaf). Unknown id or a null leaf → []. */
+  getBranch(fromId?: string | null): SessionEntry[] {
+    const id = fromId === undefined ? this.leafId : fromId;
+    if (id === null) return [];
+    const entry = this.byId.get(id);
+    return entry ? pathToRoot(entry, this.byId) : [];
+  }
+
+  isRoot(entry: SessionEntry): boolean {
+    return entry.parentId === null || entry.parentId === entry.id || !this.byId.has(entry.parentId);
+  }
+
+  getLabel(id: string): string | undefined {
+    return this.labels.get(id)?.label;
+  }
+
+  getSessionName(): string | undefined {
+    return this.sessionName;
+  }
+
+  /**
+   * The whole tree. Roots: parentId null, self-parented, or unknown parent (orphans). Entries caught in a
+   * parent cycle become roots too (the first in file order), so every entry appears exactly once.
+   * Built without recursion: sessions can be tens of thousands of entries deep.
+   */
+  getTree(): SessionTreeNode[] {
+    const nodes = new Map<string, SessionTreeNode>();
+    for (const entry of this.entries) {
+      const node: SessionTreeNode = { entry, children: [] };
+      const label = this.labels.get(entry.id);
+      if (label) {
+        node.label = label.label;
+        node.labelTimestamp = label.timestamp;
+      }
+      nodes.set(entry.id, node);
+    }
+    const roots: SessionTreeNode[] = [];
+    for (const entry of this.entries) {
+      const node = nodes.get(entry.id)!;
+      if (this.isRoot(entry)) roots.push(node);
+      else nodes.get(entry.parentId!)!.children.push(node);
+    }
+    const reached = new Set<string>();
+    const mark = (start: SessionTreeNode) => {
+      const stack = [start];
+      while (stack.length > 0) {
+        const node = stack.pop()!;
+        if (reached.has(node.entry.id)) continue;
+        reached.add(node.entry.id);
+        for (const child of node.children) stack.push(child);
+      }
+    };
+    for (const root of roots) mark(root);
+    if (reached.size < this.entries.length) {
+      for (const entry of this.entries) {
+        if (reached.has(entry.id)) continue;
+        const node = nodes.get(entry.id)!;
+        const parent = nodes.get(entry.parentId!)!;
+        parent.children.splice(parent.children.indexOf(node), 1); // break the cycle here
+        roots.push(node);
+        mark(node);
+      }
+    }
+    for (const node of nodes.values()) if (node.children.length > 1) sortNodes(node.children);
+    return roots;
+  }
+
+  // ---- context ------------------------------------------------------------------------------------
+
+  /**
+   * pi's context for `leafId` (default: the current leaf; null → empty; unknown → last entry). Repeated
+   * calls while the conversation grows reuse the previous result, so a turn costs the same at entry 500
+   * as at entry 35,000.
+   */
+  buildContext(leafId?: string | null): SessionContext {
+    const target = leafId === undefined ? this.leafId : leafId;
+    if (target === null || this.entries.length === 0) return emptyContext();
+    const leaf = this.byId.get(target) ?? this.entries[this.entries.length - 1]!;
+    const context = this.extendCachedContext(leaf) ?? contextFromPath(pathToRoot(leaf, this.byId));
+    this.contextCache = { leafId: leaf.id, context };
+    return copyContext(context);
+  }
+
+  /** Extends the cached context when `leaf` descends from the cached leaf by a few non-compaction entries. */
+  private extendCachedContext(leaf: SessionEntry): SessionContext | undefined {
+    const cache = this.contextCache;
+    if (!cache) return undefined;
+    if (cache.leafId === leaf.id) return cache.context;
+    const added: SessionEntry[] = [];
+    let current: SessionEntry | undefined = leaf;
+    while (current && current.id !== cache.leafId) {
+      if (added.length >= 64 || current.type === 'compaction' || this.isRoot(current)) return undefined;
+      added.push(current);
+      current = this.byId.get(current.parentId!);
+    }
+    if (!current) return undefined;
+    const context = copyContext(cache.context);
+    for (let i = added.length - 1; i >= 0; i--) {
+      const entry = added[i]!;
+      if (entry.type === 'thinking_level_change') context.thinkingLevel = entry.thinkingLevel;
+      else if (entry.type === 'model_change') context.model = { provider: entry.provider, modelId: entry.modelId };
+      else if (entry.type === 'message' && entry.message.role === 'assistant') {
+        context.model = { provider: entry.message.provider, modelId: entry.message.model };
+      }
+      const message = contextMessageFromEntry(entry);
+      if (message) context.messages.push(message);
+    }
+    return context;
+  }
+
+  // ---- moving the leaf ----------------------------------------------------------------------------
+
+  /** Moves the leaf to an existing entry; the next append creates a sibling branch there. */
+  branch(id: string): void {
+    if (!this.byId.has(id)) throw new UnknownEntryError(id);
+    this.setLeaf(id);
+  }
+
+  /** Leaf before the first entry: the next append creates a new root. */
+  resetLeaf(): void {
+    this.setLeaf(null);
+  }
+
+  private setLeaf(id: string | null): void {
+    this.leafId = id;
+    const memory = this.leafMemory;
+    if (memory) {
+      // Remembering the leaf is best effort: a failing memory must not fail the conversation.
+      Promise.resolve()
+        .then(() => memory.set(this.file, id))
+        .catch(() => undefined);
+    }
+  }
+
+  // ---- appending ----------------------------------------------------------------------------------
+
+  appendMessage(message: AgentMessage): Promise<MessageEntry> {
+    if (message.role === 'branchSummary' || message.role === 'compactionSummary') {
+      return Promise.reject(new Error(`${message.role} messages are built from entries and cannot be appended`));
+    }
+    return this.append({ type: 'message', message }) as Promise<MessageEntry>;
+  }
+
+  appendThinkingLevelChange(thinkingLevel: string): Promise<ThinkingLevelChangeEntry> {
+    return this.append({ type: 'thinking_level_change', thinkingLevel }) as Promise<ThinkingLevelChangeEntry>;
+  }
+
+  appendModelChange(provider: string, modelId: string): Promise<ModelChangeEntry> {
+    return this.append({ type: 'model_change', provider, modelId }) as Promise<ModelChangeEntry>;
+  }
+
+  appendCompaction(fields: CompactionFields): Promise<CompactionEntry> {
+    return this.append({
+      type: 'compaction',
+      summary: fields.summary,
+      firstKeptEntryId: fields.firstKeptEntryId,
+      tokensBefore: fields.tokensBefore,
+      details: fields.details,
+      fromHook: fields.fromHook,
+      shortSummary: fields.shortSummary,
+      preserveData: fields.preserveData,
+    }) as Promise<CompactionEntry>;
+  }
+
+  /**
+   * Moves the leaf to `fromId` (null: before the first entry) and appends a `branch_summary` there.
+   * pi stores the attach point (or "root") in `fromId`; the summary becomes the leaf.
+   */
+  branchWithSummary(fromId: string | null, summary: string, details?: unknown, fromHook?: boolean): Promise<BranchSummaryEntry> {
+    if (fromId !== null && !this.byId.has(fromId)) return Promise.reject(new UnknownEntryError(fromId));
+    return this.append(
+      { type: 'branch_summary', fromId: fromId ?? 'root', summary, details, fromHook },
+      () => this.setLeaf(fromId),
+    ) as Promise<BranchSummaryEntry>;
+  }
+
+  appendCustomEntry(customType: string, data?: unknown): Promise<CustomEntry> {
+    return this.append({ type: 'custom', customType, data }) as Promise<CustomEntry>;
+  }
+
+  appendCustomMessage(
+    customType: string,
+    content: CustomMessageEntry['content'],
+    display: boolean,
+    details?: unknown,
+  ): Promise<CustomMessageEntry> {
+    return this.append({ type: 'custom_message', customType, content, display, details }) as Promise<CustomMessageEntry>;
+  }
+
+  /** Appends a `label` entry at the leaf (it moves the leaf, like pi). Empty/undefined clears. */
+  appendLabelChange(targetId: string, label: string | undefined): Promise<LabelEntry> {
+    if (!this.byId.has(targetId)) return Promise.reject(new UnknownEntryError(targetId));
+    return this.append({ type: 'label', targetId, label: label ? label : undefined }) as Promise<LabelEntry>;
+  }
+
+  appendSessionInfo(name: string | undefined): Promise<SessionInfoEntry> {
+    const trimmed = name?.trim();
+    return this.append({ type: 'session_info', name: trimmed ? trimmed : undefined }) as Promise<SessionInfoEntry>;
+  }
+
+  /** Writes the header now for a session made by `create()` (normally deferred to the first append). */
+  ensureFile(): Promise<void> {
+    return this.enqueue(async () => {
+      if (this.persisted) return;
+      const lock = await acquireLock(this.file);
+      try {
+        await this.writeLines('');
+      } finally {
+        await lock.release();
+      }
+    });
+  }
+
+  /** Reads entries other writers appended since our last read. Returns them (file order). */
+  refresh(): Promise<SessionEntry[]> {
+    return this.enqueue(async () => (this.persisted ? this.syncWithDisk() : []));
+  }
+
+  onDidAppend(listener: (entry: SessionEntry) => void): () => void {
+    this.appendListeners.add(listener);
+    return () => this.appendListeners.delete(listener);
+  }
+
+  /** Fired when the file was replaced by another writer and the whole index was rebuilt. */
+  onDidReload(listener: () => void): () => void {
+    this.reloadListeners.add(listener);
+    return () => this.reloadListeners.delete(listener);
+  }
+
+  private append(fields: NewEntry, beforeCreate?: () => void): Promise<SessionEntry> {
+    return this.enqueue(async () => {
+      await this.ensureMigrationWritten();
+      const lock = await acquireLock(this.file);
+      let entry: SessionEntry;
+      try {
+        if (this.persisted) await this.syncWithDisk();
+        beforeCreate?.();
+        entry = withoutUndefined({
+          type: fields.type,
+          id: generateEntryId((id) => this.byId.has(id)),
+          parentId: this.leafId,
+          timestamp: new Date().toISOString(),
+          ...fields,
+        }) as SessionEntry;
+        const line = JSON.stringify(entry);
+        const offset = await this.writeLines(line + '\n');
+        this.addToIndex(entry, offset, Buffer.byteLength(line));
+      } finally {
+        await lock.release();
+      }
+      this.setLeaf(entry.id);
+      this.emitAppend(entry);
+      return entry;
+    });
+  }
+
+  /** Appends `text` (whole lines) durably; writes the header first for a new session. Returns the
+   * byte offset where `text` starts. Caller holds the lock. */
+  private async writeLines(text: string): Promise<number> {
+    if (!this.persisted) {
+      const headerLine = JSON.stringify(this.header);
+      const handle = await open(this.file, 'wx').catch((error: NodeJS.ErrnoException) => {
+        throw error.code === 'EEXIST' ? new SessionFileError(this.file, 'a file with this name already exists') : error;
+      });
+      try {
+        await handle.write(headerLine + '\n' + text);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await syncDir(join(this.file, '..'));
+      this.persisted = true;
+      this.headerRaw = { offset: 0, length: Buffer.byteLength(headerLine) };
+      this.ino = (await stat(this.file)).ino;
+      const start = Buffer.byteLength(headerLine) + 1;
+      this.resumeLineNo = 2;
+      this.advance(start + Buffer.byteLength(text), countLines(text));
+      return start;
+    }
+    const prefix = this.endsWithNewline ? '' : '\n';
+    const handle = await open(this.file, 'a');
+    try {
+      await handle.write(prefix + text);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    const start = this.fileSize + Buffer.byteLength(prefix);
+    this.advance(start + Buffer.byteLength(text), countLines(text));
+    return start;
+  }
+
+  private advance(end: number, linesWritten: number): void {
+    // A torn line we just terminated stays in the file as an unreadable line; count it.
+    const torn = this.resumeOffset < this.fileSize ? 1 : 0;
+    this.resumeLineNo += torn + linesWritten;
+    this.resumeOffset = end;
+    this.fileSize = end;
+    this.endsWithNewline = true;
+  }
+
+  /** Indexes lines appended by other writers; reloads everything when the file was replaced. Lock held. */
+  private async syncWithDisk(): Promise<SessionEntry[]> {
+    let info;
+    try {
+      info = await stat(this.file);
+    } catch {
+      throw new SessionFileError(this.file, 'the session file was removed or moved; nothing was written');
+    }
+    if (info.ino !== this.ino || info.size < this.fileSize) {
+      await this.reloadFromDisk();
+      return [];
+    }
+    if (info.size === this.fileSize) return [];
+    const scan = await scanLines(this.file, this.resumeOffset, this.resumeLineNo);
+    this.loadReport.push(...scan.problems);
+    const added: SessionEntry[] = [];
+    for (const line of scan.lines) {
+      const entry = this.indexLine(line, line.offset, line.length);
+      if (entry) added.push(entry);
+    }
+    this.fileSize = scan.size;
+    this.resumeOffset = scan.resumeOffset;
+    this.resumeLineNo = scan.resumeLineNo;
+    this.endsWithNewline = scan.endsWithNewline;
+    for (const entry of added) this.emitAppend(entry);
+    return added;
+  }
+
+  private async reloadFromDisk(): Promise<void> {
+    const scan = await scanOrExplain(this.file);
+    const header = headerFrom(this.file, scan);
+    const leaf = this.leafId;
+    this.clearIndex();
+    this.header = header.value as SessionHeader;
+    this.migratedFrom = undefined;
+    this.loadReport.push({ line: 0, kind: 'foreign-rewrite', message: 'the file was replaced by another writer; reloaded' });
+    this.ingest(scan, header);
+    this.leafId = this.resolveOpenLeaf(leaf);
+    for (const listener of this.reloadListeners) listener();
+  }
+
+  /** Before the first write to a migrated v1/v2 file: back it up, then write it as v3. */
+  private async ensureMigrationWritten(): Promise<void> {
+    if (this.migratedFrom === undefined) return;
+    await this.rewriteNow((entries) => entries, `.v${this.migratedFrom}.bak`);
+  }
+
+  // ---- rewriting ----------------------------------------------------------------------------------
+
+  /**
+   * Replaces the file's entries with `mutate(entries)` atomically (temp file + fsync + rename), after
+   * copying the original to a backup. Entries that come back unchanged are written byte-for-byte.
+   * Lines that could not be read (garbage, duplicates) are kept only in the backup.
+   */
+  rewriteEntries(mutate: (entries: SessionEntry[]) => SessionEntry[] | void): Promise<{ backupPath: string }> {
+    return this.enqueue(async () => {
+      if (this.migratedFrom !== undefined) {
+        return this.rewriteNow(mutate, `.v${this.migratedFrom}.bak`);
+      }
+      return this.rewriteNow(mutate, `.${timestampForFileName()}.bak`);
+    });
+  }
+
+  private async rewriteNow(
+    mutate: (entries: SessionEntry[]) => SessionEntry[] | void,
+    backupSuffix: string,
+  ): Promise<{ backupPath: string }> {
+    const lock = await acquireLock(this.file);
+    try {
+      if (!this.persisted) await this.writeLines('');
+      if (this.migratedFrom === undefined) await this.syncWithDisk();
+      const original = this.entries.slice();
+      const result = mutate(original) ?? original;
+      checkRewrite(result);
+      const rawFile = await readFile(this.file);
+      const backupPath = await backupFile(this.file, backupSuffix);
+      const positions = new Map<SessionEntry, number>();
+      this.entries.forEach((entry, index) => positions.set(entry, index));
+      const lines: Buffer[] = [];
+      const headerLine = this.headerRaw
+        ? rawFile.subarray(this.headerRaw.offset, this.headerRaw.offset + this.headerRaw.length)
+        : Buffer.from(JSON.stringify(this.header));
+      lines.push(headerLine);
+      for (const entry of result) lines.push(this.serialize(entry, positions.get(entry), rawFile));
+      await writeFileAtomic(this.file, interleaveNewlines(lines));
+      this.reindexAfterRewrite(result, lines);
+      this.ino = (await stat(this.file)).ino;
+      return { backupPath };
+    } finally {
+      await lock.release();
+    }
+  }
+
+  /** The raw bytes when the entry is unchanged since load, else fresh JSON. */
+  private serialize(entry: SessionEntry, index: number | undefined, rawFile: Buffer): Buffer {
+    if (index !== undefined && this.rawOffset[index]! !== NO_RAW) {
+      const raw = rawFile.subarray(this.rawOffset[index]!, this.rawOffset[index]! + this.rawLength[index]!);
+      if (this.opaque.has(entry)) return raw; // a malformed line goes back exactly as it was
+      const text = raw.toString('utf8');
+      if (JSON.stringify(JSON.parse(text)) === JSON.stringify(entry)) return raw;
+    }
+    if (this.opaque.has(entry)) return Buffer.from(JSON.stringify(this.opaque.get(entry)));
+    return Buffer.from(JSON.stringify(entry));
+  }
+
+  private reindexAfterRewrite(result: SessionEntry[], lines: Buffer[]): void {
+    const opaque = this.opaque;
+    const leaf = this.leafId;
+    this.clearIndex();
+    this.migratedFrom = undefined;
+    let offset = lines[0]!.length + 1;
+    this.headerRaw = { offset: 0, length: lines[0]!.length };
+    result.forEach((entry, i) => {
+      if (opaque.has(entry)) this.opaque.set(entry, opaque.get(entry));
+      this.addToIndex(entry, offset, lines[i + 1]!.length);
+      offset += lines[i + 1]!.length + 1;
+    });
+    this.fileSize = offset;
+    this.resumeOffset = offset;
+    this.resumeLineNo = result.length + 2;
+    this.endsWithNewline = true;
+    this.leafId = leaf !== null && this.byId.has(leaf) ? leaf : leaf === null ? null : this.lastEntryId();
+  }
+
+  private enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private emitAppend(entry: SessionEntry): void {
+    for (const listener of this.appendListeners) {
+      try {
+        listener(entry);
+      } catch {
+        // a failing listener must not break the store
+      }
+    }
+  }
+}
+
+// ---- helpers --------------------------------------------------------------------------------------
+
+async function scanOrExplain(file: string): Promise<ScanResult> {
+  try {
+    return await scanLines(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new SessionFileError(file, 'file not found');
+    if (code === 'EISDIR') throw new SessionFileError(file, 'is a directory, not a session file');
+    if (code === 'EACCES') throw new SessionFileError(file, 'permission denied');
+    throw new SessionFileError(file, (error as Error).message);
+  }
+}
+
+function headerFrom(file: string, scan: ScanResult): ParsedLine {
+  const first = scan.lines[0];
+  if (!first) throw new SessionFileError(file, 'empty file: no session header');
+  const earlierProblem = scan.problems.find((p) => p.line < first.lineNo);
+  if (earlierProblem) throw new SessionFileError(file, `line ${earlierProblem.line} should be the session header but is not valid JSON`);
+  const problem = headerProblem(first.value);
+  if (problem) throw new SessionFileError(file, `line ${first.lineNo}: ${problem}`);
+  return first;
+}
+
+function checkRewrite(entries: readonly SessionEntry[]): void {
+  const seen = new Set<string>();
+  for (const entry of entries) {
+    if (!hasEntryBase(entry)) throw new Error('rewriteEntries: every entry needs type, id, parentId and timestamp');
+    if (seen.has(entry.id)) throw new Error(`rewriteEntries: duplicate entry id ${entry.id}`);
+    seen.add(entry.id);
+  }
+}
+
+function* interleaveNewlines(lines: readonly Buffer[]): Generator<Buffer | string> {
+  for (const line of lines) {
+    yield line;
+    yield '\n';
+  }
+}
+
+function countLines(text: string): number {
+  let count = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++;
+  return count;
+}
+
+function withoutUndefined<T extends Record<string, unknown>>(value: T): T {
+  for (const key of Object.keys(value)) if (value[key] === undefined) delete value[key];
+  return value;
+}
+
+function copyContext(context: SessionContext): SessionContext {
+  return {
+    messages: context.messages.slice(),
+    thinkingLevel: context.thinkingLevel,
+    model: context.model ? { ...context.model } : null,
+  };
+}
+
+function timestampMs(entry: { timestamp: string }): number {
+  return Date.parse(entry.timestamp);
+}
+
+function compareTimestamps(a: { timestamp: string }, b: { timestamp: string }): number {
+  const x = timestampMs(a);
+  const y = timestampMs(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function sortByTimestamp(list: SessionEntry[]): void {
+  list.sort(compareTimestamps);
+}
+
+function sortNodes(nodes: SessionTreeNode[]): void {
+  nodes.sort((a, b) => compareTimestamps(a.entry, b.entry));
+}
+
+export { buildSessionContext };
