@@ -1,0 +1,195 @@
+// The offline demo model's "brain": a deterministic function from an OpenAI Chat Completions request
+// to a reply (Markdown text and/or tool calls). No AI involved; it recognises a few phrasings so the
+// agent's tools, multi-turn tool loops and summaries can be tried without a key.
+
+export interface DemoToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+export interface DemoReply {
+  text: string;
+  toolCalls: DemoToolCall[];
+}
+
+interface WireMessage {
+  role: string;
+  content?: unknown;
+  tool_calls?: { function?: { name?: string; arguments?: string } }[];
+  tool_call_id?: string;
+}
+
+export interface DemoRequest {
+  messages?: WireMessage[];
+  tools?: { function?: { name?: string } }[];
+}
+
+export const DEMO_LABEL = '*Arbor Demo (offline): a scripted stand-in for a real model. Configure a provider to get real answers.*';
+
+function text(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((p) => (p && typeof p === 'object' && 'text' in p ? String((p as { text: unknown }).text ?? '') : '')).join('');
+  return '';
+}
+
+const FILE = /[`"']?((?:[\w.-]+\/)*[\w-]+\.[A-Za-z0-9]{1,8})[`"']?/;
+
+function firstFile(s: string): string | undefined {
+  return FILE.exec(s)?.[1];
+}
+
+function quoted(s: string): string[] {
+  return [...s.matchAll(/"([^"]*)"|`([^`]*)`|'([^']*)'/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
+}
+
+/** Tool calls derived from the user's words, if the request offers the matching tools. */
+export function intentFor(prompt: string, available: ReadonlySet<string>): DemoToolCall | undefined {
+  const p = prompt.trim();
+  const has = (name: string) => available.has(name);
+  let m: RegExpExecArray | null;
+  if (has('bash') && (m = /^(?:please\s+)?(?:run|execute)\s+(?:`([^`]+)`|(.+))$/i.exec(p))) {
+    return { name: 'bash', arguments: { command: (m[1] ?? m[2] ?? '').trim() } };
+  }
+  if (has('write') && /\b(create|write|make|add)\b/i.test(p) && firstFile(p)) {
+    const path = firstFile(p)!;
+    const content = /\b(?:with|containing|saying|that says)\s+(?:the\s+)?(?:content|text)?\s*:?\s*([\s\S]+)$/i.exec(p)?.[1]?.trim();
+    const unquoted = content?.replace(/^["'`]|["'`]$/g, '');
+    return { name: 'write', arguments: { path, content: (unquoted ?? `Hello from Arbor Demo.`) + '\n' } };
+  }
+  if (has('edit') && /\b(edit|change|replace|rename)\b/i.test(p) && firstFile(p.replace(/"[^"]*"|`[^`]*`/g, ''))) {
+    const q = quoted(p);
+    if (q.length >= 2) return { name: 'edit', arguments: { path: firstFile(p.replace(/"[^"]*"|`[^`]*`/g, ''))!, oldText: q[0], newText: q[1] } };
+  }
+  if (has('grep') && (m = /\b(?:grep|search)\b(?:\s+for)?\s+(?:"([^"]+)"|`([^`]+)`|(\S+))(?:\s+in\s+(\S+))?/i.exec(p))) {
+    return { name: 'grep', arguments: { pattern: m[1] ?? m[2] ?? m[3], ...(m[4] ? { path: m[4] } : {}) } };
+  }
+  if (has('find') && (m = /\bfind\b\s+(?:files?\s+)?(?:named\s+|matching\s+)?["`]?([\w*?./-]+)["`]?(?:\s+in\s+(\S+))?/i.exec(p))) {
+    return { name: 'find', arguments: { pattern: m[1], ...(m[2] ? { path: m[2] } : {}) } };
+  }
+  if (has('ls') && /\b(list|show)\b.*\b(files?|folders?|directory|dir)\b|^ls\b/i.test(p)) {
+    const dir = /\bin\s+([\w./-]+)/i.exec(p)?.[1];
+    return { name: 'ls', arguments: dir ? { path: dir } : {} };
+  }
+  if (has('read') && /\b(read|open|show|cat|look at|view)\b/i.test(p) && firstFile(p)) {
+    return { name: 'read', arguments: { path: firstFile(p)! } };
+  }
+  return undefined;
+}
+
+function intro(call: DemoToolCall): string {
+  const a = call.arguments;
+  switch (call.name) {
+    case 'read': return `I'll read \`${String(a.path)}\`.`;
+    case 'write': return `I'll create \`${String(a.path)}\`.`;
+    case 'edit': return `I'll edit \`${String(a.path)}\`.`;
+    case 'ls': return `I'll list the files${a.path ? ` in \`${String(a.path)}\`` : ''}.`;
+    case 'find': return `I'll look for files matching \`${String(a.pattern)}\`.`;
+    case 'grep': return `I'll search for \`${String(a.pattern)}\`.`;
+    case 'bash': return `I'll run \`${String(a.command)}\`.`;
+    default: return `I'll use ${call.name}.`;
+  }
+}
+
+function excerpt(s: string, lines = 8): string {
+  const all = s.split('\n');
+  const head = all.slice(0, lines).join('\n');
+  return all.length > lines ? `${head}\n… (${all.length - lines} more lines)` : head;
+}
+
+function summarizeToolResults(messages: WireMessage[]): string {
+  const results: string[] = [];
+  for (let i = messages.length - 1; i >= 0 && messages[i]!.role === 'tool'; i--) results.unshift(text(messages[i]!.content));
+  const callMsg = [...messages].reverse().find((m) => m.role === 'assistant' && m.tool_calls?.length);
+  const names = (callMsg?.tool_calls ?? []).map((c) => c.function?.name ?? 'tool');
+  const parts = results.map((r, i) => {
+    const failed = /^(error|Error)\b|not found|ENOENT|No such file/.test(r);
+    return `**${names[i] ?? 'tool'}** ${failed ? 'reported a problem' : 'returned'}:\n\n\`\`\`\n${excerpt(r.trim() || '(no output)')}\n\`\`\``;
+  });
+  return `Here is what I found:\n\n${parts.join('\n\n')}\n\nThat's all for this step. (Demo model: replies are scripted.)`;
+}
+
+function isSummaryRequest(system: string, user: string): boolean {
+  return /<conversation>/.test(user) || (/summar/i.test(system) && /summar|checkpoint/i.test(system + user));
+}
+
+function bullets(items: string[], empty = '(none)'): string {
+  return items.length ? items.map((i) => `- ${i}`).join('\n') : empty;
+}
+
+function oneLine(s: string, max = 160): string {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
+}
+
+/** Deterministic structured summary of the conversation text it was given. */
+export function demoSummary(source: string): string {
+  const conversation = /<conversation>([\s\S]*?)<\/conversation>/.exec(source)?.[1] ?? source;
+  const previous = /<previous-summary>([\s\S]*?)<\/previous-summary>/.exec(source)?.[1] ?? '';
+  const users = [...conversation.matchAll(/\[User\]:\s*([\s\S]*?)(?=\n\n\[|$)/g)].map((m) => m[1]!.trim()).filter(Boolean);
+  const calls = [...conversation.matchAll(/\[Assistant tool calls\]:\s*([^\n]+)/g)].flatMap((m) => m[1]!.split(/;\s*/)).map((c) => c.trim()).filter(Boolean);
+  const errors = [...conversation.matchAll(/\[Tool result\]:\s*((?:Error|error)[^\n]*)/g)].map((m) => oneLine(m[1]!));
+  const files = [...new Set([...conversation.matchAll(/((?:[\w-]+\/)*[\w-]+\.[A-Za-z0-9]{1,8})\b/g)].map((m) => m[1]!))].filter((f) => !/^\d/.test(f)).slice(0, 12);
+  const constraints = users.flatMap((u) => u.split(/(?<=[.!?])\s+/)).filter((s) => /\b(must|should|never|always|don't|do not|prefer|avoid)\b/i.test(s)).map((s) => oneLine(s));
+  const previousDone = [...previous.matchAll(/^- \[x\] (.+)$/gm)].map((m) => m[1]!);
+  const previousGoal = /## Goal\n([^\n#]+)/.exec(previous)?.[1]?.trim();
+  const goal = previousGoal ?? (users[0] ? oneLine(users[0]) : 'Continue the current task.');
+  const last = users.at(-1);
+  const done = [...previousDone, ...calls.map((c) => `Ran \`${oneLine(c, 100)}\``)];
+  return [
+    '## Goal',
+    goal,
+    '',
+    '## Constraints & Preferences',
+    bullets(constraints),
+    '',
+    '## Progress',
+    '### Done',
+    done.length ? done.map((d) => `- [x] ${d}`).join('\n') : '(none)',
+    '',
+    '### In Progress',
+    last ? `- [ ] ${oneLine(last)}` : '(none)',
+    '',
+    '### Blocked',
+    bullets(errors),
+    '',
+    '## Key Decisions',
+    `- **Demo summary**: written deterministically by Arbor Demo (offline) from ${users.length} user message(s) and ${calls.length} tool call(s)`,
+    '',
+    '## Next Steps',
+    last ? `1. Continue with: ${oneLine(last)}` : '1. Wait for the next request',
+    '',
+    '## Critical Context',
+    bullets(files.map((f) => `\`${f}\``)),
+  ].join('\n');
+}
+
+export function demoReply(request: DemoRequest): DemoReply {
+  const messages = request.messages ?? [];
+  const system = messages.filter((m) => m.role === 'system' || m.role === 'developer').map((m) => text(m.content)).join('\n');
+  const last = messages[messages.length - 1];
+  const lastUser = [...messages].reverse().find((m) => m.role === 'user');
+  const userText = text(lastUser?.content);
+  const firstReply = !messages.some((m) => m.role === 'assistant');
+  const label = firstReply ? `${DEMO_LABEL}\n\n` : '';
+
+  if (isSummaryRequest(system, userText)) return { text: demoSummary(userText), toolCalls: [] };
+  if (last?.role === 'tool') return { text: summarizeToolResults(messages), toolCalls: [] };
+
+  const available = new Set((request.tools ?? []).map((t) => t.function?.name ?? '').filter(Boolean));
+  const call = intentFor(userText, available);
+  if (call) return { text: `${label}${intro(call)}`, toolCalls: [call] };
+
+  const reply = [
+    `${label}You said: "${oneLine(userText, 200)}"`,
+    '',
+    'I am the offline demo model, so I only understand a few requests. Try:',
+    '',
+    '- **list files** (or "list files in src")',
+    '- **read README.md**',
+    '- **create hello.txt with Hello world**',
+    '- **edit hello.txt: replace "Hello" with "Goodbye"**',
+    '- **find \\*.ts**, **grep TODO**, **run `ls -la`**',
+    '- `/compact` to see a structured summary',
+  ].join('\n');
+  return { text: reply, toolCalls: [] };
+}
