@@ -147,6 +147,8 @@ function describeIssues(toolName: string, error: z.ZodError): string {
   return `Invalid arguments for tool "${toolName}":\n${lines.join('\n')}`;
 }
 
+const ABORT_GRACE_MS = 2500;
+
 function abortedOutput(toolName: string): ToolOutput {
   return errorOutput(`The ${toolName} tool call was aborted.`);
 }
@@ -170,8 +172,13 @@ export async function runTool(tool: AgentTool, rawArgs: unknown, ctx: ToolContex
     return errorOutput(`${describeIssues(tool.name, parsed.error)}\nExpected arguments (JSON Schema): ${schema}`);
   }
   let onAbort: (() => void) | undefined;
+  let graceTimer: NodeJS.Timeout | undefined;
+  // On abort the tool gets a short grace period to return its own result (bash reports the output
+  // it had before being killed); after that the call ends regardless.
   const aborted = new Promise<ToolOutput>((resolve) => {
-    onAbort = () => resolve(abortedOutput(tool.name));
+    onAbort = () => {
+      graceTimer = setTimeout(() => resolve(abortedOutput(tool.name)), ABORT_GRACE_MS);
+    };
     ctx.signal.addEventListener('abort', onAbort, { once: true });
   });
   const running = (async (): Promise<ToolOutput> => {
@@ -189,6 +196,7 @@ export async function runTool(tool: AgentTool, rawArgs: unknown, ctx: ToolContex
     return await Promise.race([running, aborted]);
   } finally {
     if (onAbort) ctx.signal.removeEventListener('abort', onAbort);
+    clearTimeout(graceTimer);
   }
 }
 
