@@ -661,7 +661,8 @@ export function signThinking(thinking) {
 }
 
 // CLI: node test/fake-llm/server.mjs --port N [--config file.json]
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+// (no top-level await: tsx may load this file as CommonJS from TypeScript tests)
+async function main() {
   const args = process.argv.slice(2);
   const portIndex = args.indexOf('--port');
   const port = portIndex >= 0 ? Number(args[portIndex + 1]) : 0;
@@ -679,4 +680,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
 }
