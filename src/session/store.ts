@@ -327,6 +327,22 @@ export class SessionStore {
     return this.labels.get(id)?.label;
   }
 
+  /** When the current label of `id` was set (the label entry's timestamp). */
+  getLabelTimestamp(id: string): string | undefined {
+    return this.labels.get(id)?.timestamp;
+  }
+
+  /**
+   * The file text of `entries` (one string per entry, no newline): the original bytes when the entry is
+   * unchanged since it was read, else fresh JSON. Used to copy entries into another file losslessly.
+   */
+  async rawLines(entries: readonly SessionEntry[]): Promise<string[]> {
+    const rawFile = this.persisted ? await readFile(this.file) : Buffer.alloc(0);
+    const positions = new Map<SessionEntry, number>();
+    this.entries.forEach((entry, index) => positions.set(entry, index));
+    return entries.map((entry) => this.serialize(entry, positions.get(entry), rawFile).toString('utf8'));
+  }
+
   getSessionName(): string | undefined {
     return this.sessionName;
   }

@@ -1,0 +1,13 @@
+// The command registry: adding a command is one line here plus its module.
+import type { CliCommand } from '../command';
+import { contextCommand } from './context';
+import { exportCommand } from './export';
+import { statsCommand } from './stats';
+import { treeCommand } from './tree';
+
+export const commands: Record<string, CliCommand> = {
+  context: contextCommand,
+  tree: treeCommand,
+  stats: statsCommand,
+  export: exportCommand,
+};
