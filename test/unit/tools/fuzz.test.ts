@@ -54,8 +54,8 @@ function randomNumber(r: () => number): number {
 }
 
 /** Mostly well-typed values (so calls reach the tools), sometimes anything at all. */
-function randomValue(r: () => number, key: string, tool: string): unknown {
-  if (r() < 0.2) return r() < 0.8 ? HOSTILE_VALUES[Math.floor(r() * HOSTILE_VALUES.length)] : { nested: { deeper: [randomString(r)] } };
+function randomValue(r: () => number, key: string, tool: string, wild: boolean): unknown {
+  if (r() < (wild ? 0.5 : 0.02)) return r() < 0.8 ? HOSTILE_VALUES[Math.floor(r() * HOSTILE_VALUES.length)] : { nested: { deeper: [randomString(r)] } };
   if (NUMERIC_KEYS.has(key)) return tool === 'bash' ? r() * 3 : randomNumber(r);
   if (BOOLEAN_KEYS.has(key)) return r() < 0.5;
   // Never hand the shell random text: bash only gets harmless commands (plus the odd values above).
@@ -105,8 +105,9 @@ test('fuzz: every tool survives random and hostile arguments', { timeout: 60_000
         if (shape < 0.1) args = HOSTILE_VALUES[Math.floor(r() * HOSTILE_VALUES.length)];
         else {
           const obj: Record<string, unknown> = {};
-          for (const key of KEYS[tool.name]) if (r() < 0.85) obj[key] = randomValue(r, key, tool.name);
-          if (r() < 0.1) obj[randomString(r).slice(0, 20) || 'extra'] = randomValue(r, 'extra', tool.name);
+          const wild = r() < 0.3;
+          for (const key of KEYS[tool.name]) if (r() < 0.85) obj[key] = randomValue(r, key, tool.name, wild);
+          if (r() < 0.1) obj[randomString(r).slice(0, 20) || 'extra'] = randomValue(r, 'extra', tool.name, wild);
           args = obj;
         }
         const label = `seed ${seed} ${tool.name} #${i} ${JSON.stringify(args)?.slice(0, 200)}`;
