@@ -1,0 +1,356 @@
+// The compaction runtime: one compaction at a time, cancellable, over model candidates with retries
+// for transient errors, with hooks and start/end events for the UI. Nothing is written to the session
+// until a summary is complete, so a failed or cancelled compaction leaves the file byte-identical.
+import type { LlmMessage } from '../core/messages';
+import type { ModelInfo, Provider, ThinkingLevel, ToolDefinition } from '../llm/types';
+import type { CompactionEntry, SessionEntry } from '../session/entries';
+import { contextFromPath } from '../session/context';
+import { convertToLlm } from '../session/convert';
+import { modelCandidates } from './candidates';
+import { CompactionCancelled, SummarizationFailed } from './errors';
+import { generateHandoff, handoffMessageContent } from './handoff';
+import { CompactionHookRegistry, type CompactionReason } from './hooks';
+import { prepareCompaction, type CompactionPreparation } from './prepare';
+import { buildPreview, type CompactionPreview } from './preview';
+import { compactionPrompt } from './prompt-text';
+import type { CompactionSettings } from './settings';
+import { compact, type CompactionResult } from './summarize';
+import type { TokenEstimator } from './tokens';
+
+export type { CompactionReason } from './hooks';
+
+/** The store operations compaction needs (SessionStore satisfies this). */
+export interface CompactionStore {
+  getBranch(): SessionEntry[];
+  appendCompaction(fields: {
+    summary: string;
+    firstKeptEntryId: string;
+    tokensBefore: number;
+    details?: unknown;
+    fromHook?: boolean;
+    shortSummary?: string;
+    preserveData?: Record<string, unknown>;
+  }): Promise<CompactionEntry>;
+}
+
+export interface RetryPolicy {
+  /** retries per candidate after the first attempt */
+  maxRetries: number;
+  baseDelayMs: number;
+  /** a wait longer than this moves on to the next candidate instead (when there is one) */
+  switchCandidateAfterMs: number;
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxRetries: 3,
+  baseDelayMs: 2000,
+  switchCandidateAfterMs: 30_000,
+  sleep: (ms, signal) =>
+    new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      }
+      signal.addEventListener('abort', done, { once: true });
+    }),
+};
+
+export interface CompactionRunnerDeps {
+  store: CompactionStore;
+  settings: () => CompactionSettings;
+  /** the session's current model and every model the user can use */
+  models: () => { current: ModelInfo | undefined; available: readonly ModelInfo[] };
+  /** a provider for a model, or undefined when it has no credentials */
+  providerFor: (model: ModelInfo) => Provider | undefined | Promise<Provider | undefined>;
+  hooks?: CompactionHookRegistry;
+  estimator?: TokenEstimator;
+  /** tokens of the system prompt + tools (improves the usage/estimate ratio) */
+  fixedOverheadTokens?: () => number;
+  thinkingLevel?: () => ThinkingLevel | undefined;
+  /** live request context for the handoff strategy (cache-friendly); defaults to the session context */
+  liveContext?: () => { systemPrompt: string; messages: LlmMessage[]; tools?: ToolDefinition[] };
+  retry?: Partial<RetryPolicy>;
+  log?: (message: string) => void;
+  fetchImpl?: typeof fetch;
+}
+
+export interface RunOptions {
+  reason: CompactionReason;
+  customInstructions?: string;
+  /** overflow/length recovery retries the turn afterwards (reported in the end event) */
+  willRetry?: boolean;
+  /**
+   * Called with the generated result before it is saved (preview-and-edit UI). Return the result to
+   * save (possibly with an edited summary) or undefined to cancel.
+   */
+  review?: (result: CompactionResult, preparation: CompactionPreparation) => Promise<CompactionResult | undefined>;
+}
+
+export type SkipReason = 'disabled' | 'already-compacted' | 'nothing-to-compact' | 'busy';
+
+export type CompactionOutcome =
+  | { status: 'compacted'; entry: CompactionEntry; result: CompactionResult; fromHook: boolean; autoContinue: boolean; model?: ModelInfo }
+  | { status: 'handoff'; document: string; customType: 'handoff'; content: string }
+  | { status: 'skipped'; why: SkipReason; message: string }
+  | { status: 'cancelled' }
+  | { status: 'failed'; errorMessage: string };
+
+export type CompactionEvent =
+  | { type: 'start'; reason: CompactionReason; action: 'context-full' | 'handoff' }
+  | { type: 'end'; reason: CompactionReason; outcome: CompactionOutcome; aborted: boolean; willRetry: boolean; errorMessage?: string };
+
+const SKIP_MESSAGES: Record<SkipReason, string> = {
+  disabled: 'Automatic compaction is turned off.',
+  'already-compacted': 'Already compacted.',
+  'nothing-to-compact': 'Nothing to compact (session too small).',
+  busy: 'A compaction is already running.',
+};
+
+/** Failure wording per trigger, as the seeds word it. */
+export function failureMessage(reason: CompactionReason, detail: string): string {
+  switch (reason) {
+    case 'overflow':
+      return `Context overflow recovery failed: ${detail}`;
+    case 'length':
+      return `Incomplete response recovery failed: ${detail}`;
+    case 'threshold':
+    case 'idle':
+      return `Auto-compaction failed: ${detail}`;
+    default:
+      return `Compaction failed: ${detail}`;
+  }
+}
+
+/** Hidden message the runtime sends after a threshold compaction when autoContinue is on. */
+export function autoContinuePrompt(): string {
+  return compactionPrompt('auto-continue');
+}
+
+export class CompactionRunner {
+  private controller: AbortController | undefined;
+  private readonly listeners = new Set<(event: CompactionEvent) => void>();
+  private readonly hooks: CompactionHookRegistry;
+  private readonly retry: RetryPolicy;
+
+  constructor(private readonly deps: CompactionRunnerDeps) {
+    this.hooks = deps.hooks ?? new CompactionHookRegistry(deps.log);
+    this.retry = { ...DEFAULT_RETRY_POLICY, ...deps.retry };
+  }
+
+  get running(): boolean {
+    return this.controller !== undefined;
+  }
+
+  onEvent(listener: (event: CompactionEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Cancels the running compaction (if any). Returns whether there was one. */
+  cancel(): boolean {
+    if (!this.controller) return false;
+    this.controller.abort();
+    return true;
+  }
+
+  /** What a compaction would summarize and keep now, without calling a model. */
+  preview(): CompactionPreview | undefined {
+    const preparation = this.prepare(this.deps.settings());
+    return preparation ? buildPreview(preparation, this.deps.estimator) : undefined;
+  }
+
+  async run(options: RunOptions): Promise<CompactionOutcome> {
+    const settings = this.deps.settings();
+    const skip = this.skipReason(options.reason, settings);
+    if (skip) return { status: 'skipped', why: skip, message: SKIP_MESSAGES[skip] };
+    const handoff = settings.strategy === 'handoff' && (options.reason === 'threshold' || options.reason === 'idle' || options.reason === 'length');
+    const controller = new AbortController();
+    this.controller = controller;
+    this.emit({ type: 'start', reason: options.reason, action: handoff ? 'handoff' : 'context-full' });
+    let outcome: CompactionOutcome;
+    try {
+      outcome = (handoff ? await this.runHandoff(options, controller.signal) : undefined) ?? (await this.runContextFull(options, settings, controller.signal));
+    } catch (error) {
+      outcome =
+        error instanceof CompactionCancelled || controller.signal.aborted
+          ? { status: 'cancelled' }
+          : { status: 'failed', errorMessage: failureMessage(options.reason, (error as Error)?.message ?? String(error)) };
+    } finally {
+      this.controller = undefined;
+    }
+    this.emit({
+      type: 'end',
+      reason: options.reason,
+      outcome,
+      aborted: outcome.status === 'cancelled',
+      willRetry: outcome.status === 'compacted' && options.willRetry === true,
+      ...(outcome.status === 'failed' ? { errorMessage: outcome.errorMessage } : {}),
+    });
+    return outcome;
+  }
+
+  private skipReason(reason: CompactionReason, settings: CompactionSettings): SkipReason | undefined {
+    if (this.running) return 'busy';
+    if (reason !== 'manual') {
+      if (settings.strategy === 'off') return 'disabled';
+      if (!settings.enabled && reason !== 'idle') return 'disabled';
+    }
+    const branch = this.deps.store.getBranch();
+    if (branch[branch.length - 1]?.type === 'compaction') return 'already-compacted';
+    return this.prepare(settings) ? undefined : 'nothing-to-compact';
+  }
+
+  private prepare(settings: CompactionSettings): CompactionPreparation | undefined {
+    return prepareCompaction(this.deps.store.getBranch(), settings, {
+      ...(this.deps.estimator ? { estimator: this.deps.estimator } : {}),
+      fixedOverheadTokens: this.deps.fixedOverheadTokens?.() ?? 0,
+    });
+  }
+
+  private async runContextFull(options: RunOptions, settings: CompactionSettings, signal: AbortSignal): Promise<CompactionOutcome> {
+    const branch = this.deps.store.getBranch();
+    const preparation = this.prepare(settings);
+    if (!preparation) return { status: 'skipped', why: 'nothing-to-compact', message: SKIP_MESSAGES['nothing-to-compact'] };
+
+    const before = await this.hooks.beforeCompact({
+      reason: options.reason,
+      preparation,
+      branchEntries: branch,
+      ...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
+      signal,
+    });
+    if (before.cancel) throw new CompactionCancelled();
+    let result: CompactionResult;
+    let fromHook = false;
+    let model: ModelInfo | undefined;
+    if (before.compaction) {
+      result = { ...before.compaction };
+      fromHook = true;
+    } else {
+      const custom = await this.hooks.compacting({
+        reason: options.reason,
+        preparation,
+        messages: [...preparation.messagesToSummarize, ...preparation.turnPrefixMessages],
+      });
+      ({ result, model } = await this.summarizeWithCandidates(preparation, settings, options, custom, signal));
+      if (custom.preserveData) result.preserveData = { ...result.preserveData, ...custom.preserveData };
+    }
+    if (signal.aborted) throw new CompactionCancelled();
+    if (options.review) {
+      const reviewed = await options.review(result, preparation);
+      if (!reviewed || signal.aborted) throw new CompactionCancelled();
+      result = reviewed;
+    }
+    this.assertStillOnBranch(preparation.firstKeptEntryId);
+    const entry = await this.deps.store.appendCompaction({
+      summary: result.summary,
+      firstKeptEntryId: result.firstKeptEntryId,
+      tokensBefore: result.tokensBefore,
+      ...(result.details !== undefined ? { details: result.details } : {}),
+      ...(fromHook ? { fromHook: true } : {}),
+      ...(result.shortSummary ? { shortSummary: result.shortSummary } : {}),
+      ...(result.preserveData ? { preserveData: result.preserveData } : {}),
+    });
+    await this.hooks.compact({ reason: options.reason, entry, fromHook });
+    return {
+      status: 'compacted',
+      entry,
+      result,
+      fromHook,
+      autoContinue: options.reason === 'threshold' && settings.autoContinue,
+      ...(model ? { model } : {}),
+    };
+  }
+
+  /** The user may have moved to another branch while the summary was written. */
+  private assertStillOnBranch(firstKeptEntryId: string): void {
+    if (!this.deps.store.getBranch().some((e) => e.id === firstKeptEntryId)) {
+      throw new Error('the session moved to another branch while compacting; nothing was saved');
+    }
+  }
+
+  private async summarizeWithCandidates(
+    preparation: CompactionPreparation,
+    settings: CompactionSettings,
+    options: RunOptions,
+    custom: { prompt?: string; context?: string[] },
+    signal: AbortSignal,
+  ): Promise<{ result: CompactionResult; model: ModelInfo }> {
+    const { current, available } = this.deps.models();
+    const candidates = modelCandidates(settings.summarizerModel, current, available);
+    let lastError: Error = new Error('no model with credentials is available to write the summary');
+    for (let c = 0; c < candidates.length; c++) {
+      const model = candidates[c]!;
+      const provider = await this.deps.providerFor(model);
+      if (!provider) continue;
+      const hasNext = c < candidates.length - 1;
+      for (let attempt = 0; ; attempt++) {
+        if (signal.aborted) throw new CompactionCancelled();
+        try {
+          const thinkingLevel = this.deps.thinkingLevel?.();
+          const result = await compact(preparation, {
+            provider,
+            model,
+            signal,
+            ...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
+            ...(custom.context ? { additionalContext: custom.context } : {}),
+            ...(custom.prompt ? { promptOverride: custom.prompt } : {}),
+            ...(thinkingLevel ? { thinkingLevel } : {}),
+            ...(settings.remoteEnabled && settings.remoteEndpoint
+              ? { remote: { endpoint: settings.remoteEndpoint, ...(this.deps.fetchImpl ? { fetchImpl: this.deps.fetchImpl } : {}) } }
+              : {}),
+            ...(this.deps.log ? { log: this.deps.log } : {}),
+          });
+          return { result, model };
+        } catch (error) {
+          if (error instanceof CompactionCancelled) throw error;
+          lastError = error as Error;
+          const transient = error instanceof SummarizationFailed && error.transient;
+          const delay = this.retry.baseDelayMs * 2 ** attempt;
+          if (!transient || attempt >= this.retry.maxRetries || (hasNext && delay > this.retry.switchCandidateAfterMs)) break;
+          this.deps.log?.(`compaction: ${model.provider}/${model.id} failed (${lastError.message}); retrying in ${delay} ms`);
+          await this.retry.sleep(delay, signal);
+        }
+      }
+      if (hasNext) this.deps.log?.(`compaction: ${model.provider}/${model.id} failed (${lastError.message}); trying the next model`);
+    }
+    throw lastError;
+  }
+
+  /** Handoff document, or undefined to fall back to context-full (no model, no document). */
+  private async runHandoff(options: RunOptions, signal: AbortSignal): Promise<CompactionOutcome | undefined> {
+    const { current } = this.deps.models();
+    const provider = current ? await this.deps.providerFor(current) : undefined;
+    if (!current || !provider) return undefined;
+    const context = this.deps.liveContext?.() ?? {
+      systemPrompt: compactionPrompt('system'),
+      messages: convertToLlm(contextFromPath(this.deps.store.getBranch()).messages),
+    };
+    const document = await generateHandoff(context, {
+      provider,
+      model: current,
+      signal,
+      automatic: options.reason !== 'manual',
+      ...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
+    });
+    if (signal.aborted) throw new CompactionCancelled();
+    if (!document) {
+      this.deps.log?.('compaction: the handoff produced no document; compacting in place instead');
+      return undefined;
+    }
+    return { status: 'handoff', document, customType: 'handoff', content: handoffMessageContent(document) };
+  }
+
+  private emit(event: CompactionEvent): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.deps.log?.(`compaction event listener failed: ${(error as Error).message}`);
+      }
+    }
+  }
+}
