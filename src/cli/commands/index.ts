@@ -2,6 +2,7 @@
 import type { CliCommand } from '../command';
 import { contextCommand } from './context';
 import { exportCommand } from './export';
+import { planCommand } from './plan';
 import { statsCommand } from './stats';
 import { treeCommand } from './tree';
 
@@ -10,4 +11,5 @@ export const commands: Record<string, CliCommand> = {
   tree: treeCommand,
   stats: statsCommand,
   export: exportCommand,
+  plan: planCommand,
 };

@@ -1,0 +1,41 @@
+// Public API of the compaction engine, for the agent runtime and the VS Code layer.
+export * from './settings';
+export * from './thresholds';
+export * from './tokens';
+export { findCutPoint, type CutPointResult } from './cut-point';
+export { prepareCompaction, measureContext, type CompactionPreparation, type PrepareOptions } from './prepare';
+export { serializeConversation, truncateToolOutput, TOOL_RESULT_MAX_CHARS } from './serialize';
+export * from './file-ops';
+export { checkSummarySections, checkFileTags, REQUIRED_SECTIONS } from './guard';
+export {
+  compact,
+  generateSummary,
+  generateTurnPrefixSummary,
+  generateShortSummary,
+  buildSummaryPrompt,
+  mergeSplitTurn,
+  type CompactionResult,
+  type CompactionDetails,
+  type SummarizeOptions,
+} from './summarize';
+export * from './pruning';
+export * from './hooks';
+export * from './errors';
+export { generateHandoff, handoffMessageContent, HANDOFF_CUSTOM_TYPE, type HandoffContext } from './handoff';
+export { checkRemoteEndpoint, requestRemoteSummary, RemoteEndpointRefused, isLoopbackHost } from './remote';
+export { OverflowGuard, OVERFLOW_GIVE_UP_MESSAGE } from './overflow-guard';
+export { buildPreview, type CompactionPreview } from './preview';
+export { modelCandidates } from './candidates';
+export {
+  CompactionRunner,
+  failureMessage,
+  autoContinuePrompt,
+  DEFAULT_RETRY_POLICY,
+  type CompactionRunnerDeps,
+  type CompactionStore,
+  type CompactionOutcome,
+  type CompactionEvent,
+  type RunOptions,
+  type RetryPolicy,
+  type SkipReason,
+} from './runner';
