@@ -107,12 +107,18 @@ function runCommand(
     let spawnError: Error | undefined;
 
     const decoders = { out: new StringDecoder('utf8'), err: new StringDecoder('utf8') };
+    // Throttled with a leading edge: the first output shows at once, then at most every interval.
+    let lastUpdate = 0;
+    const sendUpdate = () => {
+      updateTimer = undefined;
+      lastUpdate = Date.now();
+      if (!settled && onUpdate) onUpdate(output.tail().text);
+    };
     const scheduleUpdate = () => {
       if (!onUpdate || updateTimer) return;
-      updateTimer = setTimeout(() => {
-        updateTimer = undefined;
-        if (!settled) onUpdate(output.tail().text);
-      }, UPDATE_INTERVAL_MS);
+      const wait = lastUpdate + UPDATE_INTERVAL_MS - Date.now();
+      if (wait <= 0) sendUpdate();
+      else updateTimer = setTimeout(sendUpdate, wait);
     };
     child.stdout?.on('data', (chunk: Buffer) => {
       output.append(decoders.out.write(chunk));
