@@ -151,16 +151,15 @@ test('settings gate automatic triggers; manual always runs; one compaction at a 
     assert.equal((await runnerFor(store, provider, { settings: { enabled: false } }).run({ reason: 'threshold' })).status, 'skipped');
     assert.equal((await runnerFor(store, provider, { settings: { strategy: 'off' } }).run({ reason: 'idle' })).status, 'skipped');
     let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
     const slow = new FakeProvider(async (req) => {
-      await new Promise<void>((r) => (release = r));
+      await gate;
       return good(req);
     });
     const runner = runnerFor(store, slow);
     const first = runner.run({ reason: 'manual' });
-    await new Promise((r) => setTimeout(r, 10));
-    assert.equal((await runner.run({ reason: 'manual' })).status, 'skipped');
-    release();
-    await new Promise((r) => setTimeout(r, 10));
+    assert.equal(runner.running, true);
+    assert.equal((await runner.run({ reason: 'manual' })).status, 'skipped', 'a second compaction is refused while one runs');
     release();
     assert.equal((await first).status, 'compacted');
   } finally {
