@@ -115,13 +115,13 @@ test('two processes appending concurrently to one file: no interleaving, no loss
   const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
   assert.equal(lines.length, 2 + 2 * count);
   for (const line of lines) JSON.parse(line);
-  const bodies = s.getEntries().map((e) => texts([(e as { message: never }).message])[0]!.split('-').slice(0, 2).join('-'));
+  const bodies = s.getEntries().map((e) => texts([(e as unknown as { message: never }).message])[0]!.split('-').slice(0, 2).join('-'));
   for (const tag of ['A', 'B']) {
     const mine = bodies.filter((b) => b.startsWith(`${tag}-`));
     assert.deepEqual(mine, Array.from({ length: count }, (_, i) => `${tag}-${i}`), `${tag} entries all present, in order`);
   }
   // Each process's entries form its own chain under its own leaf.
-  const a = s.getEntries().filter((e) => texts([(e as { message: never }).message])[0]!.startsWith('A-'));
+  const a = s.getEntries().filter((e) => texts([(e as unknown as { message: never }).message])[0]!.startsWith('A-'));
   for (let i = 1; i < a.length; i++) assert.equal(a[i]!.parentId, a[i - 1]!.id);
 });
 
