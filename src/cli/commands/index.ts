@@ -1,5 +1,6 @@
 // The command registry: adding a command is one line here plus its module.
 import type { CliCommand } from '../command';
+import { branchPlanCommand } from './branch-plan';
 import { contextCommand } from './context';
 import { exportCommand } from './export';
 import { planCommand } from './plan';
@@ -12,4 +13,5 @@ export const commands: Record<string, CliCommand> = {
   stats: statsCommand,
   export: exportCommand,
   plan: planCommand,
+  'branch-plan': branchPlanCommand,
 };

@@ -1,0 +1,129 @@
+// Branch summary generation (reference §4.4): the abandoned entries that fit the budget are serialized
+// into <conversation>, followed by our branch prompt (or the user's replacement for it), and sent with
+// the summarizer system prompt the compaction engine uses. The stored text is
+// preamble + model answer + file tags. Nothing is written here; the caller stores the result.
+import type { AssistantMessage, LlmMessage } from '../core/messages';
+import type { ModelInfo, Provider } from '../llm/types';
+import { complete } from '../llm/types';
+import type { SessionEntry } from '../session/entries';
+import { convertToLlm } from '../session/convert';
+import { computeFileLists, formatFileOperations, stripFileOperations } from '../compaction/file-ops';
+import { compactionPrompt } from '../compaction/prompt-text';
+import { serializeConversation } from '../compaction/serialize';
+import type { TokenEstimator } from '../compaction/tokens';
+import { BranchSummaryCancelled, BranchSummaryFailed } from './errors';
+import { prepareBranchEntries } from './prepare';
+import { branchPrompt } from './prompt-text';
+
+/** pi's fallback when a model does not say how large its context is. */
+export const FALLBACK_CONTEXT_WINDOW = 128_000;
+/** The summary is a few sections of bullets; more output only costs time. */
+export const BRANCH_SUMMARY_MAX_TOKENS = 2048;
+
+export interface BranchSummaryDetails {
+  readFiles: string[];
+  modifiedFiles: string[];
+}
+
+export interface BranchSummaryResult {
+  summary: string;
+  details: BranchSummaryDetails;
+  /** entries whose messages reached the summarizer (oldest first) */
+  includedEntryIds: string[];
+}
+
+export interface GenerateBranchSummaryOptions {
+  provider: Provider;
+  model: ModelInfo;
+  /** `branchSummary.reserveTokens`: the budget is contextWindow − reserveTokens */
+  reserveTokens: number;
+  /** focus added after our prompt, or (with replaceInstructions) the whole instructions */
+  customInstructions?: string;
+  replaceInstructions?: boolean;
+  signal?: AbortSignal;
+  estimator?: TokenEstimator;
+  /** which preamble opens the stored text: a return from the branch (default), or a carried-in summary */
+  preamble?: 'branch' | 'carry';
+}
+
+/** Tokens of branch content the summarizer may read. A reserve as large as the window leaves half of it. */
+export function branchTokenBudget(model: Pick<ModelInfo, 'contextWindow'>, reserveTokens: number): number {
+  const window = model.contextWindow > 0 ? model.contextWindow : FALLBACK_CONTEXT_WINDOW;
+  const budget = window - Math.max(0, reserveTokens);
+  return budget > 0 ? budget : Math.floor(window / 2);
+}
+
+/** What follows the conversation: our prompt (+ focus), or the user's text when it replaces the prompt. */
+export function branchInstructions(customInstructions: string | undefined, replaceInstructions: boolean | undefined): string {
+  const custom = customInstructions?.trim();
+  if (custom && replaceInstructions) return custom;
+  const base = branchPrompt('branch-summary');
+  return custom ? `${base}\n\n${compactionPrompt('focus', { focus: custom })}` : base;
+}
+
+/** The summarizer's user message for already prepared messages. */
+export function buildBranchSummaryPrompt(
+  messages: Parameters<typeof convertToLlm>[0],
+  customInstructions?: string,
+  replaceInstructions?: boolean,
+): string {
+  const conversation = compactionPrompt('conversation', { conversation: serializeConversation(convertToLlm(messages)) });
+  return `${conversation}\n\n${branchInstructions(customInstructions, replaceInstructions)}`;
+}
+
+function answerText(message: AssistantMessage): string {
+  return message.content
+    .filter((b): b is Extract<typeof b, { type: 'text' }> => b.type === 'text')
+    .map((b) => b.text)
+    .join('\n')
+    .trim();
+}
+
+async function callSummarizer(prompt: string, options: GenerateBranchSummaryOptions): Promise<string> {
+  if (options.signal?.aborted) throw new BranchSummaryCancelled();
+  const messages: LlmMessage[] = [{ role: 'user', content: [{ type: 'text', text: prompt }], timestamp: Date.now() }];
+  const maxTokens = options.model.maxOutputTokens > 0 ? Math.min(BRANCH_SUMMARY_MAX_TOKENS, options.model.maxOutputTokens) : BRANCH_SUMMARY_MAX_TOKENS;
+  let reply: AssistantMessage;
+  try {
+    reply = await complete(options.provider, {
+      model: options.model,
+      systemPrompt: compactionPrompt('system'),
+      messages,
+      maxTokens,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } catch (error) {
+    if (options.signal?.aborted) throw new BranchSummaryCancelled();
+    throw new BranchSummaryFailed((error as Error)?.message ?? String(error));
+  }
+  if (reply.stopReason === 'aborted' || options.signal?.aborted) throw new BranchSummaryCancelled();
+  if (reply.stopReason === 'error') throw new BranchSummaryFailed(reply.errorMessage ?? 'unknown error');
+  const text = answerText(reply);
+  if (text === '') throw new BranchSummaryFailed('the model returned no text');
+  return text;
+}
+
+/**
+ * Summarizes abandoned entries (oldest first). Throws BranchSummaryCancelled when `signal` aborts and
+ * BranchSummaryFailed when the model fails.
+ */
+export async function generateBranchSummary(
+  entries: readonly SessionEntry[],
+  options: GenerateBranchSummaryOptions,
+): Promise<BranchSummaryResult> {
+  const budget = branchTokenBudget(options.model, options.reserveTokens);
+  const prepared = prepareBranchEntries(entries, budget, options.estimator);
+  const lists = computeFileLists(prepared.fileOps);
+  const details: BranchSummaryDetails = { readFiles: lists.readFiles, modifiedFiles: lists.modifiedFiles };
+  const preamble = branchPrompt(options.preamble === 'carry' ? 'carry-summary-preamble' : 'branch-summary-preamble');
+  let body: string;
+  if (prepared.messages.length === 0) {
+    body = branchPrompt('no-content');
+  } else {
+    const prompt = buildBranchSummaryPrompt(prepared.messages, options.customInstructions, options.replaceInstructions);
+    // The model may echo file tags it saw in an earlier summary; ours are the authoritative ones.
+    body = stripFileOperations(await callSummarizer(prompt, options));
+  }
+  if (options.signal?.aborted) throw new BranchSummaryCancelled();
+  return { summary: `${preamble}\n\n${body}${formatFileOperations(lists)}`, details, includedEntryIds: prepared.includedEntryIds };
+}

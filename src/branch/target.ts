@@ -1,0 +1,27 @@
+// Where the leaf goes when the user picks an entry (reference §4.1 step 6). Picking a message the user
+// wrote means "edit and resend it": the leaf goes to its parent and the text comes back for the editor,
+// so sending creates a sibling branch and the old one stays in the tree.
+import { contentText } from '../core/messages';
+import type { SessionEntry } from '../session/entries';
+
+export interface NavigationTarget {
+  /** the new leaf; null = before the first entry (the target was a root user message) */
+  newLeafId: string | null;
+  /** text to put back in the editor (user and custom messages) */
+  editorText?: string;
+}
+
+function parentOf(entry: SessionEntry): string | null {
+  // A self-parented entry is a root (the store treats it so), so its "parent" is before the first entry.
+  return entry.parentId === entry.id ? null : entry.parentId;
+}
+
+export function resolveNavigationTarget(target: SessionEntry): NavigationTarget {
+  if (target.type === 'message' && target.message.role === 'user') {
+    return { newLeafId: parentOf(target), editorText: contentText(target.message.content) };
+  }
+  if (target.type === 'custom_message') {
+    return { newLeafId: parentOf(target), editorText: contentText(target.content) };
+  }
+  return { newLeafId: target.id };
+}
