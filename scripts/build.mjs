@@ -1,0 +1,177 @@
+#!/usr/bin/env node
+// Builds Arbor with esbuild.
+//   node scripts/build.mjs               development build (sourcemaps, test suite included)
+//   node scripts/build.mjs --production  release build (minified, no sourcemaps, no test suite)
+//   node scripts/build.mjs --watch       development build, rebuilt on change
+//
+// Outputs: dist/extension.js (node/cjs, `vscode` external), dist/cli.js (if src/cli/main.ts exists),
+// dist/webview/{main.js,main.css,toolkit.min.js} (browser), dist/test/suite.js (mocha bundled in).
+//
+// Provider SDKs (openai, @anthropic-ai/sdk) and gpt-tokenizer are bundled but must only be reached through
+// `await import(...)`: in a cjs bundle esbuild wraps such modules in lazy initialisers, so they are not
+// evaluated at activation. Do not add code splitting (unsupported for cjs) or static imports of them.
+import * as esbuild from 'esbuild';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = new Set(process.argv.slice(2));
+const production = args.has('--production');
+const watch = args.has('--watch');
+const dist = join(root, 'dist');
+
+/** Prints one line per (re)build, with errors counted, so watch mode is readable. */
+function reporter(name) {
+  return {
+    name: 'arbor-reporter',
+    setup(build) {
+      let started = 0;
+      build.onStart(() => {
+        started = Date.now();
+      });
+      build.onEnd((result) => {
+        const status = result.errors.length > 0 ? `FAILED (${result.errors.length} errors)` : 'ok';
+        console.log(`[build] ${name}: ${status} in ${Date.now() - started} ms`);
+      });
+    },
+  };
+}
+
+function findFiles(dir, suffix) {
+  if (!existsSync(dir)) return [];
+  const found = [];
+  for (const name of readdirSync(dir).sort()) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) found.push(...findFiles(full, suffix));
+    else if (name.endsWith(suffix)) found.push(full);
+  }
+  return found;
+}
+
+/**
+ * `arbor:exthost-tests` is a generated module listing every test/exthost/**\/*.test.ts as a lazy loader,
+ * so adding a test file needs no registration; suite.ts loads each one after mocha's pre-require.
+ */
+function exthostTestsPlugin() {
+  const testDir = join(root, 'test', 'exthost');
+  return {
+    name: 'arbor-exthost-tests',
+    setup(build) {
+      build.onResolve({ filter: /^arbor:exthost-tests$/ }, () => ({ path: 'exthost-tests', namespace: 'arbor' }));
+      build.onLoad({ filter: /.*/, namespace: 'arbor' }, () => {
+        const files = findFiles(testDir, '.test.ts');
+        const entries = files.map((file) => {
+          const rel = relative(testDir, file).replaceAll('\\', '/');
+          return `  { file: ${JSON.stringify(rel)}, load: () => import(${JSON.stringify(`./${rel}`)}) },`;
+        });
+        return {
+          contents: `export const testFiles = [\n${entries.join('\n')}\n];\n`,
+          resolveDir: testDir,
+          loader: 'ts',
+          watchFiles: files,
+          watchDirs: [testDir],
+        };
+      });
+    },
+  };
+}
+
+const nodeCommon = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: ['vscode'],
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  // Prefer ESM entry points: they tree-shake better and stay lazily initialised behind import().
+  mainFields: ['module', 'main'],
+  logLevel: 'warning',
+  absWorkingDir: root,
+};
+
+function configs() {
+  const list = [
+    {
+      ...nodeCommon,
+      entryPoints: ['src/extension.ts'],
+      outfile: 'dist/extension.js',
+      plugins: [reporter('extension')],
+    },
+    {
+      bundle: true,
+      platform: 'browser',
+      format: 'iife',
+      target: ['chrome114'],
+      sourcemap: production ? false : 'linked',
+      minify: production,
+      logLevel: 'warning',
+      absWorkingDir: root,
+      entryPoints: ['webview/main.ts', ...findFiles(join(root, 'webview'), '.css').map((f) => relative(root, f))],
+      outbase: 'webview',
+      outdir: 'dist/webview',
+      plugins: [reporter('webview')],
+    },
+  ];
+  if (existsSync(join(root, 'src', 'cli', 'main.ts'))) {
+    list.push({
+      ...nodeCommon,
+      entryPoints: ['src/cli/main.ts'],
+      outfile: 'dist/cli.js',
+      banner: { js: '#!/usr/bin/env node' },
+      plugins: [reporter('cli'), {
+        name: 'arbor-chmod',
+        setup(build) {
+          build.onEnd((result) => {
+            if (result.errors.length === 0 && existsSync(join(dist, 'cli.js'))) chmodSync(join(dist, 'cli.js'), 0o755);
+          });
+        },
+      }],
+    });
+  } else {
+    console.log('[build] cli: skipped (src/cli/main.ts does not exist yet)');
+  }
+  if (!production) {
+    list.push({
+      ...nodeCommon,
+      entryPoints: ['test/exthost/suite.ts'],
+      outfile: 'dist/test/suite.js',
+      // mocha's optional parallel mode uses require.resolve on its own files; we never use it.
+      logOverride: { 'require-resolve-not-external': 'silent' },
+      plugins: [reporter('exthost test suite'), exthostTestsPlugin()],
+    });
+  }
+  return list;
+}
+
+function copyToolkit() {
+  mkdirSync(join(dist, 'webview'), { recursive: true });
+  copyFileSync(
+    join(root, 'node_modules', '@vscode', 'webview-ui-toolkit', 'dist', 'toolkit.min.js'),
+    join(dist, 'webview', 'toolkit.min.js'),
+  );
+}
+
+rmSync(dist, { recursive: true, force: true });
+copyToolkit();
+const started = Date.now();
+if (watch) {
+  const contexts = await Promise.all(configs().map((config) => esbuild.context(config)));
+  await Promise.all(contexts.map((ctx) => ctx.watch()));
+  console.log('[build] watching for changes (Ctrl+C to stop)');
+  const stop = async () => {
+    await Promise.all(contexts.map((ctx) => ctx.dispose()));
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+} else {
+  try {
+    await Promise.all(configs().map((config) => esbuild.build(config)));
+  } catch {
+    // esbuild already printed the errors.
+    process.exit(1);
+  }
+  console.log(`[build] ${production ? 'production' : 'development'} build done in ${Date.now() - started} ms`);
+}

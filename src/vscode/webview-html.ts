@@ -1,0 +1,44 @@
+// Builds the chat webview's HTML: a strict Content-Security-Policy with a fresh nonce per render, and
+// only scripts/styles from the extension's build output. The page itself is rendered by webview/main.ts.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+
+/** Folders the webview may load from; everything else on disk stays invisible to it. */
+export function webviewResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
+  return [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')];
+}
+
+export function createNonce(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+  return [
+    `default-src 'none'`,
+    // Toolkit components style themselves through constructable stylesheets; our own CSS is a file.
+    `style-src ${cspSource} 'nonce-${nonce}'`,
+    `font-src ${cspSource}`,
+    `img-src ${cspSource} data:`,
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
+}
+
+export function renderChatHtml(webview: vscode.Webview, extensionUri: vscode.Uri, nonce = createNonce()): string {
+  const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', name));
+  const csp = contentSecurityPolicy(webview.cspSource, nonce);
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="UTF-8">
+  <meta http-equiv="Content-Security-Policy" content="${csp}">
+  <meta name="viewport" content="width=device-width, initial-scale=1.0">
+  <link rel="stylesheet" nonce="${nonce}" href="${asset('main.css').toString()}">
+  <script type="module" nonce="${nonce}" src="${asset('toolkit.min.js').toString()}"></script>
+  <script defer nonce="${nonce}" src="${asset('main.js').toString()}"></script>
+  <title>Arbor Chat</title>
+</head>
+<body>
+  <div id="app" data-status="loading"></div>
+</body>
+</html>`;
+}

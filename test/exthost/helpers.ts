@@ -1,0 +1,20 @@
+// Shared helpers for extension-host tests.
+import * as vscode from 'vscode';
+import type { ArborApi } from '../../src/vscode/api';
+
+export const EXTENSION_ID = 'arbor-dev.arbor';
+
+export async function activateArbor(): Promise<ArborApi> {
+  const extension = vscode.extensions.getExtension<ArborApi>(EXTENSION_ID);
+  if (!extension) throw new Error(`extension ${EXTENSION_ID} is not installed in this host`);
+  return extension.activate();
+}
+
+/** Resolves once `condition()` is true, polling; rejects with `what` after `timeoutMs`. */
+export async function waitFor(what: string, condition: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,127 @@
+// Playwright helpers for driving the real workbench in Debian's Chromium.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { chromiumPath, runsDir, testResultsDir } from './paths.mjs';
+
+/** Launches headless Chromium with a fresh profile (under the run dir); close() removes it. */
+export async function launchBrowser({ profileParent = runsDir } = {}) {
+  mkdirSync(profileParent, { recursive: true });
+  const profile = mkdtempSync(join(profileParent, 'chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    headless: true,
+    viewport: { width: 1400, height: 900 },
+    env: { ...process.env, XDG_CONFIG_HOME: join(profile, 'xdg-config'), XDG_CACHE_HOME: join(profile, 'xdg-cache') },
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+    ],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    async close() {
+      await context.close().catch(() => {});
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * VS Code >= ~1.100 honours `payload` dev parameters (extensionDevelopmentPath, extensionTestsPath)
+ * only in smoke-test-driver mode, which code-server cannot switch on; patch the value the workbench reads.
+ * Side effect: notification toasts are suppressed (read the Notification Center instead).
+ */
+export async function allowDevPayload(page) {
+  await page.addInitScript(() => {
+    const original = Element.prototype.getAttribute;
+    Element.prototype.getAttribute = function (name) {
+      const value = original.call(this, name);
+      if (name === 'data-settings' && this.id === 'vscode-workbench-web-configuration' && value) {
+        const config = JSON.parse(value);
+        config.developmentOptions = { ...(config.developmentOptions ?? {}), enableSmokeTestDriver: true };
+        return JSON.stringify(config);
+      }
+      return value;
+    };
+  });
+}
+
+/** Opens the workbench and waits until it is usable (workbench rendered, Arbor in the activity bar). */
+export async function openWorkbench(page, server, { timeout = 60_000 } = {}) {
+  await page.goto(server.workbenchUrl());
+  await page.locator('.monaco-workbench').waitFor({ timeout });
+  await arborActivityTab(page).waitFor({ timeout });
+}
+
+export function arborActivityTab(page) {
+  return page.locator('.part.activitybar .action-item .action-label[aria-label="Arbor"]');
+}
+
+export function sidebar(page) {
+  return page.locator('#workbench\\.parts\\.sidebar');
+}
+
+/** A pane of the side bar by its header title (e.g. "Chat", "Session Tree"). */
+export function sidebarPane(page, title) {
+  return sidebar(page).locator('.pane', { has: page.locator('.pane-header', { hasText: title }) });
+}
+
+/** Expands a side-bar pane if it is collapsed. */
+export async function expandPane(page, title) {
+  const header = sidebarPane(page, title).locator('.pane-header');
+  await header.waitFor();
+  if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+}
+
+/** Opens the Arbor container from the activity bar (no-op if it is already showing). */
+export async function openArborContainer(page) {
+  const tab = arborActivityTab(page);
+  await tab.waitFor();
+  const checked = await tab.evaluate((el) => el.closest('.action-item')?.getAttribute('aria-selected') === 'true' || el.classList.contains('checked'));
+  if (!checked) await tab.click();
+  await sidebar(page).locator('.composite.title', { hasText: /arbor/i }).waitFor();
+}
+
+/**
+ * The chat view's document: the outer webview iframe (picked by extension id and purpose), then the
+ * inner `#active-frame` that holds Arbor's HTML.
+ */
+export function chatFrame(page) {
+  return page
+    .frameLocator('iframe.webview.ready[src*="extensionId=arbor-dev.arbor"][src*="purpose=webviewView"]')
+    .frameLocator('iframe#active-frame');
+}
+
+/** Runs a command from the palette by its title, e.g. "Arbor: Open Chat" (retries if focus is stolen). */
+export async function runCommand(page, title, { attempts = 3 } = {}) {
+  let lastError;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    try {
+      await page.keyboard.press('F1');
+      const quickInput = page.locator('.quick-input-widget');
+      await quickInput.waitFor({ state: 'visible', timeout: 5000 });
+      // fill(), never type(): keystrokes can stay inside a focused webview iframe.
+      await quickInput.locator('.quick-input-box input').fill(`>${title}`);
+      const row = quickInput.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: title }) }).first();
+      await row.waitFor({ timeout: 5000 });
+      await page.keyboard.press('Enter');
+      await quickInput.waitFor({ state: 'hidden', timeout: 5000 });
+      return;
+    } catch (error) {
+      lastError = error;
+      await page.keyboard.press('Escape').catch(() => {});
+    }
+  }
+  throw new Error(`could not run command "${title}": ${lastError?.message}`);
+}
+
+/** Saves a full-page screenshot as test-results/<name>.png and returns its path. */
+export async function screenshot(page, name) {
+  mkdirSync(testResultsDir, { recursive: true });
+  const path = join(testResultsDir, `${name.replace(/[^A-Za-z0-9_.-]+/g, '-')}.png`);
+  await page.screenshot({ path });
+  return path;
+}

@@ -1,0 +1,137 @@
+// Installs the VS Code under test on demand: the node@24 npm package and code-server, both into the
+// git-ignored .vscode-test/ folder (stack B of the e2e recipe). npm's configured registry is used as is.
+// Idempotent: a marker file is written only once an install is complete and smoke-tested.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  CODE_SERVER_VERSION, NODE_MAJOR, codeServerBin, codeServerDir, nodeBinDir, nodeDir, nodeHeadersDir, toolsDir,
+} from './paths.mjs';
+
+const MARKER = '.arbor-install-complete';
+
+function run(cmd, args, { cwd, env }) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', reject);
+    child.on('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} failed (${signal ?? `exit ${code}`})`)));
+  });
+}
+
+function capture(cmd, args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`${cmd} exited ${code}`))));
+  });
+}
+
+/** Environment in which code-server (and npm builds for it) run: node 24 first on PATH. */
+export function nodeEnv(base = process.env) {
+  return { ...base, PATH: `${nodeBinDir}:${base.PATH ?? ''}`, npm_config_nodedir: nodeHeadersDir };
+}
+
+function prepareDir(dir, name) {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, description: 'Arbor test tool (generated)' }, null, 2));
+}
+
+const npmArgs = ['install', '--no-audit', '--no-fund', '--no-update-notifier', '--loglevel=error'];
+
+async function installNode(log) {
+  if (existsSync(join(nodeDir, MARKER))) return false;
+  log(`[install] node@${NODE_MAJOR} -> ${nodeDir}`);
+  prepareDir(nodeDir, 'arbor-test-node');
+  await run('npm', [...npmArgs, `node@${NODE_MAJOR}`], { cwd: nodeDir, env: process.env });
+  const version = await capture(join(nodeBinDir, 'node'), ['--version'], process.env);
+  if (!version.startsWith(`v${NODE_MAJOR}.`)) throw new Error(`unexpected node version ${version}`);
+  writeFileSync(join(nodeDir, MARKER), `${version}\n`);
+  log(`[install] node ${version} ready`);
+  return true;
+}
+
+/**
+ * code-server builds native modules from source (prebuilt binaries would come from GitHub). Fail early
+ * with the fix instead of after minutes of compiling.
+ */
+function checkBuildPrerequisites() {
+  const missing = [];
+  if (process.platform === 'linux' && !existsSync('/usr/include/gssapi/gssapi.h')) missing.push('libkrb5-dev (Kerberos headers for the `kerberos` module)');
+  for (const tool of ['make', 'g++', 'python3']) {
+    if (!process.env.PATH?.split(':').some((dir) => existsSync(join(dir, tool)))) missing.push(`${tool} (native module builds)`);
+  }
+  if (missing.length > 0) {
+    throw new Error(
+      `cannot build code-server's native modules; missing:\n  - ${missing.join('\n  - ')}\n` +
+        'On Debian/Ubuntu: apt-get install -y libkrb5-dev build-essential python3',
+    );
+  }
+}
+
+/** `code-server --version` (its first line may be a log line about the config file, so search). */
+async function codeServerVersion(env) {
+  const scratch = join(codeServerDir, '.version-check');
+  try {
+    const out = await capture(codeServerBin, ['--version'], { ...env, XDG_CONFIG_HOME: scratch, XDG_DATA_HOME: scratch });
+    return out.split('\n').find((line) => /^\d+\.\d+\.\d+ /.test(line)) ?? out;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function installCodeServer(log) {
+  if (existsSync(join(codeServerDir, MARKER))) return false;
+  checkBuildPrerequisites();
+  log(`[install] code-server@${CODE_SERVER_VERSION} -> ${codeServerDir} (about 1-2 minutes)`);
+  prepareDir(codeServerDir, 'arbor-test-code-server');
+  const env = nodeEnv();
+  await run('npm', [...npmArgs, `code-server@${CODE_SERVER_VERSION}`], { cwd: codeServerDir, env });
+  const version = await codeServerVersion(env);
+  if (!version.startsWith(CODE_SERVER_VERSION)) throw new Error(`unexpected code-server version: ${version}`);
+  writeFileSync(join(codeServerDir, MARKER), `${version}\n`);
+  log(`[install] code-server ${version} ready`);
+  return true;
+}
+
+/** Serialises concurrent installs (several test runs may start at once in one checkout). */
+async function withLock(log, fn) {
+  const lock = join(toolsDir, '.install-lock');
+  mkdirSync(toolsDir, { recursive: true });
+  for (let waited = 0; ; waited += 1) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      break;
+    } catch {
+      const owner = Number(readFileSafe(join(lock, 'pid')));
+      if (owner && !isAlive(owner)) { rmSync(lock, { recursive: true, force: true }); continue; }
+      if (waited % 10 === 0) log(`[install] waiting for another install (pid ${owner || '?'})`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+  try { return await fn(); } finally { rmSync(lock, { recursive: true, force: true }); }
+}
+
+function readFileSafe(file) { try { return readFileSync(file, 'utf8'); } catch { return ''; } }
+function isAlive(pid) { try { process.kill(pid, 0); return true; } catch { return false; } }
+
+export function isInstalled() {
+  return existsSync(join(nodeDir, MARKER)) && existsSync(join(codeServerDir, MARKER));
+}
+
+/** Installs what is missing; returns the paths callers need. */
+export async function ensureVsCodeUnderTest({ log = (m) => console.log(m) } = {}) {
+  if (!isInstalled()) {
+    const started = Date.now();
+    await withLock(log, async () => {
+      await installNode(log);
+      await installCodeServer(log);
+    });
+    log(`[install] done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  return { codeServerBin, nodeBinDir, env: nodeEnv() };
+}

@@ -1,0 +1,48 @@
+// Glue for UI test files (node:test): one code-server + Chromium per file, a screenshot after every
+// test (test-results/<file>-<test>.png, or FAILED-… when it failed), and cleanup in every case.
+//
+//   import { useWorkbench } from '../harness/ui.mjs';
+//   const wb = useWorkbench('chat', { extraEnv: { … }, settings: { … } });
+//   wb.test('does something', async (page) => { … });
+import { after, before, test } from 'node:test';
+import { launchBrowser, openWorkbench, screenshot } from './browser.mjs';
+import { startCodeServer } from './code-server.mjs';
+
+/**
+ * @param {string} prefix screenshot name prefix (usually the file's topic)
+ * @param {Parameters<typeof startCodeServer>[0]} [serverOptions]
+ */
+export function useWorkbench(prefix, serverOptions = {}) {
+  const state = { server: undefined, browser: undefined, page: undefined, failed: false };
+  before(async () => {
+    state.server = await startCodeServer(serverOptions);
+    state.browser = await launchBrowser();
+    state.page = state.browser.page;
+    await openWorkbench(state.page, state.server);
+  }, { timeout: 120_000 });
+  after(async () => {
+    await state.browser?.close();
+    await state.server?.stop({ keepRunDir: state.failed });
+  }, { timeout: 30_000 });
+
+  return {
+    get server() { return state.server; },
+    get page() { return state.page; },
+    /** A test that always leaves a screenshot behind. */
+    test(name, fn, { timeout = 60_000 } = {}) {
+      test(name, { timeout }, async () => {
+        if (!state.page) throw new Error('workbench did not start (see the before hook)');
+        const shot = `${prefix}-${name}`;
+        try {
+          await fn(state.page, state.server);
+        } catch (error) {
+          state.failed = true;
+          const path = await screenshot(state.page, `FAILED-${shot}`).catch(() => undefined);
+          if (path) console.log(`# failure screenshot: ${path}`);
+          throw error;
+        }
+        await screenshot(state.page, shot);
+      });
+    },
+  };
+}
