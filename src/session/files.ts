@@ -1,7 +1,7 @@
 // Small durable-write helpers: atomic replace (temp + fsync + rename + dir fsync) and never-overwriting backups.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { copyFile, open, rename, unlink } from 'node:fs/promises';
+import { copyFile, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /** Replaces `file` with `chunks` so that readers see either the old or the new file, never a mix. */
@@ -15,12 +15,12 @@ export async function writeFileAtomic(file: string, chunks: Iterable<string | Bu
       batch.push(chunk);
       batchBytes += chunk.length;
       if (batchBytes >= 1 << 20) {
-        await handle.write(joinChunks(batch));
+        await writeAll(handle, joinChunks(batch));
         batch = [];
         batchBytes = 0;
       }
     }
-    if (batch.length > 0) await handle.write(joinChunks(batch));
+    if (batch.length > 0) await writeAll(handle, joinChunks(batch));
     await handle.sync();
   } catch (error) {
     await handle.close();
@@ -30,6 +30,21 @@ export async function writeFileAtomic(file: string, chunks: Iterable<string | Bu
   await handle.close();
   await rename(temp, file);
   await syncDir(dirname(file));
+}
+
+/**
+ * Writes all of `data` at the handle's position (the end, for append handles). A single write may store
+ * only part of its bytes (full disk, file-size limit); the rest is retried, so a failure surfaces as an
+ * error instead of a silently short line that was reported as written.
+ */
+export async function writeAll(handle: FileHandle, data: string | Buffer): Promise<void> {
+  const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  let done = 0;
+  while (done < buffer.length) {
+    const { bytesWritten } = await handle.write(buffer, done, buffer.length - done);
+    if (bytesWritten <= 0) throw new Error('the file system stored no bytes (disk full?)');
+    done += bytesWritten;
+  }
 }
 
 function joinChunks(chunks: (string | Buffer)[]): Buffer {

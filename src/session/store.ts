@@ -33,7 +33,7 @@ import {
   type ThinkingLevelChangeEntry,
 } from './entries';
 import { SessionFileError, UnknownEntryError } from './errors';
-import { backupFile, syncDir, timestampForFileName, writeFileAtomic } from './files';
+import { backupFile, syncDir, timestampForFileName, writeAll, writeFileAtomic } from './files';
 import { generateEntryId, generateSessionId } from './ids';
 import type { LeafMemory } from './leaf-memory';
 import { acquireLock } from './lock';
@@ -592,7 +592,7 @@ export class SessionStore {
         throw error.code === 'EEXIST' ? new SessionFileError(this.file, 'a file with this name already exists') : error;
       });
       try {
-        await handle.write(headerLine + '\n' + text);
+        await writeAll(handle, headerLine + '\n' + text);
         await handle.sync();
       } finally {
         await handle.close();
@@ -609,7 +609,7 @@ export class SessionStore {
     const prefix = this.endsWithNewline ? '' : '\n';
     const handle = await open(this.file, 'a');
     try {
-      await handle.write(prefix + text);
+      await writeAll(handle, prefix + text);
       await handle.sync();
     } finally {
       await handle.close();
