@@ -1,0 +1,845 @@
+// The coding agent behind the chat panel: prompt → context from the session store → provider stream →
+// persist the reply → run its tool calls (approval per call) → persist their results → repeat until the
+// model stops. The session file is the single source of truth: the context is rebuilt from the store's
+// current leaf before every request, so tree navigation needs no special handling here.
+//
+// Compaction triggers live here too (seed 001): manual, overflow recovery, incomplete-output (`length`)
+// recovery, threshold maintenance after a successful run (with tool-output pruning first and an optional
+// hidden auto-continue), and idle maintenance. The engine itself is src/compaction.
+import { dirname } from 'node:path';
+import type { AgentMessage, AssistantMessage, CustomMessage, UserMessage } from '../core/messages';
+import {
+  CompactionRunner,
+  DEFAULT_COMPACTION_SETTINGS,
+  DEFAULT_PRUNE_CONFIG,
+  HANDOFF_CUSTOM_TYPE,
+  OVERFLOW_GIVE_UP_MESSAGE,
+  OverflowGuard,
+  applyPruning,
+  autoContinuePrompt,
+  compactionThreshold,
+  estimateTokens,
+  failureMessage,
+  idleCompactionDue,
+  idleTimeoutMs,
+  shouldCompact,
+  type CompactionHookRegistry,
+  type CompactionOutcome,
+  type CompactionReason,
+  type CompactionResult,
+  type CompactionPreparation,
+  type CompactionSettings,
+  type RetryPolicy,
+  type TokenEstimator,
+} from '../compaction';
+import { createProvider } from '../llm/registry';
+import type { ProviderOptions } from '../llm/provider-options';
+import type { LlmMessage } from '../core/messages';
+import type { KeyResolver, ModelInfo, Provider, StreamRequest, ThinkingLevel, ToolDefinition } from '../llm/types';
+import { convertToLlm } from '../session/convert';
+import type { SessionEntry } from '../session/entries';
+import { SessionStore } from '../session/store';
+import type { ApprovalPolicy } from './approval';
+import {
+  livePromptTokens,
+  newestLiveUsage,
+  recoveryFor,
+  replyContextTokens,
+  type Recovery,
+} from './compaction-triggers';
+import { assistantToolCalls, type AgentEvent, type AgentEventListener, type ApprovalPrompter, type UsageInfo } from './events';
+import { IdleTimer, SYSTEM_CLOCK, type Clock } from './idle-timer';
+import { buildSystemPrompt, describeOs, readAgentsMd, type SystemPromptInput } from './system-prompt';
+import { runToolCalls, skipToolCalls, STOPPED_REASON, type ToolCallEnvironment } from './tool-calls';
+import { toolDefinitions, type AgentTool, type ToolLimits, type WorkspaceRoots } from './tools';
+
+export const AUTO_CONTINUE_CUSTOM_TYPE = 'auto-continue';
+const THINKING_LEVELS: readonly ThinkingLevel[] = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
+
+export interface AgentCompactionOptions {
+  /** current `arbor.compaction.*` settings (read at every decision); default: the seed defaults */
+  settings?: () => CompactionSettings;
+  hooks?: CompactionHookRegistry;
+  /** summarizer retry policy (tests inject an instant sleep) */
+  retry?: Partial<RetryPolicy>;
+  estimator?: TokenEstimator;
+  fetchImpl?: typeof fetch;
+}
+
+export interface AgentSessionDeps {
+  store: SessionStore;
+  /** the model the next request uses */
+  model: ModelInfo;
+  /** every model the user can use (summarizer candidates); default: just the current model */
+  availableModels?: () => readonly ModelInfo[];
+  keys: KeyResolver;
+  /** default: `createProvider(model, keys, providerOptions)` */
+  providerFactory?: (model: ModelInfo, keys: KeyResolver) => Provider;
+  providerOptions?: ProviderOptions;
+  tools: readonly AgentTool[];
+  approval: ApprovalPolicy;
+  prompter: ApprovalPrompter;
+  /** extra shown with an approval request (e.g. the edited file for a diff view) */
+  approvalPreview?: (toolName: string, args: Record<string, unknown>) => Promise<unknown>;
+  workspace: WorkspaceRoots;
+  /** VS Code workspace trust; a function so a trust change applies to the next tool call */
+  trusted: boolean | (() => boolean);
+  /**
+   * The system prompt: fixed text, or a builder given the default input (folders, OS, date, AGENTS.md,
+   * restricted flag, offered tools). Default: `buildSystemPrompt(input)`. Rebuilt at every prompt.
+   */
+  systemPrompt?: string | ((input: SystemPromptInput) => string | Promise<string>);
+  compaction?: AgentCompactionOptions;
+  toolLimits?: Partial<ToolLimits>;
+  /** max output tokens per request (default: the provider's choice from the model) */
+  maxTokens?: number;
+  /** a new session for the handoff strategy; default: a sibling file with `parentSession` set */
+  createHandoffSession?: (previous: SessionStore) => Promise<SessionStore>;
+  clock?: Clock;
+  log?: (message: string) => void;
+}
+
+export interface CompactOptions {
+  /** preview-and-edit: return the result to save (maybe edited) or undefined to cancel */
+  review?: (result: CompactionResult, preparation: CompactionPreparation) => Promise<CompactionResult | undefined>;
+}
+
+/** Per-prompt bookkeeping: each recovery runs at most once per user message, and so does auto-continue. */
+interface RunState {
+  lengthRecovered: boolean;
+  autoContinued: boolean;
+}
+
+type Interrupt = 'stop' | 'compact';
+
+export class AgentSession {
+  private currentStore: SessionStore;
+  private currentModel: ModelInfo;
+  private readonly listeners = new Set<AgentEventListener>();
+  private readonly providers = new Map<string, Provider>();
+  private readonly runner: CompactionRunner;
+  private readonly overflowGuard = new OverflowGuard();
+  private readonly idleTimer: IdleTimer;
+  private readonly clock: Clock;
+  private readonly queue: string[] = [];
+  private activity: Promise<void> | undefined;
+  private runController: AbortController | undefined;
+  private interrupt: Interrupt | undefined;
+  private compactWaiting = false;
+  private pendingModel: ModelInfo | undefined;
+  private pendingThinkingLevel: string | undefined;
+  private lastSystemPrompt = '';
+  private lastCost = 0;
+  private sessionCost: number;
+  private disposed = false;
+
+  constructor(private readonly deps: AgentSessionDeps) {
+    this.currentStore = deps.store;
+    this.currentModel = deps.model;
+    this.clock = deps.clock ?? SYSTEM_CLOCK;
+    this.sessionCost = costOfEntries(deps.store.getEntries());
+    this.runner = this.createRunner();
+    this.runner.onEvent((event) => {
+      if (event.type === 'start') this.emit({ type: 'compaction_start', reason: event.reason, action: event.action });
+      else {
+        this.emit({
+          type: 'compaction_end',
+          reason: event.reason,
+          outcome: event.outcome,
+          aborted: event.aborted,
+          willRetry: event.willRetry,
+          ...(event.errorMessage ? { errorMessage: event.errorMessage } : {}),
+        });
+      }
+    });
+    this.idleTimer = new IdleTimer(this.clock, () => idleTimeoutMs(this.settings()), () => void this.onIdleTimer());
+    this.armIdleTimer();
+  }
+
+  // ---- state --------------------------------------------------------------------------------------
+
+  get store(): SessionStore {
+    return this.currentStore;
+  }
+
+  get model(): ModelInfo {
+    return this.pendingModel ?? this.currentModel;
+  }
+
+  /** The thinking level of the conversation at the current leaf (or a change waiting for the turn to end). */
+  get thinkingLevel(): string {
+    return this.pendingThinkingLevel ?? this.currentStore.buildContext().thinkingLevel;
+  }
+
+  /** True while a turn, a queued turn or a compaction runs. */
+  get busy(): boolean {
+    return this.activity !== undefined;
+  }
+
+  get compacting(): boolean {
+    return this.runner.running;
+  }
+
+  get queuedMessages(): readonly string[] {
+    return [...this.queue];
+  }
+
+  /** For previews (`compactionRunner.preview()`) and cancel buttons. */
+  get compactionRunner(): CompactionRunner {
+    return this.runner;
+  }
+
+  onEvent(listener: AgentEventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Resolves when no turn, queued message or compaction is running. */
+  async whenIdle(): Promise<void> {
+    while (this.activity) await this.activity.catch(() => undefined);
+  }
+
+  // ---- prompting ----------------------------------------------------------------------------------
+
+  /**
+   * Sends a user message. While the agent works (or a compaction runs) the message is queued, reported
+   * in a `queued` event, and sent after the current turn; the promise then resolves at once. Otherwise
+   * it resolves when the run (and any messages queued meanwhile) has finished.
+   */
+  prompt(text: string): Promise<void> {
+    if (this.disposed) return Promise.reject(new Error('The agent session was closed.'));
+    if (this.activity || this.compactWaiting) {
+      this.queue.push(text);
+      this.emitQueued();
+      return Promise.resolve();
+    }
+    return this.startActivity(() => this.conversation(text));
+  }
+
+  /** Removes a queued message (e.g. the user took it back for editing). */
+  dequeue(index: number): string | undefined {
+    const [removed] = this.queue.splice(index, 1);
+    if (removed !== undefined) this.emitQueued();
+    return removed;
+  }
+
+  /**
+   * Stops everything: the stream, running tools, a pending approval, a running compaction. The partial
+   * reply is persisted as "aborted" and every tool call gets a result. Queued messages are not sent:
+   * they are returned so the UI can put them back into the input.
+   */
+  async stop(): Promise<string[]> {
+    const dropped = this.queue.splice(0);
+    if (dropped.length > 0) this.emitQueued();
+    if (this.activity) {
+      this.interrupt = 'stop';
+      this.runController?.abort();
+      this.runner.cancel();
+      await this.whenIdle();
+    }
+    return dropped;
+  }
+
+  // ---- model and thinking level ---------------------------------------------------------------------
+
+  /** Persists a `model_change` entry; while a turn runs, the change applies from the next request. */
+  async setModel(model: ModelInfo): Promise<void> {
+    if (sameModel(model, this.model)) return;
+    if (this.activity) {
+      this.pendingModel = model;
+      this.emit({ type: 'model_changed', model });
+      return;
+    }
+    this.pendingModel = model;
+    await this.applyPendingChanges();
+    this.emitUsage();
+  }
+
+  /** Persists a `thinking_level_change` entry (applied at the next request while a turn runs). */
+  async setThinkingLevel(level: string): Promise<void> {
+    if (level === this.thinkingLevel) return;
+    this.pendingThinkingLevel = level;
+    if (this.activity) {
+      this.emit({ type: 'thinking_level_changed', level });
+      return;
+    }
+    await this.applyPendingChanges();
+  }
+
+  /**
+   * The leaf moved (tree navigation) or the file was changed outside the loop: nothing is cached, so
+   * this only tells the UI to re-render and refreshes the usage figures.
+   */
+  refreshFromStore(): void {
+    this.emit({ type: 'refreshed', leafId: this.currentStore.getLeafId() });
+    this.emitUsage();
+  }
+
+  // ---- compaction ---------------------------------------------------------------------------------
+
+  /**
+   * Manual compaction (`/compact [instructions]`, "Arbor: Compact Session"). A running turn is stopped
+   * first (its partial reply is kept as "aborted"); messages queued meanwhile are sent afterwards.
+   * Throws "Already compacted", "Nothing to compact (session too small)", "Compaction cancelled" or the
+   * failure message.
+   */
+  async compact(customInstructions?: string, options: CompactOptions = {}): Promise<CompactionOutcome & { status: 'compacted' | 'handoff' }> {
+    if (this.runner.running) throw new Error('A compaction is already running');
+    if (this.activity) {
+      this.compactWaiting = true;
+      this.interrupt = 'compact';
+      this.runController?.abort();
+      try {
+        await this.whenIdle();
+      } finally {
+        this.compactWaiting = false;
+      }
+    }
+    let outcome: CompactionOutcome = { status: 'cancelled' };
+    await new Promise<void>((done) => {
+      void this.startActivity(async () => {
+        try {
+          const trimmed = customInstructions?.trim();
+          outcome = await this.runCompaction({
+            reason: 'manual',
+            ...(trimmed ? { customInstructions: trimmed } : {}),
+            ...(options.review ? { review: options.review } : {}),
+          });
+        } finally {
+          done();
+        }
+      });
+    });
+    const final = outcome as CompactionOutcome;
+    switch (final.status) {
+      case 'compacted':
+      case 'handoff':
+        return final;
+      case 'skipped':
+        throw new Error(final.message.replace(/\.$/, ''));
+      case 'cancelled':
+        throw new Error('Compaction cancelled');
+      case 'failed':
+        throw new Error(final.errorMessage);
+    }
+  }
+
+  /** Cancels a running compaction (status bar / chat button). */
+  cancelCompaction(): boolean {
+    return this.runner.cancel();
+  }
+
+  /**
+   * Idle maintenance: compacts when idle compaction is enabled and the live context is at least
+   * `idleThresholdTokens`. Undefined when nothing is due (or the agent is busy); no auto-continue.
+   */
+  async runIdleCompaction(): Promise<CompactionOutcome | undefined> {
+    if (this.activity || this.compactWaiting || this.runner.running || this.disposed) return undefined;
+    const settings = this.settings();
+    const due = idleCompactionDue(settings, {
+      promptTokens: livePromptTokens(this.currentStore.buildContext().messages),
+      userTyping: false,
+      agentBusy: false,
+      compacting: false,
+    });
+    if (!due) return undefined;
+    let outcome: CompactionOutcome | undefined;
+    await this.startActivity(async () => {
+      outcome = await this.runCompaction({ reason: 'idle' });
+      this.reportFailure(outcome);
+    });
+    return outcome;
+  }
+
+  /** The user is typing in the chat input: idle maintenance waits for a full quiet period again. */
+  notifyUserTyping(): void {
+    if (this.idleTimer.armed) this.idleTimer.arm();
+  }
+
+  /** Context size and cost for the status bar / chat header. */
+  usage(): UsageInfo {
+    const messages = this.currentStore.buildContext().messages;
+    const live = newestLiveUsage(messages);
+    let contextTokens: number | null = null;
+    if (live) {
+      contextTokens = replyContextTokens(live.message);
+      for (let i = live.index + 1; i < messages.length; i++) contextTokens += this.estimate(messages[i]!);
+    }
+    let estimatedTokens = contextTokens ?? 0;
+    if (contextTokens === null) for (const message of messages) estimatedTokens += this.estimate(message);
+    const window = this.model.contextWindow;
+    return {
+      contextTokens,
+      estimatedTokens,
+      contextWindow: window,
+      thresholdTokens: compactionThreshold(window, this.settings()),
+      lastCost: this.lastCost,
+      sessionCost: this.sessionCost,
+    };
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.idleTimer.dispose();
+    this.runController?.abort();
+    this.runner.cancel();
+    this.listeners.clear();
+  }
+
+  // ---- the run ------------------------------------------------------------------------------------
+
+  private startActivity(task: () => Promise<void>): Promise<void> {
+    this.idleTimer.cancel();
+    this.interrupt = undefined;
+    this.emit({ type: 'busy' });
+    const run = (async () => {
+      try {
+        await task();
+        while (this.queue.length > 0 && this.interrupt === undefined && !this.disposed) {
+          const next = this.queue.shift()!;
+          this.emitQueued();
+          await this.conversation(next);
+        }
+      } catch (error) {
+        this.deps.log?.(`agent: ${(error as Error)?.stack ?? String(error)}`);
+        this.emit({ type: 'error', message: `The agent failed: ${(error as Error)?.message ?? String(error)}` });
+      } finally {
+        this.runController = undefined;
+        this.activity = undefined;
+        try {
+          await this.applyPendingChanges();
+        } catch (error) {
+          this.emit({ type: 'error', message: `Could not save the model change: ${(error as Error).message}` });
+        }
+        this.emit({ type: 'idle' });
+        this.armIdleTimer();
+      }
+    })();
+    this.activity = run;
+    return run;
+  }
+
+  /** One user message and everything the agent does about it. */
+  private async conversation(text: string): Promise<void> {
+    const controller = new AbortController();
+    this.runController = controller;
+    const signal = controller.signal;
+    await this.applyPendingChanges();
+    await this.maintainBeforePrompt(signal);
+    if (signal.aborted) return;
+    this.overflowGuard.reset();
+    const message: UserMessage = { role: 'user', content: text, timestamp: this.clock.now() };
+    await this.persist(message);
+    const systemPrompt = await this.resolveSystemPrompt();
+    await this.loop(systemPrompt, { lengthRecovered: false, autoContinued: false }, signal);
+  }
+
+  private async loop(systemPrompt: string, state: RunState, signal: AbortSignal): Promise<void> {
+    for (;;) {
+      if (signal.aborted) return;
+      await this.applyPendingChanges();
+      const { message, entryId } = await this.streamReply(systemPrompt, signal);
+      const calls = assistantToolCalls(message);
+      const env = this.toolEnvironment();
+      if (message.stopReason === 'aborted') {
+        await skipToolCalls(env, calls, STOPPED_REASON);
+        return;
+      }
+      if (message.stopReason === 'error' || message.stopReason === 'length') {
+        const recovery = recoveryFor(message, this.currentModel);
+        if (recovery && (await this.recover(recovery, message, entryId, state, signal))) continue;
+        await skipToolCalls(env, calls, message.stopReason === 'length' ? 'the reply was cut off before it was complete.' : 'the reply failed.');
+        if (message.stopReason === 'error') {
+          this.emit({ type: 'error', message: message.errorMessage ?? 'The provider returned an error.', ...errorKindOf(message) });
+        } else {
+          this.emit({ type: 'notice', level: 'warning', message: 'The reply was cut off (output limit reached).' });
+        }
+        return;
+      }
+      this.overflowGuard.reset();
+      if (calls.length > 0) {
+        if ((await runToolCalls(env, calls, signal)) === 'aborted') return;
+        continue;
+      }
+      if (!(await this.maintainAfterRun(message, state, signal))) return;
+    }
+  }
+
+  private async streamReply(systemPrompt: string, signal: AbortSignal): Promise<{ message: AssistantMessage; entryId: string }> {
+    const model = this.currentModel;
+    const context = this.currentStore.buildContext();
+    const tools = this.offeredTools();
+    const request: StreamRequest = {
+      model,
+      systemPrompt,
+      messages: convertToLlm(context.messages),
+      signal,
+      ...(tools.length > 0 ? { tools: toolDefinitions(tools) } : {}),
+      ...(this.deps.maxTokens ? { maxTokens: this.deps.maxTokens } : {}),
+      ...thinkingOf(context.thinkingLevel),
+    };
+    this.emit({ type: 'message_start', role: 'assistant' });
+    let final: AssistantMessage | undefined;
+    try {
+      for await (const event of this.providerFor(model).stream(request)) {
+        switch (event.type) {
+          case 'text_delta':
+            this.emit({ type: 'message_delta', kind: 'text', contentIndex: event.contentIndex, delta: event.delta });
+            break;
+          case 'thinking_delta':
+            this.emit({ type: 'message_delta', kind: 'thinking', contentIndex: event.contentIndex, delta: event.delta });
+            break;
+          case 'toolcall_start':
+            this.emit({ type: 'message_delta', kind: 'toolcall_start', contentIndex: event.contentIndex, id: event.id, name: event.name });
+            break;
+          case 'toolcall_delta':
+            this.emit({ type: 'message_delta', kind: 'toolcall', contentIndex: event.contentIndex, delta: event.delta });
+            break;
+          case 'toolcall_end':
+            this.emit({ type: 'message_delta', kind: 'toolcall_end', contentIndex: event.contentIndex, toolCall: event.toolCall });
+            break;
+          case 'retry':
+            this.emit({ type: 'retry', attempt: event.attempt, maxAttempts: event.maxAttempts, delayMs: event.delayMs, errorMessage: event.errorMessage });
+            break;
+          case 'done':
+            final = event.message;
+            break;
+        }
+      }
+    } catch (error) {
+      // Providers promise not to throw; if one does anyway, the turn still ends with a persisted reply.
+      final = failedReply(model, signal.aborted ? 'aborted' : 'error', (error as Error)?.message ?? String(error), this.clock.now());
+    }
+    final ??= failedReply(model, signal.aborted ? 'aborted' : 'error', 'The provider stream ended without a reply.', this.clock.now());
+    const entryId = await this.persist(final);
+    this.lastCost = final.usage?.cost?.total ?? 0;
+    this.sessionCost += this.lastCost;
+    this.emitUsage();
+    return { message: final, entryId };
+  }
+
+  // ---- recovery and maintenance -------------------------------------------------------------------
+
+  /**
+   * Overflow / incomplete-output recovery: the failing reply leaves the live context (the leaf moves back
+   * to its parent, so it stays in the file on a side branch), the context is compacted, and the turn is
+   * retried once. Returns whether to retry. A failed recovery puts the leaf back on the failing reply.
+   */
+  private async recover(kind: Recovery, message: AssistantMessage, entryId: string, state: RunState, signal: AbortSignal): Promise<boolean> {
+    const settings = this.settings();
+    if (!settings.enabled || settings.strategy === 'off') return false;
+    if (kind === 'overflow' && !this.overflowGuard.tryBegin()) {
+      this.emit({ type: 'error', message: OVERFLOW_GIVE_UP_MESSAGE, kind: 'overflow' });
+      return false;
+    }
+    if (kind === 'length') {
+      if (state.lengthRecovered) return false;
+      state.lengthRecovered = true;
+    }
+    const failing = this.currentStore.getEntry(entryId);
+    if (!failing) return false;
+    if (failing.parentId === null) this.currentStore.resetLeaf();
+    else this.currentStore.branch(failing.parentId);
+    const outcome = await this.runCompaction({ reason: kind, willRetry: true }, signal);
+    if (outcome.status === 'compacted' || outcome.status === 'handoff') return !signal.aborted;
+    if (this.currentStore.getEntry(entryId)) this.currentStore.branch(entryId);
+    this.reportFailure(outcome, kind);
+    return false;
+  }
+
+  /**
+   * After a successful run: prune old tool output, then compact when the context is above the
+   * threshold. Returns true when the loop should go on (hidden auto-continue message appended).
+   */
+  private async maintainAfterRun(reply: AssistantMessage, state: RunState, signal: AbortSignal): Promise<boolean> {
+    const settings = this.settings();
+    if (!settings.enabled || settings.strategy === 'off') return false;
+    let tokens = replyContextTokens(reply);
+    // Pruning can only save anything once the context holds more than the protected output plus the
+    // minimum saving; below that, skipping it keeps a turn's cost independent of the session length.
+    if (tokens >= DEFAULT_PRUNE_CONFIG.protectTokens + DEFAULT_PRUNE_CONFIG.minimumSavings) {
+      const saved = await applyPruning(this.currentStore);
+      if (saved > 0) {
+        tokens -= saved;
+        this.emit({ type: 'notice', level: 'info', message: `Pruned old tool output (about ${saved} tokens).` });
+        this.refreshFromStore();
+      }
+    }
+    if (!shouldCompact(tokens, this.currentModel.contextWindow, settings)) return false;
+    const outcome = await this.runCompaction({ reason: 'threshold' }, signal);
+    if (outcome.status !== 'compacted' && outcome.status !== 'handoff') {
+      this.reportFailure(outcome);
+      return false;
+    }
+    // A queued user message carries the conversation on; auto-continue runs once per user message.
+    if (signal.aborted || this.queue.length > 0 || !settings.autoContinue || state.autoContinued) return false;
+    state.autoContinued = true;
+    if (outcome.status === 'compacted') {
+      const hidden: CustomMessage = {
+        role: 'custom',
+        customType: AUTO_CONTINUE_CUSTOM_TYPE,
+        content: autoContinuePrompt(),
+        display: false,
+        timestamp: this.clock.now(),
+      };
+      await this.persist(hidden);
+    }
+    return true;
+  }
+
+  /** Before a new user message: a reply newer than the latest compaction that left the context too big. */
+  private async maintainBeforePrompt(signal: AbortSignal): Promise<void> {
+    const settings = this.settings();
+    if (!settings.enabled || settings.strategy === 'off') return;
+    const live = newestLiveUsage(this.currentStore.buildContext().messages);
+    if (!live || !shouldCompact(replyContextTokens(live.message), this.currentModel.contextWindow, settings)) return;
+    const outcome = await this.runCompaction({ reason: 'threshold' }, signal);
+    this.reportFailure(outcome);
+  }
+
+  private async runCompaction(
+    options: { reason: CompactionReason; willRetry?: boolean; customInstructions?: string; review?: CompactOptions['review'] },
+    signal?: AbortSignal,
+  ): Promise<CompactionOutcome> {
+    const onAbort = () => this.runner.cancel();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let outcome: CompactionOutcome;
+    try {
+      outcome = await this.runner.run(options);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+    if (outcome.status === 'handoff') await this.startHandoffSession(outcome.content);
+    if (outcome.status === 'compacted' || outcome.status === 'handoff') this.refreshFromStore();
+    return outcome;
+  }
+
+  /** Failure wording per trigger ("Context overflow recovery failed: …", "Auto-compaction failed: …"). */
+  private reportFailure(outcome: CompactionOutcome | undefined, recovery?: Recovery): void {
+    if (!outcome) return;
+    if (outcome.status === 'failed') this.emit({ type: 'error', message: outcome.errorMessage, kind: 'compaction' });
+    else if (outcome.status === 'cancelled') this.emit({ type: 'notice', level: 'info', message: 'Compaction cancelled.' });
+    else if (outcome.status === 'skipped' && recovery) {
+      this.emit({ type: 'error', message: failureMessage(recovery, outcome.message), kind: 'compaction' });
+    } else if (outcome.status === 'skipped' && outcome.why !== 'already-compacted') {
+      this.deps.log?.(`compaction skipped: ${outcome.message}`);
+    }
+  }
+
+  /** Handoff strategy: the document seeds a new session as a visible custom message. */
+  private async startHandoffSession(content: string): Promise<void> {
+    const previous = this.currentStore;
+    const next = this.deps.createHandoffSession
+      ? await this.deps.createHandoffSession(previous)
+      : await SessionStore.create({ dir: dirname(previous.file), cwd: previous.header.cwd, parentSession: previous.file });
+    const thinkingLevel = previous.buildContext().thinkingLevel;
+    await next.appendModelChange(this.currentModel.provider, this.currentModel.id);
+    if (thinkingLevel !== 'off') await next.appendThinkingLevelChange(thinkingLevel);
+    this.currentStore = next;
+    this.emit({ type: 'session_replaced', previousFile: previous.file, file: next.file });
+    const handoff: CustomMessage = { role: 'custom', customType: HANDOFF_CUSTOM_TYPE, content, display: true, timestamp: this.clock.now() };
+    await this.persist(handoff);
+  }
+
+  // ---- idle ---------------------------------------------------------------------------------------
+
+  private armIdleTimer(): void {
+    if (this.disposed) return;
+    const settings = this.settings();
+    if (settings.idleEnabled && settings.strategy !== 'off') this.idleTimer.arm();
+    else this.idleTimer.cancel();
+  }
+
+  private async onIdleTimer(): Promise<void> {
+    try {
+      await this.runIdleCompaction();
+    } catch (error) {
+      this.deps.log?.(`idle compaction: ${(error as Error).message}`);
+    }
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------------
+
+  private settings(): CompactionSettings {
+    return this.deps.compaction?.settings?.() ?? DEFAULT_COMPACTION_SETTINGS;
+  }
+
+  private trusted(): boolean {
+    return typeof this.deps.trusted === 'function' ? this.deps.trusted() : this.deps.trusted;
+  }
+
+  private estimate(message: AgentMessage): number {
+    return (this.deps.compaction?.estimator ?? estimateTokens)(message);
+  }
+
+  /** Tools the model is told about: refused ones (restricted mode, "deny" settings) are not offered. */
+  private offeredTools(): AgentTool[] {
+    const trusted = this.trusted();
+    return this.deps.tools.filter((tool) => this.deps.approval.disabledReason(tool.name, { trusted }) === undefined);
+  }
+
+  private toolEnvironment(): ToolCallEnvironment {
+    return {
+      tools: this.deps.tools,
+      approval: this.deps.approval,
+      prompter: this.deps.prompter,
+      workspace: this.deps.workspace,
+      trusted: this.trusted(),
+      ...(this.deps.toolLimits ? { limits: this.deps.toolLimits } : {}),
+      ...(this.deps.approvalPreview ? { approvalPreview: this.deps.approvalPreview } : {}),
+      now: () => this.clock.now(),
+      emit: (event) => this.emit(event),
+      persist: (result) => this.persist(result),
+    };
+  }
+
+  private async resolveSystemPrompt(): Promise<string> {
+    const source = this.deps.systemPrompt;
+    if (typeof source === 'string') return (this.lastSystemPrompt = source);
+    const tools = this.offeredTools();
+    const agentsMd = await readAgentsMd(this.deps.workspace).catch(() => undefined);
+    const input: SystemPromptInput = {
+      workspaceFolders: this.deps.workspace.folders,
+      os: describeOs(),
+      date: new Date(this.clock.now()),
+      restricted: !this.trusted(),
+      tools,
+      ...(agentsMd ? { agentsMd } : {}),
+    };
+    this.lastSystemPrompt = source ? await source(input) : buildSystemPrompt(input);
+    return this.lastSystemPrompt;
+  }
+
+  private providerFor(model: ModelInfo): Provider {
+    const key = `${model.provider}/${model.id}/${model.baseUrl ?? ''}`;
+    let provider = this.providers.get(key);
+    if (!provider) {
+      provider = this.deps.providerFactory
+        ? this.deps.providerFactory(model, this.deps.keys)
+        : createProvider(model, this.deps.keys, this.deps.providerOptions);
+      this.providers.set(key, provider);
+    }
+    return provider;
+  }
+
+  private createRunner(): CompactionRunner {
+    const options = this.deps.compaction ?? {};
+    return new CompactionRunner({
+      store: {
+        getBranch: () => this.currentStore.getBranch(),
+        appendCompaction: (fields) => this.currentStore.appendCompaction(fields),
+      },
+      settings: () => this.settings(),
+      models: () => ({ current: this.currentModel, available: this.deps.availableModels?.() ?? [this.currentModel] }),
+      providerFor: async (model) => {
+        // Other candidates only when they can work: a key, or a local/demo model that needs none.
+        if (sameModel(model, this.currentModel) || model.api === 'openai-compatible' || model.api === 'demo') return this.providerFor(model);
+        return (await this.deps.keys.getKey(model.provider)) ? this.providerFor(model) : undefined;
+      },
+      ...(options.hooks ? { hooks: options.hooks } : {}),
+      ...(options.estimator ? { estimator: options.estimator } : {}),
+      ...(options.retry ? { retry: options.retry } : {}),
+      ...(options.fetchImpl ? { fetchImpl: options.fetchImpl } : {}),
+      ...(this.deps.log ? { log: this.deps.log } : {}),
+      fixedOverheadTokens: () => Math.ceil((this.lastSystemPrompt.length + JSON.stringify(toolDefinitions(this.offeredTools())).length) / 4),
+      thinkingLevel: () => thinkingOf(this.thinkingLevel).thinkingLevel,
+      liveContext: () => this.liveContext(),
+    });
+  }
+
+  /** What the model saw last (system prompt, tools) with the current messages: the handoff reuses it. */
+  private liveContext(): { systemPrompt: string; messages: LlmMessage[]; tools?: ToolDefinition[] } {
+    const tools = this.offeredTools();
+    return {
+      systemPrompt: this.lastSystemPrompt,
+      messages: convertToLlm(this.currentStore.buildContext().messages),
+      ...(tools.length > 0 ? { tools: toolDefinitions(tools) } : {}),
+    };
+  }
+
+  /** Model / thinking-level changes made while busy are persisted between requests. */
+  private async applyPendingChanges(): Promise<void> {
+    const model = this.pendingModel;
+    if (model) {
+      this.pendingModel = undefined;
+      if (!sameModel(model, this.currentModel)) {
+        const entry = await this.currentStore.appendModelChange(model.provider, model.id);
+        this.currentModel = model;
+        this.emit({ type: 'model_changed', model, entryId: entry.id });
+      }
+    }
+    const level = this.pendingThinkingLevel;
+    if (level !== undefined) {
+      this.pendingThinkingLevel = undefined;
+      if (level !== this.currentStore.buildContext().thinkingLevel) {
+        const entry = await this.currentStore.appendThinkingLevelChange(level);
+        this.emit({ type: 'thinking_level_changed', level, entryId: entry.id });
+      }
+    }
+  }
+
+  private async persist(message: AgentMessage): Promise<string> {
+    if (message.role !== 'assistant') this.emit({ type: 'message_start', role: message.role, message });
+    const entry =
+      message.role === 'custom'
+        ? await this.currentStore.appendCustomMessage(message.customType, message.content, message.display, message.details)
+        : await this.currentStore.appendMessage(message);
+    this.emit({ type: 'message_end', message, entryId: entry.id });
+    return entry.id;
+  }
+
+  private emitQueued(): void {
+    this.emit({ type: 'queued', messages: [...this.queue] });
+  }
+
+  private emitUsage(): void {
+    this.emit({ type: 'usage', usage: this.usage() });
+  }
+
+  private emit(event: AgentEvent): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.deps.log?.(`agent event listener failed: ${(error as Error)?.message ?? String(error)}`);
+      }
+    }
+  }
+}
+
+function sameModel(a: ModelInfo, b: ModelInfo): boolean {
+  return a.provider === b.provider && a.id === b.id;
+}
+
+function thinkingOf(level: string): { thinkingLevel?: ThinkingLevel } {
+  return THINKING_LEVELS.includes(level as ThinkingLevel) ? { thinkingLevel: level as ThinkingLevel } : {};
+}
+
+function errorKindOf(message: AssistantMessage): { kind?: string } {
+  return typeof message.errorKind === 'string' ? { kind: message.errorKind } : {};
+}
+
+function failedReply(model: ModelInfo, stopReason: 'error' | 'aborted', errorMessage: string, now: number): AssistantMessage {
+  return {
+    role: 'assistant',
+    content: [],
+    api: model.api,
+    provider: model.provider,
+    model: model.id,
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+    stopReason,
+    errorMessage,
+    timestamp: now,
+  };
+}
+
+/** Cost of every assistant reply in the file (once, when the session is opened). */
+function costOfEntries(entries: readonly SessionEntry[]): number {
+  let total = 0;
+  for (const entry of entries) {
+    if (entry.type !== 'message') continue;
+    const message = (entry as { message?: AgentMessage }).message;
+    if (message?.role === 'assistant') total += message.usage?.cost?.total ?? 0;
+  }
+  return total;
+}

@@ -1,0 +1,83 @@
+// What the agent runtime tells the UI. One typed union, emitted in order; every persisted message is
+// reported with the id of its session entry so the UI can line the chat up with the tree.
+import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage } from '../core/messages';
+import type { CompactionOutcome, CompactionReason } from '../compaction';
+import type { ModelInfo } from '../llm/types';
+import type { ApprovalAnswer } from './approval';
+
+/** What the UI (chat panel, VS Code diff editor) is asked before a mutating tool call runs. */
+export interface ApprovalRequest {
+  toolCallId: string;
+  toolName: string;
+  args: Record<string, unknown>;
+  /** optional extra for the UI (e.g. the proposed file content of an edit), from `approvalPreview` */
+  preview?: unknown;
+}
+
+export interface ApprovalPrompter {
+  /** Resolves with the user's answer. The signal aborts when the user stops the agent meanwhile. */
+  ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
+}
+
+export interface UsageInfo {
+  /** context tokens the model sees now; null right after a compaction until a new reply reports usage */
+  contextTokens: number | null;
+  /** estimate used when `contextTokens` is null (chars/4 of the context) */
+  estimatedTokens: number;
+  contextWindow: number;
+  /** automatic compaction runs above this (compaction.thresholdTokens / thresholdPercent / reserve rule) */
+  thresholdTokens: number;
+  /** USD of the newest assistant reply, and of every reply this session object has seen */
+  lastCost: number;
+  sessionCost: number;
+}
+
+export type MessageDelta =
+  | { kind: 'text' | 'thinking'; contentIndex: number; delta: string }
+  | { kind: 'toolcall_start'; contentIndex: number; id: string; name: string }
+  | { kind: 'toolcall'; contentIndex: number; delta: string }
+  | { kind: 'toolcall_end'; contentIndex: number; toolCall: ToolCall };
+
+export type ToolEndStatus = 'done' | 'error' | 'denied' | 'aborted' | 'skipped';
+
+export type AgentEvent =
+  | { type: 'busy' }
+  | { type: 'idle' }
+  /** a message begins: user/custom/toolResult messages start and end at once; assistant ones stream */
+  | { type: 'message_start'; role: AgentMessage['role']; message?: AgentMessage }
+  | ({ type: 'message_delta' } & MessageDelta)
+  /** a message was persisted as session entry `entryId` */
+  | { type: 'message_end'; message: AgentMessage; entryId: string }
+  | { type: 'tool_start'; toolCallId: string; toolName: string; args: Record<string, unknown> }
+  /** bash output so far (replaces earlier updates) */
+  | { type: 'tool_update'; toolCallId: string; partialText: string }
+  | { type: 'tool_end'; toolCallId: string; toolName: string; status: ToolEndStatus; result: ToolResultMessage; entryId: string }
+  | { type: 'approval_request'; request: ApprovalRequest }
+  | { type: 'approval_resolved'; toolCallId: string; approved: boolean; answer?: ApprovalAnswer; reason?: string }
+  | { type: 'usage'; usage: UsageInfo }
+  | { type: 'error'; message: string; kind?: string }
+  | { type: 'retry'; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
+  /** the messages waiting to be sent after the current turn, oldest first */
+  | { type: 'queued'; messages: string[] }
+  | { type: 'compaction_start'; reason: CompactionReason; action: 'context-full' | 'handoff' }
+  | {
+      type: 'compaction_end';
+      reason: CompactionReason;
+      outcome: CompactionOutcome;
+      aborted: boolean;
+      willRetry: boolean;
+      errorMessage?: string;
+    }
+  | { type: 'notice'; level: 'info' | 'warning'; message: string }
+  | { type: 'model_changed'; model: ModelInfo; entryId?: string }
+  | { type: 'thinking_level_changed'; level: string; entryId?: string }
+  /** the leaf moved or the file changed outside the loop (tree navigation): re-render from the store */
+  | { type: 'refreshed'; leafId: string | null }
+  /** a handoff moved the conversation to a new session file */
+  | { type: 'session_replaced'; previousFile: string; file: string };
+
+export type AgentEventListener = (event: AgentEvent) => void;
+
+export function assistantToolCalls(message: AssistantMessage): ToolCall[] {
+  return message.content.filter((block): block is ToolCall => block.type === 'toolCall');
+}

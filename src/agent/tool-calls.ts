@@ -1,0 +1,159 @@
+// Runs the tool calls of one assistant message, one after another in the order the model wrote them.
+// Each call is checked against the approval policy (restricted mode and "deny" settings refuse, "ask"
+// asks the user); a refused call becomes a tool result the model can read. Every call gets exactly
+// one result, also when the user stops the agent: calls that did not run get a "skipped" result.
+import type { ToolCall, ToolResultMessage } from '../core/messages';
+import { renderPrompt } from '../core/prompts';
+import { applyAnswer, deniedToolResult, type ApprovalPolicy } from './approval';
+import type { ApprovalPrompter, ApprovalRequest, AgentEvent, ToolEndStatus } from './events';
+import { runTool, type AgentTool, type ToolOutput, type WorkspaceRoots, type ToolLimits } from './tools';
+
+export interface ToolCallEnvironment {
+  tools: readonly AgentTool[];
+  approval: ApprovalPolicy;
+  prompter: ApprovalPrompter;
+  workspace: WorkspaceRoots;
+  trusted: boolean;
+  limits?: Partial<ToolLimits>;
+  approvalPreview?: (toolName: string, args: Record<string, unknown>) => Promise<unknown>;
+  now: () => number;
+  emit: (event: AgentEvent) => void;
+  /** persists a tool result, resolving with its entry id */
+  persist: (result: ToolResultMessage) => Promise<string>;
+}
+
+export const STOPPED_REASON = 'the user stopped the agent before it ran.';
+
+export function skippedOutput(toolName: string, reason: string): ToolOutput {
+  return {
+    content: [{ type: 'text', text: renderPrompt('system/tool-skipped', { tool: toolName, reason }).trim() }],
+    details: { skipped: true },
+    isError: true,
+  };
+}
+
+export function toolResultMessage(call: ToolCall, output: ToolOutput, timestamp: number): ToolResultMessage {
+  const message: ToolResultMessage = {
+    role: 'toolResult',
+    toolCallId: call.id,
+    toolName: call.name,
+    content: output.content,
+    isError: output.isError,
+    timestamp,
+  };
+  if (output.details !== undefined) message.details = output.details;
+  return message;
+}
+
+async function finish(env: ToolCallEnvironment, call: ToolCall, output: ToolOutput, status: ToolEndStatus): Promise<void> {
+  const result = toolResultMessage(call, output, env.now());
+  const entryId = await env.persist(result);
+  env.emit({ type: 'tool_end', toolCallId: call.id, toolName: call.name, status, result, entryId });
+}
+
+/** Persists a "did not run" result for each call (aborted/length/error replies, stopped runs). */
+export async function skipToolCalls(env: ToolCallEnvironment, calls: readonly ToolCall[], reason: string): Promise<void> {
+  for (const call of calls) await finish(env, call, skippedOutput(call.name, reason), 'skipped');
+}
+
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 'aborted'> {
+  if (signal.aborted) return Promise.resolve('aborted');
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve('aborted');
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** Asks the user; a prompter that fails counts as a denial, never as an approval. */
+async function askUser(env: ToolCallEnvironment, call: ToolCall, signal: AbortSignal): Promise<ToolOutput | 'run' | 'aborted'> {
+  const request: ApprovalRequest = { toolCallId: call.id, toolName: call.name, args: call.arguments };
+  if (env.approvalPreview) {
+    try {
+      const preview = await env.approvalPreview(call.name, call.arguments);
+      if (preview !== undefined) request.preview = preview;
+    } catch {
+      // A preview is a convenience: the user can still decide from the arguments.
+    }
+  }
+  env.emit({ type: 'approval_request', request });
+  let answer;
+  try {
+    answer = await abortable(env.prompter.ask(request, signal), signal);
+  } catch (error) {
+    const reason = `the approval prompt failed (${(error as Error)?.message ?? String(error)})`;
+    env.emit({ type: 'approval_resolved', toolCallId: call.id, approved: false, reason });
+    return deniedToolResult(call.name, { by: 'policy', reason });
+  }
+  if (answer === 'aborted') {
+    env.emit({ type: 'approval_resolved', toolCallId: call.id, approved: false, reason: 'stopped' });
+    return 'aborted';
+  }
+  const approved = applyAnswer(env.approval, call.name, answer);
+  env.emit({ type: 'approval_resolved', toolCallId: call.id, approved, answer });
+  if (approved) return 'run';
+  return deniedToolResult(call.name, { by: 'user', ...(answer.kind === 'deny' && answer.feedback ? { feedback: answer.feedback } : {}) });
+}
+
+function unknownToolOutput(env: ToolCallEnvironment, name: string): ToolOutput {
+  const available = env.tools.map((t) => t.name).join(', ') || '(none)';
+  return { content: [{ type: 'text', text: renderPrompt('system/tool-unknown', { tool: name, available }).trim() }], isError: true };
+}
+
+/**
+ * Runs `calls` in order. Returns 'aborted' when the signal fired (the current call got the tool's own
+ * aborted result and the rest "skipped" results), else 'done'.
+ */
+export async function runToolCalls(env: ToolCallEnvironment, calls: readonly ToolCall[], signal: AbortSignal): Promise<'done' | 'aborted'> {
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i]!;
+    if (signal.aborted) {
+      await skipToolCalls(env, calls.slice(i), STOPPED_REASON);
+      return 'aborted';
+    }
+    env.emit({ type: 'tool_start', toolCallId: call.id, toolName: call.name, args: call.arguments });
+    const tool = env.tools.find((t) => t.name === call.name);
+    if (!tool) {
+      await finish(env, call, unknownToolOutput(env, call.name), 'error');
+      continue;
+    }
+    const decision = env.approval.decide(call.name, { trusted: env.trusted });
+    if (decision.kind === 'deny') {
+      env.emit({ type: 'approval_resolved', toolCallId: call.id, approved: false, reason: decision.reason });
+      await finish(env, call, deniedToolResult(call.name, { by: 'policy', reason: decision.reason }), 'denied');
+      continue;
+    }
+    if (decision.kind === 'ask') {
+      const asked = await askUser(env, call, signal);
+      if (asked === 'aborted') {
+        await skipToolCalls(env, calls.slice(i), STOPPED_REASON);
+        return 'aborted';
+      }
+      if (asked !== 'run') {
+        await finish(env, call, asked, 'denied');
+        continue;
+      }
+    }
+    const output = await runTool(tool, call.arguments, {
+      workspace: env.workspace,
+      signal,
+      onUpdate: (partialText) => env.emit({ type: 'tool_update', toolCallId: call.id, partialText }),
+      ...(env.limits ? { limits: env.limits } : {}),
+    });
+    await finish(env, call, output, signal.aborted ? 'aborted' : output.isError ? 'error' : 'done');
+    if (signal.aborted) {
+      await skipToolCalls(env, calls.slice(i + 1), STOPPED_REASON);
+      return 'aborted';
+    }
+  }
+  return 'done';
+}
