@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { startFakeLlm, type FakeLlm } from '../../fake-llm/server.mjs';
 import { navigateTree } from '../../../src/branch/navigate';
 import { TreeNavigationHookRegistry, type AfterNavigationEvent, type BeforeTreeNavigationEvent } from '../../../src/branch/hooks';
-import { BranchSummaryFailed, NoSummarizerModel, UnknownNavigationTarget } from '../../../src/branch/errors';
+import { BranchSummaryFailed, LeafMovedDuringSummary, NoSummarizerModel, UnknownNavigationTarget } from '../../../src/branch/errors';
 import { loadTemplate } from '../../../src/core/prompts';
 import { InMemoryLeafMemory } from '../../../src/session/leaf-memory';
 import type { BranchSummaryEntry } from '../../../src/session/entries';
@@ -282,3 +282,14 @@ test('the new position survives a reload (leaf memory)', async () => {
     assert.equal(reopened.getLeafId(), A1);
   }, memory);
 });
+
+test('if the conversation moves on while summarizing, nothing is written and the caller is told', () =>
+  run(async ({ t, B2 }) => {
+    fake.enqueue({ text: 'a slow summary of the branch', chunkSize: 3, delayMs: 40 });
+    const pending = navigateTree(t.store, B2, { summarize: true }, { summarizer: summarizer(fake) });
+    await waitForRequests(fake, 1);
+    const appended = await t.user('typed meanwhile');
+    await assert.rejects(pending, LeafMovedDuringSummary);
+    assert.equal(t.store.getLeafId(), appended);
+    assert.ok(!t.store.getEntries().some((e) => e.type === 'branch_summary'));
+  }));
