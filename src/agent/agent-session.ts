@@ -447,8 +447,10 @@ export class AgentSession {
       }
       if (message.stopReason === 'error' || message.stopReason === 'length') {
         const recovery = recoveryFor(message, this.currentModel);
-        if (recovery && (await this.recover(recovery, message, entryId, state, signal))) continue;
+        const recovered = recovery ? await this.recover(recovery, entryId, state, signal) : 'none';
+        if (recovered === 'retry') continue;
         await skipToolCalls(env, calls, message.stopReason === 'length' ? 'the reply was cut off before it was complete.' : 'the reply failed.');
+        if (recovered === 'reported') return;
         if (message.stopReason === 'error') {
           this.emit({ type: 'error', message: message.errorMessage ?? 'The provider returned an error.', ...errorKindOf(message) });
         } else {
@@ -523,28 +525,29 @@ export class AgentSession {
   /**
    * Overflow / incomplete-output recovery: the failing reply leaves the live context (the leaf moves back
    * to its parent, so it stays in the file on a side branch), the context is compacted, and the turn is
-   * retried once. Returns whether to retry. A failed recovery puts the leaf back on the failing reply.
+   * retried once. 'retry': go on; 'reported': the failure was reported (the UI shows that instead of the
+   * raw provider error); 'none': no recovery applies. A failed recovery puts the leaf back on the reply.
    */
-  private async recover(kind: Recovery, message: AssistantMessage, entryId: string, state: RunState, signal: AbortSignal): Promise<boolean> {
+  private async recover(kind: Recovery, entryId: string, state: RunState, signal: AbortSignal): Promise<'retry' | 'reported' | 'none'> {
     const settings = this.settings();
-    if (!settings.enabled || settings.strategy === 'off') return false;
+    if (!settings.enabled || settings.strategy === 'off') return 'none';
     if (kind === 'overflow' && !this.overflowGuard.tryBegin()) {
       this.emit({ type: 'error', message: OVERFLOW_GIVE_UP_MESSAGE, kind: 'overflow' });
-      return false;
+      return 'reported';
     }
     if (kind === 'length') {
-      if (state.lengthRecovered) return false;
+      if (state.lengthRecovered) return 'none';
       state.lengthRecovered = true;
     }
     const failing = this.currentStore.getEntry(entryId);
-    if (!failing) return false;
+    if (!failing) return 'none';
     if (failing.parentId === null) this.currentStore.resetLeaf();
     else this.currentStore.branch(failing.parentId);
     const outcome = await this.runCompaction({ reason: kind, willRetry: true }, signal);
-    if (outcome.status === 'compacted' || outcome.status === 'handoff') return !signal.aborted;
+    if (outcome.status === 'compacted' || outcome.status === 'handoff') return signal.aborted ? 'reported' : 'retry';
     if (this.currentStore.getEntry(entryId)) this.currentStore.branch(entryId);
     this.reportFailure(outcome, kind);
-    return false;
+    return 'reported';
   }
 
   /**

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RESTRICTED_MODE_REASON } from '../../../src/agent/approval';
 import type { AgentEvent } from '../../../src/agent/events';
-import { fileEntries, harness, pathEntries, requestText, ScriptedPrompter } from './session-helpers';
+import { fileEntries, harness, pathEntries, requestText, ScriptedPrompter, waitFor } from './session-helpers';
 
 const types = (events: AgentEvent[]) => events.map((e) => e.type);
 
@@ -177,7 +177,7 @@ test('a model change made while busy is persisted between requests, not in the m
   const h = await harness();
   h.fake.enqueue({ toolCalls: [{ id: 'c', name: 'ls', input: {} }], delayMs: 10 }, { text: 'listed' });
   const run = h.agent.prompt('list');
-  await new Promise((r) => setTimeout(r, 5));
+  await waitFor(h.events, (e) => e.type === 'message_delta');
   await h.agent.setModel({ ...h.model, id: 'fake-gpt-2' });
   await run;
   assert.deepEqual(await fileEntries(h.store), ['user', 'assistant:toolUse', 'toolResult:ls', 'model_change', 'assistant:stop']);
