@@ -246,3 +246,16 @@ test('strategy "handoff": threshold maintenance moves the conversation to a new 
   // The old session is untouched by the handoff: no compaction entry was written there.
   assert.ok(!(await readFile(oldFile, 'utf8')).includes('"type":"compaction"'));
 });
+
+test('stop during a manual compaction cancels it: "Compaction cancelled" and the file is unchanged', async () => {
+  const h = await withHistory();
+  const before = await readFile(h.store.file, 'utf8');
+  h.fake.enqueue({ text: summaryText('NEVER'), hangAfterChunks: 1 });
+  const compacting = h.agent.compact();
+  await waitFor(h.events, (e) => e.type === 'compaction_start');
+  await waitFor(h.events, () => h.llmRequests().length >= 1);
+  await h.agent.stop();
+  await assert.rejects(compacting, { message: 'Compaction cancelled' });
+  assert.equal(await readFile(h.store.file, 'utf8'), before);
+  assert.equal(h.agent.busy, false);
+});

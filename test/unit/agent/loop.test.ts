@@ -216,3 +216,11 @@ test('after tree navigation the next turn uses the new leaf; refreshFromStore te
   assert.doesNotMatch(third, /question B/);
   assert.deepEqual(pathEntries(h.store), ['user', 'assistant:stop', 'user', 'assistant:stop']);
 });
+
+test('approvalPreview output reaches the prompter with the request', async () => {
+  const h = await harness({ deps: { approvalPreview: async (tool, args) => ({ tool, proposed: args.content }) } });
+  h.fake.enqueue({ toolCalls: [{ id: 'c', name: 'write', input: { path: 'p.txt', content: 'NEW' } }] }, { text: 'written' });
+  await h.agent.prompt('write p.txt');
+  assert.deepEqual(h.prompter.asked[0]!.preview, { tool: 'write', proposed: 'NEW' });
+  assert.equal(await readFile(join(h.ws, 'p.txt'), 'utf8'), 'NEW');
+});
