@@ -1,5 +1,6 @@
 // Chat webview bootstrap: mounts the UI, connects to the host through the validated protocol, and starts
 // the ready handshake. Rendering lives in render/, protocol handling in host-channel.ts.
+import './zod-config'; // must stay the first import
 import { connectToHost, sendReady } from './host-channel';
 import { mountApp } from './render/app';
 

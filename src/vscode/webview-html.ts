@@ -15,8 +15,9 @@ export function createNonce(): string {
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
   return [
     `default-src 'none'`,
-    // Toolkit components style themselves through constructable stylesheets; our own CSS is a file.
-    `style-src ${cspSource} 'nonce-${nonce}'`,
+    // The toolkit (FAST) injects <style> elements and style attributes without a nonce, so inline styles
+    // must be allowed; a nonce here would switch 'unsafe-inline' off. Scripts stay nonce-only.
+    `style-src ${cspSource} 'unsafe-inline'`,
     `font-src ${cspSource}`,
     `img-src ${cspSource} data:`,
     `script-src 'nonce-${nonce}'`,
@@ -32,7 +33,7 @@ export function renderChatHtml(webview: vscode.Webview, extensionUri: vscode.Uri
   <meta charset="UTF-8">
   <meta http-equiv="Content-Security-Policy" content="${csp}">
   <meta name="viewport" content="width=device-width, initial-scale=1.0">
-  <link rel="stylesheet" nonce="${nonce}" href="${asset('main.css').toString()}">
+  <link rel="stylesheet" href="${asset('main.css').toString()}">
   <script type="module" nonce="${nonce}" src="${asset('toolkit.min.js').toString()}"></script>
   <script defer nonce="${nonce}" src="${asset('main.js').toString()}"></script>
   <title>Arbor Chat</title>

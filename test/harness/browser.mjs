@@ -86,13 +86,18 @@ export async function openArborContainer(page) {
 }
 
 /**
- * The chat view's document: the outer webview iframe (picked by extension id and purpose), then the
- * inner `#active-frame` that holds Arbor's HTML.
+ * The chat view's document: the outer webview iframe (picked by extension id; VS Code adds
+ * `purpose=webviewView` only when the view was opened from its container, not via `<view>.focus`), then
+ * the inner `#active-frame` that holds Arbor's HTML. Hidden views' iframes are removed, so the visible
+ * Arbor webview is the chat view until Arbor opens other webviews.
  */
 export function chatFrame(page) {
   return page
-    .frameLocator('iframe.webview.ready[src*="extensionId=arbor-dev.arbor"][src*="purpose=webviewView"]')
-    .frameLocator('iframe#active-frame');
+    .locator('iframe.webview.ready[src*="extensionId=arbor-dev.arbor"]:visible')
+    .first()
+    .contentFrame()
+    .locator('iframe#active-frame')
+    .contentFrame();
 }
 
 /** Runs a command from the palette by its title, e.g. "Arbor: Open Chat" (retries if focus is stolen). */
@@ -122,6 +127,7 @@ export async function runCommand(page, title, { attempts = 3 } = {}) {
 export async function screenshot(page, name) {
   mkdirSync(testResultsDir, { recursive: true });
   const path = join(testResultsDir, `${name.replace(/[^A-Za-z0-9_.-]+/g, '-')}.png`);
+  await page.mouse.move(700, 880).catch(() => {}); // park the pointer on the status bar: no stray hovers
   await page.screenshot({ path });
   return path;
 }

@@ -32,6 +32,8 @@ export const QUIET_SETTINGS = {
   'chat.commandCenter.enabled': false,
   'chat.disableAIFeatures': true,
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  // Run folders live inside this repository: do not offer to open the parent git repository.
+  'git.openRepositoryInParentFolders': 'never',
 };
 
 /** A free TCP port on 127.0.0.1 (preferred if given and free). */

@@ -38,12 +38,15 @@ wb.test('the chat webview renders toolkit components in the theme colours', asyn
     };
     const button = document.querySelector('vscode-button');
     const inner = button?.shadowRoot?.querySelector('button');
+    // FAST components paint on the host element; the shadow <button> is transparent on top of it.
     return {
       buttonDefined: customElements.get('vscode-button') !== undefined,
       tagDefined: customElements.get('vscode-tag') !== undefined,
       dividerDefined: customElements.get('vscode-divider') !== undefined,
       hasShadowButton: inner !== null && inner !== undefined,
-      buttonBackground: inner ? getComputedStyle(inner).backgroundColor : '',
+      buttonBackground: button ? getComputedStyle(button).backgroundColor : '',
+      buttonColor: inner ? getComputedStyle(inner).color : '',
+      themeSecondaryForeground: probe('var(--vscode-button-secondaryForeground)'),
       themeSecondaryBackground: probe('var(--vscode-button-secondaryBackground)'),
       bodyColor: getComputedStyle(document.body).color,
       themeForeground: probe('var(--vscode-foreground)'),
@@ -58,6 +61,7 @@ wb.test('the chat webview renders toolkit components in the theme colours', asyn
   assert.notEqual(look.foregroundVariable, '', 'VS Code injected its theme variables');
   assert.equal(look.bodyColor, look.themeForeground, 'body text uses --vscode-foreground');
   assert.equal(look.buttonBackground, look.themeSecondaryBackground, 'toolkit button uses the theme colour');
+  assert.equal(look.buttonColor, look.themeSecondaryForeground, 'toolkit button text uses the theme colour');
   assert.notEqual(look.buttonBackground, 'rgba(0, 0, 0, 0)');
   assert.equal(look.cspViolations, '0', 'nothing was blocked by the Content-Security-Policy');
 });
