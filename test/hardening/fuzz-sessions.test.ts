@@ -146,6 +146,7 @@ function expectFor(data: Buffer): Expected {
   const seen = new Set<string>();
   let header: unknown;
   let headerFound = false;
+  let headerLineNo = 0;
   lines.forEach((raw, index) => {
     const lineNo = index + 1;
     let text = raw.toString('utf8');
@@ -162,6 +163,7 @@ function expectFor(data: Buffer): Expected {
     if (!headerFound) {
       headerFound = true;
       header = value;
+      headerLineNo = lineNo;
       return;
     }
     const base = isObj(value) && typeof value.type === 'string' && typeof value.id === 'string' && value.id.length > 0 && (value.parentId === null || typeof value.parentId === 'string') && typeof value.timestamp === 'string';
@@ -174,8 +176,7 @@ function expectFor(data: Buffer): Expected {
     }
   });
   const firstProblem = Math.min(...[...problems].filter(([, kinds]) => !kinds.includes('none')).map(([line]) => line), Infinity);
-  const headerLineNo = lines.findIndex((raw) => raw.toString('utf8').trim() !== '') + 1;
-  const headerOk = isObj(header) && header.type === 'session' && typeof header.id === 'string' && (header.version === undefined || typeof header.version === 'number') && !(firstProblem < headerLineNo);
+  const headerOk = isObj(header) && header.type === 'session' && typeof header.id === 'string' && (header.version === undefined || typeof header.version === 'number') && !(firstProblem < headerLineNo); // garbage before the header: refused
   return { problems, ids, headerOk, headerVersion: isObj(header) && typeof header.version === 'number' ? header.version : isObj(header) ? 1 : undefined };
 }
 
