@@ -6,6 +6,8 @@ import { open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { SessionLockError } from './errors';
 
 const STALE_MS = 30_000;
+/** A live writer fills its lock within microseconds of creating it; an empty lock this old is a crash's. */
+const EMPTY_STALE_MS = 2_000;
 const TIMEOUT_MS = 20_000;
 
 export interface HeldLock {
@@ -47,8 +49,11 @@ async function removeIfStale(lockPath: string): Promise<boolean> {
   const [pidText, host] = content.trim().split(' ');
   const pid = Number(pidText);
   const deadHere = host === hostname() && Number.isInteger(pid) && pid > 0 && !isAlive(pid);
-  // An empty lock file can be a writer between create and write: only age makes it stale.
-  if (!deadHere && Date.now() - mtimeMs < STALE_MS) return false;
+  // An empty lock file can be a writer between create and write, but only for an instant: one that
+  // stays empty was left by a writer killed in between (it would otherwise block the session for STALE_MS).
+  const age = Date.now() - mtimeMs;
+  const emptyAndOld = content.trim() === '' && age > EMPTY_STALE_MS;
+  if (!deadHere && !emptyAndOld && age < STALE_MS) return false;
   // Rename first so that two processes clearing the same stale lock cannot delete a fresh one.
   const aside = `${lockPath}.stale-${process.pid}-${Date.now()}`;
   try {
