@@ -1,0 +1,118 @@
+#!/usr/bin/env node
+// Bundle sizes and activation-time module cost. Run: `node bench/bundle-size.mjs`.
+//
+// Measures, in one run:
+//  1. sizes of dist/extension.js, dist/cli.js and dist/webview/*.js (built with scripts/build.mjs when
+//     dist/ is missing).
+//  2. cold `require` of dist/extension.js (with a stubbed `vscode`) in fresh processes vs requiring an
+//     empty module: evaluation time ratio (median of N runs each).
+//  3. that openai, @anthropic-ai/sdk and gpt-tokenizer are NOT evaluated when the extension loads: the
+//     extension is rebuilt into a temp folder with the same esbuild settings plus a plugin that makes
+//     every module of those packages record itself on a global when evaluated. A control bundle that
+//     imports them statically must record all three (so the probe is known to work).
+// Results: bench/results/bundle-size.{json,md}.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const stub = join(root, 'bench', 'common', 'stub-vscode.cjs');
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const LAZY = ['openai', '@anthropic-ai/sdk', 'gpt-tokenizer'];
+
+if (!existsSync(join(root, 'dist', 'extension.js')) && existsSync(join(root, 'scripts', 'build.mjs'))) {
+  const r = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+const kb = (file) => (existsSync(file) ? Math.round(statSync(file).size / 102.4) / 10 : null);
+const webviewDir = join(root, 'dist', 'webview');
+const sizes = {
+  extensionKB: kb(join(root, 'dist', 'extension.js')),
+  cliKB: kb(join(root, 'dist', 'cli.js')),
+  webview: existsSync(webviewDir) ? Object.fromEntries(readdirSync(webviewDir).filter((f) => f.endsWith('.js')).map((f) => [f, kb(join(webviewDir, f))])) : {},
+};
+
+/** Median wall time (ms) of `require(file)` in fresh processes, measured inside the child. */
+function coldRequireMs(file) {
+  const script = `const t=process.hrtime.bigint();require(${JSON.stringify(file)});process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6));`;
+  const times = [];
+  for (let i = 0; i < RUNS; i++) {
+    const r = spawnSync(process.execPath, ['-r', stub, '-e', script], { cwd: root, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`require ${file} failed: ${r.stderr}`);
+    times.push(Number(r.stdout));
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+const work = mkdtempSync(join(tmpdir(), 'arbor-bench-bundle-'));
+try {
+  const empty = join(work, 'empty.js');
+  writeFileSync(empty, 'module.exports = {};\n');
+  const extension = join(root, 'dist', 'extension.js');
+  const emptyMs = coldRequireMs(empty);
+  const extensionMs = coldRequireMs(extension);
+
+  // Probe build: same settings as scripts/build.mjs for the extension, plus the evaluation recorder.
+  const esbuild = createRequire(join(root, 'package.json'))('esbuild');
+  const probe = {
+    name: 'record-evaluation',
+    setup(build) {
+      const filter = /[\\/]node_modules[\\/](openai|@anthropic-ai[\\/]sdk|gpt-tokenizer)[\\/]/;
+      build.onLoad({ filter: /\.(c|m)?js$/ }, async (args) => {
+        const match = filter.exec(args.path);
+        if (!match) return undefined;
+        const { readFile } = await import('node:fs/promises');
+        const name = match[1].replace(/\\/g, '/');
+        const contents = `(globalThis.__arborEvaluated ??= new Set()).add(${JSON.stringify(name)});\n` + (await readFile(args.path, 'utf8'));
+        return { contents, loader: 'js', resolveDir: dirname(args.path) };
+      });
+    },
+  };
+  const options = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], logLevel: 'error', plugins: [probe] };
+  const probed = join(work, 'extension-probe.js');
+  await esbuild.build({ ...options, entryPoints: [join(root, 'src', 'extension.ts')], outfile: probed });
+  const control = join(work, 'control-probe.js');
+  await esbuild.build({
+    ...options,
+    stdin: { contents: LAZY.map((m, i) => `import * as m${i} from '${m}'; globalThis.__keep${i} = m${i};`).join('\n'), resolveDir: root, loader: 'ts' },
+    outfile: control,
+  });
+  const evaluated = (file) => {
+    const r = spawnSync(process.execPath, ['-r', stub, '-e', `require(${JSON.stringify(file)});process.stdout.write(JSON.stringify([...(globalThis.__arborEvaluated ?? [])]))`], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`probe failed: ${r.stderr}`);
+    return JSON.parse(r.stdout);
+  };
+  const atLoad = evaluated(probed);
+  const controlSeen = evaluated(control);
+  const probeWorks = LAZY.every((m) => controlSeen.includes(m));
+
+  const metrics = [
+    { name: 'extension module evaluation vs empty module (cold require, ms ratio)', value: round(extensionMs / emptyMs, 2), target: 40, unit: 'x', detail: `${extensionMs.toFixed(1)} ms vs ${emptyMs.toFixed(2)} ms` },
+    { name: 'extension module evaluation (ms)', value: round(extensionMs, 1), target: 100, unit: 'ms' },
+    { name: 'SDK packages evaluated at load (openai, @anthropic-ai/sdk, gpt-tokenizer)', value: probeWorks ? atLoad.length : NaN, target: 0, unit: 'packages', detail: probeWorks ? (atLoad.join(', ') || 'none') : `probe broken: control saw ${controlSeen}` },
+    { name: 'dist/extension.js size (KB)', value: sizes.extensionKB, target: 1500, unit: 'KB' },
+    { name: 'dist/cli.js size (KB)', value: sizes.cliKB, target: 1500, unit: 'KB' },
+    ...Object.entries(sizes.webview).map(([f, v]) => ({ name: `dist/webview/${f} size (KB)`, value: v, target: f === 'toolkit.min.js' ? 400 : 1200, unit: 'KB' })),
+  ].filter((m) => m.value !== null);
+  for (const m of metrics) m.pass = Number.isFinite(m.value) && m.value <= m.target;
+  const result = { date: new Date().toISOString(), node: process.version, runs: RUNS, sizes, requireMs: { empty: emptyMs, extension: extensionMs }, evaluatedAtLoad: atLoad, probeControl: controlSeen, metrics, pass: metrics.every((m) => m.pass) };
+  const out = join(root, 'bench', 'results');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'bundle-size.json'), JSON.stringify(result, null, 2) + '\n');
+  const md = ['# Bundle size and load cost', '', `node ${process.version}, median of ${RUNS} fresh processes`, '', '| metric | value | target | pass | detail |', '|---|---|---|---|---|',
+    ...metrics.map((m) => `| ${m.name} | ${m.value} ${m.unit} | ≤ ${m.target} | ${m.pass ? 'yes' : 'NO'} | ${m.detail ?? ''} |`)].join('\n') + '\n';
+  writeFileSync(join(out, 'bundle-size.md'), md);
+  process.stdout.write(md);
+  process.exit(result.pass ? 0 : 1);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+function round(v, digits) {
+  const f = 10 ** digits;
+  return Math.round(v * f) / f;
+}
