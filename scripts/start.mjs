@@ -4,7 +4,7 @@
 //   ARBOR_PORT=9000 npm start     preferred port (default 8123; a free one is used if it is taken)
 //   npm start -- --watch          also rebuild on change (then run "Developer: Reload Window")
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startCodeServer } from '../test/harness/code-server.mjs';
 import { toolsDir, repoRoot } from '../test/harness/paths.mjs';
@@ -17,15 +17,17 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 const runDir = join(toolsDir, 'start');
 const workspace = join(runDir, 'bookshop');
 const fresh = !existsSync(workspace);
-const { rmSync, mkdirSync, cpSync } = await import('node:fs');
-for (const dir of ['ud', 'ext', 't']) rmSync(join(runDir, dir), { recursive: true, force: true });
 mkdirSync(runDir, { recursive: true });
+rmSync(join(runDir, 't'), { recursive: true, force: true }); // stale sockets from an earlier run
 if (fresh) cpSync(join(repoRoot, 'demo'), workspace, { recursive: true });
 
+// User data (settings, secrets such as API keys) is kept between runs of `npm start`;
+// delete .vscode-test/start/ to begin afresh.
 const server = await startCodeServer({
   port: Number(process.env.ARBOR_PORT ?? 8123),
   runDir,
   workspace,
+  keepUserData: true,
 });
 let watcher;
 if (watch) {

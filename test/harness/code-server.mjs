@@ -9,7 +9,7 @@
 //   });
 //   server.url; server.workspace; server.workbenchUrl({ payload }); await server.stop();
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ensureVsCodeUnderTest } from './install.mjs';
@@ -84,6 +84,7 @@ async function waitForHealth(url, child, timeoutMs) {
  * @param {boolean} [options.installArbor] symlink this repo into the extensions dir (default true);
  *   pass false when loading Arbor as a development extension through the URL payload instead
  * @param {string} [options.runDir] run folder; default: a new .vscode-test/runs/<id>
+ * @param {boolean} [options.keepUserData] reuse an existing runDir's settings.json (npm start)
  * @param {boolean} [options.keepRunDir] keep the run folder after stop (default: only on failure)
  * @param {(line: string) => void} [options.onOutput] receives code-server's stdout/stderr lines
  */
@@ -100,11 +101,15 @@ export async function startCodeServer(options = {}) {
   };
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
   mkdirSync(join(dirs.userData, 'User'), { recursive: true });
-  writeFileSync(
-    join(dirs.userData, 'User', 'settings.json'),
-    JSON.stringify({ ...QUIET_SETTINGS, ...(options.settings ?? {}) }, null, 2),
-  );
-  if (options.installArbor !== false) symlinkSync(repoRoot, join(dirs.extensions, extensionFolderName()), 'dir');
+  const settingsFile = join(dirs.userData, 'User', 'settings.json');
+  if (!(options.keepUserData && existsSync(settingsFile))) {
+    writeFileSync(settingsFile, JSON.stringify({ ...QUIET_SETTINGS, ...(options.settings ?? {}) }, null, 2));
+  }
+  if (options.installArbor !== false) {
+    const link = join(dirs.extensions, extensionFolderName());
+    rmSync(link, { force: true });
+    symlinkSync(repoRoot, link, 'dir');
+  }
 
   let workspace = options.workspace;
   if (!workspace) {
