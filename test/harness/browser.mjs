@@ -3,11 +3,13 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { chromiumPath, runsDir, testResultsDir } from './paths.mjs';
+import { removeOnExit } from './processes.mjs';
 
 /** Launches headless Chromium with a fresh profile (under the run dir); close() removes it. */
 export async function launchBrowser({ profileParent = runsDir } = {}) {
   mkdirSync(profileParent, { recursive: true });
   const profile = mkdtempSync(join(profileParent, 'chromium-'));
+  const releaseProfile = removeOnExit(profile);
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
     headless: true,
@@ -24,6 +26,7 @@ export async function launchBrowser({ profileParent = runsDir } = {}) {
     page,
     async close() {
       await context.close().catch(() => {});
+      releaseProfile();
       rmSync(profile, { recursive: true, force: true });
     },
   };

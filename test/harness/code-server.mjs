@@ -13,7 +13,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symli
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ensureVsCodeUnderTest } from './install.mjs';
-import { trackGroup } from './processes.mjs';
+import { removeOnExit, trackGroup } from './processes.mjs';
 import { repoRoot, runsDir } from './paths.mjs';
 
 /** Settings that make the workbench quiet and deterministic (no walkthroughs, AI sidebar, trust prompts). */
@@ -92,6 +92,8 @@ export async function startCodeServer(options = {}) {
   const { codeServerBin, env: nodeEnv } = await ensureVsCodeUnderTest();
   mkdirSync(runsDir, { recursive: true });
   const runDir = options.runDir ?? mkdtempSync(join(runsDir, 'r-'));
+  // An interrupted run leaves nothing behind; a finished one decides in stop().
+  const releaseRunDir = options.runDir ? () => {} : removeOnExit(runDir);
   const dirs = {
     userData: join(runDir, 'ud'),
     extensions: join(runDir, 'ext'),
@@ -150,6 +152,8 @@ export async function startCodeServer(options = {}) {
     await waitForHealth(url, child, 60_000);
   } catch (error) {
     await stop();
+    releaseRunDir();
+    if (!options.runDir) rmSync(runDir, { recursive: true, force: true });
     throw new Error(`${error.message}\n--- code-server output ---\n${output.join('\n')}`);
   }
 
@@ -174,6 +178,7 @@ export async function startCodeServer(options = {}) {
     /** Kills the whole process group; removes the run dir unless asked to keep it. */
     async stop({ keepRunDir = options.keepRunDir ?? false } = {}) {
       await stop();
+      releaseRunDir();
       if (!keepRunDir && !options.runDir) rmSync(runDir, { recursive: true, force: true });
     },
   };

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { format } from 'node:util';
 import { allowDevPayload, launchBrowser, screenshot } from './browser.mjs';
 import { startCodeServer } from './code-server.mjs';
+import { removeOnExit } from './processes.mjs';
 import { repoRoot, runsDir, testResultsDir } from './paths.mjs';
 
 // Keep in sync with test/exthost/suite.ts.
@@ -31,6 +32,7 @@ export async function runExtensionHostTests({ extraEnv = {}, settings = {}, time
   try {
     mkdirSync(runsDir, { recursive: true });
     resultsDir = mkdtempSync(join(runsDir, 'exthost-'));
+    removeOnExit(resultsDir);
     const resultsFile = join(resultsDir, 'results.json');
     // Env given to code-server reaches the extension host, so the suite learns where to write its summary.
     server = await startCodeServer({ installArbor: false, settings, extraEnv: { ...extraEnv, ARBOR_EXTHOST_RESULTS: resultsFile } });

@@ -1,8 +1,18 @@
 // Process-group bookkeeping: every server the harness starts is spawned detached (its own process
 // group) and the whole group is killed on stop, on process exit, and on SIGINT/SIGTERM/uncaught errors,
 // so a failed or interrupted run never leaves code-server or its file watcher behind.
+import { rmSync } from 'node:fs';
+
 const groups = new Set();
+const scratchDirs = new Set();
 let hooked = false;
+
+/** Removes `dir` when the process exits or is interrupted, unless released first. Returns the releaser. */
+export function removeOnExit(dir) {
+  hookExit();
+  scratchDirs.add(dir);
+  return () => scratchDirs.delete(dir);
+}
 
 export function killGroup(pid, signal = 'SIGTERM') {
   try {
@@ -16,6 +26,8 @@ export function killGroup(pid, signal = 'SIGTERM') {
 function killAll() {
   for (const pid of groups) killGroup(pid, 'SIGKILL');
   groups.clear();
+  for (const dir of scratchDirs) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  scratchDirs.clear();
 }
 
 function hookExit() {
