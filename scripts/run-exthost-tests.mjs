@@ -9,7 +9,8 @@ try {
   const result = await runExtensionHostTests();
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   for (const failure of result.failures) console.log(`FAILED: ${failure.title}`);
-  console.log(`exthost: ${result.passed} passed, ${result.failed} failed${result.pending ? `, ${result.pending} pending` : ''} (${seconds} s)`);
+  console.log(`exthost: run took ${seconds} s${result.pending ? `, ${result.pending} pending` : ''}`);
+  console.log(`exthost: ${result.passed} passed, ${result.failed} failed`);
   process.exit(result.failed === 0 && result.exitCode === 0 && result.passed > 0 ? 0 : 1);
 } catch (error) {
   console.error(`exthost: run failed: ${error instanceof Error ? error.message : String(error)}`);

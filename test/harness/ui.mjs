@@ -3,19 +3,24 @@
 //
 //   import { useWorkbench } from '../harness/ui.mjs';
 //   const wb = useWorkbench('chat', { extraEnv: { … }, settings: { … } });
-//   wb.test('does something', async (page) => { … });
+//   // or, when the values exist only at run time (hooks run in registration order):
+//   //   before(async () => { fake = await startFakeLlm(); });
+//   //   const wb = useWorkbench('chat', () => ({ extraEnv: { ARBOR_TEST_LLM_URL: fake.url } }));
+//   wb.test('does something', async (page, server) => { … });
 import { after, before, test } from 'node:test';
 import { launchBrowser, openWorkbench, screenshot } from './browser.mjs';
 import { startCodeServer } from './code-server.mjs';
 
 /**
  * @param {string} prefix screenshot name prefix (usually the file's topic)
- * @param {Parameters<typeof startCodeServer>[0]} [serverOptions]
+ * @param {Parameters<typeof startCodeServer>[0] | (() => Parameters<typeof startCodeServer>[0] | Promise<Parameters<typeof startCodeServer>[0]>)} [serverOptions]
  */
 export function useWorkbench(prefix, serverOptions = {}) {
   const state = { server: undefined, browser: undefined, page: undefined, failed: false };
   before(async () => {
-    state.server = await startCodeServer(serverOptions);
+    // A function lets a file start its dependencies first (e.g. test/fake-llm) and pass their URLs.
+    const options = typeof serverOptions === 'function' ? await serverOptions() : serverOptions;
+    state.server = await startCodeServer(options);
     state.browser = await launchBrowser();
     state.page = state.browser.page;
     await openWorkbench(state.page, state.server);
