@@ -167,11 +167,12 @@ function expectFor(data: Buffer): Expected {
       return;
     }
     const base = isObj(value) && typeof value.type === 'string' && typeof value.id === 'string' && value.id.length > 0 && (value.parentId === null || typeof value.parentId === 'string') && typeof value.timestamp === 'string';
+    const id = base ? (value as { id: string }).id : '';
     if (!base) problems.set(lineNo, ['invalid-entry']);
-    else if (seen.has(value.id as string)) problems.set(lineNo, ['duplicate-id']);
+    else if (seen.has(id)) problems.set(lineNo, ['duplicate-id']);
     else {
-      seen.add(value.id as string);
-      ids.push(value.id as string);
+      seen.add(id);
+      ids.push(id);
       problems.set(lineNo, ['invalid-entry', 'none']); // a known type with a malformed shape is reported but kept
     }
   });
