@@ -29,9 +29,31 @@ function capture(cmd, args, env) {
   });
 }
 
+/**
+ * `npm run` exports its own resolved config and lifecycle data as npm_* variables. A nested `npm install`
+ * would take them as its config: the user agent (code-server's postinstall reads the node version from
+ * it), the local prefix (the outer project!), the node-gyp path and so on. Drop those; keep the rest of
+ * npm_config_* (registry, proxy, cafile, cache…), so installs use the registry npm is configured with.
+ */
+const INHERITED_NPM_CONFIG = new Set([
+  'user_agent', 'local_prefix', 'prefix', 'global_prefix', 'npm_version', 'node_gyp', 'loglevel', 'init_module',
+  'allow_scripts', 'nodedir',
+]);
+export function cleanNpmEnv(base = process.env) {
+  const env = {};
+  for (const [key, value] of Object.entries(base)) {
+    const lower = key.toLowerCase();
+    if (lower.startsWith('npm_config_') && INHERITED_NPM_CONFIG.has(lower.slice('npm_config_'.length))) continue;
+    if (lower.startsWith('npm_') && !lower.startsWith('npm_config_')) continue; // lifecycle, package, execpath
+    if (key === 'INIT_CWD' || key === 'NODE') continue;
+    env[key] = value;
+  }
+  return env;
+}
+
 /** Environment in which code-server (and npm builds for it) run: node 24 first on PATH. */
 export function nodeEnv(base = process.env) {
-  return { ...base, PATH: `${nodeBinDir}:${base.PATH ?? ''}`, npm_config_nodedir: nodeHeadersDir };
+  return { ...cleanNpmEnv(base), PATH: `${nodeBinDir}:${base.PATH ?? ''}`, npm_config_nodedir: nodeHeadersDir };
 }
 
 function prepareDir(dir, name) {
@@ -46,7 +68,7 @@ async function installNode(log) {
   if (existsSync(join(nodeDir, MARKER))) return false;
   log(`[install] node@${NODE_MAJOR} -> ${nodeDir}`);
   prepareDir(nodeDir, 'arbor-test-node');
-  await run('npm', [...npmArgs, `node@${NODE_MAJOR}`], { cwd: nodeDir, env: process.env });
+  await run('npm', [...npmArgs, `node@${NODE_MAJOR}`], { cwd: nodeDir, env: cleanNpmEnv() });
   const version = await capture(join(nodeBinDir, 'node'), ['--version'], process.env);
   if (!version.startsWith(`v${NODE_MAJOR}.`)) throw new Error(`unexpected node version ${version}`);
   writeFileSync(join(nodeDir, MARKER), `${version}\n`);
