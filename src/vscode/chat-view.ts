@@ -80,7 +80,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       return false;
     }
     this.stats.accepted++;
-    await this.handle(parsed.message);
+    try {
+      await this.handle(parsed.message);
+    } catch (error) {
+      this.deps.log.error(`chat view: handling "${parsed.message.type}" failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    }
     return true;
   }
 
