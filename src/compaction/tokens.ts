@@ -2,9 +2,16 @@
 // points land where pi would put them; a real tokenizer can be injected (src/llm/tokens.ts) where
 // precision matters more than pi compatibility.
 import type { AgentMessage, AssistantMessage, Usage } from '../core/messages';
+import {
+  calculateContextTokens,
+  estimateContextTokens as estimateWith,
+  sumTokens as sumWith,
+  type ContextTokenEstimate,
+  type TokenEstimator,
+} from '../core/usage';
 
-/** Estimates the tokens one message costs in the context. Must be pure and cheap. */
-export type TokenEstimator = (message: AgentMessage) => number;
+export { calculateContextTokens, hasValidUsage, lastUsageIndex } from '../core/usage';
+export type { ContextTokenEstimate, TokenEstimator } from '../core/usage';
 
 /** pi counts an image as 4800 characters (about 1200 tokens) except inside user messages. */
 const IMAGE_CHARS = 4800;
@@ -52,43 +59,10 @@ export function messageChars(message: AgentMessage): number {
 /** pi's estimate: ceil(chars / 4). */
 export const estimateTokens: TokenEstimator = (message) => Math.ceil(messageChars(message) / 4);
 
-/** Tokens a provider reported for a whole request + response. */
-export function calculateContextTokens(usage: Usage): number {
-  return usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
-}
-
 /** Tokens of the prompt side only (what the context occupied when the request was sent). */
 export function promptTokens(usage: Usage): number {
   const prompt = usage.input + usage.cacheRead + usage.cacheWrite;
   return prompt > 0 ? prompt : calculateContextTokens(usage);
-}
-
-/** An assistant reply whose usage can be trusted: not aborted, not an error, and non-zero. */
-export function hasValidUsage(message: AgentMessage): message is AssistantMessage {
-  return (
-    message.role === 'assistant' &&
-    message.stopReason !== 'aborted' &&
-    message.stopReason !== 'error' &&
-    message.usage !== undefined &&
-    calculateContextTokens(message.usage) > 0
-  );
-}
-
-/** Index of the newest assistant message with valid usage, or -1. */
-export function lastUsageIndex(messages: readonly AgentMessage[]): number {
-  for (let i = messages.length - 1; i >= 0; i--) if (hasValidUsage(messages[i]!)) return i;
-  return -1;
-}
-
-export interface ContextTokenEstimate {
-  /** best estimate of what the context costs now */
-  tokens: number;
-  /** provider-reported tokens of the newest valid assistant reply (0 without one) */
-  usageTokens: number;
-  /** estimated tokens of the messages after that reply (all messages without one) */
-  trailingTokens: number;
-  /** index of that reply in `messages`, or null when no usage is known */
-  lastUsageIndex: number | null;
 }
 
 /** Reported usage of the newest reply plus estimates for what came after it (reference §3.2). */
@@ -96,14 +70,7 @@ export function estimateContextTokens(
   messages: readonly AgentMessage[],
   estimator: TokenEstimator = estimateTokens,
 ): ContextTokenEstimate {
-  const index = lastUsageIndex(messages);
-  if (index === -1) {
-    const tokens = sumTokens(messages, 0, messages.length, estimator);
-    return { tokens, usageTokens: 0, trailingTokens: tokens, lastUsageIndex: null };
-  }
-  const usageTokens = calculateContextTokens((messages[index] as AssistantMessage).usage);
-  const trailingTokens = sumTokens(messages, index + 1, messages.length, estimator);
-  return { tokens: usageTokens + trailingTokens, usageTokens, trailingTokens, lastUsageIndex: index };
+  return estimateWith(messages, estimator);
 }
 
 export function sumTokens(
@@ -112,7 +79,5 @@ export function sumTokens(
   to: number,
   estimator: TokenEstimator = estimateTokens,
 ): number {
-  let total = 0;
-  for (let i = from; i < to; i++) total += estimator(messages[i]!);
-  return total;
+  return sumWith(messages, from, to, estimator);
 }

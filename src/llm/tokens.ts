@@ -4,6 +4,7 @@
 // (messages are treated as immutable: whoever changes one makes a copy), so a threshold check costs
 // only the messages it has not seen before, never a re-count of the whole session.
 import type { AgentMessage, AssistantMessage, Usage } from '../core/messages';
+import { estimateContextTokens, type ContextTokenEstimate } from '../core/usage';
 
 type Counter = (text: string) => number;
 
@@ -93,46 +94,15 @@ export function estimateMessageTokens(message: AgentMessage): number {
   return tokens;
 }
 
-/** pi: totalTokens, or the sum of the parts when a provider left it zero. */
-export function calculateContextTokens(usage: Usage): number {
-  return usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
-}
-
-export interface ContextTokens {
-  tokens: number;
-  usageTokens: number;
-  trailingTokens: number;
-  /** index of the assistant message whose usage anchors the count; null when none has usage */
-  lastUsageIndex: number | null;
-}
-
-function hasValidUsage(message: AgentMessage): message is AssistantMessage {
-  return (
-    message.role === 'assistant' &&
-    message.stopReason !== 'aborted' &&
-    message.stopReason !== 'error' &&
-    calculateContextTokens(message.usage) > 0
-  );
-}
+export { calculateContextTokens } from '../core/usage';
+export type { ContextTokenEstimate as ContextTokens } from '../core/usage';
 
 /**
- * What the model currently sees: usage of the newest valid assistant reply plus estimates for the
- * messages after it. Work is proportional to the messages after that reply (cached per message).
+ * What the model currently sees: usage of the newest valid assistant reply plus tokenizer estimates
+ * for the messages after it. Work is proportional to the messages after that reply (cached per message).
  */
-export function contextTokens(messages: readonly AgentMessage[]): ContextTokens {
-  let lastUsageIndex: number | null = null;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    if (hasValidUsage(messages[i]!)) {
-      lastUsageIndex = i;
-      break;
-    }
-  }
-  const usageTokens = lastUsageIndex === null ? 0 : calculateContextTokens((messages[lastUsageIndex] as AssistantMessage).usage);
-  let trailingTokens = 0;
-  for (let i = lastUsageIndex === null ? 0 : lastUsageIndex + 1; i < messages.length; i++) {
-    trailingTokens += estimateMessageTokens(messages[i]!);
-  }
-  return { tokens: usageTokens + trailingTokens, usageTokens, trailingTokens, lastUsageIndex };
+export function contextTokens(messages: readonly AgentMessage[]): ContextTokenEstimate {
+  return estimateContextTokens(messages, estimateMessageTokens);
 }
 
 /**
