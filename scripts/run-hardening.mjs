@@ -5,11 +5,12 @@
 //   ARBOR_HARDENING_SEED=<n>      reproduce a failing run (every failure message prints its seed)
 // Optional arguments filter test files by substring. Suite figures (`# figures …` lines) are collected
 // and written to test/hardening/results/<profile>.json, the numbers docs/reliability.md quotes.
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
+import { findTestFiles, repoRoot } from './lib/test-files.mjs';
 
-const root = new URL('..', import.meta.url).pathname;
+const root = repoRoot;
 const profile = (process.env.ARBOR_HARDENING_PROFILE ?? 'quick').trim().toLowerCase() || 'quick';
 if (profile !== 'quick' && profile !== 'full') {
   console.error(`ARBOR_HARDENING_PROFILE must be "quick" or "full" (got "${profile}")`);
@@ -17,24 +18,7 @@ if (profile !== 'quick' && profile !== 'full') {
 }
 const filter = process.argv.slice(2);
 
-function findTests(dir) {
-  const found = [];
-  for (const name of readdirSync(dir)) {
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) found.push(...findTests(full));
-    else if (name.endsWith('.test.ts') || name.endsWith('.test.mjs')) found.push(full);
-  }
-  return found;
-}
-
-const files = findTests(join(root, 'test', 'hardening'))
-  .map((f) => relative(root, f))
-  .filter((f) => filter.length === 0 || filter.some((part) => f.includes(part)))
-  .sort();
-if (files.length === 0) {
-  console.error('No hardening test files matched.');
-  process.exit(1);
-}
+const files = findTestFiles('test/hardening', ['.test.ts', '.test.mjs'], filter, 'hardening');
 
 // A hang is a failure too: a loader stuck in a loop would otherwise stall CI forever.
 const wallClockMs = profile === 'full' ? 60 * 60_000 : 10 * 60_000;
