@@ -6,7 +6,7 @@
 // Optional arguments filter test files by substring. Suite figures (`# figures …` lines) are collected
 // and written to test/hardening/results/<profile>.json, the numbers docs/reliability.md quotes.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
 import { findTestFiles, repoRoot } from './lib/test-files.mjs';
 
@@ -57,13 +57,15 @@ child.stdout.on('data', (data) => {
 child.on('close', (code, signal) => {
   clearTimeout(watchdog);
   const seconds = (Date.now() - started) / 1000;
-  const outDir = join(root, 'test', 'hardening', 'results');
-  mkdirSync(outDir, { recursive: true });
-  const result = { profile, date: new Date().toISOString(), seconds, node: process.version, counts, figures, exitCode: code, signal };
-  writeFileSync(join(outDir, `${profile}.json`), JSON.stringify(result, null, 2) + '\n');
+  // Only a whole-suite run may replace the figures docs/reliability.md quotes; a filtered run would
+  // overwrite them with a partial picture.
+  const outFile = join(root, 'test', 'hardening', 'results', filter.length === 0 ? `${profile}.json` : `${profile}.filtered.json`);
+  mkdirSync(dirname(outFile), { recursive: true });
+  const result = { profile, date: new Date().toISOString(), seconds, node: process.version, filter, counts, figures, exitCode: code, signal };
+  writeFileSync(outFile, JSON.stringify(result, null, 2) + '\n');
   console.log(
     `hardening (${profile}): ${counts.tests ?? '?'} tests, ${counts.pass ?? '?'} passed, ${counts.fail ?? '?'} failed, ` +
-      `${counts.cancelled ?? 0} cancelled in ${seconds.toFixed(1)} s; figures → ${relative(root, join(outDir, `${profile}.json`))}`,
+      `${counts.cancelled ?? 0} cancelled in ${seconds.toFixed(1)} s; figures → ${relative(root, outFile)}`,
   );
   process.exit(code ?? 1);
 });
