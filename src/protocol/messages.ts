@@ -2,45 +2,392 @@
 // module (the webview bundles it), so a message shape is defined exactly once. Every received message is
 // validated with these schemas; anything that does not parse is logged and dropped, never acted on.
 // No `vscode`, no Node APIs: this file runs in the browser too.
+//
+// Conventions
+// - Each direction is a discriminated union on `type`; adding a message type is backwards compatible
+//   (an old receiver drops it as unknown, logged). Changing a shape incompatibly bumps PROTOCOL_VERSION.
+// - Messages are strict objects (unknown keys are refused) except nested data objects marked otherwise.
+// - Every string, array and number is bounded, so a hostile or buggy peer cannot make the receiver
+//   allocate without limit or act on nonsense (negative indexes, NaN, Infinity).
 import { z } from 'zod';
 
 /** Bumped when a change is not backwards compatible; the webview reports the version it speaks. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 // ---------------------------------------------------------------------------------------------------
-// Shared shapes
+// Limits (exported so senders can truncate before sending, and tests can probe the edges)
 
-/**
- * Everything the chat view renders from. Later features add fields (conversation, tree, usage): add them
- * here as new keys, optional where an old host may not send them.
- */
-export const chatStateSchema = z.object({
-  extensionVersion: z.string().min(1),
-  /** Names of the open workspace folders, in order; empty when no folder is open. */
-  workspaceFolders: z.array(z.string()),
-  /** false in Restricted Mode: tools that edit files or run commands stay disabled. */
-  workspaceTrusted: z.boolean(),
-  /** Label of the selected model, or null when none is configured yet. */
-  modelLabel: z.string().nullable(),
-});
-export type ChatState = z.infer<typeof chatStateSchema>;
+export const LIMITS = {
+  /** entry ids, tool call ids, model keys */
+  id: 256,
+  /** labels on entries */
+  label: 200,
+  /** a prompt the user sends; also the editor prefill */
+  prompt: 200_000,
+  /** free-form instructions (compaction, branch summary) and deny feedback */
+  instructions: 20_000,
+  /** one text block of a message (assistant text, tool result, summary) on the host -> webview side */
+  content: 2_000_000,
+  /** one streaming delta */
+  delta: 200_000,
+  /** short one-line strings: previews, tool names, model names, reasons, notices */
+  short: 1_000,
+  /** medium strings: error messages, notices, file paths */
+  medium: 20_000,
+  /** copy / insert-at-cursor payloads from the webview */
+  clipboard: 1_000_000,
+  /** items of a conversation snapshot, nodes of a tree */
+  items: 200_000,
+  /** blocks per assistant message */
+  blocks: 2_000,
+  /** file lists of compactions and branch summaries */
+  files: 10_000,
+  /** queued prompts, models */
+  list: 1_000,
+} as const;
+
+// ---------------------------------------------------------------------------------------------------
+// Primitive shapes
+
+const idSchema = z.string().min(1).max(LIMITS.id);
+const labelSchema = z.string().max(LIMITS.label);
+const shortSchema = z.string().max(LIMITS.short);
+const mediumSchema = z.string().max(LIMITS.medium);
+const contentSchema = z.string().max(LIMITS.content);
+/** ms since epoch (0 when unknown) */
+const timestampSchema = z.number().int().min(0).max(8.64e15);
+const countSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+/** USD */
+const costSchema = z.number().min(0).max(1e9);
+/** JSON-like tool arguments: an object, shallowly bounded; values are rendered, never executed. */
+const toolArgsSchema = z.record(z.string().max(LIMITS.short), z.unknown());
+
+export const thinkingLevelSchema = z.enum(['off', 'minimal', 'low', 'medium', 'high', 'xhigh']);
+export type ThinkingLevel = z.infer<typeof thinkingLevelSchema>;
+
+export const compactionReasonSchema = z.enum(['manual', 'threshold', 'overflow', 'idle', 'length']);
+export type CompactionReasonName = z.infer<typeof compactionReasonSchema>;
 
 const logLevelSchema = z.enum(['info', 'warn', 'error']);
 export type LogLevel = z.infer<typeof logLevelSchema>;
 
+const noticeLevelSchema = z.enum(['info', 'warning', 'error']);
+export type NoticeLevel = z.infer<typeof noticeLevelSchema>;
+
+export const toolStatusSchema = z.enum(['pending', 'awaitingApproval', 'running', 'done', 'error', 'denied', 'aborted', 'skipped']);
+export type ToolStatus = z.infer<typeof toolStatusSchema>;
+
+// ---------------------------------------------------------------------------------------------------
+// State
+
+/** One selectable model. `key` is what `selectModel` sends back ("provider/id"). */
+export const modelOptionSchema = z.strictObject({
+  key: idSchema,
+  label: shortSchema,
+  provider: shortSchema,
+  contextWindow: countSchema,
+  reasoning: z.boolean(),
+});
+export type ModelOption = z.infer<typeof modelOptionSchema>;
+
+/** The context meter's figures. */
+export const usageSchema = z.strictObject({
+  /** tokens the model saw in its newest reply; null right after a compaction until a reply reports usage */
+  contextTokens: countSchema.nullable(),
+  /** chars/4 estimate of the current context, shown (marked "≈") when contextTokens is null */
+  estimatedTokens: countSchema,
+  contextWindow: countSchema,
+  /** automatic compaction runs above this many tokens */
+  thresholdTokens: countSchema,
+  /** USD of every reply in this session file, and of the replies on the active path */
+  sessionCost: costSchema,
+  branchCost: costSchema,
+  /** input+output tokens of the replies on the active path */
+  branchTokens: countSchema,
+});
+export type UsageSnapshot = z.infer<typeof usageSchema>;
+
+/** Settings the panel's behaviour depends on. */
+export const uiSettingsSchema = z.strictObject({
+  /** arbor.branchSummary.enabled: false = switching branches does not ask (dialog stays in a context action) */
+  branchSummaryEnabled: z.boolean(),
+  /** warn at this fraction of the compaction threshold (default 0.85) */
+  compactionWarningRatio: z.number().min(0).max(1).optional(),
+});
+export type UiSettings = z.infer<typeof uiSettingsSchema>;
+
+/**
+ * Everything the chat view's chrome renders from (the conversation and the tree come in their own
+ * messages). Fields after `modelLabel` are optional so an older host still validates; the webview uses
+ * the documented defaults.
+ */
+export const chatStateSchema = z.strictObject({
+  extensionVersion: z.string().min(1).max(100),
+  /** Names of the open workspace folders, in order; empty when no folder is open. */
+  workspaceFolders: z.array(shortSchema).max(LIMITS.list),
+  /** false in Restricted Mode: tools that edit files or run commands stay disabled. */
+  workspaceTrusted: z.boolean(),
+  /** Label of the selected model, or null when none is configured yet. */
+  modelLabel: shortSchema.nullable(),
+  /** why the workspace is restricted (shown in the banner); default: a generic text */
+  restrictedReason: mediumSchema.optional(),
+  /** session display name (session_info) and file path; null when no session is open */
+  sessionName: shortSchema.nullable().optional(),
+  sessionFile: mediumSchema.nullable().optional(),
+  /** default [] */
+  models: z.array(modelOptionSchema).max(LIMITS.list).optional(),
+  /** key of the selected model in `models`; default null */
+  currentModelKey: idSchema.nullable().optional(),
+  /** default 'off' */
+  thinkingLevel: thinkingLevelSchema.optional(),
+  /** whether the agent works on a turn (Stop shown); default false */
+  busy: z.boolean().optional(),
+  /** prompts typed while busy, waiting for the turn to end, oldest first; default [] */
+  queued: z.array(z.string().max(LIMITS.prompt)).max(LIMITS.list).optional(),
+  /** default: no meter */
+  usage: usageSchema.nullable().optional(),
+  /** default { branchSummaryEnabled: true } */
+  settings: uiSettingsSchema.optional(),
+});
+export type ChatState = z.infer<typeof chatStateSchema>;
+
+// ---------------------------------------------------------------------------------------------------
+// Conversation snapshot (the active path, root first)
+
+const itemBase = {
+  /** session entry id (tree node id) */
+  entryId: idSchema,
+  timestamp: timestampSchema,
+  /** label set on this entry (label entries), if any */
+  label: labelSchema.optional(),
+};
+
+export const textBlockSchema = z.strictObject({ type: z.literal('text'), text: contentSchema });
+export const thinkingBlockSchema = z.strictObject({ type: z.literal('thinking'), thinking: contentSchema });
+export const toolCallBlockSchema = z.strictObject({
+  type: z.literal('toolCall'),
+  id: idSchema,
+  name: shortSchema,
+  arguments: toolArgsSchema,
+});
+export const assistantBlockSchema = z.discriminatedUnion('type', [textBlockSchema, thinkingBlockSchema, toolCallBlockSchema]);
+export type AssistantBlock = z.infer<typeof assistantBlockSchema>;
+
+export const userItemSchema = z.strictObject({
+  kind: z.literal('user'),
+  ...itemBase,
+  text: contentSchema,
+  /** number of attached images (not sent to the webview) */
+  images: countSchema.optional(),
+});
+
+export const assistantItemSchema = z.strictObject({
+  kind: z.literal('assistant'),
+  ...itemBase,
+  blocks: z.array(assistantBlockSchema).max(LIMITS.blocks),
+  model: shortSchema.optional(),
+  provider: shortSchema.optional(),
+  stopReason: z.enum(['stop', 'length', 'toolUse', 'error', 'aborted']),
+  errorMessage: mediumSchema.optional(),
+  tokens: countSchema.optional(),
+  cost: costSchema.optional(),
+});
+
+export const toolResultItemSchema = z.strictObject({
+  kind: z.literal('toolResult'),
+  ...itemBase,
+  toolCallId: idSchema,
+  toolName: shortSchema,
+  text: contentSchema,
+  isError: z.boolean(),
+  /** how the call ended, when the host knows more than isError (denied, aborted, skipped) */
+  status: toolStatusSchema.optional(),
+});
+
+export const compactionItemSchema = z.strictObject({
+  kind: z.literal('compaction'),
+  ...itemBase,
+  summary: contentSchema,
+  shortSummary: mediumSchema.optional(),
+  tokensBefore: countSchema,
+  tokensAfter: countSchema.optional(),
+  reason: compactionReasonSchema.optional(),
+  /** summarizer model label */
+  model: shortSchema.optional(),
+  cost: costSchema.optional(),
+  readFiles: z.array(mediumSchema).max(LIMITS.files),
+  modifiedFiles: z.array(mediumSchema).max(LIMITS.files),
+  firstKeptEntryId: idSchema,
+});
+
+export const branchSummaryItemSchema = z.strictObject({
+  kind: z.literal('branch_summary'),
+  ...itemBase,
+  summary: contentSchema,
+  fromId: idSchema,
+  readFiles: z.array(mediumSchema).max(LIMITS.files),
+  modifiedFiles: z.array(mediumSchema).max(LIMITS.files),
+});
+
+export const customMessageItemSchema = z.strictObject({
+  kind: z.literal('custom_message'),
+  ...itemBase,
+  customType: shortSchema,
+  text: contentSchema,
+});
+
+/** A shell command the user ran directly (pi's bashExecution message). */
+export const bashItemSchema = z.strictObject({
+  kind: z.literal('bash'),
+  ...itemBase,
+  command: mediumSchema,
+  output: contentSchema,
+  exitCode: z.number().int().min(-1_000_000).max(1_000_000).nullable(),
+  cancelled: z.boolean(),
+});
+
+/** Model/thinking changes and other one-line events on the path. */
+export const noticeItemSchema = z.strictObject({
+  kind: z.literal('notice'),
+  ...itemBase,
+  level: noticeLevelSchema,
+  text: mediumSchema,
+});
+
+export const conversationItemSchema = z.discriminatedUnion('kind', [
+  userItemSchema,
+  assistantItemSchema,
+  toolResultItemSchema,
+  compactionItemSchema,
+  branchSummaryItemSchema,
+  customMessageItemSchema,
+  bashItemSchema,
+  noticeItemSchema,
+]);
+export type ConversationItem = z.infer<typeof conversationItemSchema>;
+export type UserItem = z.infer<typeof userItemSchema>;
+export type AssistantItem = z.infer<typeof assistantItemSchema>;
+export type ToolResultItem = z.infer<typeof toolResultItemSchema>;
+export type CompactionItem = z.infer<typeof compactionItemSchema>;
+export type BranchSummaryItem = z.infer<typeof branchSummaryItemSchema>;
+
+// ---------------------------------------------------------------------------------------------------
+// Tree
+
+export const treeNodeKindSchema = z.enum([
+  'user',
+  'assistant',
+  'toolResult',
+  'compaction',
+  'branch_summary',
+  'custom_message',
+  'bash',
+  'model_change',
+  'thinking_level_change',
+  'label',
+  'session_info',
+  'custom',
+  'other',
+]);
+export type TreeNodeKind = z.infer<typeof treeNodeKindSchema>;
+
+export const treeNodeSchema = z.strictObject({
+  id: idSchema,
+  parentId: idSchema.nullable(),
+  kind: treeNodeKindSchema,
+  /** first line of the entry's text, trimmed (host truncates to LIMITS.short) */
+  preview: shortSchema,
+  label: labelSchema.optional(),
+  /** on the path from the root to the current leaf */
+  onActivePath: z.boolean(),
+  /** this node IS the session's current leaf (the position new messages attach to) */
+  isLeaf: z.boolean(),
+  childCount: countSchema,
+  timestamp: timestampSchema,
+});
+export type TreeNode = z.infer<typeof treeNodeSchema>;
+
+// ---------------------------------------------------------------------------------------------------
+// Streaming agent events (a UI projection of src/agent/events.ts)
+
+export const messageDeltaSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('text'), contentIndex: z.number().int().min(0).max(LIMITS.blocks), delta: z.string().max(LIMITS.delta) }),
+  z.strictObject({ kind: z.literal('thinking'), contentIndex: z.number().int().min(0).max(LIMITS.blocks), delta: z.string().max(LIMITS.delta) }),
+  z.strictObject({ kind: z.literal('toolcall_start'), contentIndex: z.number().int().min(0).max(LIMITS.blocks), id: idSchema, name: shortSchema }),
+  /** raw JSON of the arguments as it streams */
+  z.strictObject({ kind: z.literal('toolcall'), contentIndex: z.number().int().min(0).max(LIMITS.blocks), delta: z.string().max(LIMITS.delta) }),
+  z.strictObject({ kind: z.literal('toolcall_end'), contentIndex: z.number().int().min(0).max(LIMITS.blocks), toolCall: toolCallBlockSchema }),
+]);
+export type MessageDelta = z.infer<typeof messageDeltaSchema>;
+
+export const agentEventSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('busy') }),
+  z.strictObject({ type: z.literal('idle') }),
+  /** an assistant reply begins streaming (other roles arrive complete in message_end) */
+  z.strictObject({ type: z.literal('message_start'), role: z.enum(['user', 'assistant', 'toolResult', 'custom', 'bashExecution']) }),
+  z.strictObject({ type: z.literal('message_delta'), delta: messageDeltaSchema }),
+  /** a message was persisted: the final item replaces the streamed draft */
+  z.strictObject({ type: z.literal('message_end'), item: conversationItemSchema }),
+  z.strictObject({ type: z.literal('tool_start'), toolCallId: idSchema, toolName: shortSchema, args: toolArgsSchema }),
+  /** output so far (replaces earlier updates) */
+  z.strictObject({ type: z.literal('tool_update'), toolCallId: idSchema, partialText: contentSchema }),
+  z.strictObject({
+    type: z.literal('tool_end'),
+    toolCallId: idSchema,
+    toolName: shortSchema,
+    status: z.enum(['done', 'error', 'denied', 'aborted', 'skipped']),
+    resultText: contentSchema,
+    entryId: idSchema,
+  }),
+  z.strictObject({
+    type: z.literal('approval_request'),
+    toolCallId: idSchema,
+    toolName: shortSchema,
+    args: toolArgsSchema,
+    /** write/edit: a diff can be reviewed (openDiff) */
+    canDiff: z.boolean(),
+  }),
+  z.strictObject({
+    type: z.literal('approval_resolved'),
+    toolCallId: idSchema,
+    approved: z.boolean(),
+    always: z.boolean().optional(),
+    reason: mediumSchema.optional(),
+  }),
+  z.strictObject({ type: z.literal('usage'), usage: usageSchema }),
+  z.strictObject({ type: z.literal('error'), message: mediumSchema, kind: shortSchema.optional() }),
+  z.strictObject({
+    type: z.literal('retry'),
+    attempt: z.number().int().min(0).max(1000),
+    maxAttempts: z.number().int().min(0).max(1000),
+    delayMs: z.number().int().min(0).max(86_400_000),
+    errorMessage: mediumSchema,
+  }),
+  z.strictObject({ type: z.literal('queued'), messages: z.array(z.string().max(LIMITS.prompt)).max(LIMITS.list) }),
+  z.strictObject({ type: z.literal('compaction_start'), reason: compactionReasonSchema, action: z.enum(['context-full', 'handoff']) }),
+  z.strictObject({
+    type: z.literal('compaction_end'),
+    reason: compactionReasonSchema,
+    ok: z.boolean(),
+    aborted: z.boolean(),
+    willRetry: z.boolean(),
+    errorMessage: mediumSchema.optional(),
+  }),
+  z.strictObject({ type: z.literal('notice'), level: noticeLevelSchema, message: mediumSchema }),
+]);
+export type AgentUiEvent = z.infer<typeof agentEventSchema>;
+
 // ---------------------------------------------------------------------------------------------------
 // Webview -> host
 
-/** The webview finished loading its scripts and can receive messages. */
+/** The webview finished loading its scripts and can receive messages (also after being shown again). */
 export const readyMessageSchema = z.strictObject({
   type: z.literal('ready'),
-  protocolVersion: z.number().int().positive(),
+  protocolVersion: z.number().int().positive().max(1000),
 });
 
-/** Asks the host to reveal the Session Tree view. */
-export const showSessionTreeMessageSchema = z.strictObject({
-  type: z.literal('showSessionTree'),
-});
+/** Asks the host to reveal the Session Tree view (kept for older webviews; same as openTree). */
+export const showSessionTreeMessageSchema = z.strictObject({ type: z.literal('showSessionTree') });
 
 /** Lets the webview's diagnostics (e.g. a dropped host message) reach the extension's output channel. */
 export const webviewLogMessageSchema = z.strictObject({
@@ -49,21 +396,93 @@ export const webviewLogMessageSchema = z.strictObject({
   message: z.string().max(4000),
 });
 
+const navigationModeSchema = z.enum(['none', 'summarize', 'custom']);
+export type NavigationMode = z.infer<typeof navigationModeSchema>;
+
 export const webviewToHostSchema = z.discriminatedUnion('type', [
   readyMessageSchema,
   showSessionTreeMessageSchema,
   webviewLogMessageSchema,
+  /** send a prompt (queued by the host while busy) */
+  z.strictObject({ type: z.literal('prompt'), text: z.string().min(1).max(LIMITS.prompt) }),
+  /** abort the running turn */
+  z.strictObject({ type: z.literal('stop') }),
+  z.strictObject({ type: z.literal('approve'), toolCallId: idSchema, always: z.boolean().optional() }),
+  z.strictObject({ type: z.literal('deny'), toolCallId: idSchema, feedback: z.string().max(LIMITS.instructions).optional() }),
+  /** open VS Code's diff editor for a pending write/edit */
+  z.strictObject({ type: z.literal('openDiff'), toolCallId: idSchema }),
+  /**
+   * move the leaf to `targetId` (tree navigation); a user-message target moves to its parent and the host
+   * answers with `editorText`. mode: none = no summary; summarize; custom = summarize with `instructions`.
+   */
+  z.strictObject({
+    type: z.literal('navigate'),
+    targetId: idSchema,
+    mode: navigationModeSchema,
+    instructions: z.string().max(LIMITS.instructions).optional(),
+  }),
+  /** abort a running branch summary (the user stays where they were) */
+  z.strictObject({ type: z.literal('cancelNavigation') }),
+  z.strictObject({ type: z.literal('compact'), instructions: z.string().max(LIMITS.instructions).optional() }),
+  /** set (label given, non-empty) or remove (label absent) an entry's label */
+  z.strictObject({ type: z.literal('label'), entryId: idSchema, label: z.string().min(1).max(LIMITS.label).optional() }),
+  /** fork the path up to entryId into a new session file */
+  z.strictObject({ type: z.literal('fork'), entryId: idSchema }),
+  z.strictObject({ type: z.literal('copy'), text: z.string().max(LIMITS.clipboard) }),
+  z.strictObject({ type: z.literal('insertAtCursor'), code: z.string().max(LIMITS.clipboard) }),
+  z.strictObject({ type: z.literal('selectModel'), key: idSchema }),
+  z.strictObject({ type: z.literal('setThinkingLevel'), level: thinkingLevelSchema }),
+  /** show the messages a compaction summarised (e.g. in a read-only editor or the Session Tree) */
+  z.strictObject({ type: z.literal('showOriginal'), compactionId: idSchema }),
+  /** navigate to the entry before the compaction's first kept entry (nothing is deleted) */
+  z.strictObject({ type: z.literal('continueBeforeCompaction'), compactionId: idSchema }),
+  /** remove a queued prompt */
+  z.strictObject({ type: z.literal('dequeue'), index: z.number().int().min(0).max(LIMITS.list) }),
+  z.strictObject({ type: z.literal('newSession') }),
+  /** reveal the Session Tree view */
+  z.strictObject({ type: z.literal('openTree') }),
+  /** the user typed in the input (e.g. to defer idle compaction); throttled by the webview */
+  z.strictObject({ type: z.literal('userTyping') }),
 ]);
 export type WebviewToHostMessage = z.infer<typeof webviewToHostSchema>;
+export type WebviewMessageOf<T extends WebviewToHostMessage['type']> = Extract<WebviewToHostMessage, { type: T }>;
 
 // ---------------------------------------------------------------------------------------------------
 // Host -> webview
 
-/** The full state; sent in answer to `ready` and whenever something the view shows changes. */
+/** The full chrome state; sent in answer to `ready` and whenever something the view shows changes. */
 export const stateMessageSchema = z.strictObject({
   type: z.literal('state'),
   state: chatStateSchema,
 });
 
-export const hostToWebviewSchema = z.discriminatedUnion('type', [stateMessageSchema]);
+export const hostToWebviewSchema = z.discriminatedUnion('type', [
+  stateMessageSchema,
+  /** the active path, root first; replaces whatever the webview shows (after ready, navigation, reload) */
+  z.strictObject({
+    type: z.literal('conversation'),
+    leafId: idSchema.nullable(),
+    items: z.array(conversationItemSchema).max(LIMITS.items),
+  }),
+  /** the whole session tree (parents before children is not required) */
+  z.strictObject({
+    type: z.literal('tree'),
+    leafId: idSchema.nullable(),
+    nodes: z.array(treeNodeSchema).max(LIMITS.items),
+  }),
+  z.strictObject({ type: z.literal('agentEvent'), event: agentEventSchema }),
+  /** progress of a `navigate` with a summary (and of plain navigations: done / failed) */
+  z.strictObject({
+    type: z.literal('navigationProgress'),
+    targetId: idSchema,
+    state: z.enum(['summarizing', 'done', 'cancelled', 'failed']),
+    message: mediumSchema.optional(),
+  }),
+  /** prefill the input (edit & resend, navigation to a user message) */
+  z.strictObject({ type: z.literal('editorText'), text: z.string().max(LIMITS.prompt) }),
+  z.strictObject({ type: z.literal('notice'), level: noticeLevelSchema, message: mediumSchema }),
+  /** host-initiated UI actions (commands, keybindings) */
+  z.strictObject({ type: z.literal('uiCommand'), command: z.enum(['focusInput', 'toggleTree', 'showTree', 'openModelPicker', 'compactDialog']) }),
+]);
 export type HostToWebviewMessage = z.infer<typeof hostToWebviewSchema>;
+export type HostMessageOf<T extends HostToWebviewMessage['type']> = Extract<HostToWebviewMessage, { type: T }>;
