@@ -64,6 +64,13 @@ export interface AgentCompactionOptions {
   retry?: Partial<RetryPolicy>;
   estimator?: TokenEstimator;
   fetchImpl?: typeof fetch;
+  /** timeout of OpenAI native /responses/compact (default 120 s) */
+  nativeCompactionTimeoutMs?: number;
+  /**
+   * Context promotion (`arbor.compaction.promotionModel`): the configured larger-window model(s) to
+   * switch to instead of compacting, or undefined. Read at every decision.
+   */
+  promotionModel?: () => ModelInfo | readonly ModelInfo[] | undefined;
 }
 
 export interface AgentSessionDeps {
@@ -743,6 +750,8 @@ export class AgentSession {
       ...(options.estimator ? { estimator: options.estimator } : {}),
       ...(options.retry ? { retry: options.retry } : {}),
       ...(options.fetchImpl ? { fetchImpl: options.fetchImpl } : {}),
+      ...(options.nativeCompactionTimeoutMs !== undefined ? { nativeCompactionTimeoutMs: options.nativeCompactionTimeoutMs } : {}),
+      keys: this.deps.keys,
       ...(this.deps.log ? { log: this.deps.log } : {}),
       fixedOverheadTokens: () => Math.ceil((this.lastSystemPrompt.length + JSON.stringify(toolDefinitions(this.offeredTools())).length) / 4),
       thinkingLevel: () => thinkingOf(this.thinkingLevel).thinkingLevel,

@@ -23,6 +23,19 @@ export * from './hooks';
 export * from './errors';
 export { generateHandoff, handoffMessageContent, HANDOFF_CUSTOM_TYPE, type HandoffContext } from './handoff';
 export { checkRemoteEndpoint, requestRemoteSummary, RemoteEndpointRefused, isLoopbackHost } from './remote';
+export {
+  supportsNativeCompaction,
+  toResponsesInput,
+  nativeCompactionInput,
+  parseCompactResponse,
+  previousNativeCompaction,
+  requestNativeCompaction,
+  tryNativeCompaction,
+  OPENAI_REMOTE_COMPACTION_KEY,
+  NATIVE_COMPACTION_TIMEOUT_MS,
+  type OpenAIRemoteCompaction,
+  type ResponsesItem,
+} from './openai-native';
 export { OverflowGuard, OVERFLOW_GIVE_UP_MESSAGE } from './overflow-guard';
 export { buildPreview, type CompactionPreview } from './preview';
 export { modelCandidates } from './candidates';

@@ -2,7 +2,7 @@
 // for transient errors, with hooks and start/end events for the UI. Nothing is written to the session
 // until a summary is complete, so a failed or cancelled compaction leaves the file byte-identical.
 import type { LlmMessage } from '../core/messages';
-import type { ModelInfo, Provider, ThinkingLevel, ToolDefinition } from '../llm/types';
+import type { KeyResolver, ModelInfo, Provider, ThinkingLevel, ToolDefinition } from '../llm/types';
 import type { CompactionEntry, SessionEntry } from '../session/entries';
 import { contextFromPath } from '../session/context';
 import { convertToLlm } from '../session/convert';
@@ -10,6 +10,13 @@ import { modelCandidates } from './candidates';
 import { CompactionCancelled, SummarizationFailed } from './errors';
 import { generateHandoff, handoffMessageContent } from './handoff';
 import { CompactionHookRegistry, type CompactionReason } from './hooks';
+import {
+  OPENAI_REMOTE_COMPACTION_KEY,
+  previousNativeCompaction,
+  supportsNativeCompaction,
+  tryNativeCompaction,
+  type OpenAIRemoteCompaction,
+} from './openai-native';
 import { prepareCompaction, type CompactionPreparation } from './prepare';
 import { buildPreview, type CompactionPreview } from './preview';
 import { compactionPrompt } from './prompt-text';
@@ -75,6 +82,10 @@ export interface CompactionRunnerDeps {
   retry?: Partial<RetryPolicy>;
   log?: (message: string) => void;
   fetchImpl?: typeof fetch;
+  /** API keys, for OpenAI native compaction (`/responses/compact`); without it native compaction is skipped */
+  keys?: KeyResolver;
+  /** timeout of the native compaction request (default 120 s) */
+  nativeCompactionTimeoutMs?: number;
 }
 
 export interface RunOptions {
@@ -235,7 +246,16 @@ export class CompactionRunner {
         preparation,
         messages: [...preparation.messagesToSummarize, ...preparation.turnPrefixMessages],
       });
-      ({ result, model } = await this.summarizeWithCandidates(preparation, settings, options, custom, signal));
+      // Native compaction runs alongside the local summary; it never fails the compaction.
+      const native = this.startNativeCompaction(preparation, branch, settings, signal);
+      try {
+        ({ result, model } = await this.summarizeWithCandidates(preparation, settings, options, custom, signal));
+      } catch (error) {
+        native.abort();
+        throw error;
+      }
+      const remote = await native.result;
+      if (remote) result.preserveData = { ...result.preserveData, [OPENAI_REMOTE_COMPACTION_KEY]: remote };
       if (custom.preserveData) result.preserveData = { ...result.preserveData, ...custom.preserveData };
     }
     if (signal.aborted) throw new CompactionCancelled();
@@ -263,6 +283,44 @@ export class CompactionRunner {
       autoContinue: options.reason === 'threshold' && settings.autoContinue,
       ...(model ? { model } : {}),
     };
+  }
+
+  /**
+   * OpenAI native `/responses/compact` (seed 001), when remote compaction is on and the current model
+   * (or else the configured summarizer model) is OpenAI's own. See openai-native.ts for why the local
+   * summary is still what the context is rebuilt from.
+   */
+  private startNativeCompaction(
+    preparation: CompactionPreparation,
+    branch: readonly SessionEntry[],
+    settings: CompactionSettings,
+    signal: AbortSignal,
+  ): { result: Promise<OpenAIRemoteCompaction | undefined>; abort: () => void } {
+    const none = { result: Promise.resolve(undefined), abort: () => {} };
+    if (!settings.remoteEnabled || !this.deps.keys) return none;
+    const { current, available } = this.deps.models();
+    const model = supportsNativeCompaction(current) ? current : modelCandidates(settings.summarizerModel, current, available).find(supportsNativeCompaction);
+    if (!model) return none;
+    const controller = new AbortController();
+    const linked = AbortSignal.any([signal, controller.signal]);
+    const previousEntry = [...branch].reverse().find((e): e is CompactionEntry => e.type === 'compaction');
+    const previous = previousNativeCompaction(previousEntry?.preserveData, model.provider);
+    const instructions = this.deps.liveContext?.().systemPrompt;
+    const result = tryNativeCompaction({
+      model,
+      keys: this.deps.keys,
+      messages: [...preparation.messagesToSummarize, ...preparation.turnPrefixMessages, ...preparation.keptMessages],
+      ...(preparation.previousSummary !== undefined ? { previousSummary: preparation.previousSummary } : {}),
+      ...(previous ? { previous } : {}),
+      ...(instructions ? { instructions } : {}),
+      signal: linked,
+      ...(this.deps.nativeCompactionTimeoutMs !== undefined ? { timeoutMs: this.deps.nativeCompactionTimeoutMs } : {}),
+      ...(this.deps.fetchImpl ? { fetchImpl: this.deps.fetchImpl } : {}),
+      ...(this.deps.log ? { log: this.deps.log } : {}),
+    });
+    // The local summary may fail first; the native task's cancellation must not become an unhandled rejection.
+    result.catch(() => undefined);
+    return { result, abort: () => controller.abort() };
   }
 
   /** The user may have moved to another branch while the summary was written. */

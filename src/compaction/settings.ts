@@ -40,6 +40,8 @@ export const DEFAULT_COMPACTION_SETTINGS: Readonly<CompactionSettings> = Object.
   autoContinue: true,
   // Seed 001 defaults this to true. It only matters for OpenAI models (native /responses/compact, which
   // goes to the provider the user already talks to) or when the user sets remoteEndpoint explicitly.
+  // Native compaction (openai-native.ts) adds preserveData.openaiRemoteCompaction; the local summary is
+  // still generated, because Chat Completions cannot take the encrypted compaction item.
   remoteEnabled: true,
   remoteEndpoint: '',
   thresholdPercent: -1,

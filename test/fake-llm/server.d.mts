@@ -44,6 +44,18 @@ export interface FakeTurn {
   times?: number;
 }
 
+/** What the next POST /v1/responses/compact does (default: success). */
+export interface FakeCompactBehaviour {
+  error?: FakeError;
+  /** 200 with a body that is not valid JSON */
+  malformed?: boolean;
+  /** 200 whose output has no compaction item */
+  noCompactionItem?: boolean;
+  /** never answer (the socket stays open until the client gives up or reset/close) */
+  hang?: boolean;
+  ttfbMs?: number;
+}
+
 export interface FakeRule {
   when: {
     lastUserIncludes?: string;
@@ -98,6 +110,7 @@ export interface FakeLlm {
   readonly queue: FakeTurn[];
   readonly config: FakeConfig;
   enqueue(...turns: (FakeTurn | FakeTurn[])[]): void;
+  enqueueCompact(...behaviours: (FakeCompactBehaviour | FakeCompactBehaviour[])[]): void;
   addRule(rule: FakeRule): void;
   configure(config: FakeConfig): void;
   setModel(id: string, config: FakeModelConfig): void;

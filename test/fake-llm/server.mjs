@@ -211,6 +211,7 @@ function errorResponse(api, e) {
 export async function startFakeLlm(options = {}) {
   const state = {
     queue: [],
+    compactQueue: [],
     rules: [],
     requests: [],
     cache: new Map(),
@@ -524,6 +525,45 @@ export async function startFakeLlm(options = {}) {
     return sendJson(res, 404, { error: 'not found' });
   }
 
+  /**
+   * OpenAI native compaction (llm-providers §2.4): echoes the input's user messages and appends one
+   * opaque `compaction` item. Behaviour per request from the compaction queue (enqueueCompact), else
+   * success: `error` (HTTP error body), `malformed` (invalid JSON), `noCompactionItem`, `hang` (headers
+   * never sent), `ttfbMs`.
+   */
+  async function handleResponsesCompact(req, res, body) {
+    const input = Array.isArray(body.input) ? body.input : [];
+    const promptTokens = tok(body.instructions) + input.reduce((n, item) => n + 4 + tok(typeof item.content === 'string' ? item.content : textOf(item.content)) + tok(item.output) + tok(item.arguments), 0);
+    record(req, '/v1/responses/compact', 'openai', body, promptTokens);
+    const behaviour = state.compactQueue.shift() ?? {};
+    if (behaviour.ttfbMs) await wait(behaviour.ttfbMs);
+    if (behaviour.hang) {
+      hanging.add(res);
+      return;
+    }
+    if (behaviour.error) {
+      const e = errorResponse('openai', behaviour.error);
+      return sendJson(res, e.status, e.body, e.headers);
+    }
+    if (behaviour.malformed) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end('{"id":"cmp_broken","output":[{"type":"compaction", broken');
+    }
+    const users = input.filter((item) => item && item.type === 'message' && item.role === 'user');
+    const output = users.map((item) => ({ type: 'message', role: 'user', content: typeof item.content === 'string' ? [{ type: 'input_text', text: item.content }] : item.content }));
+    if (!behaviour.noCompactionItem) {
+      output.push({ type: 'compaction', id: 'cmp_item_' + randomBytes(6).toString('hex'), encrypted_content: 'fake:' + hash(JSON.stringify(input)).slice(0, 48) });
+    }
+    const outputTokens = 64;
+    return sendJson(res, 200, {
+      id: 'cmp_' + randomBytes(8).toString('hex'),
+      object: 'response.compaction',
+      created_at: Math.floor(Date.now() / 1000),
+      output,
+      usage: { input_tokens: promptTokens, input_tokens_details: { cached_tokens: 0 }, output_tokens: outputTokens, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: promptTokens + outputTokens },
+    });
+  }
+
   function handleCountTokens(req, res, body) {
     const total = anthropicBlocks(body).reduce((s, b) => s + b.tokens, 0);
     record(req, '/v1/messages/count_tokens', 'anthropic', body, total);
@@ -533,6 +573,10 @@ export async function startFakeLlm(options = {}) {
   const api = {
     enqueue(...turns) {
       for (const t of turns.flat()) state.queue.push(clone(t));
+    },
+    /** behaviours for the next /v1/responses/compact requests (FIFO; success when empty) */
+    enqueueCompact(...behaviours) {
+      for (const b of behaviours.flat()) state.compactQueue.push(clone(b));
     },
     addRule(rule) {
       state.rules.push(clone(rule));
@@ -547,6 +591,7 @@ export async function startFakeLlm(options = {}) {
       state.queue = [];
       state.rules = [];
       state.requests = [];
+      state.compactQueue = [];
       state.cache.clear();
       state.config = { ...clone(DEFAULT_CONFIG), ...(options.config ?? {}) };
       for (const res of hanging) res.destroy();
@@ -561,6 +606,10 @@ export async function startFakeLlm(options = {}) {
     if (req.method === 'POST' && route === 'enqueue') {
       api.enqueue(Array.isArray(body) ? body : body?.turns ?? [body]);
       return sendJson(res, 200, { ok: true, queued: state.queue.length });
+    }
+    if (req.method === 'POST' && route === 'compact') {
+      api.enqueueCompact(Array.isArray(body) ? body : [body ?? {}]);
+      return sendJson(res, 200, { ok: true, queued: state.compactQueue.length });
     }
     if (req.method === 'POST' && route === 'rules') {
       for (const r of Array.isArray(body) ? body : [body]) api.addRule(r);
@@ -611,6 +660,7 @@ export async function startFakeLlm(options = {}) {
         return sendJson(res, e.status, e.body);
       }
       if (req.method === 'POST' && path === '/v1/chat/completions') return await handleOpenAI(req, res, body ?? {});
+      if (req.method === 'POST' && path === '/v1/responses/compact') return await handleResponsesCompact(req, res, body ?? {});
       if (req.method === 'POST' && path === '/v1/messages') return await handleAnthropic(req, res, body ?? {});
       if (req.method === 'POST' && path === '/v1/messages/count_tokens') return handleCountTokens(req, res, body ?? {});
       if (req.method === 'GET' && path === '/v1/models') return handleModels(req, res);
