@@ -11,7 +11,13 @@ import {
 export type ParseResult<T> = { ok: true; message: T } | { ok: false; reason: string };
 
 function parseWith<T>(schema: z.ZodType<T>, raw: unknown): ParseResult<T> {
-  const result = schema.safeParse(raw);
+  let result: ReturnType<typeof schema.safeParse>;
+  try {
+    result = schema.safeParse(raw);
+  } catch (error) {
+    // Only reachable with values postMessage cannot carry (throwing getters, proxies); refuse them too.
+    return { ok: false, reason: `(message): unreadable (${error instanceof Error ? error.message : String(error)})`.slice(0, 500) };
+  }
   if (result.success) return { ok: true, message: result.data };
   const reason = result.error.issues
     .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(message)'}: ${issue.message}`)

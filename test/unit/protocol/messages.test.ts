@@ -1,0 +1,83 @@
+// The shared protocol: every message type parses when well-formed, and the shapes that must not reach a
+// handler (unknown keys, wrong types, oversize strings, unsafe numbers, wrong direction) are refused.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  LIMITS,
+  hostToWebviewSchema,
+  parseHostMessage,
+  parseWebviewMessage,
+  webviewToHostSchema,
+} from '../../../src/protocol';
+import { validHostMessages, validWebviewMessages } from './fixtures';
+
+test('every webview -> host message type has a valid sample that parses unchanged', () => {
+  const types = new Set(webviewToHostSchema.options.map((o) => o.shape.type.value));
+  for (const message of validWebviewMessages) {
+    const parsed = parseWebviewMessage(message);
+    assert.ok(parsed.ok, `${message.type}: ${parsed.ok ? '' : parsed.reason}`);
+    assert.deepEqual(parsed.message, message);
+    types.delete(message.type);
+  }
+  assert.deepEqual([...types], [], 'samples cover every type');
+});
+
+test('every host -> webview message type has a valid sample that parses unchanged', () => {
+  const types = new Set(hostToWebviewSchema.options.map((o) => o.shape.type.value));
+  for (const message of validHostMessages) {
+    const parsed = parseHostMessage(message);
+    assert.ok(parsed.ok, `${message.type}: ${parsed.ok ? '' : parsed.reason}`);
+    assert.deepEqual(parsed.message, message);
+    types.delete(message.type);
+  }
+  assert.deepEqual([...types], [], 'samples cover every type');
+});
+
+test('messages sent the wrong way are refused', () => {
+  for (const message of validHostMessages) assert.equal(parseWebviewMessage(message).ok, false, message.type);
+  for (const message of validWebviewMessages) assert.equal(parseHostMessage(message).ok, false, message.type);
+});
+
+test('an old host state (only the first four fields) still validates', () => {
+  const parsed = parseHostMessage({
+    type: 'state',
+    state: { extensionVersion: '0.1.0', workspaceFolders: [], workspaceTrusted: true, modelLabel: null },
+  });
+  assert.equal(parsed.ok, true);
+});
+
+test('specific refusals with a readable reason', () => {
+  const cases: [unknown, RegExp][] = [
+    [{ type: 'prompt', text: '' }, /text/],
+    [{ type: 'prompt', text: 'x'.repeat(LIMITS.prompt + 1) }, /text/],
+    [{ type: 'prompt', text: 'hi', extra: 1 }, /extra|Unrecognized/i],
+    [{ type: 'dequeue', index: -1 }, /index/],
+    [{ type: 'dequeue', index: 1.5 }, /index/],
+    [{ type: 'dequeue', index: Number.NaN }, /index/],
+    [{ type: 'navigate', targetId: 'a', mode: 'delete-everything' }, /mode/],
+    [{ type: 'navigate', targetId: '', mode: 'none' }, /targetId/],
+    [{ type: 'label', entryId: 'e', label: '' }, /label/],
+    [{ type: 'label', entryId: 'e', label: 'x'.repeat(LIMITS.label + 1) }, /label/],
+    [{ type: 'setThinkingLevel', level: 'ultra' }, /level/],
+    [{ type: 'approve', toolCallId: 'x'.repeat(LIMITS.id + 1) }, /toolCallId/],
+    [{ type: 'rm -rf /' }, /type/],
+    [null, /message/],
+    ['prompt', /message/],
+    [[{ type: 'stop' }], /message/],
+  ];
+  for (const [raw, reason] of cases) {
+    const parsed = parseWebviewMessage(raw);
+    assert.equal(parsed.ok, false, JSON.stringify(raw)?.slice(0, 80));
+    if (!parsed.ok) assert.match(parsed.reason, reason);
+  }
+});
+
+test('host messages with unsafe numbers or oversize arrays are refused', () => {
+  const usage = { contextTokens: 1, estimatedTokens: 1, contextWindow: 1, thresholdTokens: 1, sessionCost: 0, branchCost: 0, branchTokens: 0 };
+  assert.equal(parseHostMessage({ type: 'agentEvent', event: { type: 'usage', usage } }).ok, true);
+  for (const bad of [Number.POSITIVE_INFINITY, Number.NaN, -1, 1e300]) {
+    assert.equal(parseHostMessage({ type: 'agentEvent', event: { type: 'usage', usage: { ...usage, contextWindow: bad } } }).ok, false, String(bad));
+  }
+  const queued = Array.from({ length: LIMITS.list + 1 }, () => 'q');
+  assert.equal(parseHostMessage({ type: 'agentEvent', event: { type: 'queued', messages: queued } }).ok, false);
+});
