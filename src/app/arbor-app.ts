@@ -1,0 +1,745 @@
+// The application controller: the single owner of the current session and its agent. Every UI (chat
+// webview, Session Tree, commands, status bar) goes through this object; none of them holds a
+// SessionStore or an AgentSession of its own. No `vscode` import: the host passes small adapters in
+// (keys, leaf memory, approval prompter, settings, trust, log), and the whole thing is unit-tested in Node.
+import { ApprovalPolicy } from '../agent/approval';
+import { AgentSession, type AgentCompactionOptions, type AgentSessionDeps } from '../agent/agent-session';
+import type { AgentEvent, ApprovalPrompter, UsageInfo } from '../agent/events';
+import { createTools, workspaceFromPaths, type AgentTool, type WorkspaceRoots } from '../agent/tools';
+import {
+  TreeNavigationHookRegistry,
+  insertBranchSummary as carryBranchSummary,
+  navigateTree,
+  type BranchSummarizerDeps,
+  type CarryResult,
+  type NavigateResult,
+} from '../branch';
+import { CompactionHookRegistry, type CompactionOutcome, type CompactionPreparation, type CompactionPreview, type CompactionResult } from '../compaction';
+import { findModel, modelKey, DEMO_MODEL } from '../llm/models';
+import { createProvider } from '../llm/registry';
+import type { ProviderOptions } from '../llm/provider-options';
+import type { KeyResolver, ModelInfo, ThinkingLevel } from '../llm/types';
+import { createSession, forkBranch as forkSessionBranch, listSessions, openSession, type SessionSummary } from '../session/catalog';
+import type { SessionEntry } from '../session/entries';
+import type { LeafMemory } from '../session/leaf-memory';
+import type { SessionStore } from '../session/store';
+import { previewFileChange } from './approval-preview';
+import { LOCAL_PROVIDER, THINKING_LEVELS, type ArborSettings } from './settings';
+import { parseSlashCommand } from './slash-commands';
+import { TreeIndex, type TreeDelta } from './tree-index';
+import { conversationEntry, conversationOfPath, pairToolCalls, type ConversationEntry, type ToolCallView, type TreeNodeView } from './view-model';
+
+export interface AppLogger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface Disposable {
+  dispose(): void;
+}
+
+export interface ArborAppDeps {
+  /** where new sessions are created (read at each creation: the setting may change) */
+  sessionsDir: () => string;
+  /** workspace folder paths; the first is the session cwd (default: process.cwd()) */
+  workspaceRoots: readonly string[];
+  trusted: () => boolean;
+  settings: () => ArborSettings;
+  keys: KeyResolver;
+  leafMemory?: LeafMemory;
+  prompter: ApprovalPrompter;
+  log?: AppLogger;
+  /** provider options for every request (tests: fast retry) */
+  providerOptions?: ProviderOptions;
+  /** extra agent options (tests: compaction retry policy) */
+  compaction?: Omit<AgentCompactionOptions, 'settings' | 'hooks'>;
+  /** default: all seven built-in tools */
+  tools?: readonly AgentTool[];
+  /** registries exported to other extensions (default: new ones) */
+  compactionHooks?: CompactionHookRegistry;
+  navigationHooks?: TreeNavigationHookRegistry;
+  /** overrides for the agent (tests: system prompt, clock) */
+  agent?: Partial<Pick<AgentSessionDeps, 'systemPrompt' | 'clock' | 'toolLimits' | 'maxTokens' | 'providerFactory'>>;
+}
+
+export interface ModelView {
+  key: string;
+  provider: string;
+  id: string;
+  name: string;
+  contextWindow: number;
+  reasoning: boolean;
+  pricing: ModelInfo['pricing'];
+}
+
+export interface SessionView {
+  file: string;
+  id: string;
+  name?: string;
+  /** false until the first entry is written (a new session has no file yet) */
+  persisted: boolean;
+}
+
+export interface AppSnapshot {
+  session: SessionView | null;
+  leafId: string | null;
+  model: ModelView;
+  thinkingLevel: string;
+  busy: boolean;
+  compacting: boolean;
+  navigating: boolean;
+  queued: string[];
+  trusted: boolean;
+  usage: UsageInfo | null;
+  /** the active path's conversation, root → leaf */
+  conversation: ConversationEntry[];
+  /** every entry of the session as a tree node (file order); omitted with `{ tree: false }` */
+  tree?: TreeNodeView[];
+}
+
+export type AppChange =
+  | { kind: 'session'; session: SessionView | null }
+  /** appended = new entries at the end of the active path; reset = the path changed otherwise: re-read `snapshot()` */
+  | { kind: 'conversation'; appended: ConversationEntry[]; reset: boolean; labels: { id: string; label?: string }[] }
+  | ({ kind: 'tree' } & TreeDelta)
+  | { kind: 'agent'; event: AgentEvent }
+  | { kind: 'usage'; usage: UsageInfo }
+  | { kind: 'settings'; model: ModelView; thinkingLevel: string; warnings?: string[] }
+  | { kind: 'navigation'; state: 'start' | 'end'; summarizing: boolean };
+
+export type PromptOutcome =
+  | { kind: 'sent' }
+  | { kind: 'queued' }
+  | { kind: 'empty' }
+  | { kind: 'compacted'; outcome: CompactionOutcome }
+  | { kind: 'newSession'; session: SessionView }
+  | { kind: 'modelChanged'; model: ModelView }
+  /** the UI should act: open the tree / a model picker */
+  | { kind: 'intent'; intent: 'showTree' | 'pickModel' }
+  | { kind: 'error'; message: string };
+
+export interface NavigateAppOptions {
+  summarize?: boolean;
+  customInstructions?: string;
+  replaceInstructions?: boolean;
+  label?: string;
+  signal?: AbortSignal;
+}
+
+export interface InsertSummaryOptions {
+  customInstructions?: string;
+  replaceInstructions?: boolean;
+  signal?: AbortSignal;
+}
+
+export type CompactReview = (result: CompactionResult, preparation: CompactionPreparation) => Promise<CompactionResult | undefined>;
+
+/** Errors meant for the user (bad id, no session…): shown as they are. */
+export class ArborAppError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ArborAppError';
+  }
+}
+
+export function modelView(model: ModelInfo): ModelView {
+  return {
+    key: modelKey(model),
+    provider: model.provider,
+    id: model.id,
+    name: model.name,
+    contextWindow: model.contextWindow,
+    reasoning: model.reasoning,
+    pricing: { ...model.pricing },
+  };
+}
+
+const PROVIDER_PREFERENCE = ['anthropic', 'openai'] as const;
+
+export class ArborApp implements Disposable {
+  readonly compactionHooks: CompactionHookRegistry;
+  readonly navigationHooks: TreeNavigationHookRegistry;
+  readonly workspace: WorkspaceRoots;
+  readonly cwd: string;
+
+  private store: SessionStore | undefined;
+  private agent: AgentSession | undefined;
+  private tree: TreeIndex | undefined;
+  private readonly policy: ApprovalPolicy;
+  private readonly tools: readonly AgentTool[];
+  private readonly listeners = new Set<(change: AppChange) => void>();
+  private sessionSubscriptions: (() => void)[] = [];
+  private model: ModelInfo;
+  private modelChosen = false;
+  private thinkingLevel: ThinkingLevel;
+  private lastModelSetting: string;
+  private lastThinkingSetting: ThinkingLevel;
+  /** the conversation's leaf as the UI last heard it; appends onto it are "appended", others "reset" */
+  private conversationLeaf: string | null = null;
+  private pendingCalls = new Map<string, { entry: ConversationEntry; call: ToolCallView }>();
+  private navigation: AbortController | undefined;
+  private navigationSummarizing = false;
+  /** compaction reasons seen in this process, by compaction entry id (the file does not store them) */
+  private readonly compactionReasons = new Map<string, string>();
+  private switching: Promise<unknown> = Promise.resolve();
+  private disposed = false;
+
+  constructor(private readonly deps: ArborAppDeps) {
+    const log = (message: string) => deps.log?.warn(message);
+    this.compactionHooks = deps.compactionHooks ?? new CompactionHookRegistry(log);
+    this.navigationHooks = deps.navigationHooks ?? new TreeNavigationHookRegistry(log);
+    this.workspace = workspaceFromPaths(deps.workspaceRoots);
+    this.cwd = deps.workspaceRoots[0] ?? process.cwd();
+    const settings = deps.settings();
+    this.policy = new ApprovalPolicy({ settings: settings.approval });
+    this.tools = deps.tools ?? createTools();
+    this.lastModelSetting = settings.model;
+    this.lastThinkingSetting = settings.thinkingLevel;
+    this.thinkingLevel = settings.thinkingLevel;
+    this.model = findModel(settings.models, settings.model) ?? DEMO_MODEL;
+  }
+
+  // ---- events -------------------------------------------------------------------------------------
+
+  onDidChange(listener: (change: AppChange) => void): Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  private emit(change: AppChange): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(change);
+      } catch (error) {
+        this.deps.log?.error(`app listener failed: ${(error as Error)?.stack ?? String(error)}`);
+      }
+    }
+  }
+
+  // ---- state --------------------------------------------------------------------------------------
+
+  get currentStore(): SessionStore | undefined {
+    return this.store;
+  }
+
+  get currentAgent(): AgentSession | undefined {
+    return this.agent;
+  }
+
+  get busy(): boolean {
+    return this.agent?.busy ?? false;
+  }
+
+  get currentModel(): ModelInfo {
+    return this.agent?.model ?? this.model;
+  }
+
+  get currentThinkingLevel(): string {
+    return this.agent?.thinkingLevel ?? this.thinkingLevel;
+  }
+
+  /** Every model the user can pick (built-ins, `arbor.models`, the local server). */
+  availableModels(): ModelView[] {
+    return this.deps.settings().models.map(modelView);
+  }
+
+  sessionView(): SessionView | null {
+    const store = this.store;
+    if (!store) return null;
+    const name = store.getSessionName();
+    return { file: store.file, id: store.header.id, ...(name ? { name } : {}), persisted: store.entryCount > 0 };
+  }
+
+  usage(): UsageInfo | null {
+    return this.agent?.usage() ?? null;
+  }
+
+  /**
+   * The view model of the session: conversation on the active path (O(path)) and, unless `tree: false`,
+   * every tree node (O(entries); UIs call this on (re)load and on `reset`, and patch from events otherwise).
+   */
+  snapshot(options: { tree?: boolean } = {}): AppSnapshot {
+    const store = this.store;
+    const conversation = store ? this.conversationFromStore(store) : [];
+    return {
+      session: this.sessionView(),
+      leafId: store?.getLeafId() ?? null,
+      model: modelView(this.currentModel),
+      thinkingLevel: this.currentThinkingLevel,
+      busy: this.busy,
+      compacting: this.agent?.compacting ?? false,
+      navigating: this.navigation !== undefined,
+      queued: [...(this.agent?.queuedMessages ?? [])],
+      trusted: this.deps.trusted(),
+      usage: this.usage(),
+      conversation,
+      ...(options.tree === false ? {} : { tree: this.tree?.all() ?? [] }),
+    };
+  }
+
+  /** One entry's conversation view (e.g. to reveal it); undefined for unknown or hidden entries. */
+  entryView(entryId: string): ConversationEntry | undefined {
+    const entry = this.store?.getEntry(entryId);
+    return entry ? this.viewOf(entry) : undefined;
+  }
+
+  treeNode(entryId: string): TreeNodeView | undefined {
+    return this.tree?.get(entryId);
+  }
+
+  private conversationFromStore(store: SessionStore): ConversationEntry[] {
+    const conversation = conversationOfPath(store.getBranch(), (id) => store.getLabel(id));
+    for (const view of conversation) this.decorate(view);
+    return conversation;
+  }
+
+  private viewOf(entry: SessionEntry): ConversationEntry | undefined {
+    const view = conversationEntry(entry, this.store?.getLabel(entry.id));
+    if (view) this.decorate(view);
+    return view;
+  }
+
+  private decorate(view: ConversationEntry): void {
+    if (view.kind === 'compaction' && view.reason === undefined) {
+      const reason = this.compactionReasons.get(view.id);
+      if (reason) view.reason = reason;
+    }
+  }
+
+  // ---- sessions -----------------------------------------------------------------------------------
+
+  /** Sessions in the sessions directory, newest first. */
+  async listSessions(): Promise<SessionSummary[]> {
+    return (await listSessions(this.deps.sessionsDir())).sessions;
+  }
+
+  /** Starts an empty session (its file is written with the first message). A running turn is stopped. */
+  async newSession(): Promise<SessionView> {
+    return this.serialized(async () => {
+      await this.stopForSwitch();
+      const store = await createSession({ dir: this.deps.sessionsDir(), cwd: this.cwd, ...this.leafMemoryOption() });
+      await this.attach(store);
+      return this.sessionView()!;
+    });
+  }
+
+  /** Opens a session file (Arbor's or pi's). A running turn is stopped. */
+  async openSession(file: string): Promise<SessionView> {
+    return this.serialized(async () => {
+      if (this.store?.file === file) return this.sessionView()!;
+      const store = await openSession(file, this.leafMemoryOption());
+      await this.stopForSwitch();
+      await this.attach(store);
+      return this.sessionView()!;
+    });
+  }
+
+  /** Copies the path to `leafId` (default: the leaf) into a new session file and switches to it. */
+  async forkBranch(leafId?: string): Promise<SessionView> {
+    const store = this.requireStore();
+    const target = leafId ?? store.getLeafId();
+    if (target === null) throw new ArborAppError('Nothing to fork: the session is empty.');
+    if (!store.getEntry(target)) throw new ArborAppError(`Unknown entry "${target}".`);
+    return this.serialized(async () => {
+      await this.stopForSwitch();
+      const forked = await forkSessionBranch(store, target, { dir: this.deps.sessionsDir(), cwd: this.cwd, ...this.leafMemoryOption() });
+      await this.attach(forked);
+      return this.sessionView()!;
+    });
+  }
+
+  private leafMemoryOption(): { leafMemory?: LeafMemory } {
+    return this.deps.leafMemory ? { leafMemory: this.deps.leafMemory } : {};
+  }
+
+  private serialized<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.switching.then(task, task);
+    this.switching = run.catch(() => undefined);
+    return run;
+  }
+
+  private async stopForSwitch(): Promise<void> {
+    this.navigation?.abort();
+    if (this.agent?.busy) await this.agent.stop();
+  }
+
+  private async ensureSession(): Promise<SessionStore> {
+    if (this.store) return this.store;
+    await this.newSession();
+    return this.store!;
+  }
+
+  private requireStore(): SessionStore {
+    if (!this.store) throw new ArborAppError('No session is open.');
+    return this.store;
+  }
+
+  private requireAgent(): AgentSession {
+    this.requireStore();
+    return this.agent!;
+  }
+
+  private requireEntry(entryId: string): SessionEntry {
+    const entry = this.requireStore().getEntry(entryId);
+    if (!entry) throw new ArborAppError(`Unknown entry "${entryId}".`);
+    return entry;
+  }
+
+  private async attach(store: SessionStore): Promise<void> {
+    this.detach();
+    this.policy.resetSession();
+    this.store = store;
+    this.tree = new TreeIndex(store);
+    this.conversationLeaf = store.getLeafId();
+    this.rebuildPendingCalls(store);
+    this.sessionSubscriptions.push(
+      store.onDidAppend((entry) => this.onAppend(entry)),
+      store.onDidReload(() => this.onReload()),
+    );
+    const model = this.modelForSession(store);
+    const agent = new AgentSession({
+      store,
+      model,
+      availableModels: () => this.deps.settings().models,
+      keys: this.deps.keys,
+      ...(this.deps.providerOptions ? { providerOptions: this.deps.providerOptions } : {}),
+      tools: this.tools,
+      approval: this.policy,
+      prompter: this.deps.prompter,
+      approvalPreview: (toolName, args) => previewFileChange(toolName, args, this.workspace),
+      workspace: this.workspace,
+      trusted: () => this.deps.trusted(),
+      compaction: { ...(this.deps.compaction ?? {}), settings: () => this.deps.settings().compaction, hooks: this.compactionHooks },
+      log: (message) => this.deps.log?.info(message),
+      ...(this.deps.agent ?? {}),
+    });
+    this.agent = agent;
+    this.sessionSubscriptions.push(agent.onEvent((event) => this.onAgentEvent(event)));
+    this.emit({ kind: 'session', session: this.sessionView() });
+    this.emit({ kind: 'conversation', appended: [], reset: true, labels: [] });
+    this.emitSettings();
+    // A new, empty session starts at the configured thinking level (persisted like any change).
+    if (store.entryCount === 0 && this.thinkingLevel !== agent.thinkingLevel && this.model.reasoning) {
+      await agent.setThinkingLevel(this.thinkingLevel);
+    }
+  }
+
+  private detach(): void {
+    for (const unsubscribe of this.sessionSubscriptions.splice(0)) unsubscribe();
+    this.agent?.dispose();
+    this.agent = undefined;
+    this.store = undefined;
+    this.tree = undefined;
+    this.pendingCalls.clear();
+  }
+
+  /** An opened session continues with the model it used last, when that model is still configured. */
+  private modelForSession(store: SessionStore): ModelInfo {
+    if (store.entryCount > 0) {
+      const recorded = store.buildContext().model;
+      const found = recorded ? findModel(this.deps.settings().models, `${recorded.provider}/${recorded.modelId}`) : undefined;
+      if (found) return found;
+    }
+    return this.model;
+  }
+
+  private rebuildPendingCalls(store: SessionStore): void {
+    this.pendingCalls.clear();
+    conversationOfPath(store.getBranch(), () => undefined).forEach((view) => pairToolCalls(view, this.pendingCalls));
+  }
+
+  private onAppend(entry: SessionEntry): void {
+    const store = this.store;
+    const tree = this.tree;
+    if (!store || !tree) return;
+    const delta = tree.append(entry);
+    this.emit({ kind: 'tree', ...delta });
+    const extendsPath = entry.parentId === this.conversationLeaf && store.getLeafId() === entry.id;
+    this.conversationLeaf = store.getLeafId();
+    const labels = entry.type === 'label' ? [{ id: entry.targetId, ...(store.getLabel(entry.targetId) ? { label: store.getLabel(entry.targetId)! } : {}) }] : [];
+    if (!extendsPath) {
+      this.rebuildPendingCalls(store);
+      this.emit({ kind: 'conversation', appended: [], reset: true, labels });
+      return;
+    }
+    const view = this.viewOf(entry);
+    if (view) pairToolCalls(view, this.pendingCalls);
+    this.emit({ kind: 'conversation', appended: view ? [view] : [], reset: false, labels });
+  }
+
+  private onReload(): void {
+    const store = this.store;
+    if (!store) return;
+    this.tree = new TreeIndex(store);
+    this.conversationLeaf = store.getLeafId();
+    this.rebuildPendingCalls(store);
+    this.emit({ kind: 'session', session: this.sessionView() });
+    this.emit({ kind: 'conversation', appended: [], reset: true, labels: [] });
+  }
+
+  /** The leaf moved without an append (navigation without a summary). */
+  private syncLeaf(): void {
+    const store = this.store;
+    const tree = this.tree;
+    if (!store || !tree) return;
+    const delta = tree.syncLeaf();
+    if (delta.changed.length > 0 || delta.added.length > 0) this.emit({ kind: 'tree', ...delta });
+    if (store.getLeafId() !== this.conversationLeaf) {
+      this.conversationLeaf = store.getLeafId();
+      this.rebuildPendingCalls(store);
+      this.emit({ kind: 'conversation', appended: [], reset: true, labels: [] });
+    }
+  }
+
+  private onAgentEvent(event: AgentEvent): void {
+    if (event.type === 'compaction_end' && event.outcome.status === 'compacted') {
+      this.compactionReasons.set(event.outcome.entry.id, event.reason);
+    }
+    this.emit({ kind: 'agent', event });
+    if (event.type === 'usage') this.emit({ kind: 'usage', usage: event.usage });
+    if (event.type === 'model_changed' || event.type === 'thinking_level_changed') this.emitSettings();
+    if (event.type === 'session_replaced') void this.followHandoff(event.file);
+  }
+
+  /** The handoff strategy moved the conversation to a new file: follow it. */
+  private async followHandoff(file: string): Promise<void> {
+    try {
+      await this.openSession(file);
+    } catch (error) {
+      this.deps.log?.error(`could not open the handoff session ${file}: ${(error as Error).message}`);
+    }
+  }
+
+  // ---- prompting ----------------------------------------------------------------------------------
+
+  /**
+   * Sends a prompt (creating a session first when there is none) or runs a slash command. Resolves when
+   * the turn is over (or at once when the message was queued behind a running turn).
+   */
+  async prompt(text: string): Promise<PromptOutcome> {
+    if (this.disposed) return { kind: 'error', message: 'Arbor is shutting down.' };
+    if (text.trim() === '') return { kind: 'empty' };
+    const command = parseSlashCommand(text);
+    if (command) {
+      try {
+        switch (command.name) {
+          case 'compact':
+            return { kind: 'compacted', outcome: await this.compact(command.args || undefined) };
+          case 'new':
+            return { kind: 'newSession', session: await this.newSession() };
+          case 'tree':
+            return { kind: 'intent', intent: 'showTree' };
+          case 'model':
+            if (!command.args) return { kind: 'intent', intent: 'pickModel' };
+            return { kind: 'modelChanged', model: await this.setModel(command.args) };
+        }
+      } catch (error) {
+        return { kind: 'error', message: (error as Error).message };
+      }
+    }
+    await this.switching;
+    await this.ensureSession();
+    const agent = this.agent!;
+    const queued = agent.busy;
+    await agent.prompt(text);
+    return { kind: queued ? 'queued' : 'sent' };
+  }
+
+  /** Stops the running turn (or compaction). Returns the queued messages that were not sent. */
+  async stop(): Promise<string[]> {
+    this.navigation?.abort();
+    return (await this.agent?.stop()) ?? [];
+  }
+
+  /** Removes a queued message (the user took it back). */
+  dequeue(index: number): string | undefined {
+    return this.agent?.dequeue(index);
+  }
+
+  // ---- compaction ---------------------------------------------------------------------------------
+
+  /** Manual compaction; throws with a user-facing message when skipped, cancelled or failed. */
+  async compact(customInstructions?: string, review?: CompactReview): Promise<CompactionOutcome> {
+    const agent = this.requireAgent();
+    return agent.compact(customInstructions, review ? { review } : {});
+  }
+
+  cancelCompaction(): boolean {
+    return this.agent?.cancelCompaction() ?? false;
+  }
+
+  /** What a manual compaction would do now, without calling a model; undefined when nothing to compact. */
+  previewCompaction(): CompactionPreview | undefined {
+    return this.agent?.compactionRunner.preview();
+  }
+
+  // ---- tree ---------------------------------------------------------------------------------------
+
+  /**
+   * Moves to `targetId` (a running turn is stopped first), optionally summarizing the branch being
+   * left. Picking a user message returns its text in `editorText` (edit and resend).
+   */
+  async navigate(targetId: string, options: NavigateAppOptions = {}): Promise<NavigateResult> {
+    const store = this.requireStore();
+    this.requireEntry(targetId);
+    if (this.navigation) throw new ArborAppError('A branch switch is already running.');
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.signal?.aborted) controller.abort();
+    this.navigation = controller;
+    this.navigationSummarizing = options.summarize === true;
+    this.emit({ kind: 'navigation', state: 'start', summarizing: this.navigationSummarizing });
+    try {
+      if (this.agent?.busy) await this.agent.stop();
+      const result = await navigateTree(
+        store,
+        targetId,
+        {
+          ...(options.summarize ? { summarize: true } : {}),
+          ...(options.customInstructions !== undefined ? { customInstructions: options.customInstructions } : {}),
+          ...(options.replaceInstructions !== undefined ? { replaceInstructions: options.replaceInstructions } : {}),
+          ...(options.label !== undefined ? { label: options.label } : {}),
+          signal: controller.signal,
+        },
+        { hooks: this.navigationHooks, ...(options.summarize ? { summarizer: this.summarizer() } : {}) },
+      );
+      this.syncLeaf();
+      if (!result.cancelled) this.agent?.refreshFromStore();
+      return result;
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+      this.navigation = undefined;
+      this.navigationSummarizing = false;
+      this.emit({ kind: 'navigation', state: 'end', summarizing: false });
+    }
+  }
+
+  /** Cancels a running navigation (its summary); nothing is written. */
+  cancelNavigation(): boolean {
+    if (!this.navigation) return false;
+    this.navigation.abort();
+    return true;
+  }
+
+  /** Sets (or with undefined/'' clears) the label of an entry. */
+  async label(entryId: string, label: string | undefined): Promise<void> {
+    const store = this.requireStore();
+    this.requireEntry(entryId);
+    if (this.busy) throw new ArborAppError('Wait for the agent to finish (or stop it) before labelling.');
+    const trimmed = label?.trim();
+    await store.appendLabelChange(entryId, trimmed ? trimmed : undefined);
+    this.agent?.refreshFromStore();
+  }
+
+  /** Summarizes the branch ending at `sourceLeafId` into the current position (carry lessons across). */
+  async insertBranchSummary(sourceLeafId: string, options: InsertSummaryOptions = {}): Promise<CarryResult> {
+    const store = this.requireStore();
+    this.requireEntry(sourceLeafId);
+    if (this.busy) throw new ArborAppError('Wait for the agent to finish (or stop it) before inserting a summary.');
+    const result = await carryBranchSummary(store, sourceLeafId, {
+      summarizer: this.summarizer(),
+      ...(options.customInstructions !== undefined ? { customInstructions: options.customInstructions } : {}),
+      ...(options.replaceInstructions !== undefined ? { replaceInstructions: options.replaceInstructions } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    this.agent?.refreshFromStore();
+    return result;
+  }
+
+  private summarizer(): BranchSummarizerDeps {
+    const settings = this.deps.settings();
+    const configured = settings.compaction.summarizerModel ? findModel(settings.models, settings.compaction.summarizerModel) : undefined;
+    const model = configured ?? this.currentModel;
+    return {
+      model,
+      provider: createProvider(model, this.deps.keys, this.deps.providerOptions),
+      reserveTokens: settings.branchSummary.reserveTokens,
+    };
+  }
+
+  // ---- model and thinking level -----------------------------------------------------------------------
+
+  /** Switches the model ("provider/id" or a bare id); persisted in the session when one is open. */
+  async setModel(key: string): Promise<ModelView> {
+    const model = findModel(this.deps.settings().models, key.trim());
+    if (!model) throw new ArborAppError(`Unknown model "${key}". Pick one with "Arbor: Select Model" or add it to arbor.models.`);
+    this.model = model;
+    this.modelChosen = true;
+    if (this.agent) await this.agent.setModel(model);
+    this.emitSettings();
+    return modelView(model);
+  }
+
+  async setThinkingLevel(level: string): Promise<void> {
+    if (!(THINKING_LEVELS as readonly string[]).includes(level)) {
+      throw new ArborAppError(`Unknown thinking level "${level}" (expected one of ${THINKING_LEVELS.join(', ')}).`);
+    }
+    this.thinkingLevel = level as ThinkingLevel;
+    if (this.agent) await this.agent.setThinkingLevel(level);
+    this.emitSettings();
+  }
+
+  /**
+   * Picks the model to use when none was chosen: `arbor.model` when it names a configured model, else
+   * the first provider with a key or base URL (Anthropic, OpenAI, a local server), else the offline demo.
+   */
+  async resolveDefaultModel(): Promise<ModelInfo> {
+    const settings = this.deps.settings();
+    const configured = findModel(settings.models, settings.model);
+    if (configured) return configured;
+    if (settings.model) this.deps.log?.warn(`arbor.model: "${settings.model}" is not a known model; choosing one automatically.`);
+    if (settings.baseUrls.local) {
+      const local = settings.models.find((m) => m.provider === LOCAL_PROVIDER);
+      if (local) return local;
+    }
+    for (const provider of PROVIDER_PREFERENCE) {
+      const usable = settings.baseUrls[provider] !== undefined || (await this.deps.keys.getKey(provider).catch(() => undefined)) !== undefined;
+      if (!usable) continue;
+      const model = settings.models.find((m) => m.provider === provider);
+      if (model) return model;
+    }
+    return DEMO_MODEL;
+  }
+
+  /** Applies the configuration (at start and on every change); no reload needed. */
+  async applySettings(): Promise<void> {
+    const settings = this.deps.settings();
+    this.policy.updateSettings(settings.approval);
+    const modelSettingChanged = settings.model !== this.lastModelSetting;
+    this.lastModelSetting = settings.model;
+    if (modelSettingChanged || !this.modelChosen) {
+      const model = await this.resolveDefaultModel();
+      // Keep an opened session's own model unless the user changed arbor.model just now.
+      if (modelSettingChanged || !this.agent || this.agent.store.entryCount === 0) {
+        this.model = model;
+        if (this.agent) await this.agent.setModel(model);
+      } else {
+        this.model = model;
+      }
+      if (modelSettingChanged) this.modelChosen = settings.model !== '';
+    } else {
+      // the registry may have changed (a new base URL, a user override): refresh the same model
+      const refreshed = findModel(settings.models, modelKey(this.currentModel));
+      if (refreshed) this.model = refreshed;
+    }
+    if (settings.thinkingLevel !== this.lastThinkingSetting) {
+      this.lastThinkingSetting = settings.thinkingLevel;
+      this.thinkingLevel = settings.thinkingLevel;
+      if (this.agent) await this.agent.setThinkingLevel(settings.thinkingLevel);
+    }
+    this.emitSettings();
+  }
+
+  private emitSettings(): void {
+    this.emit({ kind: 'settings', model: modelView(this.currentModel), thinkingLevel: this.currentThinkingLevel });
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.navigation?.abort();
+    this.detach();
+    this.listeners.clear();
+  }
+}
