@@ -47,6 +47,7 @@ import {
   replyContextTokens,
   type Recovery,
 } from './compaction-triggers';
+import { choosePromotion, promotionNotice, type PromotionTrigger } from './context-promotion';
 import { assistantToolCalls, type AgentEvent, type AgentEventListener, type ApprovalPrompter, type UsageInfo } from './events';
 import { IdleTimer, SYSTEM_CLOCK, type Clock } from './idle-timer';
 import { buildSystemPrompt, describeOs, readAgentsMd, type SystemPromptInput } from './system-prompt';
@@ -536,6 +537,10 @@ export class AgentSession {
    * raw provider error); 'none': no recovery applies. A failed recovery puts the leaf back on the reply.
    */
   private async recover(kind: Recovery, entryId: string, state: RunState, signal: AbortSignal): Promise<'retry' | 'reported' | 'none'> {
+    if (!(kind === 'length' && state.lengthRecovered) && (await this.promoteForRecovery(kind, entryId))) {
+      if (kind === 'length') state.lengthRecovered = true;
+      return 'retry';
+    }
     const settings = this.settings();
     if (!settings.enabled || settings.strategy === 'off') return 'none';
     if (kind === 'overflow' && !this.overflowGuard.tryBegin()) {
@@ -558,6 +563,61 @@ export class AgentSession {
   }
 
   /**
+   * Context promotion for a failed reply: when a configured larger model holds the context, the reply
+   * leaves the live context (as for compaction) and the model is switched; the turn is then retried.
+   */
+  private async promoteForRecovery(kind: Recovery, entryId: string): Promise<boolean> {
+    if (!this.deps.compaction?.promotionModel) return false;
+    const failing = this.currentStore.getEntry(entryId);
+    const reply = failing?.type === 'message' ? ((failing as { message?: AgentMessage }).message as AssistantMessage | undefined) : undefined;
+    if (!failing || !reply) return false;
+    const parentId = failing.parentId;
+    if (parentId === null) this.currentStore.resetLeaf();
+    else this.currentStore.branch(parentId);
+    // An overflow means the prompt was larger than the window, whatever the estimate says.
+    const estimate = this.contextEstimate();
+    const tokens = kind === 'overflow' ? Math.max(estimate, this.currentModel.contextWindow + 1) : Math.max(estimate, replyContextTokens(reply));
+    if (await this.tryPromotion(kind, tokens)) return true;
+    this.currentStore.branch(entryId);
+    return false;
+  }
+
+  /** Switches to the configured promotion model when it qualifies (persisted as a model_change). */
+  private async tryPromotion(trigger: PromotionTrigger, contextTokens: number): Promise<boolean> {
+    const configured = this.deps.compaction?.promotionModel?.();
+    if (!configured) return false;
+    const target = await choosePromotion({
+      current: this.currentModel,
+      configured,
+      contextTokens,
+      settings: this.settings(),
+      usable: (model) => this.usable(model),
+    });
+    if (!target) return false;
+    const entry = await this.currentStore.appendModelChange(target.provider, target.id);
+    const previous = this.currentModel;
+    this.currentModel = target;
+    this.deps.log?.(`context promotion (${trigger}): ${previous.provider}/${previous.id} → ${target.provider}/${target.id} at ~${contextTokens} tokens`);
+    this.emit({ type: 'model_changed', model: target, entryId: entry.id });
+    this.emit({ type: 'notice', level: 'info', message: promotionNotice(target) });
+    this.emitUsage();
+    return true;
+  }
+
+  /** A model can be used when it has a key, or needs none (local, demo). */
+  private async usable(model: ModelInfo): Promise<boolean> {
+    if (sameModel(model, this.currentModel) || model.api === 'openai-compatible' || model.api === 'demo') return true;
+    return Boolean(await this.deps.keys.getKey(model.provider));
+  }
+
+  /** Context tokens of the current path: the newest live usage plus estimates, or all estimates plus the fixed overhead. */
+  private contextEstimate(): number {
+    const usage = this.usage();
+    if (usage.contextTokens !== null) return usage.contextTokens;
+    return usage.estimatedTokens + Math.ceil((this.lastSystemPrompt.length + JSON.stringify(toolDefinitions(this.offeredTools())).length) / 4);
+  }
+
+  /**
    * After a successful run: prune old tool output, then compact when the context is above the
    * threshold. Returns true when the loop should go on (hidden auto-continue message appended).
    */
@@ -576,6 +636,7 @@ export class AgentSession {
       }
     }
     if (!shouldCompact(tokens, this.currentModel.contextWindow, settings)) return false;
+    if (await this.tryPromotion('threshold', tokens)) return false;
     const outcome = await this.runCompaction({ reason: 'threshold' }, signal);
     if (outcome.status !== 'compacted' && outcome.status !== 'handoff') {
       this.reportFailure(outcome);
@@ -603,6 +664,7 @@ export class AgentSession {
     if (!settings.enabled || settings.strategy === 'off') return;
     const live = newestLiveUsage(this.currentStore.buildContext().messages);
     if (!live || !shouldCompact(replyContextTokens(live.message), this.currentModel.contextWindow, settings)) return;
+    if (await this.tryPromotion('threshold', replyContextTokens(live.message))) return;
     const outcome = await this.runCompaction({ reason: 'threshold' }, signal);
     this.reportFailure(outcome);
   }
@@ -741,11 +803,8 @@ export class AgentSession {
       },
       settings: () => this.settings(),
       models: () => ({ current: this.currentModel, available: this.deps.availableModels?.() ?? [this.currentModel] }),
-      providerFor: async (model) => {
-        // Other candidates only when they can work: a key, or a local/demo model that needs none.
-        if (sameModel(model, this.currentModel) || model.api === 'openai-compatible' || model.api === 'demo') return this.providerFor(model);
-        return (await this.deps.keys.getKey(model.provider)) ? this.providerFor(model) : undefined;
-      },
+      // Other candidates only when they can work: a key, or a local/demo model that needs none.
+      providerFor: async (model) => ((await this.usable(model)) ? this.providerFor(model) : undefined),
       ...(options.hooks ? { hooks: options.hooks } : {}),
       ...(options.estimator ? { estimator: options.estimator } : {}),
       ...(options.retry ? { retry: options.retry } : {}),
