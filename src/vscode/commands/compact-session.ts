@@ -1,0 +1,130 @@
+// "Arbor: Compact Session": optional focus instructions (InputBox), a preview of what will be summarized
+// and kept with estimated tokens before → after (Compact / Edit summary before saving / Cancel), then the
+// compaction under a progress notification with Cancel. Cancelled or failed: the session is unchanged.
+import * as vscode from 'vscode';
+import { buildPreview, prepareCompaction, type CompactionPreview, type CompactionResult } from '../../compaction';
+import { formatTokens } from '../status-bar';
+import { errorText, requireStore, type SurfaceDeps } from './surface-deps';
+
+export const id = 'arbor.compactSession';
+
+export type CompactOutcome = 'compacted' | 'cancelled' | 'nothing' | 'failed' | 'invalid';
+
+interface ActionItem extends vscode.QuickPickItem {
+  action: 'compact' | 'edit' | 'cancel';
+}
+
+export function previewTitle(preview: CompactionPreview): string {
+  return vscode.l10n.t(
+    'Compact: ~{0} → ~{1} tokens',
+    formatTokens(preview.tokensBefore),
+    formatTokens(preview.estimatedTokensAfter),
+  );
+}
+
+export function previewDetail(preview: CompactionPreview): string {
+  const summarized = preview.summarizeCount + preview.turnPrefixCount;
+  const parts = [
+    vscode.l10n.t('Summarizes {0} older messages (~{1} tokens)', summarized, formatTokens(preview.summarizedTokens)),
+    vscode.l10n.t('keeps the newest {0} as they are', preview.keptCount),
+  ];
+  if (preview.hasPreviousSummary) parts.push(vscode.l10n.t('updates the previous summary'));
+  return parts.join('; ') + '. ' + vscode.l10n.t('Nothing is deleted from the session file.');
+}
+
+async function askAction(preview: CompactionPreview): Promise<ActionItem['action'] | undefined> {
+  const detail = previewDetail(preview);
+  const items: ActionItem[] = [
+    { label: `$(fold) ${vscode.l10n.t('Compact')}`, detail, action: 'compact' },
+    { label: `$(edit) ${vscode.l10n.t('Edit summary before saving')}`, detail: vscode.l10n.t('Review and edit the generated summary in an editor first.'), action: 'edit' },
+    { label: `$(close) ${vscode.l10n.t('Cancel')}`, action: 'cancel' },
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title: previewTitle(preview), placeHolder: detail, ignoreFocusOut: true });
+  return picked?.action;
+}
+
+/** Opens the generated summary in an editor; saving keeps the (edited) text, anything else cancels. */
+export async function reviewInEditor(result: CompactionResult): Promise<CompactionResult | undefined> {
+  const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: result.summary });
+  await vscode.window.showTextDocument(document, { preview: false });
+  const save = vscode.l10n.t('Save Summary');
+  const answer = await vscode.window.showInformationMessage(
+    vscode.l10n.t('Edit the summary in the editor, then save it to compact. Cancel keeps the session unchanged.'),
+    { modal: true },
+    save,
+  );
+  const text = document.getText().trim();
+  if (answer !== save) return undefined;
+  if (text === '') {
+    void vscode.window.showWarningMessage(vscode.l10n.t('The summary is empty; compaction cancelled.'));
+    return undefined;
+  }
+  return { ...result, summary: text };
+}
+
+/** The app's preview (its token estimates) when it has one, else one computed from the current path. */
+function previewFor(deps: SurfaceDeps): CompactionPreview | undefined {
+  if (deps.app.previewCompaction) return deps.app.previewCompaction();
+  const store = deps.app.store;
+  const preparation = store ? prepareCompaction(store.getBranch(), deps.settings.compaction()) : undefined;
+  return preparation ? buildPreview(preparation) : undefined;
+}
+
+export async function run(deps: SurfaceDeps, instructionsArg?: unknown): Promise<CompactOutcome> {
+  const store = requireStore(deps);
+  if (!store) return 'invalid';
+  let instructions: string | undefined = typeof instructionsArg === 'string' ? instructionsArg : undefined;
+  if (instructions === undefined) {
+    instructions = await vscode.window.showInputBox({
+      title: vscode.l10n.t('Compact Session'),
+      prompt: vscode.l10n.t('Optional: what should the summary focus on? Leave empty for a general summary.'),
+      placeHolder: vscode.l10n.t('e.g. keep the API decisions and the open TODOs'),
+      ignoreFocusOut: true,
+    });
+    if (instructions === undefined) return 'cancelled';
+  }
+  const focus = instructions.trim() || undefined;
+  const preview = previewFor(deps);
+  if (!preview || preview.summarizeCount + preview.turnPrefixCount === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to compact yet: the session is small enough, or was just compacted.'));
+    return 'nothing';
+  }
+  const action = await askAction(preview);
+  if (action === undefined || action === 'cancel') return 'cancelled';
+
+  const done = deps.status?.beginActivity('compacting');
+  try {
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Compacting the session…'), cancellable: true },
+      async (_progress, token) => {
+        const subscription = token.onCancellationRequested(() => deps.app.cancelCompaction());
+        try {
+          await deps.app.compact(focus, action === 'edit' ? { review: (result) => reviewInEditor(result) } : {});
+        } finally {
+          subscription.dispose();
+        }
+      },
+    );
+    deps.log.info(`manual compaction done${focus ? ` (focus: ${focus})` : ''}`);
+    return 'compacted';
+  } catch (error) {
+    const message = errorText(error);
+    if (/cancel/i.test(message)) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Compaction cancelled. The session is unchanged.'));
+      return 'cancelled';
+    }
+    if (/nothing to compact|already compacted/i.test(message)) {
+      void vscode.window.showInformationMessage(message);
+      return 'nothing';
+    }
+    deps.log.error(`manual compaction failed: ${message}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Compaction failed: {0}. The session is unchanged.', message.replace(/\.$/, '')));
+    return 'failed';
+  } finally {
+    done?.();
+  }
+}
+
+export function register(deps: SurfaceDeps): vscode.Disposable {
+  return vscode.commands.registerCommand(id, (instructions?: unknown) => run(deps, instructions));
+}

@@ -1,0 +1,78 @@
+// "Arbor: Export Session…": the root→current conversation as Markdown or HTML, to a file picked with a
+// save dialog. From the Sessions view it exports that session's file (opened read-only). An existing
+// target is backed up before it is replaced. The renderers are the CLI's (`arbor-session export`).
+import { copyFile, stat } from 'node:fs/promises';
+import * as vscode from 'vscode';
+import { exportSession } from '../../cli/commands/export';
+import { timestampForFileName } from '../../session/files';
+import { SessionStore } from '../../session/store';
+import { errorText, requireStore, type SurfaceDeps } from './surface-deps';
+
+export const id = 'arbor.exportSession';
+
+interface FormatItem extends vscode.QuickPickItem {
+  format: 'md' | 'html';
+}
+
+function fileFrom(arg: unknown): string | undefined {
+  if (arg instanceof vscode.Uri) return arg.fsPath;
+  if (arg && typeof arg === 'object' && typeof (arg as { file?: unknown }).file === 'string') return (arg as { file: string }).file;
+  return undefined;
+}
+
+async function backupIfExists(path: string): Promise<string | undefined> {
+  try {
+    await stat(path);
+  } catch {
+    return undefined;
+  }
+  const backup = `${path}.${timestampForFileName()}.bak`;
+  await copyFile(path, backup);
+  return backup;
+}
+
+export async function run(deps: SurfaceDeps, arg?: unknown, target?: vscode.Uri, formatArg?: 'md' | 'html'): Promise<vscode.Uri | undefined> {
+  const file = fileFrom(arg);
+  let store: SessionStore | undefined;
+  try {
+    store = file && file !== deps.app.store?.file ? await SessionStore.open(file) : requireStore(deps);
+  } catch (error) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Could not read the session: {0}', errorText(error)));
+    return undefined;
+  }
+  if (!store) return undefined;
+  let format = formatArg;
+  if (!format) {
+    const items: FormatItem[] = [
+      { label: 'Markdown', description: '.md', format: 'md' },
+      { label: 'HTML', description: '.html', format: 'html' },
+    ];
+    format = (await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Export Session'), placeHolder: vscode.l10n.t('Format') }))?.format;
+    if (!format) return undefined;
+  }
+  const name = (store.getSessionName() ?? `session-${store.header.id}`).replace(/[^\w.-]+/g, '-').slice(0, 60);
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const uri =
+    target ??
+    (await vscode.window.showSaveDialog({
+      title: vscode.l10n.t('Export Session'),
+      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, `${name}.${format}`) } : {}),
+      filters: format === 'md' ? { Markdown: ['md'] } : { HTML: ['html', 'htm'] },
+    }));
+  if (!uri) return undefined;
+  try {
+    const text = exportSession(store, store.getLeafId(), format);
+    const backup = uri.scheme === 'file' ? await backupIfExists(uri.fsPath) : undefined;
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    deps.log.info(`exported ${store.file} to ${uri.toString()}${backup ? ` (previous file kept as ${backup})` : ''}`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Session exported to {0}.', uri.fsPath || uri.toString()));
+    return uri;
+  } catch (error) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Could not export the session: {0}', errorText(error)));
+    return undefined;
+  }
+}
+
+export function register(deps: SurfaceDeps): vscode.Disposable {
+  return vscode.commands.registerCommand(id, (arg?: unknown) => run(deps, arg));
+}

@@ -1,0 +1,40 @@
+// Sessions view: delete a session file after a modal confirmation. The current session cannot be deleted
+// while it is open (start or open another one first).
+import * as vscode from 'vscode';
+import { deleteSession } from '../../session/catalog';
+import { sessionFileFrom } from './sessions-open';
+import { errorText, type SurfaceDeps } from './surface-deps';
+
+export const id = 'arbor.sessions.delete';
+
+export async function run(deps: SurfaceDeps, arg?: unknown): Promise<boolean> {
+  const file = sessionFileFrom(arg);
+  if (!file) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('No session was given.'));
+    return false;
+  }
+  if (deps.app.store?.file === file) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('This session is open. Start or open another session before deleting it.'));
+    return false;
+  }
+  const remove = vscode.l10n.t('Delete');
+  const answer = await vscode.window.showWarningMessage(
+    vscode.l10n.t('Delete this session? The file {0} is removed permanently, with all its branches.', file),
+    { modal: true },
+    remove,
+  );
+  if (answer !== remove) return false;
+  try {
+    await deleteSession(file);
+    deps.log.info(`deleted session ${file}`);
+    deps.sessions?.refresh();
+    return true;
+  } catch (error) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Could not delete the session: {0}', errorText(error)));
+    return false;
+  }
+}
+
+export function register(deps: SurfaceDeps): vscode.Disposable {
+  return vscode.commands.registerCommand(id, (arg?: unknown) => run(deps, arg));
+}

@@ -1,0 +1,75 @@
+// What the surface commands share: the app, the log, settings, the views they refresh or reveal in, and
+// small helpers (argument → entry id, "no session" guard, cancellable progress). Not a command itself.
+import * as vscode from 'vscode';
+import type { SessionEntry } from '../../session/entries';
+import type { SessionStore } from '../../session/store';
+import type { Logger } from '../log';
+import type { SettingsReader } from '../settings-contrib';
+import type { StatusBar } from '../status-bar';
+import type { SurfacesApp } from '../surfaces-types';
+import type { SessionTreeProvider } from '../tree/session-tree-provider';
+import type { SessionsProvider } from '../sessions/sessions-provider';
+
+export interface SurfaceDeps {
+  app: SurfacesApp;
+  log: Logger & { show?(preserveFocus?: boolean): void };
+  settings: SettingsReader;
+  tree?: SessionTreeProvider;
+  treeView?: vscode.TreeView<string>;
+  sessions?: SessionsProvider;
+  status?: StatusBar;
+}
+
+/** Entry id from a command argument: a tree element (the id itself), `{ id }`, or `{ entryId }`. */
+export function entryIdFrom(arg: unknown): string | undefined {
+  if (typeof arg === 'string' && arg.trim() !== '') return arg;
+  if (arg && typeof arg === 'object') {
+    const record = arg as Record<string, unknown>;
+    if (typeof record.entryId === 'string') return record.entryId;
+    if (typeof record.id === 'string') return record.id;
+  }
+  return undefined;
+}
+
+/** The current store, or undefined after telling the user there is no session. */
+export function requireStore(deps: SurfaceDeps): SessionStore | undefined {
+  const store = deps.app.store;
+  if (!store) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('No Arbor session is open. Start one in the chat or open a session file.'));
+  }
+  return store;
+}
+
+/** The entry for `id` in the current session, or undefined after a clear message. */
+export function requireEntry(deps: SurfaceDeps, store: SessionStore, id: string | undefined): SessionEntry | undefined {
+  if (id === undefined) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('No entry was given.'));
+    return undefined;
+  }
+  const entry = store.getEntry(id);
+  if (!entry) {
+    deps.log.warn(`command for unknown entry ${id}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Entry {0} does not exist in the current session.', id));
+  }
+  return entry;
+}
+
+/** Runs `task` under a notification with a Cancel button; the signal aborts when Cancel is pressed. */
+export function withCancellableProgress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Thenable<T> {
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+    async (_progress, token) => {
+      const controller = new AbortController();
+      const subscription = token.onCancellationRequested(() => controller.abort());
+      try {
+        return await task(controller.signal);
+      } finally {
+        subscription.dispose();
+      }
+    },
+  );
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,69 @@
+// What the VS Code surfaces (Session Tree, Sessions view, commands, status bar) need from the app
+// controller that owns the current session and agent. The surfaces depend on this small interface
+// rather than on the controller class, so they can be tested with a fake and stay independent of how the
+// chat panel is wired. `adaptArborApp` (surfaces-adapter.ts) maps the real ArborApp onto it.
+import type * as vscode from 'vscode';
+import type { UsageInfo } from '../agent';
+import type { CompactionPreparation, CompactionPreview, CompactionResult } from '../compaction';
+import type { SessionSummary } from '../session/catalog';
+import type { SessionStore } from '../session/store';
+
+/** What a navigation ended with (a subset of src/branch NavigateResult). */
+export interface SurfaceNavigateResult {
+  cancelled: boolean;
+  message?: string;
+  /** text of a picked user message, for editing and resending */
+  editorText?: string;
+  newLeafId: string | null;
+}
+
+export interface SurfaceNavigateOptions {
+  summarize?: boolean;
+  customInstructions?: string;
+  signal?: AbortSignal;
+}
+
+export interface SurfaceCompactOptions {
+  /** called with the generated summary before it is saved: return it (maybe edited) or undefined to cancel */
+  review?: (result: CompactionResult, preparation: CompactionPreparation) => Promise<CompactionResult | undefined>;
+}
+
+/** What the app is busy with, for the status bar spinner. */
+export type SurfaceActivity = 'idle' | 'busy' | 'compacting' | 'summarizing';
+
+export interface SurfacesApp {
+  /** the current session, undefined before one is created or opened */
+  readonly store: SessionStore | undefined;
+  /** fires when another session becomes current (new, open, fork, handoff) */
+  readonly onDidChangeSession: vscode.Event<void>;
+  /** fires when the leaf moved without an append (navigation, reload) */
+  readonly onDidChangeLeaf: vscode.Event<void>;
+  /** fires when usage figures or the activity changed */
+  readonly onDidChangeUsage: vscode.Event<void>;
+
+  /** context usage of the current session; undefined without a session or model */
+  usage(): UsageInfo | undefined;
+  activity(): SurfaceActivity;
+
+  /** the workspace's sessions, newest first */
+  listSessions(): Promise<SessionSummary[]>;
+
+  navigate(targetId: string, options: SurfaceNavigateOptions): Promise<SurfaceNavigateResult>;
+  /** summarizes the branch ending at `sourceLeafId` into the current position */
+  insertBranchSummary(sourceLeafId: string, options: { customInstructions?: string; signal?: AbortSignal }): Promise<void>;
+  /** manual compaction; rejects with the engine's message on skip/cancel/failure */
+  compact(customInstructions: string | undefined, options: SurfaceCompactOptions): Promise<void>;
+  cancelCompaction(): boolean;
+  /** what a manual compaction would do now (no model call); undefined: nothing to compact */
+  previewCompaction?(): CompactionPreview | undefined;
+  /** sets (or with undefined clears) an entry's label */
+  label(entryId: string, label: string | undefined): Promise<void>;
+  /** opens a session file as the current session */
+  openSession(file: string): Promise<void>;
+  /** forks the path root→entryId into a new session and makes it current */
+  forkSession(entryId: string): Promise<void>;
+  /** asks the chat to scroll to an entry (best effort: the chat may not show it) */
+  revealInChat(entryId: string): Promise<void>;
+  /** puts text into the chat input (after switching to a user message, for editing and resending) */
+  setChatInput?(text: string): Promise<void>;
+}

@@ -1,0 +1,85 @@
+// Registers Arbor's native VS Code surfaces: the Session Tree and Sessions views, the status bar context
+// meter, the settings watcher and every surface command (one file each under commands/). Called once
+// from src/extension.ts with the application controller.
+import * as vscode from 'vscode';
+import type { ArborApp } from '../app';
+import * as cancelCompaction from './commands/cancel-compaction';
+import * as compactSession from './commands/compact-session';
+import * as copyEntry from './commands/copy-entry';
+import * as exportSession from './commands/export-session';
+import * as forkSession from './commands/fork-session';
+import * as insertBranchSummary from './commands/insert-branch-summary';
+import * as labelEntry from './commands/label-entry';
+import * as openSessionFile from './commands/open-session-file';
+import * as revealInChat from './commands/reveal-in-chat';
+import * as sessionsDelete from './commands/sessions-delete';
+import * as sessionsOpen from './commands/sessions-open';
+import * as sessionsRefresh from './commands/sessions-refresh';
+import * as sessionsRename from './commands/sessions-rename';
+import * as showLogs from './commands/show-logs';
+import type { SurfaceDeps } from './commands/surface-deps';
+import * as switchBranch from './commands/switch-branch';
+import * as switchHere from './commands/switch-here';
+import * as switchHereWithSummary from './commands/switch-here-with-summary';
+import * as toggleAutoCompaction from './commands/toggle-auto-compaction';
+import type { Logger } from './log';
+import { SessionsProvider } from './sessions/sessions-provider';
+import { SettingsReader, watchSettings } from './settings-contrib';
+import { StatusBar } from './status-bar';
+import { adaptArborApp, type ChatHooks } from './surfaces-adapter';
+import type { SurfacesApp } from './surfaces-types';
+import { SessionTreeProvider } from './tree/session-tree-provider';
+
+/** Every command module this file registers (tests check each id is registered and contributed). */
+export const SURFACE_COMMANDS = [
+  switchHere,
+  switchHereWithSummary,
+  switchBranch,
+  labelEntry,
+  forkSession,
+  insertBranchSummary,
+  copyEntry,
+  revealInChat,
+  compactSession,
+  cancelCompaction,
+  exportSession,
+  toggleAutoCompaction,
+  showLogs,
+  openSessionFile,
+  sessionsOpen,
+  sessionsRename,
+  sessionsDelete,
+  sessionsRefresh,
+] as const;
+
+export interface Surfaces {
+  readonly app: SurfacesApp;
+  readonly sessionTree: SessionTreeProvider;
+  readonly sessionTreeView: vscode.TreeView<string>;
+  readonly sessions: SessionsProvider;
+  readonly statusBar: StatusBar;
+  readonly settings: SettingsReader;
+  readonly deps: SurfaceDeps;
+}
+
+type Log = Logger & { show?(preserveFocus?: boolean): void };
+
+/** With the real controller (src/extension.ts). */
+export function registerSurfaces(context: vscode.ExtensionContext, app: ArborApp, log: Log, chat?: ChatHooks): Surfaces {
+  const adapted = adaptArborApp(app, chat);
+  context.subscriptions.push(adapted);
+  return registerSurfacesFor(context.subscriptions, adapted, log);
+}
+
+/** With any SurfacesApp (tests use a fake); everything is disposed through `subscriptions`. */
+export function registerSurfacesFor(subscriptions: vscode.Disposable[], app: SurfacesApp, log: Log, settings = new SettingsReader(log)): Surfaces {
+  const sessionTree = new SessionTreeProvider(app, log);
+  const sessionTreeView = vscode.window.createTreeView(SessionTreeProvider.viewId, { treeDataProvider: sessionTree, showCollapseAll: true });
+  const sessions = new SessionsProvider(app, log);
+  const sessionsView = vscode.window.createTreeView(SessionsProvider.viewId, { treeDataProvider: sessions });
+  const statusBar = new StatusBar(app);
+  const deps: SurfaceDeps = { app, log, settings, tree: sessionTree, treeView: sessionTreeView, sessions, status: statusBar };
+  subscriptions.push(sessionTree, sessionTreeView, sessions, sessionsView, statusBar, watchSettings(settings));
+  for (const command of SURFACE_COMMANDS) subscriptions.push(command.register(deps));
+  return { app, sessionTree, sessionTreeView, sessions, statusBar, settings, deps };
+}

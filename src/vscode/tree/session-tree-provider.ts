@@ -1,0 +1,157 @@
+// The "Session Tree" view: the current session's conversation tree. Elements are entry ids; the shape
+// comes from TreeModel (linear runs flat, nesting only at branch points), the looks from
+// entry-presentation. Appends refresh only the display node they changed; a leaf move (navigation)
+// refreshes the items (cheap: the cached children lists stay valid).
+import * as vscode from 'vscode';
+import type { SessionEntry } from '../../session/entries';
+import type { SessionStore } from '../../session/store';
+import type { Logger } from '../log';
+import type { SurfacesApp } from '../surfaces-types';
+import { presentEntry } from './entry-presentation';
+import { TreeModel } from './tree-model';
+
+export const SESSION_TREE_VIEW_ID = 'arbor.sessionTree';
+export const REVEAL_IN_CHAT_COMMAND = 'arbor.revealInChat';
+
+export class SessionTreeProvider implements vscode.TreeDataProvider<string>, vscode.Disposable {
+  static readonly viewId = SESSION_TREE_VIEW_ID;
+
+  private model: TreeModel | undefined;
+  private storeSubscriptions: (() => void)[] = [];
+  private readonly changeEmitter = new vscode.EventEmitter<string | string[] | undefined>();
+  readonly onDidChangeTreeData = this.changeEmitter.event;
+  private readonly disposables: vscode.Disposable[] = [];
+  /** how many change events were fired, and for what: tests check refreshes stay incremental */
+  readonly refreshLog: (string | undefined)[] = [];
+
+  constructor(
+    private readonly app: Pick<SurfacesApp, 'store' | 'onDidChangeSession' | 'onDidChangeLeaf'>,
+    private readonly log?: Logger,
+  ) {
+    this.disposables.push(
+      app.onDidChangeSession(() => this.attach(app.store)),
+      app.onDidChangeLeaf(() => this.refreshAll()),
+    );
+    this.attach(app.store);
+  }
+
+  get store(): SessionStore | undefined {
+    return this.model?.source as SessionStore | undefined;
+  }
+
+  get treeModel(): TreeModel | undefined {
+    return this.model;
+  }
+
+  /** Switches to another store (or none). */
+  attach(store: SessionStore | undefined): void {
+    for (const unsubscribe of this.storeSubscriptions) unsubscribe();
+    this.storeSubscriptions = [];
+    this.model = store ? new TreeModel(store) : undefined;
+    if (store) {
+      this.storeSubscriptions.push(
+        store.onDidAppend((entry) => this.onAppend(entry)),
+        store.onDidReload(() => this.refreshAll()),
+      );
+    }
+    void vscode.commands.executeCommand('setContext', 'arbor.hasSession', store !== undefined);
+    this.refreshAll();
+  }
+
+  refreshAll(): void {
+    this.model?.invalidateAll();
+    this.fire(undefined);
+  }
+
+  private onAppend(entry: SessionEntry): void {
+    if (!this.model) return;
+    const affected = this.model.onAppend(entry);
+    if (affected.includes(undefined)) this.fire(undefined);
+    else this.fire(affected as string[]);
+  }
+
+  private fire(nodes: string[] | undefined): void {
+    if (nodes === undefined) this.refreshLog.push(undefined);
+    else this.refreshLog.push(...nodes);
+    this.changeEmitter.fire(nodes);
+  }
+
+  getChildren(id?: string): string[] {
+    if (!this.model) return [];
+    try {
+      return this.model.children(id);
+    } catch (error) {
+      this.log?.error(`Session Tree: could not list children of ${id ?? 'the top level'}: ${(error as Error).message}`);
+      return [];
+    }
+  }
+
+  getParent(id: string): string | undefined {
+    return this.model?.parent(id);
+  }
+
+  getTreeItem(id: string): vscode.TreeItem {
+    const model = this.model;
+    const entry = model?.source.getEntry(id);
+    if (!model || !entry) return new vscode.TreeItem(vscode.l10n.t('(entry {0} no longer exists)', id));
+    const look = presentEntry(entry);
+    const onPath = model.isOnActivePath(id);
+    const isLeaf = model.isLeaf(id);
+    const collapsible = model.hasChildren(id)
+      ? onPath
+        ? vscode.TreeItemCollapsibleState.Expanded
+        : vscode.TreeItemCollapsibleState.Collapsed
+      : vscode.TreeItemCollapsibleState.None;
+    const item = new vscode.TreeItem(look.title, collapsible);
+    item.id = id;
+    const label = (model.source as SessionStore).getLabel?.(id);
+    const parts: string[] = [];
+    if (label) parts.push(`🏷 ${label}`);
+    if (isLeaf) parts.push(vscode.l10n.t('● current'));
+    const branches = model.childCount(id);
+    if (branches >= 2) parts.push(vscode.l10n.t('{0} branches', branches));
+    item.description = parts.join('  ');
+    item.iconPath = new vscode.ThemeIcon(
+      look.icon,
+      isLeaf ? new vscode.ThemeColor('charts.green') : onPath ? new vscode.ThemeColor('charts.blue') : undefined,
+    );
+    item.tooltip = tooltipFor(entry, look.kind, look.text, label, isLeaf, onPath);
+    item.contextValue = contextValueFor(entry, isLeaf, onPath, branches === 0);
+    item.accessibilityInformation = {
+      label: `${look.kind}: ${look.title}${label ? `, label ${label}` : ''}${isLeaf ? ', current position' : onPath ? ', on the current branch' : ''}`,
+    };
+    item.command = { command: REVEAL_IN_CHAT_COMMAND, title: vscode.l10n.t('Reveal in Chat'), arguments: [id] };
+    return item;
+  }
+
+  dispose(): void {
+    for (const unsubscribe of this.storeSubscriptions) unsubscribe();
+    for (const d of this.disposables) d.dispose();
+    this.changeEmitter.dispose();
+  }
+}
+
+/** `arbor.entry` plus flags the menus' `viewItem =~ /…/` clauses test. */
+export function contextValueFor(entry: SessionEntry, isLeaf: boolean, onPath: boolean, isTip: boolean): string {
+  const flags = ['arbor.entry', entry.type === 'message' ? `role-${entry.message.role}` : `type-${entry.type}`];
+  flags.push(isLeaf ? 'current' : 'notCurrent');
+  flags.push(onPath ? 'onPath' : 'offPath');
+  if (isTip) flags.push('tip');
+  return flags.join(' ');
+}
+
+function tooltipFor(entry: SessionEntry, kind: string, text: string, label: string | undefined, isLeaf: boolean, onPath: boolean): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, false);
+  md.appendMarkdown(`**${escapeMd(kind)}**`);
+  if (label) md.appendMarkdown(` — ${escapeMd(vscode.l10n.t('label'))} \`${escapeMd(label)}\``);
+  md.appendMarkdown('\n\n');
+  const shown = text.length > 600 ? `${text.slice(0, 599)}…` : text;
+  if (shown) md.appendText(shown).appendMarkdown('\n\n');
+  const where = isLeaf ? vscode.l10n.t('current position') : onPath ? vscode.l10n.t('on the current branch') : vscode.l10n.t('on another branch');
+  md.appendMarkdown(`_${escapeMd(where)} · ${escapeMd(entry.timestamp)} · ${escapeMd(entry.id)}_`);
+  return md;
+}
+
+function escapeMd(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
+}
