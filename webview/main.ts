@@ -1,26 +1,50 @@
 // Chat webview bootstrap: mounts the UI, connects to the host through the validated protocol, and starts
-// the ready handshake. Rendering lives in render/, protocol handling in host-channel.ts.
+// the ready handshake (again on every load: the host re-sends its snapshot). Rendering lives in render/,
+// the model in store.ts, protocol handling in host-channel.ts.
 import './zod-config'; // must stay the first import
+import type { HostToWebviewMessage } from '../src/protocol';
 import { connectToHost, sendReady } from './host-channel';
-import { mountApp } from './render/app';
+import { loadPersisted } from './persist';
+import { mountApp, type App } from './render/app';
+import { Store } from './store';
+
+function dispatch(store: Store, app: App, message: HostToWebviewMessage): void {
+  switch (message.type) {
+    case 'state':
+      store.setState(message.state);
+      return;
+    case 'conversation':
+      store.setConversation(message.leafId, message.items);
+      return;
+    case 'tree':
+      store.setTree(message.leafId, message.nodes);
+      return;
+    case 'agentEvent':
+      store.applyEvent(message.event);
+      return;
+    case 'navigationProgress':
+      store.setNavigation({ targetId: message.targetId, state: message.state, ...(message.message ? { message: message.message } : {}) });
+      return;
+    case 'editorText':
+      app.setEditorText(message.text);
+      return;
+    case 'notice':
+      store.addNotice(message.level, message.message);
+      return;
+    case 'uiCommand':
+      app.command(message.command);
+      return;
+  }
+}
 
 function bootstrap(): void {
   const container = document.getElementById('app');
   if (!container) throw new Error('Arbor chat: #app element missing');
   const api = acquireVsCodeApi();
+  const store = new Store();
   let channelRef: ReturnType<typeof connectToHost> | undefined;
-  const app = mountApp(container, { showSessionTree: () => channelRef?.post({ type: 'showSessionTree' }) });
-  const channel = connectToHost(
-    api,
-    (message) => {
-      switch (message.type) {
-        case 'state':
-          app.showState(message.state);
-          return;
-      }
-    },
-    (count) => app.setDroppedCount(count),
-  );
+  const app = mountApp(container, store, (message) => channelRef?.post(message), api, loadPersisted(api));
+  const channel = connectToHost(api, (message) => dispatch(store, app, message), (count) => app.setDroppedCount(count));
   channelRef = channel;
   // A blocked resource means the CSP and the page disagree; make that visible in the output channel.
   document.addEventListener('securitypolicyviolation', (event) => {

@@ -1,26 +1,197 @@
-// Composes the page from the render modules. Holds no protocol logic: main.ts feeds it state.
-import type { ChatState } from '../../src/protocol';
-import { el } from '../dom';
+// Composes the page from the render modules and wires store changes to the parts that show them.
+import type { NavigationMode, TreeNode, WebviewToHostMessage } from '../../src/protocol';
+import { installActions } from '../actions';
+import { createSaver, type PersistedUi } from '../persist';
+import type { ParsedInput } from '../slash';
+import type { Store } from '../store';
+import { createRestrictedBanner } from './banners';
+import { createBranchDialog } from './branch-dialog';
+import { createComposer } from './composer';
 import { createConversation } from './conversation';
-import { createHeader, type HeaderActions } from './header';
+import { createHeader } from './header';
+import type { RenderContext } from './message';
+import { createMeter } from './meter';
+import { createTreePanel } from './tree';
 
 export interface App {
-  showState(state: ChatState): void;
   setDroppedCount(count: number): void;
+  setEditorText(text: string): void;
+  command(command: 'focusInput' | 'toggleTree' | 'showTree' | 'openModelPicker' | 'compactDialog'): void;
 }
 
-export function mountApp(container: HTMLElement, actions: HeaderActions): App {
-  const header = createHeader(actions);
-  const conversation = createConversation();
-  container.replaceChildren(header.root, el('vscode-divider', { role: 'separator' }), conversation.root);
-  container.dataset.status = 'connecting';
-  return {
-    showState(state) {
-      header.update(state);
-      container.dataset.status = 'ready';
+export function mountApp(
+  container: HTMLElement,
+  store: Store,
+  post: (message: WebviewToHostMessage) => void,
+  api: VsCodeWebviewApi,
+  persisted: PersistedUi,
+): App {
+  const ctx: RenderContext = { store, open: new Set() };
+  let treeOpen = persisted.treeOpen;
+  let restoredScroll = false;
+
+  const header = createHeader({
+    showSessionTree: () => post({ type: 'openTree' }),
+    toggleTree: () => setTreeOpen(!treeOpen),
+    newSession: () => post({ type: 'newSession' }),
+  });
+  const restricted = createRestrictedBanner();
+  const meter = createMeter({ compactNow: () => post({ type: 'compact' }) });
+  const conversation = createConversation(ctx);
+  const dialog = createBranchDialog({
+    navigate: (targetId: string, mode: NavigationMode, instructions?: string) =>
+      post({ type: 'navigate', targetId, mode, ...(instructions ? { instructions } : {}) }),
+    cancel: () => post({ type: 'cancelNavigation' }),
+  });
+  const composer = createComposer(
+    {
+      submit: (input: ParsedInput) => {
+        switch (input.kind) {
+          case 'prompt':
+            post({ type: 'prompt', text: input.text });
+            conversation.list.scrollToBottom();
+            return;
+          case 'compact':
+            post({ type: 'compact', ...(input.instructions ? { instructions: input.instructions } : {}) });
+            return;
+          case 'tree':
+            setTreeOpen(!treeOpen);
+            return;
+          case 'new':
+            post({ type: 'newSession' });
+            return;
+          case 'model':
+            composer.openModelPicker();
+            return;
+        }
+      },
+      stop: () => post({ type: 'stop' }),
+      dequeue: (index) => post({ type: 'dequeue', index }),
+      selectModel: (key) => post({ type: 'selectModel', key }),
+      setThinkingLevel: (level) => post({ type: 'setThinkingLevel', level }),
+      typing: () => post({ type: 'userTyping' }),
+      changed: () => save(),
     },
+    persisted.history,
+  );
+  composer.setText(persisted.input);
+
+  function switchTo(targetId: string, preview: string, isUserMessage: boolean, ask?: boolean): void {
+    const askFirst = ask ?? store.state?.settings?.branchSummaryEnabled ?? true;
+    if (askFirst) dialog.open(targetId, preview.split('\n', 1)[0]!.slice(0, 200), isUserMessage);
+    else post({ type: 'navigate', targetId, mode: 'none' });
+  }
+
+  const tree = createTreePanel({
+    activate: (node: TreeNode) => {
+      if (node.isLeaf) return;
+      switchTo(node.id, node.preview, node.kind === 'user');
+    },
+    switchWithSummary: (node: TreeNode) => switchTo(node.id, node.preview, node.kind === 'user', true),
+  });
+
+  function setTreeOpen(open: boolean): void {
+    treeOpen = open;
+    tree.setOpen(open);
+    header.setTreeOpen(open);
+    container.dataset.treeOpen = String(open);
+    save();
+  }
+
+  const save = createSaver(api, () => ({
+    input: composer.getText(),
+    scrollTop: conversation.scroller.scrollTop,
+    atBottom: conversation.list.atBottom,
+    treeOpen,
+    history: persisted.history,
+  }));
+  conversation.scroller.addEventListener('scroll', save, { passive: true });
+
+  installActions(container, {
+    store,
+    post,
+    open: ctx.open,
+    rerender: (entryId) => conversation.rerenderEntry(entryId),
+    switchTo: (id, preview, isUser) => switchTo(id, preview, isUser),
+    dismissNotice: (id) => store.dismissNotice(id),
+  });
+
+  container.replaceChildren(header.root, restricted.root, meter.meter, meter.banner, tree.root, conversation.root, composer.root, dialog.root);
+  container.dataset.status = 'connecting';
+  setTreeOpen(treeOpen);
+
+  store.subscribe((parts) => {
+    if (parts.has('state')) {
+      header.update(store.state);
+      restricted.update(store.state);
+      meter.update(store.state);
+      composer.update(store.state);
+      container.dataset.busy = String(store.busy);
+      container.dataset.status = 'ready';
+    }
+    if (parts.has('conversation')) {
+      if (!restoredScroll && store.items.length > 0) {
+        restoredScroll = true;
+        conversation.list.atBottom = persisted.atBottom;
+        conversation.renderConversation();
+        if (!persisted.atBottom) {
+          conversation.scroller.scrollTop = persisted.scrollTop;
+          conversation.list.update();
+        }
+      } else conversation.renderConversation();
+      container.dataset.leaf = store.leafId ?? '';
+    }
+    if (parts.has('draft')) conversation.renderDraft();
+    if (parts.has('tools')) conversation.renderTools();
+    if (parts.has('notices')) conversation.renderNotices();
+    if (parts.has('tree')) tree.update(store.tree);
+    if (parts.has('navigation')) {
+      const nav = store.navigation;
+      dialog.progress(nav);
+      container.dataset.navigation = nav?.state ?? '';
+      if (nav && (nav.state === 'failed' || nav.state === 'cancelled') && !dialog.isOpen) {
+        store.addNotice(nav.state === 'failed' ? 'error' : 'warning', nav.message ?? `Switch ${nav.state}.`);
+      }
+    }
+  });
+
+  // Esc in the tree closes it and returns to the input (Stop stays a button: Esc is too easy to hit).
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && treeOpen && tree.root.contains(document.activeElement) && !dialog.isOpen) {
+      setTreeOpen(false);
+      composer.focus();
+    }
+  });
+
+  return {
     setDroppedCount(count) {
       container.dataset.dropped = String(count);
     },
+    setEditorText(text) {
+      composer.setText(text);
+      composer.focus();
+    },
+    command(command) {
+      switch (command) {
+        case 'focusInput':
+          composer.focus();
+          return;
+        case 'toggleTree':
+          setTreeOpen(!treeOpen);
+          return;
+        case 'showTree':
+          setTreeOpen(true);
+          tree.focus();
+          return;
+        case 'openModelPicker':
+          composer.openModelPicker();
+          return;
+        case 'compactDialog':
+          composer.setText('/compact ');
+          composer.focus();
+          return;
+      }
+    },
   };
 }
+

@@ -1,19 +1,121 @@
-// The conversation area. For now it holds the welcome text; the chat features render turns here.
+// The conversation area: welcome text for an empty session, the virtualized active path, and a tail that
+// is not virtualized (the streaming draft, inline notices). Streaming re-renders only the draft.
+import type { ConversationItem } from '../../src/protocol';
 import { el } from '../dom';
+import type { Store } from '../store';
+import { renderBlocks, renderItem, type RenderContext } from './message';
+import { VirtualList } from './virtual-list';
 
-export function createConversation(): { root: HTMLElement } {
+export interface ConversationView {
+  root: HTMLElement;
+  scroller: HTMLElement;
+  list: VirtualList<ConversationItem>;
+  renderConversation(): void;
+  renderDraft(): void;
+  renderTools(): void;
+  renderNotices(): void;
+  rerenderEntry(entryId: string): void;
+}
+
+function estimate(item: ConversationItem): number {
+  switch (item.kind) {
+    case 'user':
+      return 56 + Math.ceil(item.text.length / 70) * 18;
+    case 'assistant': {
+      let chars = 0;
+      let tools = 0;
+      for (const b of item.blocks) {
+        if (b.type === 'text') chars += b.text.length;
+        else if (b.type === 'toolCall') tools++;
+        else chars += 10;
+      }
+      return 56 + Math.ceil(chars / 70) * 18 + tools * 64;
+    }
+    case 'compaction':
+    case 'branch_summary':
+      return 44;
+    default:
+      return 36;
+  }
+}
+
+export function createConversation(ctx: RenderContext): ConversationView {
+  const { store } = ctx;
   const welcome = el(
     'section',
     { class: 'welcome', id: 'welcome' },
     el('h2', {}, 'Welcome to Arbor'),
-    el(
-      'p',
-      {},
-      'Arbor is a coding agent whose conversations are trees: edit an earlier message to branch, ' +
-        'and nothing you tried is lost.',
-    ),
-    el('p', { class: 'hint' }, 'The Session Tree view shows the branches of the current conversation.'),
+    el('p', {}, 'Arbor is a coding agent whose conversations are trees: edit an earlier message to branch, and nothing you tried is lost.'),
+    el('p', { class: 'hint' }, 'Ask for a change below. Type / for commands; the tree button shows every branch of this conversation.'),
   );
-  const root = el('main', { class: 'conversation', id: 'conversation', 'aria-live': 'polite' }, welcome);
-  return { root };
+  const listContainer = el('div', { class: 'messages', id: 'messages', role: 'log', 'aria-label': 'Conversation', 'aria-live': 'off' });
+  const draft = el('div', { class: 'draft', id: 'draft', 'aria-live': 'polite', 'aria-busy': 'true' });
+  const notices = el('div', { class: 'notices', id: 'notices', role: 'status' });
+  const scroller = el('main', { class: 'conversation', id: 'conversation', tabindex: '-1' }, welcome, listContainer, draft, notices);
+  const list = new VirtualList<ConversationItem>({
+    scroller,
+    container: listContainer,
+    key: (item) => item.entryId,
+    estimate,
+    render: (item) => {
+      const node = renderItem(ctx, item);
+      node.classList.add('row');
+      if (item.entryId === store.leafId) node.classList.add('is-leaf');
+      return node;
+    },
+  });
+
+  function hasToolCalls(item: ConversationItem): boolean {
+    return item.kind === 'assistant' && item.blocks.some((b) => b.type === 'toolCall');
+  }
+
+  return {
+    root: scroller,
+    scroller,
+    list,
+    renderConversation() {
+      welcome.hidden = store.items.length > 0 || store.draft !== undefined;
+      scroller.dataset.count = String(store.items.length);
+      list.setItems(store.items, true);
+    },
+    renderDraft() {
+      welcome.hidden = store.items.length > 0 || store.draft !== undefined;
+      const d = store.draft;
+      if (!d) {
+        draft.replaceChildren();
+        draft.hidden = true;
+        return;
+      }
+      draft.hidden = false;
+      draft.replaceChildren(
+        el(
+          'article',
+          { class: 'msg msg-assistant streaming', 'aria-label': 'Assistant reply (streaming)' },
+          el('div', { class: 'msg-head' }, el('span', { class: 'who' }, 'Arbor'), el('span', { class: 'typing', 'aria-label': 'writing' }, '●●●')),
+          ...renderBlocks(ctx, 'draft', d.blocks, d),
+        ),
+      );
+      if (list.atBottom) scroller.scrollTop = scroller.scrollHeight;
+    },
+    renderTools() {
+      list.refresh(hasToolCalls);
+      if (store.draft) this.renderDraft();
+    },
+    renderNotices() {
+      notices.replaceChildren(
+        ...store.notices.map((n) =>
+          el(
+            'div',
+            { class: `inline-notice level-${n.level}`, role: n.level === 'error' ? 'alert' : 'status' },
+            el('span', {}, n.text),
+            el('button', { type: 'button', class: 'link-btn', 'data-action': 'dismissNotice', 'data-id': String(n.id), 'aria-label': 'Dismiss' }, '✕'),
+          ),
+        ),
+      );
+      if (list.atBottom) scroller.scrollTop = scroller.scrollHeight;
+    },
+    rerenderEntry(entryId) {
+      list.refresh((item) => item.entryId === entryId);
+    },
+  };
 }

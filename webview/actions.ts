@@ -1,0 +1,144 @@
+// Delegated handling of every data-action button in the conversation (message actions, code blocks,
+// tool approvals, markers, notices): one listener, so re-rendered rows never carry stale handlers.
+import type { ConversationItem, WebviewToHostMessage } from '../src/protocol';
+import type { Store } from './store';
+
+export interface ActionDeps {
+  store: Store;
+  post(message: WebviewToHostMessage): void;
+  open: Set<string>;
+  rerender(entryId: string): void;
+  /** navigation from a message (edit/branch): dialog or direct switch, depending on settings */
+  switchTo(entryId: string, preview: string, isUserMessage: boolean): void;
+  dismissNotice(id: number): void;
+}
+
+export function itemText(item: ConversationItem): string {
+  switch (item.kind) {
+    case 'user':
+    case 'custom_message':
+    case 'notice':
+    case 'toolResult':
+      return item.text;
+    case 'assistant':
+      return item.blocks.map((b) => (b.type === 'text' ? b.text : '')).filter(Boolean).join('\n\n');
+    case 'compaction':
+    case 'branch_summary':
+      return item.summary;
+    case 'bash':
+      return `$ ${item.command}\n${item.output}`;
+  }
+}
+
+function startLabelEdit(target: HTMLElement, item: ConversationItem, deps: ActionDeps): void {
+  const article = target.closest<HTMLElement>('[data-entry]');
+  const head = article?.querySelector<HTMLElement>('.msg-head');
+  if (!head || head.querySelector('.label-input')) return;
+  const input = document.createElement('input');
+  input.className = 'label-input';
+  input.value = item.label ?? '';
+  input.placeholder = 'Label (empty removes it)';
+  input.maxLength = 200;
+  input.setAttribute('aria-label', 'Label for this entry; Enter saves, Escape cancels');
+  head.insertBefore(input, head.querySelector('.when'));
+  input.focus();
+  let done = false;
+  const finish = (save: boolean) => {
+    if (done) return;
+    done = true;
+    const value = input.value.trim();
+    input.remove();
+    if (save && value !== (item.label ?? '')) deps.post({ type: 'label', entryId: item.entryId, ...(value ? { label: value } : {}) });
+  };
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      finish(true);
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      finish(false);
+    }
+  });
+  input.addEventListener('blur', () => finish(false));
+}
+
+export function installActions(root: HTMLElement, deps: ActionDeps): void {
+  const find = (id: string) => deps.store.items.find((i) => i.entryId === id);
+  root.addEventListener('click', (event) => {
+    const target = (event.target as HTMLElement).closest<HTMLElement>('[data-action]');
+    if (!target || !root.contains(target)) return;
+    const id = target.dataset.id ?? '';
+    const action = target.dataset.action;
+    const item = find(id);
+    switch (action) {
+      case 'copyCode':
+      case 'insertCode': {
+        const code = target.closest('.code-block')?.querySelector('code')?.textContent ?? '';
+        deps.post(action === 'copyCode' ? { type: 'copy', text: code } : { type: 'insertAtCursor', code });
+        if (action === 'copyCode') flash(target, 'Copied');
+        return;
+      }
+      case 'copyEntry':
+        if (item) deps.post({ type: 'copy', text: itemText(item) });
+        flash(target, 'Copied');
+        return;
+      case 'edit':
+        if (item?.kind === 'user') deps.switchTo(id, item.text, true);
+        return;
+      case 'branch':
+        if (item) deps.switchTo(id, itemText(item), item.kind === 'user');
+        return;
+      case 'label':
+        if (item) startLabelEdit(target, item, deps);
+        return;
+      case 'toggleMarker': {
+        if (deps.open.has(id)) deps.open.delete(id);
+        else deps.open.add(id);
+        const entryId = id.replace(/^marker:/, '');
+        deps.rerender(entryId);
+        // Keep keyboard focus on the toggle after the re-render.
+        root.querySelector<HTMLElement>(`[data-entry="${CSS.escape(entryId)}"] .marker-line`)?.focus();
+        return;
+      }
+      case 'showOriginal':
+        deps.post({ type: 'showOriginal', compactionId: id });
+        return;
+      case 'continueBefore':
+        deps.post({ type: 'continueBeforeCompaction', compactionId: id });
+        return;
+      case 'approve':
+      case 'approveAlways':
+        deps.post({ type: 'approve', toolCallId: id, ...(action === 'approveAlways' ? { always: true } : {}) });
+        return;
+      case 'deny':
+        deps.post({ type: 'deny', toolCallId: id });
+        return;
+      case 'openDiff':
+        deps.post({ type: 'openDiff', toolCallId: id });
+        return;
+      case 'dismissNotice':
+        deps.dismissNotice(Number(id));
+        return;
+    }
+  });
+  // <details> open state survives re-renders (virtualization unmounts rows).
+  root.addEventListener(
+    'toggle',
+    (event) => {
+      const details = event.target as HTMLElement;
+      const key = details.dataset?.key;
+      if (!key) return;
+      if ((details as HTMLDetailsElement).open) deps.open.add(key);
+      else deps.open.delete(key);
+    },
+    true,
+  );
+}
+
+function flash(button: HTMLElement, text: string): void {
+  const before = button.textContent;
+  if (before === text) return;
+  button.textContent = text;
+  setTimeout(() => (button.textContent = before), 1200);
+}

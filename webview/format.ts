@@ -1,0 +1,40 @@
+// Small text formatters shared by render modules.
+export function formatTokens(n: number): string {
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(n >= 10_000_000 ? 0 : 1)}M`;
+  if (n >= 1000) return `${(n / 1000).toFixed(n >= 100_000 ? 0 : 1)}k`;
+  return String(Math.round(n));
+}
+
+export function formatCost(usd: number): string {
+  if (usd === 0) return '$0';
+  if (usd < 0.01) return `$${usd.toFixed(4)}`;
+  return `$${usd.toFixed(2)}`;
+}
+
+export function firstLine(text: string, max = 120): string {
+  const line = text.trimStart().split('\n', 1)[0] ?? '';
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+export function formatTime(ms: number): string {
+  if (!ms) return '';
+  const date = new Date(ms);
+  return date.toLocaleString(undefined, { hour: '2-digit', minute: '2-digit', month: 'short', day: 'numeric' });
+}
+
+/** The argument that says what a tool call does: its path, command or pattern. */
+export function keyArgument(args: Record<string, unknown>): string {
+  for (const key of ['path', 'command', 'pattern', 'query', 'file', 'url']) {
+    const value = args[key];
+    if (typeof value === 'string' && value.length > 0) return firstLine(value, 160);
+  }
+  return '';
+}
+
+export function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2) ?? '';
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,143 @@
+// The branch-switch dialog: No summary / Summarize / Summarize with my instructions, then a progress state
+// with Cancel (Esc) while the host summarizes; a failure or cancel is shown and the user stays where they
+// were. Focus is trapped while open and returns to where it was.
+import type { NavigationMode } from '../../src/protocol';
+import { el } from '../dom';
+import type { NavigationStatus } from '../store';
+
+export interface DialogActions {
+  navigate(targetId: string, mode: NavigationMode, instructions?: string): void;
+  cancel(): void;
+}
+
+export interface BranchDialog {
+  root: HTMLElement;
+  open(targetId: string, preview: string, isUserMessage: boolean): void;
+  close(): void;
+  readonly isOpen: boolean;
+  progress(status: NavigationStatus | undefined): void;
+}
+
+export function createBranchDialog(actions: DialogActions): BranchDialog {
+  const heading = el('h2', { id: 'branch-dialog-title' }, 'Switch to this point?');
+  const preview = el('p', { class: 'dialog-preview', id: 'branch-dialog-preview' });
+  const explain = el('p', { class: 'dialog-explain' });
+  const none = el('vscode-button', { appearance: 'secondary', id: 'switch-none', 'data-mode': 'none' }, 'No summary');
+  const summarize = el('vscode-button', { appearance: 'primary', id: 'switch-summarize', 'data-mode': 'summarize' }, 'Summarize');
+  const custom = el('vscode-button', { appearance: 'secondary', id: 'switch-custom', 'data-mode': 'custom' }, 'Summarize with my instructions…');
+  const instructions = el('vscode-text-area', { id: 'switch-instructions', rows: '3', placeholder: 'What should the summary focus on?', 'aria-label': 'Summary instructions' }) as HTMLElement & { value: string };
+  const go = el('vscode-button', { appearance: 'primary', id: 'switch-custom-go' }, 'Summarize and switch');
+  const customBox = el('div', { class: 'dialog-custom', hidden: true }, instructions, go);
+  const choices = el('div', { class: 'dialog-choices' }, summarize, none, custom);
+  const spinner = el('vscode-progress-ring', { class: 'dialog-ring' });
+  const progressText = el('span', { id: 'switch-progress-text' }, 'Summarizing the branch you are leaving…');
+  const cancel = el('vscode-button', { appearance: 'secondary', id: 'switch-cancel' }, 'Cancel (Esc)');
+  const progress = el('div', { class: 'dialog-progress', hidden: true, role: 'status' }, spinner, progressText, cancel);
+  const result = el('div', { class: 'dialog-result', role: 'alert', hidden: true });
+  const close = el('vscode-button', { appearance: 'secondary', id: 'switch-close' }, 'Close');
+  const footer = el('div', { class: 'dialog-footer' }, close);
+  const box = el('div', { class: 'dialog', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'branch-dialog-title', id: 'branch-dialog' }, heading, preview, explain, choices, customBox, progress, result, footer);
+  const root = el('div', { class: 'dialog-backdrop', hidden: true }, box);
+
+  let target = '';
+  let summarizing = false;
+  let returnFocus: HTMLElement | null = null;
+
+  function setPhase(phase: 'choose' | 'progress' | 'result'): void {
+    choices.hidden = phase !== 'choose';
+    customBox.hidden = true;
+    progress.hidden = phase !== 'progress';
+    result.hidden = phase !== 'result';
+    footer.hidden = phase === 'progress';
+    summarizing = phase === 'progress';
+  }
+
+  function choose(mode: NavigationMode): void {
+    if (mode === 'custom') {
+      customBox.hidden = false;
+      instructions.focus();
+      return;
+    }
+    actions.navigate(target, mode);
+    if (mode === 'none') api.close();
+    else setPhase('progress');
+  }
+
+  none.addEventListener('click', () => choose('none'));
+  summarize.addEventListener('click', () => choose('summarize'));
+  custom.addEventListener('click', () => choose('custom'));
+  go.addEventListener('click', () => {
+    const text = instructions.value.trim();
+    actions.navigate(target, 'custom', text || undefined);
+    setPhase('progress');
+  });
+  cancel.addEventListener('click', () => actions.cancel());
+  close.addEventListener('click', () => api.close());
+  root.addEventListener('mousedown', (event) => {
+    if (event.target === root && !summarizing) api.close();
+  });
+  root.addEventListener('keydown', (event: KeyboardEvent) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      if (summarizing) actions.cancel();
+      else api.close();
+      return;
+    }
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !customBox.hidden) {
+      event.preventDefault();
+      go.click();
+      return;
+    }
+    if (event.key === 'Tab') {
+      // Keep focus inside the dialog.
+      const focusables = [...box.querySelectorAll<HTMLElement>('vscode-button, vscode-text-area')].filter((e) => e.offsetParent !== null);
+      if (focusables.length === 0) return;
+      const index = focusables.indexOf(document.activeElement as HTMLElement);
+      const next = event.shiftKey ? (index <= 0 ? focusables.length - 1 : index - 1) : (index + 1) % focusables.length;
+      event.preventDefault();
+      focusables[next]!.focus();
+    }
+  });
+
+  const api: BranchDialog = {
+    root,
+    get isOpen() {
+      return !root.hidden;
+    },
+    open(targetId, previewText, isUserMessage) {
+      target = targetId;
+      returnFocus = document.activeElement as HTMLElement | null;
+      preview.textContent = previewText;
+      explain.textContent = isUserMessage
+        ? 'You go back to just before this message; its text is put in the input to edit and resend. The branch you leave stays in the tree.'
+        : 'The conversation continues from this point. The branch you leave stays in the tree; a summary carries what it learned into the new position.';
+      instructions.value = '';
+      setPhase('choose');
+      root.hidden = false;
+      summarize.focus();
+    },
+    close() {
+      root.hidden = true;
+      summarizing = false;
+      returnFocus?.focus?.();
+    },
+    progress(status) {
+      if (!status || status.targetId !== target || root.hidden) return;
+      if (status.state === 'summarizing') {
+        setPhase('progress');
+        progressText.textContent = status.message ?? 'Summarizing the branch you are leaving…';
+      } else if (status.state === 'done') {
+        api.close();
+      } else {
+        setPhase('result');
+        result.textContent =
+          status.state === 'cancelled'
+            ? `Summary cancelled. You are still where you were.${status.message ? ` ${status.message}` : ''}`
+            : `The summary failed: ${status.message ?? 'unknown error'}. You are still where you were.`;
+        close.focus();
+      }
+    },
+  };
+  return api;
+}

@@ -1,0 +1,208 @@
+// The input area: queued prompts (removable), the multi-line input (Enter sends, Shift+Enter newline, Up on
+// an empty input recalls the last prompt), slash-command suggestions, model and thinking pickers, Send/Stop.
+import type { ChatState, ThinkingLevel } from '../../src/protocol';
+import { el } from '../dom';
+import { parseInput, suggestions, type ParsedInput } from '../slash';
+
+export interface ComposerActions {
+  submit(input: ParsedInput): void;
+  stop(): void;
+  dequeue(index: number): void;
+  selectModel(key: string): void;
+  setThinkingLevel(level: ThinkingLevel): void;
+  typing(): void;
+  changed(text: string): void;
+}
+
+type ValueElement = HTMLElement & { value: string };
+
+const LEVELS: ThinkingLevel[] = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
+
+export interface Composer {
+  root: HTMLElement;
+  update(state: ChatState | undefined): void;
+  setText(text: string): void;
+  getText(): string;
+  focus(): void;
+  openModelPicker(): void;
+}
+
+export function createComposer(actions: ComposerActions, history: string[]): Composer {
+  const queue = el('ul', { class: 'queue', id: 'queue', 'aria-label': 'Queued messages', hidden: true });
+  const input = el('vscode-text-area', {
+    id: 'prompt-input',
+    class: 'prompt-input',
+    rows: '3',
+    resize: 'vertical',
+    placeholder: 'Ask Arbor to change something…  (Enter to send, Shift+Enter for a new line, / for commands)',
+    'aria-label': 'Message to Arbor',
+  }) as ValueElement;
+  const suggest = el('ul', { class: 'suggest', id: 'slash-suggestions', role: 'listbox', 'aria-label': 'Commands', hidden: true });
+  const model = el('vscode-dropdown', { id: 'model-picker', title: 'Model', 'aria-label': 'Model' }) as ValueElement;
+  const thinking = el('vscode-dropdown', { id: 'thinking-picker', title: 'Thinking level', 'aria-label': 'Thinking level' }, ...LEVELS.map((l) => el('vscode-option', { value: l }, `Thinking: ${l}`))) as ValueElement;
+  const send = el('vscode-button', { id: 'send', appearance: 'primary', title: 'Send (Enter)' }, 'Send');
+  const stop = el('vscode-button', { id: 'stop', appearance: 'secondary', title: 'Stop the agent', hidden: true }, 'Stop');
+  const root = el(
+    'footer',
+    { class: 'composer', id: 'composer' },
+    queue,
+    el('div', { class: 'input-wrap' }, suggest, input),
+    el('div', { class: 'composer-row' }, el('div', { class: 'pickers' }, model, thinking), el('div', { class: 'send-actions' }, stop, send)),
+  );
+
+  let historyIndex = -1;
+  let selected = 0;
+  let shownSuggestions: ReturnType<typeof suggestions> = [];
+  let lastTyping = 0;
+  let modelKeys = '';
+
+  function text(): string {
+    return input.value ?? '';
+  }
+  function setText(value: string): void {
+    input.value = value;
+    actions.changed(value);
+    renderSuggestions();
+  }
+
+  function renderSuggestions(): void {
+    shownSuggestions = suggestions(text());
+    suggest.hidden = shownSuggestions.length === 0;
+    if (selected >= shownSuggestions.length) selected = 0;
+    suggest.replaceChildren(
+      ...shownSuggestions.map((c, i) =>
+        el(
+          'li',
+          { role: 'option', 'aria-selected': String(i === selected), class: i === selected ? 'selected' : '', 'data-command': c.name },
+          el('span', { class: 'cmd' }, `/${c.name}`),
+          c.args ? el('span', { class: 'cmd-args' }, ` ${c.args}`) : '',
+          el('span', { class: 'cmd-hint' }, c.hint),
+        ),
+      ),
+    );
+  }
+
+  function complete(index: number): void {
+    const command = shownSuggestions[index];
+    if (!command) return;
+    setText(`/${command.name}${command.args ? ' ' : ''}`);
+    input.focus();
+  }
+
+  function submit(): void {
+    const value = text();
+    if (value.trim().length === 0) return;
+    const parsed = parseInput(value);
+    if (parsed.kind === 'prompt') {
+      if (history[history.length - 1] !== value) history.push(value);
+      if (history.length > 50) history.shift();
+    }
+    historyIndex = -1;
+    setText('');
+    actions.submit(parsed);
+  }
+
+  suggest.addEventListener('mousedown', (event) => {
+    const item = (event.target as HTMLElement).closest('li');
+    if (!item) return;
+    event.preventDefault();
+    complete([...suggest.children].indexOf(item));
+  });
+
+  input.addEventListener('keydown', (event: KeyboardEvent) => {
+    if (!suggest.hidden) {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        selected = (selected + (event.key === 'ArrowDown' ? 1 : shownSuggestions.length - 1)) % shownSuggestions.length;
+        renderSuggestions();
+        return;
+      }
+      if (event.key === 'Tab' || (event.key === 'Enter' && !event.shiftKey && shownSuggestions[selected] && text() !== `/${shownSuggestions[selected]!.name}`)) {
+        event.preventDefault();
+        complete(selected);
+        return;
+      }
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        suggest.hidden = true;
+        return;
+      }
+    }
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      submit();
+      return;
+    }
+    if (event.key === 'ArrowUp' && (text() === '' || historyIndex >= 0) && history.length > 0) {
+      event.preventDefault();
+      historyIndex = historyIndex < 0 ? history.length - 1 : Math.max(0, historyIndex - 1);
+      setText(history[historyIndex]!);
+      return;
+    }
+    if (event.key === 'ArrowDown' && historyIndex >= 0) {
+      event.preventDefault();
+      historyIndex++;
+      if (historyIndex >= history.length) {
+        historyIndex = -1;
+        setText('');
+      } else setText(history[historyIndex]!);
+    }
+  });
+  input.addEventListener('input', () => {
+    actions.changed(text());
+    renderSuggestions();
+    const now = Date.now();
+    if (now - lastTyping > 2000) {
+      lastTyping = now;
+      actions.typing();
+    }
+  });
+  send.addEventListener('click', submit);
+  stop.addEventListener('click', () => actions.stop());
+  model.addEventListener('change', () => {
+    if (model.value) actions.selectModel(model.value);
+  });
+  thinking.addEventListener('change', () => {
+    if (LEVELS.includes(thinking.value as ThinkingLevel)) actions.setThinkingLevel(thinking.value as ThinkingLevel);
+  });
+  queue.addEventListener('click', (event) => {
+    const button = (event.target as HTMLElement).closest<HTMLElement>('[data-dequeue]');
+    if (button) actions.dequeue(Number(button.dataset.dequeue));
+  });
+
+  return {
+    root,
+    update(state) {
+      const busy = state?.busy ?? false;
+      stop.hidden = !busy;
+      send.textContent = busy ? 'Queue' : 'Send';
+      send.title = busy ? 'Queue this message for after the current turn (Enter)' : 'Send (Enter)';
+      const queued = state?.queued ?? [];
+      queue.hidden = queued.length === 0;
+      queue.replaceChildren(
+        ...queued.map((q, i) =>
+          el('li', { class: 'queued' }, el('span', { class: 'queued-tag' }, 'Queued'), el('span', { class: 'queued-text', title: q }, q), el('button', { type: 'button', class: 'link-btn', 'data-dequeue': String(i), 'aria-label': `Remove queued message ${i + 1}` }, 'Remove')),
+        ),
+      );
+      const models = state?.models ?? [];
+      const keys = models.map((m) => `${m.key}\u0000${m.label}`).join('\u0001');
+      if (keys !== modelKeys) {
+        modelKeys = keys;
+        model.replaceChildren(...models.map((m) => el('vscode-option', { value: m.key }, m.label)));
+      }
+      model.hidden = models.length === 0;
+      if (state?.currentModelKey && model.value !== state.currentModelKey) model.value = state.currentModelKey;
+      const current = models.find((m) => m.key === state?.currentModelKey);
+      thinking.hidden = !current?.reasoning;
+      const level = state?.thinkingLevel ?? 'off';
+      if (thinking.value !== level) thinking.value = level;
+    },
+    setText,
+    getText: text,
+    focus: () => input.focus(),
+    openModelPicker() {
+      model.focus();
+      model.click();
+    },
+  };
+}

@@ -1,0 +1,180 @@
+// One conversation item -> DOM. Pure functions of the item and the store; actions are data-action
+// attributes handled by delegation (actions.ts), so re-rendering never leaks listeners.
+import type { AssistantBlock, BranchSummaryItem, CompactionItem, ConversationItem } from '../../src/protocol';
+import { el } from '../dom';
+import { formatCost, formatTime, formatTokens } from '../format';
+import { setMarkdown } from '../markdown';
+import type { Draft, Store } from '../store';
+import { renderToolCard } from './tool-card';
+
+export interface RenderContext {
+  store: Store;
+  /** ids of <details>/markers the user opened, so a re-render keeps them open */
+  open: Set<string>;
+}
+
+function actionButton(action: string, id: string, text: string, title: string): HTMLElement {
+  return el('button', { type: 'button', class: 'link-btn', 'data-action': action, 'data-id': id, title, 'aria-label': title }, text);
+}
+
+function head(who: string, item: ConversationItem, actions: HTMLElement[]): HTMLElement {
+  const label = item.label ? el('span', { class: 'entry-label', title: 'Label' }, item.label) : '';
+  return el(
+    'div',
+    { class: 'msg-head' },
+    el('span', { class: 'who' }, who),
+    label,
+    el('span', { class: 'when' }, formatTime(item.timestamp)),
+    el('span', { class: 'msg-actions' }, ...actions),
+  );
+}
+
+function markdownBody(text: string): HTMLElement {
+  const body = el('div', { class: 'markdown' });
+  setMarkdown(body, text);
+  return body;
+}
+
+function details(ctx: RenderContext, key: string, summary: string, content: HTMLElement, cls: string): HTMLElement {
+  const node = el('details', { class: cls, 'data-key': key, open: ctx.open.has(key) }, el('summary', {}, summary), content);
+  return node;
+}
+
+export function renderBlocks(ctx: RenderContext, ownerKey: string, blocks: AssistantBlock[], draft?: Draft): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  blocks.forEach((block, index) => {
+    if (block.type === 'text') {
+      if (block.text.length > 0) out.push(markdownBody(block.text));
+    } else if (block.type === 'thinking') {
+      const key = `${ownerKey}:thinking:${index}`;
+      out.push(details(ctx, key, draft ? 'Thinking…' : 'Thinking', markdownBody(block.thinking), 'thinking'));
+    } else {
+      out.push(renderToolCard(ctx, block, draft?.partialArgs.get(index)));
+    }
+  });
+  return out;
+}
+
+function renderUser(item: Extract<ConversationItem, { kind: 'user' }>): HTMLElement {
+  const id = item.entryId;
+  return el(
+    'article',
+    { class: 'msg msg-user', 'data-entry': id, 'aria-label': 'Your message' },
+    head('You', item, [
+      actionButton('edit', id, 'Edit', 'Edit and resend (keeps the original as a branch)'),
+      actionButton('branch', id, 'Branch', 'Branch from here'),
+      actionButton('copyEntry', id, 'Copy', 'Copy the message'),
+      actionButton('label', id, 'Label', 'Add, rename or remove a label'),
+    ]),
+    markdownBody(item.text + (item.images ? `\n\n*(${item.images} image${item.images === 1 ? '' : 's'})*` : '')),
+  );
+}
+
+function renderAssistant(ctx: RenderContext, item: Extract<ConversationItem, { kind: 'assistant' }>): HTMLElement {
+  const id = item.entryId;
+  const meta: string[] = [];
+  if (item.model) meta.push(item.model);
+  if (item.tokens) meta.push(`${formatTokens(item.tokens)} tokens`);
+  if (item.cost) meta.push(formatCost(item.cost));
+  const node = el(
+    'article',
+    { class: 'msg msg-assistant', 'data-entry': id, 'aria-label': 'Assistant message' },
+    head('Arbor', item, [
+      actionButton('branch', id, 'Branch', 'Branch from here'),
+      actionButton('copyEntry', id, 'Copy', 'Copy the reply'),
+      actionButton('label', id, 'Label', 'Add, rename or remove a label'),
+    ]),
+    ...renderBlocks(ctx, id, item.blocks),
+  );
+  if (item.stopReason === 'error' || item.errorMessage) {
+    node.append(el('div', { class: 'inline-error', role: 'alert' }, item.errorMessage ?? 'The reply ended with an error.'));
+  } else if (item.stopReason === 'aborted') {
+    node.append(el('div', { class: 'inline-note' }, 'Stopped.'));
+  } else if (item.stopReason === 'length') {
+    node.append(el('div', { class: 'inline-note' }, 'The reply hit the output limit.'));
+  }
+  if (meta.length > 0) node.append(el('div', { class: 'msg-meta' }, meta.join(' · ')));
+  return node;
+}
+
+function fileList(title: string, files: string[]): HTMLElement | string {
+  if (files.length === 0) return '';
+  return el('div', { class: 'file-list' }, el('div', { class: 'file-list-title' }, `${title} (${files.length})`), el('ul', {}, ...files.slice(0, 200).map((f) => el('li', {}, el('code', {}, f)))));
+}
+
+const reasonText: Record<string, string> = {
+  manual: 'Compacted on request',
+  threshold: 'Compacted automatically',
+  overflow: 'Compacted after a context overflow',
+  idle: 'Compacted while idle',
+  length: 'Compacted after the output limit',
+};
+
+function markerShell(ctx: RenderContext, kind: 'compaction' | 'branch_summary', id: string, line: string, title: string, body: () => HTMLElement[]): HTMLElement {
+  const key = `marker:${id}`;
+  const expanded = ctx.open.has(key);
+  const toggle = el(
+    'button',
+    { type: 'button', class: 'marker-line', 'data-action': 'toggleMarker', 'data-id': key, 'aria-expanded': String(expanded), title },
+    el('span', { class: `marker-icon icon-${kind}`, 'aria-hidden': 'true' }, kind === 'compaction' ? '⧉' : '⑂'),
+    el('span', { class: 'marker-text' }, line),
+    el('span', { class: 'marker-chevron', 'aria-hidden': 'true' }, expanded ? '▾' : '▸'),
+  );
+  const node = el('section', { class: `marker marker-${kind}`, 'data-entry': id, 'aria-label': line }, toggle);
+  if (expanded) node.append(el('div', { class: 'marker-body' }, ...body()));
+  return node;
+}
+
+function renderCompaction(ctx: RenderContext, item: CompactionItem): HTMLElement {
+  const parts = [reasonText[item.reason ?? ''] ?? 'Compacted'];
+  parts.push(item.tokensAfter !== undefined ? `${formatTokens(item.tokensBefore)} → ${formatTokens(item.tokensAfter)} tokens` : `${formatTokens(item.tokensBefore)} tokens summarized`);
+  if (item.model) parts.push(item.model);
+  if (item.cost !== undefined) parts.push(formatCost(item.cost));
+  return markerShell(ctx, 'compaction', item.entryId, parts.join(' · '), item.shortSummary ?? 'Show the summary that replaced older messages', () => [
+    item.label ? el('div', { class: 'entry-label' }, item.label) : '',
+    markdownBody(item.summary),
+    fileList('Read files', item.readFiles),
+    fileList('Modified files', item.modifiedFiles),
+    el(
+      'div',
+      { class: 'marker-actions' },
+      el('vscode-button', { appearance: 'secondary', 'data-action': 'showOriginal', 'data-id': item.entryId }, 'Show the original messages'),
+      el('vscode-button', { appearance: 'secondary', 'data-action': 'continueBefore', 'data-id': item.entryId }, 'Continue from before this compaction'),
+    ),
+  ].filter((n): n is HTMLElement => n !== ''));
+}
+
+function renderBranchSummary(ctx: RenderContext, item: BranchSummaryItem): HTMLElement {
+  return markerShell(ctx, 'branch_summary', item.entryId, 'Summary of the branch you left', 'Show the summary carried over from another branch', () => [
+    markdownBody(item.summary),
+    fileList('Read files', item.readFiles),
+    fileList('Modified files', item.modifiedFiles),
+  ].filter((n): n is HTMLElement => n !== ''));
+}
+
+export function renderItem(ctx: RenderContext, item: ConversationItem): HTMLElement {
+  switch (item.kind) {
+    case 'user':
+      return renderUser(item);
+    case 'assistant':
+      return renderAssistant(ctx, item);
+    case 'compaction':
+      return renderCompaction(ctx, item);
+    case 'branch_summary':
+      return renderBranchSummary(ctx, item);
+    case 'custom_message':
+      return el('article', { class: 'msg msg-custom', 'data-entry': item.entryId, 'aria-label': item.customType }, head(item.customType, item, []), markdownBody(item.text));
+    case 'bash':
+      return el(
+        'article',
+        { class: 'msg msg-bash', 'data-entry': item.entryId, 'aria-label': 'Shell command' },
+        head('Shell', item, []),
+        el('pre', { class: 'bash' }, el('code', {}, `$ ${item.command}\n${item.output}${item.cancelled ? '\n(cancelled)' : item.exitCode ? `\n(exit ${item.exitCode})` : ''}`)),
+      );
+    case 'notice':
+      return el('div', { class: `notice-line level-${item.level}`, 'data-entry': item.entryId }, item.text);
+    case 'toolResult':
+      // Shown inside the assistant's tool card; a stray result (its call not on the path) shows alone.
+      return el('div', { class: 'notice-line', 'data-entry': item.entryId }, `${item.toolName} result: ${item.text.slice(0, 200)}`);
+  }
+}

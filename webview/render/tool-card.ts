@@ -1,0 +1,72 @@
+// A tool call as a card: name, key argument, status, collapsible arguments and result, and the approval
+// buttons while the call waits for the user.
+import type { ToolStatus } from '../../src/protocol';
+import { el } from '../dom';
+import { keyArgument, safeJson } from '../format';
+import { toolStatus } from '../store';
+import type { RenderContext } from './message';
+
+const statusText: Record<ToolStatus, string> = {
+  pending: 'pending',
+  awaitingApproval: 'awaiting approval',
+  running: 'running',
+  done: 'done',
+  error: 'error',
+  denied: 'denied',
+  aborted: 'aborted',
+  skipped: 'skipped',
+};
+const statusIcon: Record<ToolStatus, string> = {
+  pending: '○', awaitingApproval: '?', running: '◌', done: '✓', error: '✕', denied: '⊘', aborted: '■', skipped: '–',
+};
+
+const RESULT_PREVIEW = 20_000;
+
+export function renderToolCard(
+  ctx: RenderContext,
+  call: { id: string; name: string; arguments: Record<string, unknown> },
+  streamingArgs?: string,
+): HTMLElement {
+  const status = streamingArgs !== undefined ? 'pending' : toolStatus(ctx.store, call.id);
+  const live = ctx.store.tools.get(call.id);
+  const result = ctx.store.results.get(call.id);
+  const keyArg = keyArgument(call.arguments);
+  const card = el(
+    'div',
+    { class: `tool-card status-${status}`, 'data-tool': call.id, role: 'group', 'aria-label': `Tool ${call.name}: ${statusText[status]}` },
+    el(
+      'div',
+      { class: 'tool-head' },
+      el('span', { class: 'tool-icon', 'aria-hidden': 'true' }, statusIcon[status]),
+      el('span', { class: 'tool-name' }, call.name),
+      keyArg ? el('code', { class: 'tool-key', title: keyArg }, keyArg) : '',
+      el('span', { class: 'tool-status' }, statusText[status]),
+    ),
+  );
+  const argsKey = `tool:${call.id}:args`;
+  const argsText = streamingArgs ?? safeJson(call.arguments);
+  card.append(el('details', { class: 'tool-section', 'data-key': argsKey, open: ctx.open.has(argsKey) }, el('summary', {}, 'Arguments'), el('pre', {}, el('code', {}, argsText))));
+  const output = result?.text ?? live?.partialText;
+  if (output !== undefined && output.length > 0) {
+    const key = `tool:${call.id}:result`;
+    const shown = output.length > RESULT_PREVIEW ? `${output.slice(0, RESULT_PREVIEW)}\n… (${output.length - RESULT_PREVIEW} more characters)` : output;
+    const open = ctx.open.has(key) || (status === 'running' && call.name === 'bash');
+    card.append(el('details', { class: 'tool-section', 'data-key': key, open }, el('summary', {}, status === 'running' ? 'Output so far' : 'Result'), el('pre', {}, el('code', {}, shown))));
+  }
+  if (live?.reason && status === 'denied') card.append(el('div', { class: 'inline-note' }, live.reason));
+  if (status === 'awaitingApproval') {
+    const canDiff = live?.canDiff ?? (call.name === 'write' || call.name === 'edit');
+    card.append(
+      el(
+        'div',
+        { class: 'approval', role: 'group', 'aria-label': 'Approve this tool call?' },
+        el('span', { class: 'approval-question' }, `Allow ${call.name}?`),
+        canDiff ? el('vscode-button', { appearance: 'secondary', 'data-action': 'openDiff', 'data-id': call.id }, 'Review diff') : '',
+        el('vscode-button', { appearance: 'primary', 'data-action': 'approve', 'data-id': call.id, class: 'approve-btn' }, 'Approve'),
+        el('vscode-button', { appearance: 'secondary', 'data-action': 'approveAlways', 'data-id': call.id, title: `Approve every ${call.name} call in this session` }, 'Always'),
+        el('vscode-button', { appearance: 'secondary', 'data-action': 'deny', 'data-id': call.id }, 'Deny'),
+      ),
+    );
+  }
+  return card;
+}

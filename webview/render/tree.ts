@@ -1,0 +1,211 @@
+// The conversation tree inside the panel: one row per entry (fixed height, windowed), rails for depth,
+// distinct icons for compactions and branch summaries, labels, the active path highlighted and the leaf
+// marked. ARIA tree with a roving tabindex: Up/Down/Home/End move, Enter/Space switches, the context
+// menu key (or Shift+F10, right click) opens the switch dialog with summary options.
+import type { TreeNode, TreeNodeKind } from '../../src/protocol';
+import { el } from '../dom';
+import { layoutTree, type TreeRow } from '../tree-layout';
+
+const ROW = 22;
+
+const icon: Partial<Record<TreeNodeKind, string>> = {
+  user: '●',
+  assistant: '◆',
+  toolResult: '⚙',
+  compaction: '⧉',
+  branch_summary: '⑂',
+  bash: '$',
+  custom_message: '✉',
+  model_change: '⇄',
+  thinking_level_change: '∴',
+  label: '⚑',
+  session_info: 'ℹ',
+};
+
+const kindName: Record<TreeNodeKind, string> = {
+  user: 'You',
+  assistant: 'Arbor',
+  toolResult: 'Tool result',
+  compaction: 'Compaction',
+  branch_summary: 'Branch summary',
+  bash: 'Shell',
+  custom_message: 'Message',
+  model_change: 'Model',
+  thinking_level_change: 'Thinking',
+  label: 'Label',
+  session_info: 'Session',
+  custom: 'Data',
+  other: 'Entry',
+};
+
+export interface TreeActions {
+  /** plain click / Enter */
+  activate(node: TreeNode): void;
+  /** context action: always the dialog */
+  switchWithSummary(node: TreeNode): void;
+}
+
+export interface TreePanel {
+  root: HTMLElement;
+  update(nodes: TreeNode[]): void;
+  setOpen(open: boolean): void;
+  focus(): void;
+}
+
+export function createTreePanel(actions: TreeActions): TreePanel {
+  const spacer = el('div', { class: 'tree-spacer' });
+  const rowsEl = el('div', { class: 'tree-rows' });
+  const viewport = el('div', { class: 'tree-viewport', role: 'tree', 'aria-label': 'Conversation tree', tabindex: '-1' }, spacer, rowsEl);
+  const count = el('span', { class: 'tree-count' });
+  const root = el(
+    'section',
+    { class: 'tree-panel', id: 'tree-panel', hidden: true, 'aria-label': 'Conversation tree' },
+    el('div', { class: 'tree-head' }, el('span', { class: 'tree-title' }, 'Conversation tree'), count, el('span', { class: 'tree-hint' }, 'Click to switch · right-click: switch with summary')),
+    viewport,
+  );
+  let rows: TreeRow[] = [];
+  let focusIndex = 0;
+  let frame = 0;
+
+  function rowElement(row: TreeRow, index: number): HTMLElement {
+    const n = row.node;
+    const classes = ['tree-row', `kind-${n.kind}`];
+    if (n.onActivePath) classes.push('active');
+    if (n.isLeaf) classes.push('leaf');
+    if (row.branchPoint) classes.push('branch-point');
+    const title = `${kindName[n.kind]}${n.label ? ` [${n.label}]` : ''}: ${n.preview}`;
+    const node = el(
+      'div',
+      {
+        class: classes.join(' '),
+        role: 'treeitem',
+        'aria-level': String(row.depth + 1),
+        'aria-selected': String(n.isLeaf),
+        'aria-current': n.isLeaf ? 'location' : undefined,
+        'aria-label': `${title}${n.isLeaf ? ' (current position)' : ''}`,
+        title,
+        tabindex: index === focusIndex ? '0' : '-1',
+        'data-id': n.id,
+        'data-index': String(index),
+      },
+      el('span', { class: 'tree-rails', style: `width:${row.depth * 12}px` }),
+      el('span', { class: `tree-icon icon-${n.kind}`, 'aria-hidden': 'true' }, icon[n.kind] ?? '·'),
+      n.label ? el('span', { class: 'tree-label' }, n.label) : '',
+      el('span', { class: 'tree-preview' }, n.preview || kindName[n.kind]),
+      row.branchPoint ? el('span', { class: 'tree-branches', title: `${n.childCount} branches` }, `⑂${n.childCount}`) : '',
+      n.isLeaf ? el('span', { class: 'tree-leaf-mark' }, '◀ here') : '',
+    );
+    node.style.top = `${index * ROW}px`;
+    return node;
+  }
+
+  function render(): void {
+    const top = viewport.scrollTop;
+    const first = Math.max(0, Math.floor(top / ROW) - 10);
+    const last = Math.min(rows.length - 1, Math.ceil((top + viewport.clientHeight) / ROW) + 10);
+    const nodes: HTMLElement[] = [];
+    for (let i = first; i <= last; i++) nodes.push(rowElement(rows[i]!, i));
+    const hadFocus = rowsEl.contains(document.activeElement);
+    rowsEl.replaceChildren(...nodes);
+    if (hadFocus) rowsEl.querySelector<HTMLElement>(`[data-index="${focusIndex}"]`)?.focus({ preventScroll: true });
+  }
+
+  function schedule(): void {
+    if (frame) return;
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      render();
+    });
+  }
+
+  function moveFocus(index: number): void {
+    focusIndex = Math.max(0, Math.min(rows.length - 1, index));
+    const y = focusIndex * ROW;
+    if (y < viewport.scrollTop) viewport.scrollTop = y;
+    else if (y + ROW > viewport.scrollTop + viewport.clientHeight) viewport.scrollTop = y + ROW - viewport.clientHeight;
+    render();
+    rowsEl.querySelector<HTMLElement>(`[data-index="${focusIndex}"]`)?.focus({ preventScroll: true });
+  }
+
+  function rowOf(target: EventTarget | null): TreeRow | undefined {
+    const item = (target as HTMLElement | null)?.closest<HTMLElement>('.tree-row');
+    if (!item) return undefined;
+    focusIndex = Number(item.dataset.index);
+    return rows[focusIndex];
+  }
+
+  viewport.addEventListener('scroll', schedule, { passive: true });
+  new ResizeObserver(schedule).observe(viewport);
+  viewport.addEventListener('click', (event) => {
+    const row = rowOf(event.target);
+    if (row) actions.activate(row.node);
+  });
+  viewport.addEventListener('contextmenu', (event) => {
+    const row = rowOf(event.target);
+    if (!row) return;
+    event.preventDefault();
+    actions.switchWithSummary(row.node);
+  });
+  viewport.addEventListener('keydown', (event) => {
+    const row = rows[focusIndex];
+    switch (event.key) {
+      case 'ArrowDown':
+        moveFocus(focusIndex + 1);
+        break;
+      case 'ArrowUp':
+        moveFocus(focusIndex - 1);
+        break;
+      case 'Home':
+        moveFocus(0);
+        break;
+      case 'End':
+        moveFocus(rows.length - 1);
+        break;
+      case 'PageDown':
+        moveFocus(focusIndex + Math.floor(viewport.clientHeight / ROW));
+        break;
+      case 'PageUp':
+        moveFocus(focusIndex - Math.floor(viewport.clientHeight / ROW));
+        break;
+      case 'Enter':
+      case ' ':
+        if (row) actions.activate(row.node);
+        break;
+      case 'ContextMenu':
+        if (row) actions.switchWithSummary(row.node);
+        break;
+      case 'F10':
+        if (!event.shiftKey || !row) return;
+        actions.switchWithSummary(row.node);
+        break;
+      default:
+        return;
+    }
+    event.preventDefault();
+  });
+
+  return {
+    root,
+    update(nodes) {
+      rows = layoutTree(nodes);
+      spacer.style.height = `${rows.length * ROW}px`;
+      const leaf = rows.findIndex((r) => r.node.isLeaf);
+      if (focusIndex >= rows.length || !rowsEl.contains(document.activeElement)) focusIndex = Math.max(0, leaf);
+      const branches = nodes.filter((n) => n.childCount > 1).length;
+      count.textContent = `${nodes.length} entries · ${branches} branch point${branches === 1 ? '' : 's'}`;
+      render();
+    },
+    setOpen(open) {
+      root.hidden = !open;
+      if (open) {
+        // Bring the current position into view.
+        const leaf = rows.findIndex((r) => r.node.isLeaf);
+        if (leaf >= 0) viewport.scrollTop = Math.max(0, leaf * ROW - viewport.clientHeight / 2);
+        schedule();
+      }
+    },
+    focus() {
+      moveFocus(focusIndex);
+    },
+  };
+}

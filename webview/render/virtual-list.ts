@@ -1,0 +1,203 @@
+// A windowed list with measured heights: only the items near the viewport exist in the DOM. Heights start
+// as estimates, are replaced by measurements as items mount (and when they resize), and are remembered by
+// key across snapshots. While the user is at the bottom the list follows new content; otherwise the first
+// visible item stays put when heights above it change.
+
+export interface VirtualListOptions<T> {
+  scroller: HTMLElement;
+  /** where the rows go (inside the scroller) */
+  container: HTMLElement;
+  key(item: T): string;
+  estimate(item: T): number;
+  render(item: T): HTMLElement;
+  /** px rendered above and below the viewport */
+  overscan?: number;
+}
+
+export class VirtualList<T> {
+  private items: T[] = [];
+  private heights: number[] = [];
+  private readonly known = new Map<string, number>();
+  private readonly mounted = new Map<string, HTMLElement>();
+  private readonly top = document.createElement('div');
+  private readonly bottom = document.createElement('div');
+  private readonly rows = document.createElement('div');
+  private readonly observer: ResizeObserver;
+  private frame = 0;
+  atBottom = true;
+
+  constructor(private readonly options: VirtualListOptions<T>) {
+    this.top.className = 'vl-spacer';
+    this.bottom.className = 'vl-spacer';
+    this.rows.className = 'vl-rows';
+    options.container.append(this.top, this.rows, this.bottom);
+    options.scroller.addEventListener('scroll', () => {
+      const s = options.scroller;
+      this.atBottom = s.scrollHeight - s.scrollTop - s.clientHeight < 8;
+      this.schedule();
+    }, { passive: true });
+    this.observer = new ResizeObserver(() => this.schedule());
+    this.observer.observe(options.scroller);
+  }
+
+  get length(): number {
+    return this.items.length;
+  }
+
+  /** Replaces the items. Keeps mounted nodes whose key is unchanged unless `rerender` says otherwise. */
+  setItems(items: T[], rerender = false): void {
+    this.items = items;
+    this.heights = items.map((item) => this.known.get(this.options.key(item)) ?? this.options.estimate(item));
+    if (rerender) this.unmountAll();
+    this.update();
+  }
+
+  /** Re-renders the mounted items that match (e.g. a tool card changed status). */
+  refresh(match: (item: T) => boolean = () => true): void {
+    for (const item of this.items) {
+      const key = this.options.key(item);
+      const node = this.mounted.get(key);
+      if (!node || !match(item)) continue;
+      const next = this.options.render(item);
+      next.dataset.vlKey = key;
+      node.replaceWith(next);
+      this.observer.unobserve(node);
+      this.observer.observe(next);
+      this.mounted.set(key, next);
+    }
+    this.update();
+  }
+
+  scrollToBottom(): void {
+    this.atBottom = true;
+    this.update();
+  }
+
+  /** Scrolls so the item with `key` is visible; returns false when it is not in the list. */
+  reveal(key: string): boolean {
+    const index = this.items.findIndex((item) => this.options.key(item) === key);
+    if (index < 0) return false;
+    this.atBottom = false;
+    let offset = 0;
+    for (let i = 0; i < index; i++) offset += this.heights[i]!;
+    this.options.scroller.scrollTop = offset + this.top.offsetTop - 40;
+    this.update();
+    return true;
+  }
+
+  schedule(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.update();
+    });
+  }
+
+  /** Mounts the window around the viewport, measures it, and fixes the scroll position. */
+  update(): void {
+    const { scroller, overscan = 800 } = this.options;
+    const listTop = this.top.offsetTop;
+    if (this.atBottom) scroller.scrollTop = scroller.scrollHeight;
+    for (let pass = 0; pass < 3; pass++) {
+      const viewTop = scroller.scrollTop - listTop;
+      const viewBottom = viewTop + scroller.clientHeight;
+      const [first, last] = this.range(viewTop - overscan, viewBottom + overscan);
+      const anchor = this.firstVisible(viewTop);
+      const anchorOffsetBefore = this.offsetOf(anchor);
+      this.mountRange(first, last);
+      const changed = this.measure(first, last);
+      this.top.style.height = `${this.offsetOf(first)}px`;
+      this.bottom.style.height = `${this.offsetOf(this.items.length) - this.offsetOf(last + 1)}px`;
+      if (this.atBottom) scroller.scrollTop = scroller.scrollHeight;
+      else if (changed) scroller.scrollTop += this.offsetOf(anchor) - anchorOffsetBefore;
+      if (!changed) break;
+    }
+  }
+
+  private offsetOf(index: number): number {
+    let sum = 0;
+    for (let i = 0; i < index && i < this.heights.length; i++) sum += this.heights[i]!;
+    return sum;
+  }
+
+  private firstVisible(viewTop: number): number {
+    let sum = 0;
+    for (let i = 0; i < this.heights.length; i++) {
+      sum += this.heights[i]!;
+      if (sum > viewTop) return i;
+    }
+    return Math.max(0, this.heights.length - 1);
+  }
+
+  private range(from: number, to: number): [number, number] {
+    let sum = 0;
+    let first = -1;
+    let last = -1;
+    for (let i = 0; i < this.heights.length; i++) {
+      const h = this.heights[i]!;
+      if (first < 0 && sum + h > from) first = i;
+      if (sum < to) last = i;
+      else break;
+      sum += h;
+    }
+    if (first < 0) first = Math.max(0, this.items.length - 1);
+    return [first, Math.max(first - 1, last)];
+  }
+
+  private mountRange(first: number, last: number): void {
+    const wanted = new Set<string>();
+    const nodes: HTMLElement[] = [];
+    for (let i = first; i <= last; i++) {
+      const item = this.items[i]!;
+      const key = this.options.key(item);
+      wanted.add(key);
+      let node = this.mounted.get(key);
+      if (!node) {
+        node = this.options.render(item);
+        node.dataset.vlKey = key;
+        node.dataset.vlIndex = String(i);
+        this.mounted.set(key, node);
+        this.observer.observe(node);
+      }
+      node.dataset.vlIndex = String(i);
+      nodes.push(node);
+    }
+    for (const [key, node] of this.mounted) {
+      if (wanted.has(key)) continue;
+      this.observer.unobserve(node);
+      node.remove();
+      this.mounted.delete(key);
+    }
+    // Reorder/insert only where needed, so focused elements and open <details> survive.
+    let cursor: ChildNode | null = this.rows.firstChild;
+    for (const node of nodes) {
+      if (cursor === node) cursor = cursor.nextSibling;
+      else this.rows.insertBefore(node, cursor);
+    }
+  }
+
+  private measure(first: number, last: number): boolean {
+    let changed = false;
+    for (let i = first; i <= last; i++) {
+      const key = this.options.key(this.items[i]!);
+      const node = this.mounted.get(key);
+      if (!node) continue;
+      // Rows have no vertical margins (main.css), so offsetHeight is the row's full share of the list.
+      const h = node.offsetHeight;
+      if (h > 0 && Math.abs(h - this.heights[i]!) > 0.5) {
+        this.heights[i] = h;
+        changed = true;
+      }
+      if (h > 0) this.known.set(key, h);
+    }
+    return changed;
+  }
+
+  private unmountAll(): void {
+    for (const node of this.mounted.values()) {
+      this.observer.unobserve(node);
+      node.remove();
+    }
+    this.mounted.clear();
+  }
+}

@@ -1,0 +1,255 @@
+// The webview's model of what the host told it: chrome state, the active path, the tree, live tool and
+// approval status, the streaming draft, navigation progress. Render modules read it; main.ts writes it
+// from validated host messages. Listeners are told which part changed so only that part re-renders.
+import type {
+  AgentUiEvent,
+  AssistantBlock,
+  AssistantItem,
+  ChatState,
+  ConversationItem,
+  ToolResultItem,
+  ToolStatus,
+  TreeNode,
+} from '../src/protocol';
+
+export type Part = 'state' | 'conversation' | 'tree' | 'draft' | 'tools' | 'navigation' | 'notices';
+
+export interface ToolLive {
+  status: ToolStatus;
+  partialText?: string;
+  canDiff?: boolean;
+  reason?: string;
+}
+
+export interface NavigationStatus {
+  targetId: string;
+  state: 'summarizing' | 'done' | 'cancelled' | 'failed';
+  message?: string;
+}
+
+export interface InlineNotice {
+  id: number;
+  level: 'info' | 'warning' | 'error';
+  text: string;
+}
+
+/** The assistant reply being streamed (not yet persisted). */
+export interface Draft {
+  blocks: AssistantBlock[];
+  /** raw JSON text of tool call arguments still streaming, by content index */
+  partialArgs: Map<number, string>;
+}
+
+export class Store {
+  state: ChatState | undefined;
+  items: ConversationItem[] = [];
+  leafId: string | null = null;
+  /** tool results by toolCallId (rendered inside the assistant's tool card) */
+  results = new Map<string, ToolResultItem>();
+  tree: TreeNode[] = [];
+  treeLeafId: string | null = null;
+  tools = new Map<string, ToolLive>();
+  draft: Draft | undefined;
+  navigation: NavigationStatus | undefined;
+  notices: InlineNotice[] = [];
+  /** set once the host sent anything beyond state: decides between welcome text and conversation */
+  hasConversation = false;
+  private nextNoticeId = 1;
+  private listeners = new Set<(parts: ReadonlySet<Part>) => void>();
+  private pending = new Set<Part>();
+  private scheduled = false;
+
+  subscribe(listener: (parts: ReadonlySet<Part>) => void): void {
+    this.listeners.add(listener);
+  }
+
+  /** Coalesces change notifications to one per animation frame (streaming deltas arrive faster). */
+  changed(part: Part): void {
+    this.pending.add(part);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    requestAnimationFrame(() => this.flush());
+  }
+
+  /** Delivers pending notifications now (tests, and before measuring). */
+  flush(): void {
+    this.scheduled = false;
+    if (this.pending.size === 0) return;
+    const parts = this.pending;
+    this.pending = new Set();
+    for (const listener of this.listeners) listener(parts);
+  }
+
+  get busy(): boolean {
+    return this.state?.busy ?? false;
+  }
+
+  setState(state: ChatState): void {
+    this.state = state;
+    this.changed('state');
+  }
+
+  setConversation(leafId: string | null, items: ConversationItem[]): void {
+    this.leafId = leafId;
+    this.results.clear();
+    const shown: ConversationItem[] = [];
+    for (const item of items) {
+      if (item.kind === 'toolResult') this.results.set(item.toolCallId, item);
+      else shown.push(item);
+    }
+    this.items = shown;
+    this.hasConversation = true;
+    // A snapshot is the truth: statuses of calls that have results now come from the results.
+    for (const id of [...this.tools.keys()]) if (this.results.has(id)) this.tools.delete(id);
+    this.changed('conversation');
+  }
+
+  setTree(leafId: string | null, nodes: TreeNode[]): void {
+    this.treeLeafId = leafId;
+    this.tree = nodes;
+    this.changed('tree');
+  }
+
+  setNavigation(status: NavigationStatus | undefined): void {
+    this.navigation = status;
+    this.changed('navigation');
+  }
+
+  addNotice(level: InlineNotice['level'], text: string): void {
+    this.notices.push({ id: this.nextNoticeId++, level, text });
+    if (this.notices.length > 20) this.notices.shift();
+    this.changed('notices');
+  }
+
+  dismissNotice(id: number): void {
+    this.notices = this.notices.filter((n) => n.id !== id);
+    this.changed('notices');
+  }
+
+  applyEvent(event: AgentUiEvent): void {
+    switch (event.type) {
+      case 'busy':
+      case 'idle':
+        if (this.state) this.state = { ...this.state, busy: event.type === 'busy' };
+        if (event.type === 'idle') this.draft = undefined;
+        this.changed('state');
+        this.changed('draft');
+        return;
+      case 'message_start':
+        if (event.role === 'assistant') {
+          this.draft = { blocks: [], partialArgs: new Map() };
+          this.changed('draft');
+        }
+        return;
+      case 'message_delta':
+        this.applyDelta(event.delta);
+        return;
+      case 'message_end':
+        this.appendItem(event.item);
+        return;
+      case 'tool_start':
+        this.setTool(event.toolCallId, { status: 'running' });
+        return;
+      case 'tool_update':
+        this.setTool(event.toolCallId, { status: 'running', partialText: event.partialText });
+        return;
+      case 'tool_end':
+        this.setTool(event.toolCallId, { status: event.status === 'skipped' ? 'skipped' : event.status, partialText: event.resultText });
+        return;
+      case 'approval_request':
+        this.setTool(event.toolCallId, { status: 'awaitingApproval', canDiff: event.canDiff });
+        return;
+      case 'approval_resolved':
+        this.setTool(event.toolCallId, { status: event.approved ? 'running' : 'denied', reason: event.reason });
+        return;
+      case 'usage':
+        if (this.state) this.state = { ...this.state, usage: event.usage };
+        this.changed('state');
+        return;
+      case 'queued':
+        if (this.state) this.state = { ...this.state, queued: event.messages };
+        this.changed('state');
+        return;
+      case 'error':
+        this.addNotice('error', event.message);
+        return;
+      case 'retry':
+        this.addNotice('warning', `Retrying (${event.attempt}/${event.maxAttempts}) in ${Math.round(event.delayMs / 100) / 10} s: ${event.errorMessage}`);
+        return;
+      case 'compaction_start':
+        this.addNotice('info', `Compacting the conversation (${event.reason})…`);
+        return;
+      case 'compaction_end':
+        if (event.aborted) this.addNotice('warning', 'Compaction cancelled.');
+        else if (!event.ok) this.addNotice('error', `Compaction failed${event.errorMessage ? `: ${event.errorMessage}` : ''}.`);
+        else this.addNotice('info', 'Conversation compacted.');
+        return;
+      case 'notice':
+        this.addNotice(event.level, event.message);
+        return;
+    }
+  }
+
+  private setTool(id: string, live: ToolLive): void {
+    const previous = this.tools.get(id);
+    this.tools.set(id, { ...previous, ...live });
+    this.changed('tools');
+  }
+
+  private appendItem(item: ConversationItem): void {
+    if (item.kind === 'toolResult') {
+      this.results.set(item.toolCallId, item);
+      this.changed('tools');
+      return;
+    }
+    if (item.kind === 'assistant') this.draft = undefined;
+    this.items = [...this.items, item];
+    this.leafId = item.entryId;
+    this.hasConversation = true;
+    this.changed('conversation');
+    this.changed('draft');
+  }
+
+  private applyDelta(delta: Extract<AgentUiEvent, { type: 'message_delta' }>['delta']): void {
+    const draft = (this.draft ??= { blocks: [], partialArgs: new Map() });
+    const index = delta.contentIndex;
+    switch (delta.kind) {
+      case 'text':
+      case 'thinking': {
+        const block = draft.blocks[index];
+        if (delta.kind === 'text') {
+          if (block?.type === 'text') block.text += delta.delta;
+          else draft.blocks[index] = { type: 'text', text: delta.delta };
+        } else if (block?.type === 'thinking') block.thinking += delta.delta;
+        else draft.blocks[index] = { type: 'thinking', thinking: delta.delta };
+        break;
+      }
+      case 'toolcall_start':
+        draft.blocks[index] = { type: 'toolCall', id: delta.id, name: delta.name, arguments: {} };
+        draft.partialArgs.set(index, '');
+        break;
+      case 'toolcall':
+        draft.partialArgs.set(index, (draft.partialArgs.get(index) ?? '') + delta.delta);
+        break;
+      case 'toolcall_end':
+        draft.blocks[index] = delta.toolCall;
+        draft.partialArgs.delete(index);
+        break;
+    }
+    // Sparse indexes (a provider skipping one) must not leave holes the renderer trips over.
+    for (let i = 0; i < draft.blocks.length; i++) draft.blocks[i] ??= { type: 'text', text: '' };
+    this.changed('draft');
+  }
+}
+
+/** Status of a tool call for its card: live status first, then the persisted result. */
+export function toolStatus(store: Store, id: string): ToolStatus {
+  const live = store.tools.get(id);
+  const result = store.results.get(id);
+  if (result) return result.status ?? (result.isError ? (live?.status === 'denied' ? 'denied' : 'error') : 'done');
+  return live?.status ?? (store.busy ? 'pending' : 'aborted');
+}
+
+export function isAssistant(item: ConversationItem): item is AssistantItem {
+  return item.kind === 'assistant';
+}
