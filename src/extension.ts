@@ -1,42 +1,114 @@
-// Extension entry point: wires the VS Code adapters together. Keep it thin: anything with logic lives in
-// src/vscode/ (adapters) or the vscode-free core modules. Provider SDKs and the tokenizer are loaded
-// lazily by the modules that need them (dynamic import), never here.
+// Extension entry point: wires the VS Code adapters around the application controller (src/app). Keep it
+// thin: logic lives in src/app (no vscode) or in the adapters under src/vscode/. Provider SDKs and the
+// tokenizer are loaded lazily by the modules that need them (dynamic import), never here.
+import { isAbsolute, join } from 'node:path';
+import { homedir } from 'node:os';
 import * as vscode from 'vscode';
+import { ArborApp } from './app/arbor-app';
 import { setPromptRoot } from './core/prompts';
+import { disposeDemoModel } from './llm/demo';
+import { defaultSessionDir } from './session/catalog';
 import type { ArborApi } from './vscode/api';
+import { ChatApprovalPrompter } from './vscode/approval-prompter';
 import { ChatViewProvider } from './vscode/chat-view';
 import { collectChatState, onDidChangeChatState } from './vscode/chat-state';
+import * as clearApiKey from './vscode/commands/clear-api-key';
+import * as newSession from './vscode/commands/new-session';
 import * as openChat from './vscode/commands/open-chat';
+import * as selectModel from './vscode/commands/select-model';
+import * as setApiKey from './vscode/commands/set-api-key';
+import { ArborConfig } from './vscode/config';
+import { WorkspaceLeafMemory } from './vscode/leaf-memory';
 import { createLogger } from './vscode/log';
-import { SessionTreeProvider } from './vscode/session-tree';
+import { hostKeyResolver, SecretKeys } from './vscode/secrets';
+import { registerSurfaces } from './vscode/surfaces';
+
+function expandHome(path: string): string {
+  return path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path;
+}
 
 export function activate(context: vscode.ExtensionContext): ArborApi {
   const log = createLogger(context);
   setPromptRoot(vscode.Uri.joinPath(context.extensionUri, 'prompts').fsPath);
 
-  const sessionTree = new SessionTreeProvider();
+  const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  const cwd = roots[0] ?? homedir();
+  const config = new ArborConfig(log);
+  const secrets = new SecretKeys(context.secrets);
+  const prompter = new ChatApprovalPrompter();
+  const sessionsDir = () => {
+    const configured = config.settings.sessionsDirectory;
+    if (configured) {
+      const expanded = expandHome(configured);
+      return isAbsolute(expanded) ? expanded : join(cwd, expanded);
+    }
+    return defaultSessionDir(join(context.globalStorageUri.fsPath, 'sessions'), cwd);
+  };
+  const app = new ArborApp({
+    sessionsDir,
+    workspaceRoots: roots,
+    trusted: () => vscode.workspace.isTrusted,
+    settings: () => config.settings,
+    keys: hostKeyResolver(secrets),
+    leafMemory: new WorkspaceLeafMemory(context.workspaceState),
+    prompter,
+    log: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
+  });
+
   const chatView = new ChatViewProvider({
     extensionUri: context.extensionUri,
     log,
-    getState: () => collectChatState(context),
-    showSessionTree: () => vscode.commands.executeCommand(`${SessionTreeProvider.viewId}.focus`),
+    app,
+    prompter,
+    getState: () => collectChatState(context, app, () => config.settings),
+    showSessionTree: () => vscode.commands.executeCommand('arbor.sessionTree.focus'),
+  });
+  const surfaces = registerSurfaces(context, app, log, {
+    setChatInput: async (text) => {
+      await vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
+      await chatView.setEditorText(text);
+    },
   });
 
+  const applySettings = () => app.applySettings().catch((error) => log.error(`applying settings failed: ${(error as Error).message}`));
   context.subscriptions.push(
-    sessionTree,
+    config,
+    secrets,
+    prompter,
     chatView,
-    vscode.window.createTreeView(SessionTreeProvider.viewId, { treeDataProvider: sessionTree }),
+    app,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chatView, {
       webviewOptions: { retainContextWhenHidden: false },
     }),
     onDidChangeChatState(() => void chatView.postState()),
+    config.onDidChange(() => void applySettings()),
+    secrets.onDidChange(() => void applySettings()),
+    // Approval requests wait in the chat: make sure it is visible.
+    prompter.onDidRequest(() => {
+      if (!chatView.isResolved) void vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
+    }),
     openChat.register(),
+    newSession.register(context, app),
+    setApiKey.register(context, app, secrets),
+    clearApiKey.register(context, app, secrets),
+    selectModel.register(context, app),
   );
+  void applySettings();
 
-  log.info(`Arbor ${collectChatState(context).extensionVersion} activated`);
-  return { chatView, sessionTree };
+  log.info(`Arbor ${collectChatState(context).extensionVersion} activated; sessions in ${sessionsDir()}`);
+  return {
+    app,
+    compactionHooks: app.compactionHooks,
+    navigationHooks: app.navigationHooks,
+    approvals: prompter,
+    hasApiKey: (provider) => secrets.hasKey(provider),
+    chatView,
+    sessionTree: surfaces.sessionTree,
+    config,
+  };
 }
 
-export function deactivate(): void {
-  // Everything is disposed through context.subscriptions.
+export async function deactivate(): Promise<void> {
+  // Everything else is disposed through context.subscriptions.
+  await disposeDemoModel();
 }

@@ -4,7 +4,7 @@
 import { contentText, type AgentMessage } from '../core/messages';
 import type { SessionEntry } from '../session/entries';
 
-export type ConversationKind = 'user' | 'assistant' | 'toolResult' | 'compaction' | 'branch_summary' | 'custom_message';
+export type ConversationKind = 'user' | 'assistant' | 'toolResult' | 'compaction' | 'branch_summary' | 'custom_message' | 'bash' | 'notice';
 
 export type ViewBlock =
   | { type: 'text'; text: string }
@@ -55,11 +55,14 @@ export interface ConversationEntry {
   fromId?: string;
   // custom message
   customType?: string;
+  // bash (a command the user ran, pi's bashExecution)
+  command?: string;
+  exitCode?: number | null;
+  cancelled?: boolean;
 }
 
 export type TreeNodeKind =
-  | ConversationKind
-  | 'bashExecution'
+  | Exclude<ConversationKind, 'notice'>
   | 'model_change'
   | 'thinking_level_change'
   | 'label'
@@ -94,8 +97,9 @@ function messageKind(message: AgentMessage): TreeNodeKind {
     case 'user':
     case 'assistant':
     case 'toolResult':
-    case 'bashExecution':
       return message.role;
+    case 'bashExecution':
+      return 'bash';
     case 'custom':
       return 'custom_message';
     default:
@@ -235,6 +239,17 @@ export function conversationEntry(entry: SessionEntry, label?: string): Conversa
           isError: message.isError === true,
         };
       }
+      if (message.role === 'bashExecution') {
+        return {
+          ...base,
+          kind: 'bash',
+          text: message.output,
+          blocks: [{ type: 'text', text: message.output }],
+          command: message.command,
+          exitCode: message.exitCode ?? null,
+          cancelled: message.cancelled === true,
+        };
+      }
       if (message.role === 'custom') {
         if (message.display === false) return undefined;
         return { ...base, kind: 'custom_message', text: contentText(message.content), blocks: textBlocks(message.content), customType: message.customType };
@@ -273,6 +288,11 @@ export function conversationEntry(entry: SessionEntry, label?: string): Conversa
         ...(modifiedFiles ? { modifiedFiles } : {}),
         ...(entry.fromHook ? { fromHook: true } : {}),
       };
+    }
+    case 'model_change':
+    case 'thinking_level_change': {
+      const text = entry.type === 'model_change' ? `Model: ${entry.provider}/${entry.modelId}` : `Thinking level: ${entry.thinkingLevel}`;
+      return { ...base, kind: 'notice', text, blocks: [{ type: 'text', text }] };
     }
     case 'custom_message':
       if (entry.display === false) return undefined;

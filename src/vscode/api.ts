@@ -1,8 +1,30 @@
-// What `activate` returns. Integration tests use it to observe the views; nothing else should depend on it.
+// What `activate` returns: the extension API. Other extensions use the hook registries (compaction and
+// tree navigation); integration tests also observe the views and drive the app. Typed, so importing
+// extensions can declare what they rely on.
+import type { ArborApp } from '../app/arbor-app';
+import type { TreeNavigationHookRegistry } from '../branch/hooks';
+import type { CompactionHookRegistry } from '../compaction/hooks';
+import type { ChatApprovalPrompter } from './approval-prompter';
 import type { ChatViewProvider } from './chat-view';
-import type { SessionTreeProvider } from './session-tree';
+import type { ArborConfig } from './config';
+import type { SecretKeys } from './secrets';
+import type { SessionTreeProvider } from './tree/session-tree-provider';
 
 export interface ArborApi {
+  /** hooks around compaction: beforeCompact / compacting / compact (see src/compaction/hooks.ts) */
+  readonly compactionHooks: CompactionHookRegistry;
+  /** hooks around tree navigation: beforeTreeNavigation / afterNavigation (see src/branch/hooks.ts) */
+  readonly navigationHooks: TreeNavigationHookRegistry;
+  /** the application controller (current session, agent, snapshots) */
+  readonly app: ArborApp;
+  /** pending tool approvals: list() and answer(toolCallId, answer) */
+  readonly approvals: Pick<ChatApprovalPrompter, 'list' | 'answer' | 'onDidRequest'>;
+  /** whether a key is stored for a provider (the key itself is never exposed) */
+  hasApiKey(provider: string): Promise<boolean>;
   readonly chatView: ChatViewProvider;
   readonly sessionTree: SessionTreeProvider;
+  /** @internal tests */
+  readonly config: Pick<ArborConfig, 'settings' | 'reload'>;
 }
+
+export type { SecretKeys };

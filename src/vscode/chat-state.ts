@@ -1,20 +1,47 @@
-// Collects the ChatState the webview renders from the VS Code environment. Kept separate from the view
-// provider so later features (conversation, model selection) extend the state in one place.
+// Collects the ChatState the webview's chrome renders from: VS Code environment (version, folders,
+// trust) plus the app controller's model, session, activity and usage. Never includes API keys.
 import * as vscode from 'vscode';
-import type { ChatState } from '../protocol';
+import type { ArborApp } from '../app/arbor-app';
+import type { ArborSettings } from '../app/settings';
+import { RESTRICTED_MODE_REASON } from '../agent/approval';
+import { LIMITS, type ChatState } from '../protocol';
+import { branchTotals, clip, toUsage } from './chat-items';
 
-export function collectChatState(context: vscode.ExtensionContext): ChatState {
+export function collectChatState(context: vscode.ExtensionContext, app?: ArborApp, settings?: () => ArborSettings): ChatState {
   const version = (context.extension.packageJSON as { version?: unknown }).version;
-  return {
+  const trusted = vscode.workspace.isTrusted;
+  const base: ChatState = {
     extensionVersion: typeof version === 'string' ? version : '0.0.0',
     workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.name),
-    workspaceTrusted: vscode.workspace.isTrusted,
-    // No model registry is wired into the host yet; the view says so instead of inventing a model.
+    workspaceTrusted: trusted,
     modelLabel: null,
+  };
+  if (!app) return base;
+  const snapshot = app.snapshot({ tree: false });
+  const level = snapshot.thinkingLevel;
+  return {
+    ...base,
+    modelLabel: snapshot.model.name.slice(0, LIMITS.short),
+    ...(trusted ? {} : { restrictedReason: RESTRICTED_MODE_REASON }),
+    sessionName: snapshot.session?.name?.slice(0, LIMITS.short) ?? null,
+    sessionFile: snapshot.session?.file ?? null,
+    models: app.availableModels().slice(0, LIMITS.list).map((model) => ({
+      key: model.key.slice(0, LIMITS.id),
+      label: model.name.slice(0, LIMITS.short),
+      provider: model.provider.slice(0, LIMITS.short),
+      contextWindow: model.contextWindow,
+      reasoning: model.reasoning,
+    })),
+    currentModelKey: snapshot.model.key.slice(0, LIMITS.id),
+    ...(level === 'off' || level === 'minimal' || level === 'low' || level === 'medium' || level === 'high' || level === 'xhigh' ? { thinkingLevel: level } : {}),
+    busy: snapshot.busy,
+    queued: snapshot.queued.slice(0, LIMITS.list).map((q) => clip(q, LIMITS.prompt)),
+    usage: snapshot.usage ? toUsage(snapshot.usage, branchTotals(snapshot.conversation)) : null,
+    settings: { branchSummaryEnabled: settings?.().branchSummary.enabled ?? true },
   };
 }
 
-/** Fires when something collectChatState reads changes. */
+/** Fires when something collectChatState reads from VS Code changes (the app reports its own changes). */
 export function onDidChangeChatState(listener: () => void): vscode.Disposable {
   return vscode.Disposable.from(
     vscode.workspace.onDidChangeWorkspaceFolders(listener),

@@ -1,6 +1,10 @@
 // Host side of the chat panel: resolves the `arbor.chat` webview view, validates every message the
-// webview posts (invalid ones are logged and dropped) and answers the ready handshake with the state.
+// webview posts (invalid ones are logged and dropped), turns valid ones into ArborApp calls, and streams
+// the app's changes back as small messages: agent events (deltas) while a reply streams, the conversation
+// only on (re)load or when the path changes, the tree coalesced. API keys never pass through here.
 import * as vscode from 'vscode';
+import type { ArborApp, AppChange } from '../app/arbor-app';
+import type { ConversationEntry } from '../app/view-model';
 import {
   describeRaw,
   parseWebviewMessage,
@@ -8,6 +12,8 @@ import {
   type HostToWebviewMessage,
   type WebviewToHostMessage,
 } from '../protocol';
+import type { ChatApprovalPrompter } from './approval-prompter';
+import { branchTotals, toItem, toTreeNode, toUiEvent, toUsage } from './chat-items';
 import type { Logger } from './log';
 import { renderChatHtml, webviewResourceRoots } from './webview-html';
 
@@ -16,6 +22,9 @@ export interface ChatViewDeps {
   log: Logger;
   getState: () => ChatState;
   showSessionTree: () => Thenable<unknown>;
+  /** absent in tests of the bare view */
+  app?: ArborApp;
+  prompter?: ChatApprovalPrompter;
 }
 
 /** Counters tests and diagnostics read; they only ever grow. */
@@ -24,23 +33,41 @@ export interface ChatViewStats {
   rejected: number;
   handshakes: number;
   posted: number;
+  /** handlers that threw (logged and reported to the webview as a notice) */
+  failed: number;
+}
+
+const TREE_COALESCE_MS = 100;
+const RECENT_POSTS = 500;
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewId = 'arbor.chat';
 
-  readonly stats: ChatViewStats = { accepted: 0, rejected: 0, handshakes: 0, posted: 0 };
+  readonly stats: ChatViewStats = { accepted: 0, rejected: 0, handshakes: 0, posted: 0, failed: 0 };
+  /** the newest messages the host tried to post (bounded), for tests and diagnostics */
+  readonly recentPosts: HostToWebviewMessage[] = [];
   private view: vscode.WebviewView | undefined;
   private webviewReady = false;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly resolvedEmitter = new vscode.EventEmitter<void>();
   private readonly handshakeEmitter = new vscode.EventEmitter<void>();
+  private treeTimer: ReturnType<typeof setTimeout> | undefined;
+  private stateTimer: ReturnType<typeof setTimeout> | undefined;
   /** Fires when VS Code resolves the view (it is shown for the first time, or again after disposal). */
   readonly onDidResolve = this.resolvedEmitter.event;
   /** Fires after the webview said `ready` and was sent the state. */
   readonly onDidHandshake = this.handshakeEmitter.event;
 
-  constructor(private readonly deps: ChatViewDeps) {}
+  constructor(private readonly deps: ChatViewDeps) {
+    if (deps.app) {
+      const subscription = deps.app.onDidChange((change) => this.onAppChange(change));
+      this.disposables.push({ dispose: () => subscription.dispose() });
+    }
+  }
 
   get isResolved(): boolean {
     return this.view !== undefined;
@@ -83,7 +110,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     try {
       await this.handle(parsed.message);
     } catch (error) {
+      this.stats.failed++;
       this.deps.log.error(`chat view: handling "${parsed.message.type}" failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      await this.post({ type: 'notice', level: 'error', message: errorText(error).slice(0, 20_000) });
     }
     return true;
   }
@@ -94,10 +123,110 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     return this.post({ type: 'state', state: this.deps.getState() });
   }
 
+  /** Sends the whole active path (after ready, navigation, session switch). */
+  async postConversation(): Promise<boolean> {
+    const app = this.deps.app;
+    if (!this.webviewReady || !app) return false;
+    const snapshot = app.snapshot({ tree: false });
+    const items = snapshot.conversation.flatMap((entry) => toItem(entry) ?? []);
+    return this.post({ type: 'conversation', leafId: snapshot.leafId, items });
+  }
+
+  async postTree(): Promise<boolean> {
+    const app = this.deps.app;
+    if (!this.webviewReady || !app) return false;
+    const snapshot = app.snapshot();
+    return this.post({ type: 'tree', leafId: snapshot.leafId, nodes: (snapshot.tree ?? []).map((node) => toTreeNode(node, snapshot.leafId)) });
+  }
+
+  /** Prefills the chat input (edit and resend after switching to a user message). */
+  async setEditorText(text: string): Promise<boolean> {
+    return this.post({ type: 'editorText', text: text.slice(0, 200_000) });
+  }
+
+  /** Host-initiated UI action (commands, keybindings). */
+  async uiCommand(command: 'focusInput' | 'toggleTree' | 'showTree' | 'openModelPicker' | 'compactDialog'): Promise<boolean> {
+    return this.post({ type: 'uiCommand', command });
+  }
+
   dispose(): void {
+    if (this.treeTimer) clearTimeout(this.treeTimer);
+    if (this.stateTimer) clearTimeout(this.stateTimer);
     this.resolvedEmitter.dispose();
     this.handshakeEmitter.dispose();
     vscode.Disposable.from(...this.disposables).dispose();
+  }
+
+  // ---- app → webview ----------------------------------------------------------------------------------
+
+  private onAppChange(change: AppChange): void {
+    if (!this.webviewReady) return;
+    switch (change.kind) {
+      case 'agent': {
+        const event = toUiEvent(change.event);
+        if (event) void this.post({ type: 'agentEvent', event });
+        const type = change.event.type;
+        if (type === 'busy' || type === 'idle' || type === 'queued' || type === 'model_changed' || type === 'thinking_level_changed') this.scheduleState();
+        return;
+      }
+      case 'usage':
+        void this.postUsage();
+        return;
+      case 'conversation':
+        if (change.reset) void this.postConversation();
+        else {
+          for (const entry of change.appended) {
+            const item = toItem(entry);
+            if (item) void this.post({ type: 'agentEvent', event: { type: 'message_end', item } });
+          }
+          if (change.labels.length > 0) void this.postConversation();
+        }
+        return;
+      case 'tree':
+        this.scheduleTree();
+        return;
+      case 'session':
+        this.scheduleState();
+        void this.postConversation();
+        this.scheduleTree();
+        return;
+      case 'settings':
+        this.scheduleState();
+        return;
+      case 'navigation':
+        return;
+    }
+  }
+
+  private async postUsage(): Promise<void> {
+    const app = this.deps.app;
+    const usage = app?.usage();
+    if (!app || !usage) return;
+    const conversation: ConversationEntry[] = app.snapshot({ tree: false }).conversation;
+    await this.post({ type: 'agentEvent', event: { type: 'usage', usage: toUsage(usage, branchTotals(conversation)) } });
+  }
+
+  private scheduleTree(): void {
+    if (this.treeTimer) return;
+    this.treeTimer = setTimeout(() => {
+      this.treeTimer = undefined;
+      void this.postTree();
+    }, TREE_COALESCE_MS);
+  }
+
+  private scheduleState(): void {
+    if (this.stateTimer) return;
+    this.stateTimer = setTimeout(() => {
+      this.stateTimer = undefined;
+      void this.postState();
+    }, 0);
+  }
+
+  // ---- webview → app ----------------------------------------------------------------------------------
+
+  private requireApp(): ArborApp {
+    if (!this.deps.app) throw new Error('The chat is not connected to a session yet.');
+    return this.deps.app;
   }
 
   private async handle(message: WebviewToHostMessage): Promise<void> {
@@ -105,19 +234,172 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'ready':
         this.webviewReady = true;
         await this.postState();
+        if (this.deps.app) {
+          await this.postConversation();
+          await this.postTree();
+          for (const pending of this.deps.prompter?.list() ?? []) {
+            await this.post({ type: 'agentEvent', event: { type: 'approval_request', toolCallId: pending.toolCallId, toolName: pending.toolName, args: pending.args, canDiff: pending.canDiff } });
+          }
+        }
         this.stats.handshakes++;
         this.handshakeEmitter.fire();
         return;
       case 'showSessionTree':
+      case 'openTree':
         await this.deps.showSessionTree();
         return;
       case 'log':
         this.deps.log[message.level](`chat webview: ${message.message}`);
         return;
+      case 'prompt':
+        return this.prompt(message.text);
+      case 'stop': {
+        const dropped = await this.requireApp().stop();
+        if (dropped.length > 0) await this.post({ type: 'editorText', text: dropped.join('\n\n') });
+        return;
+      }
+      case 'approve':
+        if (!this.deps.prompter?.answer(message.toolCallId, message.always ? { kind: 'approveAlways' } : { kind: 'approve' })) {
+          this.deps.log.warn(`chat view: no pending approval for ${message.toolCallId}`);
+        }
+        return;
+      case 'deny':
+        if (!this.deps.prompter?.answer(message.toolCallId, { kind: 'deny', ...(message.feedback ? { feedback: message.feedback } : {}) })) {
+          this.deps.log.warn(`chat view: no pending approval for ${message.toolCallId}`);
+        }
+        return;
+      case 'openDiff':
+        if (!(await this.deps.prompter?.openDiff(message.toolCallId))) {
+          await this.post({ type: 'notice', level: 'warning', message: 'There is no proposed change to review for this tool call.' });
+        }
+        return;
+      case 'navigate':
+        return this.navigate(message.targetId, message.mode, message.instructions);
+      case 'cancelNavigation':
+        this.requireApp().cancelNavigation();
+        return;
+      case 'compact':
+        await this.requireApp().compact(message.instructions?.trim() || undefined);
+        return;
+      case 'label':
+        await this.requireApp().label(message.entryId, message.label);
+        return;
+      case 'fork':
+        await this.requireApp().forkBranch(message.entryId);
+        return;
+      case 'copy':
+        await vscode.env.clipboard.writeText(message.text);
+        return;
+      case 'insertAtCursor':
+        return this.insertAtCursor(message.code);
+      case 'selectModel':
+        await this.requireApp().setModel(message.key);
+        return;
+      case 'setThinkingLevel':
+        await this.requireApp().setThinkingLevel(message.level);
+        return;
+      case 'showOriginal':
+        return this.showOriginal(message.compactionId);
+      case 'continueBeforeCompaction':
+        return this.continueBeforeCompaction(message.compactionId);
+      case 'dequeue': {
+        const text = this.requireApp().dequeue(message.index);
+        if (text !== undefined) await this.post({ type: 'editorText', text });
+        return;
+      }
+      case 'newSession':
+        await this.requireApp().newSession();
+        return;
+      case 'userTyping':
+        this.deps.app?.currentAgent?.notifyUserTyping();
+        return;
     }
   }
 
+  private async prompt(text: string): Promise<void> {
+    const outcome = await this.requireApp().prompt(text);
+    switch (outcome.kind) {
+      case 'intent':
+        if (outcome.intent === 'showTree') await this.deps.showSessionTree();
+        else await this.uiCommand('openModelPicker');
+        return;
+      case 'error':
+        await this.post({ type: 'notice', level: 'error', message: outcome.message });
+        return;
+      case 'compacted':
+        await this.post({ type: 'notice', level: 'info', message: 'Session compacted.' });
+        return;
+      default:
+        return;
+    }
+  }
+
+  private async navigate(targetId: string, mode: 'none' | 'summarize' | 'custom', instructions: string | undefined): Promise<void> {
+    const app = this.requireApp();
+    const summarize = mode !== 'none';
+    if (summarize) await this.post({ type: 'navigationProgress', targetId, state: 'summarizing' });
+    try {
+      const result = await app.navigate(targetId, {
+        summarize,
+        ...(mode === 'custom' && instructions?.trim() ? { customInstructions: instructions.trim() } : {}),
+      });
+      if (result.cancelled) {
+        await this.post({ type: 'navigationProgress', targetId, state: 'cancelled', ...(result.message ? { message: result.message } : {}) });
+        return;
+      }
+      await this.post({ type: 'navigationProgress', targetId, state: 'done' });
+      if (result.editorText !== undefined) await this.post({ type: 'editorText', text: result.editorText.slice(0, 200_000) });
+    } catch (error) {
+      await this.post({ type: 'navigationProgress', targetId, state: 'failed', message: errorText(error).slice(0, 20_000) });
+      throw error;
+    }
+  }
+
+  private async insertAtCursor(code: string): Promise<void> {
+    const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
+    if (!editor) {
+      await this.post({ type: 'notice', level: 'warning', message: 'Open a file in an editor to insert the code there.' });
+      return;
+    }
+    await editor.edit((edit) => {
+      for (const selection of editor.selections) edit.replace(selection, code);
+    });
+  }
+
+  /** Opens the messages a compaction summarised (its path before the first kept entry) as Markdown. */
+  private async showOriginal(compactionId: string): Promise<void> {
+    const store = this.requireApp().currentStore;
+    const compaction = store?.getEntry(compactionId);
+    if (!store || !compaction || compaction.type !== 'compaction') throw new Error(`Unknown compaction "${compactionId}".`);
+    const path = store.getBranch(compaction.id);
+    const keptAt = path.findIndex((e) => e.id === compaction.firstKeptEntryId);
+    const original = path.slice(0, keptAt === -1 ? path.length - 1 : keptAt);
+    const app = this.requireApp();
+    const lines: string[] = [`# Messages before compaction ${compactionId}`, ''];
+    for (const entry of original) {
+      const view = app.entryView(entry.id);
+      if (!view) continue;
+      lines.push(`## ${view.kind}${view.toolName ? ` (${view.toolName})` : ''}`, '', view.text || view.blocks.map((b) => (b.type === 'toolCall' ? `→ ${b.name} ${JSON.stringify(b.args)}` : '')).join('\n'), '');
+    }
+    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: lines.join('\n') });
+    await vscode.window.showTextDocument(document, { preview: true });
+  }
+
+  /** "Continue from before this compaction": the leaf goes to the entry before the first kept one. */
+  private async continueBeforeCompaction(compactionId: string): Promise<void> {
+    const app = this.requireApp();
+    const store = app.currentStore;
+    const compaction = store?.getEntry(compactionId);
+    if (!store || !compaction || compaction.type !== 'compaction') throw new Error(`Unknown compaction "${compactionId}".`);
+    const firstKept = store.getEntry(compaction.firstKeptEntryId);
+    const target = firstKept?.parentId ?? compaction.parentId;
+    if (!target) throw new Error('There is nothing before this compaction to continue from.');
+    await this.navigate(target, 'none', undefined);
+  }
+
   private async post(message: HostToWebviewMessage): Promise<boolean> {
+    this.recentPosts.push(message);
+    if (this.recentPosts.length > RECENT_POSTS) this.recentPosts.splice(0, this.recentPosts.length - RECENT_POSTS);
     if (!this.view) return false;
     const delivered = await this.view.webview.postMessage(message);
     if (delivered) this.stats.posted++;

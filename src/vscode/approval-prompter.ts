@@ -1,0 +1,104 @@
+// Asks the user before a mutating tool call runs. The question itself reaches the chat webview as the
+// agent's `approval_request` event; this object holds the pending answers, which come back from the
+// webview (approve/deny messages), from the extension API (tests, other extensions) or are aborted by
+// Stop. For write/edit it can open VS Code's diff editor on the proposed content ("Review diff").
+import * as vscode from 'vscode';
+import type { ApprovalAnswer } from '../agent/approval';
+import type { ApprovalPrompter, ApprovalRequest } from '../agent/events';
+import type { FileChangePreview } from '../app/approval-preview';
+
+export const PROPOSED_SCHEME = 'arbor-proposed';
+
+interface Pending {
+  request: ApprovalRequest;
+  resolve: (answer: ApprovalAnswer) => void;
+}
+
+export interface PendingApproval {
+  toolCallId: string;
+  toolName: string;
+  args: Record<string, unknown>;
+  canDiff: boolean;
+}
+
+function fileChange(preview: unknown): FileChangePreview | undefined {
+  const candidate = preview as FileChangePreview | undefined;
+  return candidate && candidate.kind === 'fileChange' && typeof candidate.proposed === 'string' ? candidate : undefined;
+}
+
+export function canDiff(request: ApprovalRequest): boolean {
+  return fileChange(request.preview) !== undefined;
+}
+
+export class ChatApprovalPrompter implements ApprovalPrompter, vscode.Disposable {
+  private readonly pending = new Map<string, Pending>();
+  private readonly proposed = new Map<string, string>();
+  private readonly emitter = new vscode.EventEmitter<PendingApproval>();
+  private readonly contentEmitter = new vscode.EventEmitter<vscode.Uri>();
+  /** fires when a new approval is waiting (the host reveals the chat) */
+  readonly onDidRequest = this.emitter.event;
+  private readonly registration: vscode.Disposable;
+
+  constructor() {
+    const provider: vscode.TextDocumentContentProvider = {
+      onDidChange: this.contentEmitter.event,
+      provideTextDocumentContent: (uri) => this.proposed.get(uri.query) ?? '',
+    };
+    this.registration = vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, provider);
+  }
+
+  ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+    return new Promise<ApprovalAnswer>((resolve) => {
+      const finish = (answer: ApprovalAnswer) => {
+        signal.removeEventListener('abort', onAbort);
+        this.pending.delete(request.toolCallId);
+        this.proposed.delete(request.toolCallId);
+        resolve(answer);
+      };
+      // The agent treats an aborted ask as a stop; the answer does not matter, only that we let go.
+      const onAbort = () => finish({ kind: 'deny', feedback: 'Stopped by the user.' });
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(request.toolCallId, { request, resolve: finish });
+      this.emitter.fire(this.describe(request));
+    });
+  }
+
+  /** The approvals waiting for an answer, oldest first. */
+  list(): PendingApproval[] {
+    return [...this.pending.values()].map((p) => this.describe(p.request));
+  }
+
+  /** Answers a pending approval; false when nothing waits for `toolCallId`. */
+  answer(toolCallId: string, answer: ApprovalAnswer): boolean {
+    const pending = this.pending.get(toolCallId);
+    if (!pending) return false;
+    pending.resolve(answer);
+    return true;
+  }
+
+  /** Opens the diff editor: current file (or empty) ↔ proposed content. False when there is nothing to diff. */
+  async openDiff(toolCallId: string): Promise<boolean> {
+    const pending = this.pending.get(toolCallId);
+    const change = pending ? fileChange(pending.request.preview) : undefined;
+    if (!change) return false;
+    this.proposed.set(toolCallId, change.proposed);
+    const name = change.path.split(/[\\/]/).pop() ?? change.path;
+    const right = vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: `/${name}`, query: toolCallId });
+    this.contentEmitter.fire(right);
+    const left = change.isNewFile ? vscode.Uri.from({ scheme: PROPOSED_SCHEME, path: `/${name}`, query: `empty-${toolCallId}` }) : vscode.Uri.file(change.absolutePath);
+    await vscode.commands.executeCommand('vscode.diff', left, right, `${name} ↔ proposed by ${pending!.request.toolName} (Arbor)`, { preview: true });
+    return true;
+  }
+
+  private describe(request: ApprovalRequest): PendingApproval {
+    return { toolCallId: request.toolCallId, toolName: request.toolName, args: request.args, canDiff: canDiff(request) };
+  }
+
+  dispose(): void {
+    for (const pending of [...this.pending.values()]) pending.resolve({ kind: 'deny', feedback: 'Arbor was closed.' });
+    this.registration.dispose();
+    this.emitter.dispose();
+    this.contentEmitter.dispose();
+  }
+}

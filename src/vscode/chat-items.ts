@@ -1,0 +1,229 @@
+// Maps the app controller's view models and agent events onto the webview protocol (src/protocol),
+// truncating to the protocol's bounds so a huge tool output cannot make a message invalid.
+import type { AgentEvent, UsageInfo } from '../agent/events';
+import type { ConversationEntry, TreeNodeView } from '../app/view-model';
+import { contentText } from '../core/messages';
+import { LIMITS, type AgentUiEvent, type AssistantBlock, type ConversationItem, type TreeNode, type UsageSnapshot } from '../protocol';
+import { canDiff } from './approval-prompter';
+
+const REASONS = new Set(['manual', 'threshold', 'overflow', 'idle', 'length']);
+
+export function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, Math.max(0, max - 40))}\n… [${text.length - max + 40} characters not shown]` : text;
+}
+
+function ms(iso: string | number | undefined): number {
+  const value = typeof iso === 'number' ? iso : iso ? Date.parse(iso) : 0;
+  return Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
+}
+
+function files(list: string[] | undefined): string[] {
+  return (list ?? []).slice(0, LIMITS.files).map((f) => clip(f, LIMITS.medium));
+}
+
+function boundedArgs(args: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args)) {
+    out[key.slice(0, LIMITS.short)] = typeof value === 'string' ? clip(value, LIMITS.content) : value;
+  }
+  return out;
+}
+
+export function toItem(entry: ConversationEntry): ConversationItem | undefined {
+  const base = { entryId: entry.id, timestamp: ms(entry.timestamp), ...(entry.label ? { label: entry.label.slice(0, LIMITS.label) } : {}) };
+  switch (entry.kind) {
+    case 'user': {
+      const images = entry.blocks.filter((b) => b.type === 'image').length;
+      return { kind: 'user', ...base, text: clip(entry.text, LIMITS.content), ...(images ? { images } : {}) };
+    }
+    case 'assistant': {
+      const blocks = entry.blocks.slice(0, LIMITS.blocks).flatMap((block): AssistantBlock[] => {
+        if (block.type === 'text') return [{ type: 'text' as const, text: clip(block.text, LIMITS.content) }];
+        if (block.type === 'thinking') return [{ type: 'thinking' as const, thinking: clip(block.text, LIMITS.content) }];
+        if (block.type === 'toolCall') return [{ type: 'toolCall' as const, id: block.id, name: block.name.slice(0, LIMITS.short), arguments: boundedArgs(block.args) }];
+        return [];
+      });
+      const stop = entry.stopReason;
+      return {
+        kind: 'assistant',
+        ...base,
+        blocks,
+        ...(entry.model ? { model: entry.model.slice(0, LIMITS.short) } : {}),
+        ...(entry.provider ? { provider: entry.provider.slice(0, LIMITS.short) } : {}),
+        stopReason: stop === 'stop' || stop === 'length' || stop === 'toolUse' || stop === 'error' || stop === 'aborted' ? stop : 'stop',
+        ...(entry.errorMessage ? { errorMessage: clip(entry.errorMessage, LIMITS.medium) } : {}),
+        ...(entry.usage ? { tokens: Math.max(0, Math.floor(entry.usage.input + entry.usage.output)), cost: Math.max(0, entry.usage.cost) } : {}),
+      };
+    }
+    case 'toolResult':
+      return {
+        kind: 'toolResult',
+        ...base,
+        toolCallId: entry.toolCallId ?? 'unknown',
+        toolName: (entry.toolName ?? '').slice(0, LIMITS.short),
+        text: clip(entry.text, LIMITS.content),
+        isError: entry.isError === true,
+      };
+    case 'compaction':
+      return {
+        kind: 'compaction',
+        ...base,
+        summary: clip(entry.text, LIMITS.content),
+        ...(entry.shortSummary ? { shortSummary: clip(entry.shortSummary, LIMITS.medium) } : {}),
+        tokensBefore: Math.max(0, Math.floor(entry.tokensBefore ?? 0)),
+        ...(entry.reason && REASONS.has(entry.reason) ? { reason: entry.reason as 'manual' } : {}),
+        readFiles: files(entry.readFiles),
+        modifiedFiles: files(entry.modifiedFiles),
+        firstKeptEntryId: entry.firstKeptEntryId || entry.id,
+      };
+    case 'branch_summary':
+      return {
+        kind: 'branch_summary',
+        ...base,
+        summary: clip(entry.text, LIMITS.content),
+        fromId: entry.fromId || 'root',
+        readFiles: files(entry.readFiles),
+        modifiedFiles: files(entry.modifiedFiles),
+      };
+    case 'custom_message':
+      return { kind: 'custom_message', ...base, customType: (entry.customType ?? '').slice(0, LIMITS.short), text: clip(entry.text, LIMITS.content) };
+    case 'bash':
+      return {
+        kind: 'bash',
+        ...base,
+        command: clip(entry.command ?? '', LIMITS.medium),
+        output: clip(entry.text, LIMITS.content),
+        exitCode: typeof entry.exitCode === 'number' ? entry.exitCode : null,
+        cancelled: entry.cancelled === true,
+      };
+    case 'notice':
+      return { kind: 'notice', ...base, level: 'info', text: clip(entry.text, LIMITS.medium) };
+    default:
+      return undefined;
+  }
+}
+
+export function toTreeNode(node: TreeNodeView, leafId: string | null): TreeNode {
+  return {
+    id: node.id,
+    parentId: node.parentId,
+    kind: node.kind,
+    preview: node.firstLine.slice(0, LIMITS.short),
+    ...(node.label ? { label: node.label.slice(0, LIMITS.label) } : {}),
+    onActivePath: node.isOnActivePath,
+    isLeaf: node.id === leafId,
+    childCount: node.childCount,
+    timestamp: ms(node.timestamp),
+  };
+}
+
+export function toUsage(usage: UsageInfo, branch: { cost: number; tokens: number }): UsageSnapshot {
+  const count = (n: number) => Math.max(0, Math.floor(Number.isFinite(n) ? n : 0));
+  return {
+    contextTokens: usage.contextTokens === null ? null : count(usage.contextTokens),
+    estimatedTokens: count(usage.estimatedTokens),
+    contextWindow: count(usage.contextWindow),
+    thresholdTokens: count(usage.thresholdTokens),
+    sessionCost: Math.max(0, usage.sessionCost || 0),
+    branchCost: Math.max(0, branch.cost || 0),
+    branchTokens: count(branch.tokens),
+  };
+}
+
+/** Cost and tokens of the replies on a path. */
+export function branchTotals(conversation: readonly ConversationEntry[]): { cost: number; tokens: number } {
+  let cost = 0;
+  let tokens = 0;
+  for (const entry of conversation) {
+    if (entry.kind !== 'assistant' || !entry.usage) continue;
+    cost += entry.usage.cost;
+    tokens += entry.usage.input + entry.usage.output;
+  }
+  return { cost, tokens };
+}
+
+/**
+ * The UI projection of an agent event; undefined for events the webview learns otherwise (usage is sent
+ * with branch totals by the caller; message_end items come from the store append).
+ */
+export function toUiEvent(event: AgentEvent): AgentUiEvent | undefined {
+  switch (event.type) {
+    case 'busy':
+    case 'idle':
+      return { type: event.type };
+    case 'message_start':
+      if (event.role === 'branchSummary' || event.role === 'compactionSummary') return undefined;
+      return { type: 'message_start', role: event.role };
+    case 'message_delta': {
+      const { type: _type, ...delta } = event;
+      if (delta.kind === 'toolcall_end') {
+        return {
+          type: 'message_delta',
+          delta: { kind: 'toolcall_end', contentIndex: delta.contentIndex, toolCall: { type: 'toolCall', id: delta.toolCall.id, name: delta.toolCall.name.slice(0, LIMITS.short), arguments: boundedArgs(delta.toolCall.arguments) } },
+        };
+      }
+      if (delta.kind === 'toolcall_start') return { type: 'message_delta', delta: { kind: 'toolcall_start', contentIndex: delta.contentIndex, id: delta.id, name: delta.name.slice(0, LIMITS.short) } };
+      return { type: 'message_delta', delta: { kind: delta.kind, contentIndex: delta.contentIndex, delta: clip(delta.delta, LIMITS.delta) } };
+    }
+    case 'message_end':
+      return undefined;
+    case 'tool_start':
+      return { type: 'tool_start', toolCallId: event.toolCallId, toolName: event.toolName.slice(0, LIMITS.short), args: boundedArgs(event.args) };
+    case 'tool_update':
+      return { type: 'tool_update', toolCallId: event.toolCallId, partialText: clip(event.partialText, LIMITS.content) };
+    case 'tool_end':
+      return {
+        type: 'tool_end',
+        toolCallId: event.toolCallId,
+        toolName: event.toolName.slice(0, LIMITS.short),
+        status: event.status,
+        resultText: clip(contentText(event.result.content), LIMITS.content),
+        entryId: event.entryId,
+      };
+    case 'approval_request':
+      return {
+        type: 'approval_request',
+        toolCallId: event.request.toolCallId,
+        toolName: event.request.toolName.slice(0, LIMITS.short),
+        args: boundedArgs(event.request.args),
+        canDiff: canDiff(event.request),
+      };
+    case 'approval_resolved':
+      return {
+        type: 'approval_resolved',
+        toolCallId: event.toolCallId,
+        approved: event.approved,
+        ...(event.answer?.kind === 'approveAlways' ? { always: true } : {}),
+        ...(event.reason ? { reason: clip(event.reason, LIMITS.medium) } : {}),
+      };
+    case 'usage':
+      return undefined;
+    case 'error':
+      return { type: 'error', message: clip(event.message, LIMITS.medium), ...(event.kind ? { kind: event.kind.slice(0, LIMITS.short) } : {}) };
+    case 'retry':
+      return {
+        type: 'retry',
+        attempt: Math.min(1000, Math.max(0, Math.floor(event.attempt))),
+        maxAttempts: Math.min(1000, Math.max(0, Math.floor(event.maxAttempts))),
+        delayMs: Math.min(86_400_000, Math.max(0, Math.floor(event.delayMs))),
+        errorMessage: clip(event.errorMessage, LIMITS.medium),
+      };
+    case 'queued':
+      return { type: 'queued', messages: event.messages.slice(0, LIMITS.list).map((m) => clip(m, LIMITS.prompt)) };
+    case 'compaction_start':
+      return { type: 'compaction_start', reason: event.reason, action: event.action };
+    case 'compaction_end':
+      return {
+        type: 'compaction_end',
+        reason: event.reason,
+        ok: event.outcome.status === 'compacted' || event.outcome.status === 'handoff',
+        aborted: event.aborted,
+        willRetry: event.willRetry,
+        ...(event.errorMessage ? { errorMessage: clip(event.errorMessage, LIMITS.medium) } : {}),
+      };
+    case 'notice':
+      return { type: 'notice', level: event.level, message: clip(event.message, LIMITS.medium) };
+    default:
+      return undefined;
+  }
+}

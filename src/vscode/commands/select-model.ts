@@ -1,0 +1,39 @@
+// "Arbor: Select Model": a QuickPick of every configured model with its context window and price.
+import * as vscode from 'vscode';
+import type { ArborApp, ModelView } from '../../app/arbor-app';
+
+export const id = 'arbor.selectModel';
+
+function tokens(n: number): string {
+  return n >= 1_000_000 ? `${(n / 1_000_000).toFixed(n % 1_000_000 === 0 ? 0 : 1)}M` : `${Math.round(n / 1000)}k`;
+}
+
+export function describeModel(model: ModelView): string {
+  const price = model.pricing.input === 0 && model.pricing.output === 0 ? vscode.l10n.t('free') : `$${model.pricing.input} / $${model.pricing.output} per 1M in/out`;
+  return `${tokens(model.contextWindow)} context · ${price}`;
+}
+
+export function register(context: vscode.ExtensionContext, app: ArborApp): vscode.Disposable {
+  return vscode.commands.registerCommand(id, async (key?: unknown) => {
+    if (typeof key === 'string') {
+      try {
+        await app.setModel(key);
+        return true;
+      } catch (error) {
+        void vscode.window.showErrorMessage((error as Error).message);
+        return false;
+      }
+    }
+    const current = app.currentModel;
+    const items = app.availableModels().map((model) => ({
+      label: model.name,
+      description: `${model.key}${model.key === `${current.provider}/${current.id}` ? ` · ${vscode.l10n.t('current')}` : ''}`,
+      detail: describeModel(model),
+      key: model.key,
+    }));
+    const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Arbor: Select Model'), matchOnDescription: true });
+    if (!picked) return false;
+    await app.setModel(picked.key);
+    return true;
+  });
+}

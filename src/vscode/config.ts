@@ -1,0 +1,137 @@
+// Reads every `arbor.*` setting the app controller uses and validates it through the core parsers
+// (src/app/settings.ts). An invalid value gets ONE warning (per distinct message) and its default; a
+// change applies without a reload (the app is told through `onDidChange`).
+import * as vscode from 'vscode';
+import { parseArborSettings, type ArborSettings, type RawArborSettings } from '../app/settings';
+import type { BranchSummarySettings } from '../branch';
+import type { CompactionSettings } from '../compaction';
+import { DEFAULT_COMPACTION_SETTINGS } from '../compaction';
+import { DEFAULT_BRANCH_SUMMARY_SETTINGS } from '../branch';
+import { detectContextWindow } from '../llm/context-window';
+import type { Logger } from './log';
+
+/** Where compaction / branch-summary settings come from when another reader already validates them. */
+export interface SectionReader {
+  compaction(): CompactionSettings;
+  branchSummary(): BranchSummarySettings;
+}
+
+function section(name: string, keys: readonly string[]): Record<string, unknown> {
+  const config = vscode.workspace.getConfiguration(name);
+  const out: Record<string, unknown> = {};
+  for (const key of keys) {
+    const value = config.get<unknown>(key);
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+/** Raw values of every arbor.* setting this module parses (user/workspace values over defaults). */
+export function readRawSettings(): RawArborSettings {
+  const arbor = vscode.workspace.getConfiguration('arbor');
+  return {
+    model: arbor.get<unknown>('model'),
+    models: arbor.get<unknown>('models'),
+    thinkingLevel: arbor.get<unknown>('thinkingLevel'),
+    toolsApproval: arbor.get<unknown>('tools.approval'),
+    compaction: section('arbor.compaction', Object.keys(DEFAULT_COMPACTION_SETTINGS)),
+    branchSummary: section('arbor.branchSummary', Object.keys(DEFAULT_BRANCH_SUMMARY_SETTINGS)),
+    baseUrls: {
+      openai: arbor.get<unknown>('providers.openai.baseUrl'),
+      anthropic: arbor.get<unknown>('providers.anthropic.baseUrl'),
+      local: arbor.get<unknown>('providers.local.baseUrl'),
+    },
+    sessionsDirectory: arbor.get<unknown>('sessions.directory'),
+  };
+}
+
+export class ArborConfig implements vscode.Disposable {
+  private current: ArborSettings;
+  private readonly warned = new Set<string>();
+  private readonly emitter = new vscode.EventEmitter<ArborSettings>();
+  private readonly subscription: vscode.Disposable;
+  private local: { url: string; contextWindow?: number; modelId?: string } | undefined;
+  readonly onDidChange = this.emitter.event;
+
+  constructor(
+    private readonly log: Logger,
+    private readonly sections?: SectionReader,
+    private readonly warn: (message: string) => void = (message) => void vscode.window.showWarningMessage(message),
+  ) {
+    this.current = this.read();
+    this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('arbor')) this.reload();
+    });
+    void this.detectLocal();
+  }
+
+  get settings(): ArborSettings {
+    return this.current;
+  }
+
+  /** Re-reads the configuration and reports new problems. */
+  reload(): void {
+    this.current = this.read();
+    this.emitter.fire(this.current);
+    void this.detectLocal();
+  }
+
+  private read(): ArborSettings {
+    const raw = readRawSettings();
+    const url = typeof raw.baseUrls?.local === 'string' ? raw.baseUrls.local.trim() : '';
+    if (this.local && this.local.url === url) {
+      if (this.local.contextWindow !== undefined) raw.localContextWindow = this.local.contextWindow;
+      if (this.local.modelId !== undefined) raw.localModelId = this.local.modelId;
+    }
+    const { settings, warnings } = parseArborSettings(raw);
+    // The surfaces' SettingsReader (settings-contrib.ts) warns about these two sections; one warning each.
+    const reported = warnings.filter((w) => !w.startsWith('arbor.compaction') && !w.startsWith('arbor.branchSummary'));
+    if (this.sections) {
+      settings.compaction = this.sections.compaction();
+      settings.branchSummary = this.sections.branchSummary();
+    }
+    for (const warning of reported) {
+      if (this.warned.has(warning)) continue;
+      this.warned.add(warning);
+      this.log.warn(`settings: ${warning}`);
+      this.warn(warning);
+    }
+    return settings;
+  }
+
+  /** Asks a configured local server for its context window and model id (once per URL). */
+  private async detectLocal(): Promise<void> {
+    const url = this.current.baseUrls.local;
+    if (!url || this.local?.url === url) return;
+    this.local = { url };
+    try {
+      const detected = await detectContextWindow(url, { timeoutMs: 2000 });
+      const modelId = await firstModelId(url);
+      if (this.local?.url !== url) return;
+      this.local = { url, ...(detected ? { contextWindow: detected.contextWindow } : {}), ...(modelId ? { modelId } : {}) };
+      this.log.info(`local server ${url}: ${detected ? `context window ${detected.contextWindow} (${detected.source})` : 'context window not reported'}`);
+      this.current = this.read();
+      this.emitter.fire(this.current);
+    } catch (error) {
+      this.log.warn(`local server ${url}: detection failed: ${(error as Error).message}`);
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.emitter.dispose();
+  }
+}
+
+async function firstModelId(baseUrl: string): Promise<string | undefined> {
+  const root = baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+  try {
+    const response = await fetch(`${root}/v1/models`, { signal: AbortSignal.timeout(2000) });
+    if (!response.ok) return undefined;
+    const body = (await response.json()) as { data?: { id?: unknown }[] };
+    const id = body.data?.[0]?.id;
+    return typeof id === 'string' && id ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
