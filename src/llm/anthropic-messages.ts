@@ -114,6 +114,8 @@ export class AnthropicMessagesProvider implements Provider {
 
   private async *wire(model: ModelInfo, request: StreamRequest, apiKey: string, builder: MessageBuilder, watchdog: IdleWatchdog): AsyncGenerator<StreamEvent, WireOutcome> {
     const { default: Anthropic } = await import('@anthropic-ai/sdk');
+    // Loading the SDK is our time, not the provider's: the idle clock starts with the request.
+    watchdog.kick();
     const client = new Anthropic({
       apiKey,
       baseURL: this.options.baseUrl ?? model.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL,

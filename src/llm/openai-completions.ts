@@ -126,6 +126,8 @@ export class OpenAICompletionsProvider implements Provider {
 
   private async *wire(model: ModelInfo, request: StreamRequest, apiKey: string, builder: MessageBuilder, watchdog: IdleWatchdog): AsyncGenerator<StreamEvent, WireOutcome> {
     const { default: OpenAI } = await import('openai');
+    // Loading the SDK is our time, not the provider's: the idle clock starts with the request.
+    watchdog.kick();
     const client = new OpenAI({
       apiKey,
       baseURL: this.options.baseUrl ?? model.baseUrl ?? OPENAI_DEFAULT_BASE_URL,
