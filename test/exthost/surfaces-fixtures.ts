@@ -1,0 +1,227 @@
+// Fixtures for the surfaces tests: generated session files, a fake SurfacesApp that records what the
+// commands asked of it, and temporary replacements of vscode.window methods (pickers, messages).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { navigateTree } from '../../src/branch';
+import { SessionStore } from '../../src/session/store';
+import type { SurfaceDeps } from '../../src/vscode/commands/surface-deps';
+import { SettingsReader } from '../../src/vscode/settings-contrib';
+import type { SurfaceNavigateOptions, SurfaceNavigateResult, SurfacesApp } from '../../src/vscode/surfaces-types';
+
+let clock = Date.parse('2025-01-01T00:00:00.000Z');
+function nextTime(): string {
+  clock += 1000;
+  return new Date(clock).toISOString();
+}
+
+export function userEntry(id: string, parentId: string | null, text: string): Record<string, unknown> {
+  return { type: 'message', id, parentId, timestamp: nextTime(), message: { role: 'user', content: text, timestamp: clock } };
+}
+
+export function assistantEntry(id: string, parentId: string | null, text: string, contextTokens = 15): Record<string, unknown> {
+  return {
+    type: 'message',
+    id,
+    parentId,
+    timestamp: nextTime(),
+    message: {
+      role: 'assistant',
+      content: [{ type: 'text', text }],
+      api: 'openai-completions',
+      provider: 'fake',
+      model: 'fake-model',
+      usage: { input: contextTokens - 5, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: contextTokens, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+      stopReason: 'stop',
+      timestamp: clock,
+    },
+  };
+}
+
+export function compactionEntry(id: string, parentId: string, firstKeptEntryId: string): Record<string, unknown> {
+  return { type: 'compaction', id, parentId, timestamp: nextTime(), summary: '## Goal\nsummary text', firstKeptEntryId, tokensBefore: 1234 };
+}
+
+export function branchSummaryEntry(id: string, parentId: string, fromId: string): Record<string, unknown> {
+  return { type: 'branch_summary', id, parentId, timestamp: nextTime(), fromId, summary: 'The branch tried X.' };
+}
+
+export function labelEntry(id: string, parentId: string, targetId: string, label: string): Record<string, unknown> {
+  return { type: 'label', id, parentId, timestamp: nextTime(), targetId, label };
+}
+
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'arbor-surfaces-'));
+}
+
+/** Writes a session file from entries (header first) and opens it. */
+export async function sessionFrom(entries: readonly Record<string, unknown>[], dir = tempDir(), leafId?: string | null): Promise<SessionStore> {
+  const id = `s${Math.random().toString(16).slice(2, 10)}`;
+  const header = { type: 'session', version: 3, id, timestamp: new Date(clock).toISOString(), cwd: dir };
+  const file = join(dir, `2025-01-01T00-00-00-000Z_${id}.jsonl`);
+  writeFileSync(file, [header, ...entries].map((e) => JSON.stringify(e)).join('\n') + '\n');
+  return SessionStore.open(file, leafId === undefined ? {} : { leafId });
+}
+
+/**
+ * Two branches below a1:   u1 → a1 ┬ u2 → a2            (branch A)
+ *                                 └ u3 → a3 → c1 → u4   (branch B, compacted, current)
+ */
+export function twoBranchEntries(): Record<string, unknown>[] {
+  return [
+    userEntry('u1', null, 'First question\nsecond line'),
+    assistantEntry('a1', 'u1', 'First answer'),
+    userEntry('u2', 'a1', 'Try approach A'),
+    assistantEntry('a2', 'u2', 'A did not work'),
+    userEntry('u3', 'a1', 'Try approach B'),
+    assistantEntry('a3', 'u3', 'B works'),
+    compactionEntry('c1', 'a3', 'u3'),
+    userEntry('u4', 'c1', 'Continue with B'),
+  ];
+}
+
+export interface Call {
+  method: string;
+  args: unknown[];
+}
+
+/** A SurfacesApp over a real store that records calls; navigation without a summary is the real one. */
+export class FakeApp implements SurfacesApp {
+  readonly calls: Call[] = [];
+  readonly session = new vscode.EventEmitter<void>();
+  readonly leaf = new vscode.EventEmitter<void>();
+  readonly usageChanged = new vscode.EventEmitter<void>();
+  readonly onDidChangeSession = this.session.event;
+  readonly onDidChangeLeaf = this.leaf.event;
+  readonly onDidChangeUsage = this.usageChanged.event;
+  navigateImpl: ((targetId: string, options: SurfaceNavigateOptions) => Promise<SurfaceNavigateResult>) | undefined;
+  compactImpl: (() => Promise<void>) | undefined;
+  sessionList: Awaited<ReturnType<SurfacesApp['listSessions']>> = [];
+
+  constructor(public store: SessionStore | undefined) {}
+
+  usage() {
+    return undefined;
+  }
+  activity() {
+    return 'idle' as const;
+  }
+  async listSessions() {
+    return this.sessionList;
+  }
+  async navigate(targetId: string, options: SurfaceNavigateOptions): Promise<SurfaceNavigateResult> {
+    this.calls.push({ method: 'navigate', args: [targetId, { ...options, signal: options.signal ? 'signal' : undefined }] });
+    if (this.navigateImpl) return this.navigateImpl(targetId, options);
+    const result = await navigateTree(this.store!, targetId, {});
+    this.leaf.fire();
+    return result;
+  }
+  async insertBranchSummary(sourceLeafId: string, options: { customInstructions?: string; signal?: AbortSignal }): Promise<void> {
+    this.calls.push({ method: 'insertBranchSummary', args: [sourceLeafId, options.customInstructions] });
+  }
+  async compact(customInstructions: string | undefined, options: { review?: unknown }): Promise<void> {
+    this.calls.push({ method: 'compact', args: [customInstructions, options.review ? 'review' : undefined] });
+    if (this.compactImpl) await this.compactImpl();
+  }
+  cancelCompaction(): boolean {
+    this.calls.push({ method: 'cancelCompaction', args: [] });
+    return false;
+  }
+  async label(entryId: string, label: string | undefined): Promise<void> {
+    this.calls.push({ method: 'label', args: [entryId, label] });
+    await this.store!.appendLabelChange(entryId, label);
+  }
+  async openSession(file: string): Promise<void> {
+    this.calls.push({ method: 'openSession', args: [file] });
+    this.store = await SessionStore.open(file);
+    this.session.fire();
+  }
+  async forkSession(entryId: string): Promise<void> {
+    this.calls.push({ method: 'forkSession', args: [entryId] });
+  }
+  async revealInChat(entryId: string): Promise<void> {
+    this.calls.push({ method: 'revealInChat', args: [entryId] });
+  }
+  async setChatInput(text: string): Promise<void> {
+    this.calls.push({ method: 'setChatInput', args: [text] });
+  }
+  called(method: string): Call[] {
+    return this.calls.filter((c) => c.method === method);
+  }
+}
+
+export interface Log {
+  lines: string[];
+  trace(m: string): void;
+  debug(m: string): void;
+  info(m: string): void;
+  warn(m: string): void;
+  error(m: string): void;
+}
+
+export function memoryLog(): Log {
+  const lines: string[] = [];
+  const push = (level: string) => (m: string) => void lines.push(`${level}: ${m}`);
+  return { lines, trace: push('trace'), debug: push('debug'), info: push('info'), warn: push('warn'), error: push('error') };
+}
+
+/** Settings with fixed branch-summary options (no configuration writes needed). */
+export function fixedSettings(branchSummaryEnabled: boolean): SettingsReader {
+  const reader = new SettingsReader(undefined, () => undefined);
+  reader.branchSummary = () => ({ enabled: branchSummaryEnabled, reserveTokens: 16384 });
+  return reader;
+}
+
+export function depsFor(app: FakeApp, options: { branchSummaryEnabled?: boolean } = {}): SurfaceDeps & { log: Log } {
+  return { app, log: memoryLog(), settings: fixedSettings(options.branchSummaryEnabled ?? true) };
+}
+
+type WindowStubs = Partial<Record<'showQuickPick' | 'showInputBox' | 'showInformationMessage' | 'showWarningMessage' | 'showErrorMessage' | 'showSaveDialog' | 'showOpenDialog' | 'withProgress', (...args: any[]) => unknown>>;
+
+export interface Stubbed {
+  messages: { level: 'info' | 'warning' | 'error'; text: string }[];
+  pickers: { items: unknown[]; options: unknown }[];
+  inputs: unknown[];
+  restore(): void;
+}
+
+/**
+ * Replaces vscode.window methods for one test. Messages are recorded (and answered by `answers` for
+ * modal questions); pickers are recorded and answered by the given stubs. Call restore() in finally.
+ */
+export function stubWindow(stubs: WindowStubs = {}): Stubbed {
+  const window = vscode.window as unknown as Record<string, unknown>;
+  const saved = new Map<string, unknown>();
+  const result: Stubbed = { messages: [], pickers: [], inputs: [], restore: () => saved.forEach((value, key) => (window[key] = value)) };
+  const replace = (name: string, fn: unknown) => {
+    if (!saved.has(name)) saved.set(name, window[name]);
+    window[name] = fn;
+  };
+  const message = (level: 'info' | 'warning' | 'error', answer?: (...args: any[]) => unknown) =>
+    async (text: string, ...rest: unknown[]) => {
+      result.messages.push({ level, text });
+      return answer ? answer(text, ...rest) : undefined;
+    };
+  replace('showInformationMessage', message('info', stubs.showInformationMessage));
+  replace('showWarningMessage', message('warning', stubs.showWarningMessage));
+  replace('showErrorMessage', message('error', stubs.showErrorMessage));
+  replace('showQuickPick', async (items: unknown, options: unknown) => {
+    const list = await Promise.resolve(items as unknown[]);
+    result.pickers.push({ items: list, options });
+    return stubs.showQuickPick ? stubs.showQuickPick(list, options) : undefined;
+  });
+  replace('showInputBox', async (options: unknown) => {
+    result.inputs.push(options);
+    return stubs.showInputBox ? stubs.showInputBox(options) : undefined;
+  });
+  if (stubs.showSaveDialog) replace('showSaveDialog', stubs.showSaveDialog);
+  if (stubs.showOpenDialog) replace('showOpenDialog', stubs.showOpenDialog);
+  if (stubs.withProgress) replace('withProgress', stubs.withProgress);
+  return result;
+}
+
+/** Picks the QuickPick item whose label contains `text`. */
+export function pickLabel(text: string) {
+  return (items: readonly { label: string }[]) => items.find((i) => i.label.includes(text));
+}
