@@ -32,12 +32,14 @@ suite('chat view', () => {
     assert.equal(api.chatView.stats.posted, before.posted, 'nothing was sent in reply');
   });
 
-  test('a valid ready message is answered with the state', async () => {
+  test('a valid ready message is answered with the state, the conversation and the tree', async () => {
     const api = await activateArbor();
     await vscode.commands.executeCommand('arbor.openChat');
     await waitFor('the chat view to resolve', () => api.chatView.isResolved);
     const posted = api.chatView.stats.posted;
-    assert.equal(await api.chatView.receive({ type: 'ready', protocolVersion: 1 }), true);
-    assert.equal(api.chatView.stats.posted, posted + 1);
+    const recent = api.chatView.recentPosts.length;
+    assert.equal(await api.chatView.receive({ type: 'ready', protocolVersion: 2 }), true);
+    assert.equal(api.chatView.stats.posted, posted + 3);
+    assert.deepEqual(api.chatView.recentPosts.slice(recent).map((m) => m.type), ['state', 'conversation', 'tree']);
   });
 });

@@ -8,6 +8,8 @@ export const id = 'arbor.setApiKey';
 export interface SetApiKeyArgs {
   /** skip the QuickPick (tests, walkthrough links) */
   provider?: string;
+  /** skip the InputBox (programmatic use); stored like a typed key and never logged */
+  key?: string;
 }
 
 export function register(context: vscode.ExtensionContext, app: ArborApp, keys: SecretKeys): vscode.Disposable {
@@ -25,7 +27,8 @@ export function register(context: vscode.ExtensionContext, app: ArborApp, keys: 
       if (!picked) return false;
       provider = picked.provider;
     }
-    const key = await vscode.window.showInputBox({
+    const given = typeof args?.key === 'string' && args.key.trim() !== '' && !/\s/.test(args.key.trim()) ? args.key : undefined;
+    const key = given ?? await vscode.window.showInputBox({
       title: vscode.l10n.t('API key for {0}', provider),
       prompt: vscode.l10n.t('Stored in VS Code Secret Storage (your OS keychain), never in settings or session files.'),
       password: true,
