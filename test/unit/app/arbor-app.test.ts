@@ -130,3 +130,19 @@ test('compact via /compact writes a compaction entry with metadata; label and fo
   assert.notEqual(forked.file, before);
   assert.equal(h.app.snapshot().conversation.find((e) => e.id === user.id)!.label, 'start');
 });
+
+test('tree deltas are incremental: an append reports one added node and its changed parent, not the file', async () => {
+  const h = await appHarness();
+  for (let i = 0; i < 5; i++) h.fake.enqueue({ text: `reply ${i}` });
+  for (let i = 0; i < 5; i++) await h.app.prompt(`message ${i}`);
+  const before = h.changes.length;
+  h.fake.enqueue({ text: 'last' });
+  await h.app.prompt('one more');
+  const deltas = h.changes.slice(before).filter((c) => c.kind === 'tree');
+  assert.equal(deltas.length, 2);
+  for (const delta of deltas) {
+    if (delta.kind !== 'tree') continue;
+    assert.equal(delta.added.length, 1);
+    assert.ok(delta.changed.length <= 1, 'only the parent changed');
+  }
+});

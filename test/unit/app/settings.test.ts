@@ -1,0 +1,36 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseArborSettings } from '../../../src/app/settings';
+import { parseSlashCommand } from '../../../src/app/slash-commands';
+
+test('settings: valid values apply; each invalid value warns once and falls back', () => {
+  const ok = parseArborSettings({ model: 'openai/gpt-5', thinkingLevel: 'high', toolsApproval: { bash: 'allow' }, baseUrls: { openai: 'http://127.0.0.1:9/v1/' } });
+  assert.deepEqual(ok.warnings, []);
+  assert.equal(ok.settings.thinkingLevel, 'high');
+  assert.equal(ok.settings.approval.bash, 'allow');
+  assert.equal(ok.settings.models.find((m) => m.id === 'gpt-5')!.baseUrl, 'http://127.0.0.1:9/v1');
+  const bad = parseArborSettings({ model: 42, thinkingLevel: 'max', toolsApproval: { bash: 'sometimes' }, baseUrls: { anthropic: 'ftp://x' }, models: [{ provider: 'x' }] });
+  assert.equal(bad.settings.model, '');
+  assert.equal(bad.settings.thinkingLevel, 'off');
+  assert.deepEqual(bad.settings.approval, {});
+  assert.equal(bad.settings.baseUrls.anthropic, undefined);
+  assert.equal(bad.warnings.length, 5, bad.warnings.join('\n'));
+  for (const w of bad.warnings) assert.match(w, /^arbor\./);
+});
+
+test('settings: a local base URL adds an OpenAI-compatible model with the detected window', () => {
+  const { settings } = parseArborSettings({ baseUrls: { local: 'http://127.0.0.1:8080' }, localContextWindow: 65536, localModelId: 'qwen' });
+  const local = settings.models.find((m) => m.provider === 'local')!;
+  assert.deepEqual([local.id, local.api, local.baseUrl, local.contextWindow], ['qwen', 'openai-compatible', 'http://127.0.0.1:8080/v1', 65536]);
+});
+
+test('slash commands: known ones parse, others are prompts', () => {
+  assert.deepEqual(parseSlashCommand('/compact keep the API notes'), { name: 'compact', args: 'keep the API notes' });
+  assert.deepEqual(parseSlashCommand(' /compact '), { name: 'compact', args: '' });
+  assert.deepEqual(parseSlashCommand('/new'), { name: 'new' });
+  assert.deepEqual(parseSlashCommand('/tree'), { name: 'tree' });
+  assert.deepEqual(parseSlashCommand('/model openai/gpt-5'), { name: 'model', args: 'openai/gpt-5' });
+  assert.equal(parseSlashCommand('/newer'), undefined);
+  assert.equal(parseSlashCommand('/new thing'), undefined);
+  assert.equal(parseSlashCommand('please /compact'), undefined);
+});
