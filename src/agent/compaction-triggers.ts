@@ -2,7 +2,7 @@
 // threshold/idle maintenance", reference §3.3). Pure decisions over the live context messages; the
 // session runs them. Work is proportional to the messages since the newest usage, never the session.
 import type { AgentMessage, AssistantMessage } from '../core/messages';
-import { calculateContextTokens, promptTokens } from '../compaction';
+import { calculateContextTokens, hasValidUsage, promptTokens } from '../compaction';
 import { isContextOverflow } from '../llm/overflow';
 import type { ModelInfo } from '../llm/types';
 
@@ -21,23 +21,13 @@ export function isOlderThanCompaction(message: AgentMessage, messages: readonly 
   return compactedAt !== undefined && message.timestamp <= compactedAt;
 }
 
-function hasUsableUsage(message: AgentMessage): message is AssistantMessage {
-  return (
-    message.role === 'assistant' &&
-    message.stopReason !== 'aborted' &&
-    message.stopReason !== 'error' &&
-    message.usage !== undefined &&
-    calculateContextTokens(message.usage) > 0
-  );
-}
-
 /** Newest assistant reply whose usage is trustworthy and newer than the latest compaction. */
 export function newestLiveUsage(messages: readonly AgentMessage[]): { message: AssistantMessage; index: number } | undefined {
   const compactedAt = latestCompactionTime(messages);
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!;
     if (compactedAt !== undefined && message.timestamp <= compactedAt) return undefined;
-    if (hasUsableUsage(message)) return { message, index: i };
+    if (hasValidUsage(message)) return { message, index: i };
   }
   return undefined;
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../src/agent/events';
 import type { AssistantMessage, ToolResultMessage } from '../../../src/core/messages';
-import { fileEntries, harness, ScriptedPrompter, waitFor } from './session-helpers';
+import { fileEntries, harness, ScriptedPrompter, waitFor, waitUntil } from './session-helpers';
 
 function messages(h: { store: { getBranch(): unknown[] } }) {
   return h.store.getBranch().map((e) => (e as { message?: unknown }).message).filter(Boolean) as (AssistantMessage | ToolResultMessage)[];
@@ -87,6 +87,8 @@ test('stop returns queued messages instead of sending them', async () => {
   h.fake.enqueue({ text: 'slow', hangAfterChunks: 1 });
   const run = h.agent.prompt('first');
   await waitFor(h.events, (e) => e.type === 'message_start' && e.role === 'assistant');
+  // The reply starts before the request necessarily reached the server: stop only once it has.
+  await waitUntil(() => h.llmRequests().length === 1, 5000, 'the first request');
   await h.agent.prompt('queued one');
   assert.deepEqual(await h.agent.stop(), ['queued one']);
   await run;

@@ -198,6 +198,19 @@ export function waitFor(events: AgentEvent[], predicate: (e: AgentEvent) => bool
   });
 }
 
+/** Polls until `condition` holds (e.g. the fake server has logged a request). */
+export function waitUntil(condition: () => boolean, timeoutMs = 5000, what = 'a condition'): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const check = () => {
+      if (condition()) return resolve();
+      if (Date.now() - started > timeoutMs) return reject(new Error(`timed out waiting for ${what}`));
+      setTimeout(check, 5);
+    };
+    check();
+  });
+}
+
 /** A checkpoint that passes the summary guard. */
 export function summaryText(tag: string): string {
   return [
