@@ -33,7 +33,10 @@ export function connectToHost(
     },
   };
   window.addEventListener('message', (event: MessageEvent<unknown>) => {
+    const started = performance.now();
     const parsed = parseHostMessage(event.data);
+    // User Timing entries let the paint benchmark split validation from rendering.
+    performance.measure('arbor:validate', { start: started });
     if (!parsed.ok) {
       dropped++;
       channel.report('warn', `dropped invalid message from host (${parsed.reason}): ${describeRaw(event.data)}`);

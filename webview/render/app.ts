@@ -29,6 +29,8 @@ export function mountApp(
   const ctx: RenderContext = { store, open: new Set() };
   let treeOpen = persisted.treeOpen;
   let restoredScroll = false;
+  let saver: (() => void) | undefined;
+  const save = () => saver?.();
 
   const header = createHeader({
     showSessionTree: () => post({ type: 'openTree' }),
@@ -98,7 +100,7 @@ export function mountApp(
     save();
   }
 
-  const save = createSaver(api, () => ({
+  saver = createSaver(api, () => ({
     input: composer.getText(),
     scrollTop: conversation.scroller.scrollTop,
     atBottom: conversation.list.atBottom,
@@ -121,6 +123,7 @@ export function mountApp(
   setTreeOpen(treeOpen);
 
   store.subscribe((parts) => {
+    const started = performance.now();
     if (parts.has('state')) {
       header.update(store.state);
       restricted.update(store.state);
@@ -153,6 +156,7 @@ export function mountApp(
         store.addNotice(nav.state === 'failed' ? 'error' : 'warning', nav.message ?? `Switch ${nav.state}.`);
       }
     }
+    performance.measure(`arbor:render:${[...parts].join('+')}`, { start: started });
   });
 
   // Esc in the tree closes it and returns to the input (Stop stays a button: Esc is too easy to hit).
