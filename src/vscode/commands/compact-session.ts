@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { buildPreview, prepareCompaction, type CompactionPreview, type CompactionResult } from '../../compaction';
 import { formatTokens } from '../status-bar';
+import { revealInTree } from './branch-switch';
 import { errorText, requireStore, type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.compactSession';
@@ -106,6 +107,8 @@ export async function run(deps: SurfaceDeps, instructionsArg?: unknown): Promise
       },
     );
     deps.log.info(`manual compaction done${focus ? ` (focus: ${focus})` : ''}`);
+    const leaf = deps.app.store?.getLeafId();
+    if (leaf) await revealInTree(deps, leaf);
     return 'compacted';
   } catch (error) {
     const message = errorText(error);
