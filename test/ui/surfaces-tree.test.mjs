@@ -115,6 +115,22 @@ async function contextMenu(page, row, item, expect) {
   throw lastError;
 }
 
+/** Expands a collapsed tree row until `child` shows (keyboard: select, then ArrowRight; retried). */
+async function expandRow(page, row, child) {
+  let lastError;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      await row.click();
+      await page.keyboard.press('ArrowRight');
+      await child.waitFor({ timeout: 5000 });
+      return;
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  throw lastError;
+}
+
 async function openSeededSession(page) {
   await openArborContainer(page);
   await expandPane(page, 'Sessions');
@@ -130,9 +146,8 @@ wb.test('Session Tree: Switch Here with Summary… → Summarize with my instruc
   const old = treeRow(page, 'Try approach Alpha');
   await old.waitFor();
   // Switch to the old branch's reply (an assistant entry: it becomes the leaf).
-  await old.locator('.monaco-tl-twistie').click().catch(() => {});
   const reply = treeRow(page, 'Alpha failed because');
-  await reply.waitFor({ timeout: 10_000 });
+  await expandRow(page, old, reply);
   await contextMenu(page, reply, 'Switch Here with Summary…', 'Summarize with my instructions');
   await pickQuick(page, 'Summarize with my instructions');
   const input = quickInput(page).locator('.quick-input-box input');
