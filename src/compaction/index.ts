@@ -3,7 +3,7 @@ export * from './settings';
 export * from './thresholds';
 export * from './tokens';
 export { findCutPoint, type CutPointResult } from './cut-point';
-export { prepareCompaction, measureContext, type CompactionPreparation, type PrepareOptions } from './prepare';
+export { prepareCompaction, measureContext, newestTurnTokens, type CompactionPreparation, type PrepareOptions } from './prepare';
 export { serializeConversation, truncateToolOutput, TOOL_RESULT_MAX_CHARS } from './serialize';
 export * from './file-ops';
 export { checkSummarySections, checkFileTags, REQUIRED_SECTIONS } from './guard';

@@ -41,6 +41,8 @@ export interface PrepareOptions {
    * estimate cannot see; subtracted before computing the usage/estimate ratio.
    */
   fixedOverheadTokens?: number;
+  /** exact tokens to keep (estimator units, no usage rescaling): a manual compaction's newest turn */
+  keepRecentTokensOverride?: number;
 }
 
 /** The ratio is clamped so one odd usage report (cache accounting, images) cannot distort the cut wildly. */
@@ -67,7 +69,8 @@ export function prepareCompaction(
   const boundaryStart = previous ? keptStartOf(pathEntries, prevIndex, previous.firstKeptEntryId) : 0;
 
   const measured = measureContext(pathEntries, estimator, options.fixedOverheadTokens ?? 0);
-  const effectiveKeepRecentTokens = Math.max(1, Math.round(settings.keepRecentTokens / measured.ratio));
+  const effectiveKeepRecentTokens =
+    options.keepRecentTokensOverride ?? Math.max(1, Math.round(settings.keepRecentTokens / measured.ratio));
   const cut = findCutPoint(pathEntries, boundaryStart, pathEntries.length, effectiveKeepRecentTokens, estimator);
   const historyEnd = cut.isSplitTurn ? cut.turnStartIndex : cut.firstKeptEntryIndex;
 
@@ -98,6 +101,23 @@ export function prepareCompaction(
   if (cut.isSplitTurn) preparation.turnStartEntryId = pathEntries[cut.turnStartIndex]!.id;
   if (previous) preparation.previousSummary = previous.summary;
   return preparation;
+}
+
+/**
+ * Estimated tokens of the newest turn (from its last user or bash message to the end). A manual
+ * compaction of a session that fits in keepRecentTokens keeps just this much: the user asked to
+ * compact, so everything older is summarized rather than "nothing to compact".
+ */
+export function newestTurnTokens(pathEntries: readonly SessionEntry[], estimator: TokenEstimator = estimateTokens): number {
+  let tokens = 0;
+  for (let i = pathEntries.length - 1; i >= 0; i--) {
+    const entry = pathEntries[i]!;
+    if (entry.type === 'compaction') break;
+    if (entry.type !== 'message') continue;
+    tokens += estimator(entry.message);
+    if (entry.message.role === 'user' || entry.message.role === 'bashExecution') break;
+  }
+  return Math.max(1, tokens);
 }
 
 function findLastCompaction(path: readonly SessionEntry[]): number {

@@ -17,7 +17,7 @@ import {
   tryNativeCompaction,
   type OpenAIRemoteCompaction,
 } from './openai-native';
-import { prepareCompaction, type CompactionPreparation } from './prepare';
+import { newestTurnTokens, prepareCompaction, type CompactionPreparation } from './prepare';
 import { buildPreview, type CompactionPreview } from './preview';
 import { compactionPrompt } from './prompt-text';
 import type { CompactionSettings } from './settings';
@@ -169,7 +169,7 @@ export class CompactionRunner {
 
   /** What a compaction would summarize and keep now, without calling a model. */
   preview(): CompactionPreview | undefined {
-    const preparation = this.prepare(this.deps.settings());
+    const preparation = this.prepare(this.deps.settings(), 'manual');
     return preparation ? buildPreview(preparation, this.deps.estimator) : undefined;
   }
 
@@ -211,19 +211,27 @@ export class CompactionRunner {
     }
     const branch = this.deps.store.getBranch();
     if (branch[branch.length - 1]?.type === 'compaction') return 'already-compacted';
-    return this.prepare(settings) ? undefined : 'nothing-to-compact';
+    return this.prepare(settings, reason) ? undefined : 'nothing-to-compact';
   }
 
-  private prepare(settings: CompactionSettings): CompactionPreparation | undefined {
-    return prepareCompaction(this.deps.store.getBranch(), settings, {
+  /**
+   * Automatic compactions skip a session that fits in keepRecentTokens (a model call that saves
+   * nothing). A manual one is an explicit request: it then keeps only the newest turn.
+   */
+  private prepare(settings: CompactionSettings, reason: CompactionReason): CompactionPreparation | undefined {
+    const branch = this.deps.store.getBranch();
+    const options = {
       ...(this.deps.estimator ? { estimator: this.deps.estimator } : {}),
       fixedOverheadTokens: this.deps.fixedOverheadTokens?.() ?? 0,
-    });
+    };
+    const preparation = prepareCompaction(branch, settings, options);
+    if (preparation || reason !== 'manual') return preparation;
+    return prepareCompaction(branch, settings, { ...options, keepRecentTokensOverride: newestTurnTokens(branch, this.deps.estimator) });
   }
 
   private async runContextFull(options: RunOptions, settings: CompactionSettings, signal: AbortSignal): Promise<CompactionOutcome> {
     const branch = this.deps.store.getBranch();
-    const preparation = this.prepare(settings);
+    const preparation = this.prepare(settings, options.reason);
     if (!preparation) return { status: 'skipped', why: 'nothing-to-compact', message: SKIP_MESSAGES['nothing-to-compact'] };
 
     const before = await this.hooks.beforeCompact({

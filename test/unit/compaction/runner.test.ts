@@ -236,3 +236,26 @@ test('strategy handoff: threshold produces a handoff document; no document falls
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('a session that fits in keepRecentTokens: automatic compaction skips it, manual keeps only the newest turn', async () => {
+  const { store, dir } = await sessionWithHistory(3);
+  try {
+    const provider = new FakeProvider(good);
+    const runner = runnerFor(store, provider, { settings: { keepRecentTokens: 100_000 } });
+    const automatic = await runner.run({ reason: 'threshold' });
+    assert.equal(automatic.status, 'skipped');
+    assert.equal(provider.requests.length, 0, 'no model call for a compaction that would save nothing');
+    const lastUser = store.getBranch().filter((e) => e.type === 'message' && e.message.role === 'user').at(-1)!;
+    assert.equal(runner.preview()?.preparation.firstKeptEntryId, lastUser.id);
+    const manual = await runner.run({ reason: 'manual' });
+    assert.equal(manual.status, 'compacted');
+    if (manual.status !== 'compacted') return;
+    assert.equal(manual.entry.firstKeptEntryId, lastUser.id, 'the newest turn is kept verbatim');
+    const context = store.buildContext().messages;
+    assert.deepEqual(context.map((m) => m.role), ['compactionSummary', 'user', 'assistant']);
+    assert.match(provider.prompt(0), /REQUEST-0[\s\S]*REQUEST-1/);
+    assert.doesNotMatch(provider.prompt(0), /REQUEST-2/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
