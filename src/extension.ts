@@ -64,6 +64,11 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     showSessionTree: () => vscode.commands.executeCommand('arbor.sessionTree.focus'),
   });
   const surfaces = registerSurfaces(context, app, log, {
+    // Session Tree selection → the chat scrolls to the entry (and says so when it is off the active path).
+    revealInChat: async (entryId) => {
+      if (!chatView.isReady) await vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
+      await chatView.revealEntry(entryId);
+    },
     setChatInput: async (text) => {
       await vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
       await chatView.setEditorText(text);

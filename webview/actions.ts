@@ -1,12 +1,15 @@
 // Delegated handling of every data-action button in the conversation (message actions, code blocks,
 // tool approvals, markers, notices): one listener, so re-rendered rows never carry stale handlers.
 import type { ConversationItem, WebviewToHostMessage } from '../src/protocol';
+import { icon } from './icons';
 import type { Store } from './store';
 
 export interface ActionDeps {
   store: Store;
   post(message: WebviewToHostMessage): void;
   open: Set<string>;
+  /** deny notes by tool call id (kept across card re-renders) */
+  notes: Map<string, string>;
   rerender(entryId: string): void;
   /** navigation from a message (edit/branch): dialog or direct switch, depending on settings */
   switchTo(entryId: string, preview: string, isUserMessage: boolean): void;
@@ -87,7 +90,9 @@ export function installActions(root: HTMLElement, deps: ActionDeps): void {
         if (item?.kind === 'user') deps.switchTo(id, item.text, true);
         return;
       case 'branch':
-        if (item) deps.switchTo(id, itemText(item), item.kind === 'user');
+        // The leaf becomes this entry itself (a user message keeps its place; its reply leaves the path).
+        if (item && item.entryId !== deps.store.leafId) deps.post({ type: 'branchHere', entryId: id });
+        else if (item) deps.store.addNotice('info', 'This is already where your next message continues.');
         return;
       case 'label':
         if (item) startLabelEdit(target, item, deps);
@@ -112,7 +117,7 @@ export function installActions(root: HTMLElement, deps: ActionDeps): void {
         deps.post({ type: 'approve', toolCallId: id, ...(action === 'approveAlways' ? { always: true } : {}) });
         return;
       case 'deny':
-        deps.post({ type: 'deny', toolCallId: id });
+        deny(root, deps, id);
         return;
       case 'openDiff':
         deps.post({ type: 'openDiff', toolCallId: id });
@@ -120,6 +125,19 @@ export function installActions(root: HTMLElement, deps: ActionDeps): void {
       case 'dismissNotice':
         deps.dismissNotice(Number(id));
         return;
+    }
+  });
+  root.addEventListener('input', (event) => {
+    const input = event.target as HTMLInputElement;
+    const id = input.dataset?.denyNote;
+    if (id) deps.notes.set(id, input.value);
+  });
+  root.addEventListener('keydown', (event) => {
+    const input = event.target as HTMLInputElement;
+    const id = input.dataset?.denyNote;
+    if (id && event.key === 'Enter' && !event.isComposing) {
+      event.preventDefault();
+      deny(root, deps, id);
     }
   });
   // <details> open state survives re-renders (virtualization unmounts rows).
@@ -136,7 +154,30 @@ export function installActions(root: HTMLElement, deps: ActionDeps): void {
   );
 }
 
+/** Denies a pending call, with the note typed in its card (if any) as feedback for the model. */
+function deny(root: HTMLElement, deps: ActionDeps, toolCallId: string): void {
+  const input = root.querySelector<HTMLInputElement>(`input[data-deny-note="${CSS.escape(toolCallId)}"]`);
+  const feedback = (input?.value ?? deps.notes.get(toolCallId) ?? '').trim().slice(0, 20_000);
+  deps.notes.delete(toolCallId);
+  deps.post({ type: 'deny', toolCallId, ...(feedback ? { feedback } : {}) });
+}
+
+/** Confirms an action on its button: a text button shows `text`, an icon button a check mark. */
 function flash(button: HTMLElement, text: string): void {
+  if (button.classList.contains('icon-btn')) {
+    if (button.classList.contains('flashed')) return;
+    const label = button.getAttribute('aria-label') ?? '';
+    const glyph = button.firstElementChild;
+    button.classList.add('flashed');
+    button.setAttribute('aria-label', text);
+    if (glyph) glyph.replaceWith(icon('check'));
+    setTimeout(() => {
+      button.classList.remove('flashed');
+      button.setAttribute('aria-label', label);
+      if (glyph) button.firstElementChild?.replaceWith(glyph);
+    }, 1200);
+    return;
+  }
   const before = button.textContent;
   if (before === text) return;
   button.textContent = text;

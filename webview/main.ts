@@ -31,6 +31,9 @@ function dispatch(store: Store, app: App, message: HostToWebviewMessage): void {
     case 'notice':
       store.addNotice(message.level, message.message);
       return;
+    case 'revealEntry':
+      app.revealEntry(message.entryId);
+      return;
     case 'uiCommand':
       app.command(message.command);
       return;

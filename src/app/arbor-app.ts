@@ -623,6 +623,22 @@ export class ArborApp implements Disposable {
     return true;
   }
 
+  /**
+   * "Branch from here": the leaf becomes `entryId` itself, also for a user message (unlike `navigate`,
+   * which moves to a user message's parent for edit-and-resend). The next prompt continues right after
+   * the entry; what followed it stays in the tree. A running turn is stopped first; no summary.
+   */
+  async branchAt(entryId: string): Promise<void> {
+    const store = this.requireStore();
+    this.requireEntry(entryId);
+    if (this.navigation) throw new ArborAppError('A branch switch is already running.');
+    if (this.agent?.busy) await this.agent.stop();
+    if (store.getLeafId() === entryId) return;
+    store.branch(entryId);
+    this.syncLeaf();
+    this.agent?.refreshFromStore();
+  }
+
   /** Sets (or with undefined/'' clears) the label of an entry. */
   async label(entryId: string, label: string | undefined): Promise<void> {
     const store = this.requireStore();

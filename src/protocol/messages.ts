@@ -423,6 +423,11 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   }),
   /** abort a running branch summary (the user stays where they were) */
   z.strictObject({ type: z.literal('cancelNavigation') }),
+  /**
+   * "Branch from here": the leaf becomes `entryId` itself (a user message stays on the path, its reply
+   * leaves it); the next prompt continues right after it. No summary; nothing is deleted.
+   */
+  z.strictObject({ type: z.literal('branchHere'), entryId: idSchema }),
   z.strictObject({ type: z.literal('compact'), instructions: z.string().max(LIMITS.instructions).optional() }),
   /** set (label given, non-empty) or remove (label absent) an entry's label */
   z.strictObject({ type: z.literal('label'), entryId: idSchema, label: z.string().min(1).max(LIMITS.label).optional() }),
@@ -481,6 +486,9 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
   /** prefill the input (edit & resend, navigation to a user message) */
   z.strictObject({ type: z.literal('editorText'), text: z.string().max(LIMITS.prompt) }),
   z.strictObject({ type: z.literal('notice'), level: noticeLevelSchema, message: mediumSchema }),
+  /** scroll the conversation to an entry and highlight it briefly (Session Tree selection); when the
+   * entry is not on the active path the webview says so instead */
+  z.strictObject({ type: z.literal('revealEntry'), entryId: idSchema }),
   /** host-initiated UI actions (commands, keybindings) */
   z.strictObject({ type: z.literal('uiCommand'), command: z.enum(['focusInput', 'toggleTree', 'showTree', 'openModelPicker', 'compactDialog']) }),
 ]);

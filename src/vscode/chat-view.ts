@@ -144,6 +144,26 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     return this.post({ type: 'editorText', text: text.slice(0, 200_000) });
   }
 
+  /** Scrolls the chat to an entry and highlights it (Session Tree selection → Reveal in Chat). */
+  async revealEntry(entryId: string): Promise<boolean> {
+    // A view that is being (re)loaded drops messages until its `ready`: wait for the handshake (bounded).
+    if (!this.webviewReady) {
+      const ready = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => {
+          subscription.dispose();
+          resolve(false);
+        }, 15_000);
+        const subscription = this.onDidHandshake(() => {
+          clearTimeout(timer);
+          subscription.dispose();
+          resolve(true);
+        });
+      });
+      if (!ready) return false;
+    }
+    return this.post({ type: 'revealEntry', entryId: entryId.slice(0, 256) });
+  }
+
   /** Host-initiated UI action (commands, keybindings). */
   async uiCommand(command: 'focusInput' | 'toggleTree' | 'showTree' | 'openModelPicker' | 'compactDialog'): Promise<boolean> {
     return this.post({ type: 'uiCommand', command });
@@ -278,6 +298,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'cancelNavigation':
         this.requireApp().cancelNavigation();
         return;
+      case 'branchHere':
+        return this.branchHere(message.entryId);
       case 'compact':
         await this.requireApp().compact(message.instructions?.trim() || undefined);
         return;
@@ -353,6 +375,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       await this.post({ type: 'navigationProgress', targetId, state: 'failed', message: errorText(error).slice(0, 20_000) });
       throw error;
     }
+  }
+
+  /** "Branch from here": the leaf moves to the entry itself; the webview's snapshot follows (reset). */
+  private async branchHere(entryId: string): Promise<void> {
+    await this.requireApp().branchAt(entryId);
+    await this.post({ type: 'notice', level: 'info', message: 'Branched here: your next message continues from this point. The rest stays in the tree.' });
   }
 
   private async insertAtCursor(code: string): Promise<void> {

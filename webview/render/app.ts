@@ -16,6 +16,8 @@ import { createTreePanel } from './tree';
 export interface App {
   setDroppedCount(count: number): void;
   setEditorText(text: string): void;
+  /** Session Tree selection: scroll to the entry, or say why it cannot be shown */
+  revealEntry(entryId: string): void;
   command(command: 'focusInput' | 'toggleTree' | 'showTree' | 'openModelPicker' | 'compactDialog'): void;
 }
 
@@ -26,9 +28,11 @@ export function mountApp(
   api: VsCodeWebviewApi,
   persisted: PersistedUi,
 ): App {
-  const ctx: RenderContext = { store, open: new Set() };
+  const ctx: RenderContext = { store, open: new Set(), notes: new Map() };
   let treeOpen = persisted.treeOpen;
   let restoredScroll = false;
+  /** a reveal that arrived before the first conversation snapshot */
+  let pendingReveal: string | undefined;
   let saver: (() => void) | undefined;
   const save = () => saver?.();
 
@@ -113,6 +117,7 @@ export function mountApp(
     store,
     post,
     open: ctx.open,
+    notes: ctx.notes!,
     rerender: (entryId) => conversation.rerenderEntry(entryId),
     switchTo: (id, preview, isUser) => switchTo(id, preview, isUser),
     dismissNotice: (id) => store.dismissNotice(id),
@@ -143,6 +148,11 @@ export function mountApp(
         }
       } else conversation.renderConversation();
       container.dataset.leaf = store.leafId ?? '';
+      if (pendingReveal) {
+        const id = pendingReveal;
+        pendingReveal = undefined;
+        if (!conversation.reveal(id)) store.addNotice('info', 'That entry is not on the active path shown here.');
+      }
     }
     if (parts.has('draft')) conversation.renderDraft();
     if (parts.has('tools')) conversation.renderTools();
@@ -170,6 +180,16 @@ export function mountApp(
   return {
     setDroppedCount(count) {
       container.dataset.dropped = String(count);
+    },
+    revealEntry(entryId) {
+      // Render whatever arrived in this frame first (a snapshot may precede the reveal).
+      store.flush();
+      if (!store.hasConversation) {
+        pendingReveal = entryId;
+        return;
+      }
+      if (conversation.reveal(entryId)) return;
+      store.addNotice('info', 'That entry is not on the active path shown here. Use Switch Here in the Session Tree (or click it in the conversation tree) to continue from it.');
     },
     setEditorText(text) {
       composer.setText(text);

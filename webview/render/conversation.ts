@@ -15,7 +15,11 @@ export interface ConversationView {
   renderTools(): void;
   renderNotices(): void;
   rerenderEntry(entryId: string): void;
+  /** scrolls to an entry on the active path and highlights it; false when it is not on the path */
+  reveal(entryId: string): boolean;
 }
+
+const HIGHLIGHT_MS = 2000;
 
 function estimate(item: ConversationItem): number {
   switch (item.kind) {
@@ -41,6 +45,8 @@ function estimate(item: ConversationItem): number {
 
 export function createConversation(ctx: RenderContext): ConversationView {
   const { store } = ctx;
+  // The entry last revealed and until when it stays highlighted (rows re-render while scrolling).
+  let revealed: { id: string; until: number } | undefined;
   const welcome = el(
     'section',
     { class: 'welcome', id: 'welcome' },
@@ -61,6 +67,7 @@ export function createConversation(ctx: RenderContext): ConversationView {
       const node = renderItem(ctx, item);
       node.classList.add('row');
       if (item.entryId === store.leafId) node.classList.add('is-leaf');
+      if (revealed?.id === item.entryId && performance.now() < revealed.until) node.classList.add('revealed');
       return node;
     },
   });
@@ -116,6 +123,27 @@ export function createConversation(ctx: RenderContext): ConversationView {
     },
     rerenderEntry(entryId) {
       list.refresh((item) => item.entryId === entryId);
+    },
+    reveal(entryId) {
+      // A tool result is shown inside its call's card: reveal the assistant message that made the call.
+      let target = entryId;
+      if (!store.items.some((item) => item.entryId === entryId)) {
+        const result = [...store.results.values()].find((r) => r.entryId === entryId);
+        const owner = result && store.items.find((item) => item.kind === 'assistant' && item.blocks.some((b) => b.type === 'toolCall' && b.id === result.toolCallId));
+        if (!owner) return false;
+        target = owner.entryId;
+      }
+      revealed = { id: target, until: performance.now() + HIGHLIGHT_MS };
+      if (!list.reveal(target)) return false;
+      const node = list.nodeOf(target);
+      if (node) {
+        // restart the animation when the same entry is revealed twice in a row
+        node.classList.remove('revealed');
+        void node.offsetWidth;
+        node.classList.add('revealed');
+      }
+      scroller.dataset.revealed = target;
+      return true;
     },
   };
 }

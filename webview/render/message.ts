@@ -3,6 +3,7 @@
 import type { AssistantBlock, BranchSummaryItem, CompactionItem, ConversationItem } from '../../src/protocol';
 import { el } from '../dom';
 import { formatCost, formatTime, formatTokens } from '../format';
+import { icon, type IconName } from '../icons';
 import { setMarkdown } from '../markdown';
 import type { Draft, Store } from '../store';
 import { renderToolCard } from './tool-card';
@@ -11,21 +12,26 @@ export interface RenderContext {
   store: Store;
   /** ids of <details>/markers the user opened, so a re-render keeps them open */
   open: Set<string>;
+  /** deny notes typed in approval cards, by tool call id (a card re-renders when statuses change) */
+  notes?: Map<string, string>;
 }
 
-function actionButton(action: string, id: string, text: string, title: string): HTMLElement {
-  return el('button', { type: 'button', class: 'link-btn', 'data-action': action, 'data-id': id, title, 'aria-label': title }, text);
+/** A compact icon button: the title is the tooltip, the aria-label the accessible name. */
+function actionButton(action: string, id: string, glyph: IconName, title: string): HTMLElement {
+  return el('button', { type: 'button', class: 'icon-btn', 'data-action': action, 'data-id': id, 'data-icon': glyph, title, 'aria-label': title }, icon(glyph));
 }
 
 function head(who: string, item: ConversationItem, actions: HTMLElement[]): HTMLElement {
-  const label = item.label ? el('span', { class: 'entry-label', title: 'Label' }, item.label) : '';
+  const label = item.label ? el('span', { class: 'entry-label', title: `Label: ${item.label}` }, item.label) : '';
   return el(
     'div',
     { class: 'msg-head' },
     el('span', { class: 'who' }, who),
     label,
-    el('span', { class: 'when' }, formatTime(item.timestamp)),
-    el('span', { class: 'msg-actions' }, ...actions),
+    el('span', { class: 'when', title: formatTime(item.timestamp) }, formatTime(item.timestamp)),
+    // A toolbar overlaid on the head's right edge (it takes no width, so nothing wraps in a narrow view);
+    // shown on hover and whenever focus is inside the message, so the keyboard always reaches it.
+    actions.length > 0 ? el('div', { class: 'msg-actions', role: 'toolbar', 'aria-label': 'Message actions' }, ...actions) : '',
   );
 }
 
@@ -61,10 +67,10 @@ function renderUser(item: Extract<ConversationItem, { kind: 'user' }>): HTMLElem
     'article',
     { class: 'msg msg-user', 'data-entry': id, 'aria-label': 'Your message' },
     head('You', item, [
-      actionButton('edit', id, 'Edit', 'Edit and resend (keeps the original as a branch)'),
-      actionButton('branch', id, 'Branch', 'Branch from here'),
-      actionButton('copyEntry', id, 'Copy', 'Copy the message'),
-      actionButton('label', id, 'Label', 'Add, rename or remove a label'),
+      actionButton('edit', id, 'edit', 'Edit and resend (keeps the original as a branch)'),
+      actionButton('branch', id, 'branch', 'Branch from here (drop the reply; your next message follows this one)'),
+      actionButton('copyEntry', id, 'copy', 'Copy the message'),
+      actionButton('label', id, 'tag', 'Label: add, rename or remove'),
     ]),
     markdownBody(item.text + (item.images ? `\n\n*(${item.images} image${item.images === 1 ? '' : 's'})*` : '')),
   );
@@ -80,9 +86,9 @@ function renderAssistant(ctx: RenderContext, item: Extract<ConversationItem, { k
     'article',
     { class: 'msg msg-assistant', 'data-entry': id, 'aria-label': 'Assistant message' },
     head('Arbor', item, [
-      actionButton('branch', id, 'Branch', 'Branch from here'),
-      actionButton('copyEntry', id, 'Copy', 'Copy the reply'),
-      actionButton('label', id, 'Label', 'Add, rename or remove a label'),
+      actionButton('branch', id, 'branch', 'Branch from here (your next message continues from this reply)'),
+      actionButton('copyEntry', id, 'copy', 'Copy the reply'),
+      actionButton('label', id, 'tag', 'Label: add, rename or remove'),
     ]),
     ...renderBlocks(ctx, id, item.blocks),
   );

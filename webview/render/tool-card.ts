@@ -64,7 +64,17 @@ export function renderToolCard(
         canDiff ? el('vscode-button', { appearance: 'secondary', 'data-action': 'openDiff', 'data-id': call.id }, 'Review diff') : '',
         el('vscode-button', { appearance: 'primary', 'data-action': 'approve', 'data-id': call.id, class: 'approve-btn' }, 'Approve'),
         el('vscode-button', { appearance: 'secondary', 'data-action': 'approveAlways', 'data-id': call.id, title: `Approve every ${call.name} call in this session` }, 'Always'),
-        el('vscode-button', { appearance: 'secondary', 'data-action': 'deny', 'data-id': call.id }, 'Deny'),
+        el('vscode-button', { appearance: 'secondary', 'data-action': 'deny', 'data-id': call.id, title: 'Deny (with the note below, if any, sent to the model)' }, 'Deny'),
+        // Deny with feedback: the note goes back to the model as the reason, so it can try differently.
+        el('input', {
+          type: 'text',
+          class: 'deny-note',
+          'data-deny-note': call.id,
+          placeholder: 'Deny with a note…',
+          'aria-label': `Note for the model when denying ${call.name} (Enter denies)`,
+          maxlength: '20000',
+          value: ctx.notes?.get(call.id) ?? '',
+        }),
       ),
     );
   }

@@ -73,16 +73,29 @@ export class VirtualList<T> {
     this.update();
   }
 
-  /** Scrolls so the item with `key` is visible; returns false when it is not in the list. */
-  reveal(key: string): boolean {
+  /**
+   * Scrolls so the item with `key` sits near the top of the viewport; returns false when it is not in
+   * the list. Heights of far items are estimates until mounted, so the position is corrected after the
+   * window around the target has been measured.
+   */
+  reveal(key: string, margin = 24): boolean {
     const index = this.items.findIndex((item) => this.options.key(item) === key);
     if (index < 0) return false;
     this.atBottom = false;
-    let offset = 0;
-    for (let i = 0; i < index; i++) offset += this.heights[i]!;
-    this.options.scroller.scrollTop = offset + this.top.offsetTop - 40;
-    this.update();
+    for (let pass = 0; pass < 3; pass++) {
+      const wanted = Math.max(0, this.offsetOf(index) + this.top.offsetTop - margin);
+      if (pass > 0 && Math.abs(this.options.scroller.scrollTop - wanted) < 1) break;
+      this.options.scroller.scrollTop = wanted;
+      this.update();
+    }
+    const s = this.options.scroller;
+    this.atBottom = s.scrollHeight - s.scrollTop - s.clientHeight < 8;
     return true;
+  }
+
+  /** The mounted row of `key`, if it is in the rendered window. */
+  nodeOf(key: string): HTMLElement | undefined {
+    return this.mounted.get(key);
   }
 
   schedule(): void {

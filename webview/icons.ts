@@ -1,0 +1,57 @@
+// Inline SVG icons in the codicon style (16×16, currentColor). Drawn here instead of loading the codicon
+// font: no extra resource for the CSP to allow, and no new package. Every icon is decorative
+// (aria-hidden); the button that holds it carries the accessible name.
+const NS = 'http://www.w3.org/2000/svg';
+
+export type IconName = 'branch' | 'edit' | 'copy' | 'tag' | 'check' | 'add' | 'list' | 'tree';
+
+type Shape = { d: string; fill?: boolean } | { circle: [number, number, number] };
+
+const SHAPES: Record<IconName, Shape[]> = {
+  // git-branch: a trunk with a side branch
+  branch: [
+    { d: 'M5 3.5v9M5 10c0-3 6-2.5 6-5.5' },
+    { circle: [5, 3, 1.5] },
+    { circle: [5, 13, 1.5] },
+    { circle: [11, 4, 1.5] },
+  ],
+  edit: [{ d: 'M10.5 2.5l3 3L6 13H3v-3z M9 4l3 3' }],
+  copy: [{ d: 'M5.5 5.5h7v8h-7z M3.5 10.5v-8h7' }],
+  tag: [{ d: 'M2.5 2.5h5.5l6 6-5.5 5.5-6-6z' }, { circle: [5.5, 5.5, 1] }],
+  check: [{ d: 'M3 8.5l3 3 7-7' }],
+  add: [{ d: 'M8 3v10M3 8h10' }],
+  list: [{ d: 'M2.5 4h11M2.5 8h11M2.5 12h11' }],
+  // the in-panel conversation tree: a root with two branches
+  tree: [{ d: 'M4 2v12M4 8c0-2 2-3 4-3h2M4 11c0-1.5 2-2 4-2h2' }, { circle: [12, 5, 1.6] }, { circle: [12, 9, 1.6] }, { circle: [4, 14, 1.6] }],
+};
+
+export function icon(name: IconName): SVGSVGElement {
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('viewBox', '0 0 16 16');
+  svg.setAttribute('width', '16');
+  svg.setAttribute('height', '16');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  svg.classList.add('icon', `icon-${name}`);
+  for (const shape of SHAPES[name]) {
+    if ('circle' in shape) {
+      const c = document.createElementNS(NS, 'circle');
+      const [cx, cy, r] = shape.circle;
+      c.setAttribute('cx', String(cx));
+      c.setAttribute('cy', String(cy));
+      c.setAttribute('r', String(r));
+      c.setAttribute('fill', 'currentColor');
+      svg.append(c);
+    } else {
+      const p = document.createElementNS(NS, 'path');
+      p.setAttribute('d', shape.d);
+      p.setAttribute('fill', 'none');
+      p.setAttribute('stroke', 'currentColor');
+      p.setAttribute('stroke-width', '1.3');
+      p.setAttribute('stroke-linecap', 'round');
+      p.setAttribute('stroke-linejoin', 'round');
+      svg.append(p);
+    }
+  }
+  return svg;
+}
