@@ -40,6 +40,7 @@ import { convertToLlm } from '../session/convert';
 import type { SessionEntry } from '../session/entries';
 import { SessionStore } from '../session/store';
 import type { ApprovalPolicy } from './approval';
+import { CompactionDeferral, type AutoCompactionQuestion, type CompactionConfirmer } from './auto-compaction-confirm';
 import {
   livePromptTokens,
   newestLiveUsage,
@@ -72,6 +73,11 @@ export interface AgentCompactionOptions {
    * switch to instead of compacting, or undefined. Read at every decision.
    */
   promotionModel?: () => ModelInfo | readonly ModelInfo[] | undefined;
+  /**
+   * Asked before a threshold or idle compaction when `warnBeforeAuto` is on (never before overflow or
+   * incomplete-output recovery). Without one, automatic compaction runs without asking.
+   */
+  confirmer?: CompactionConfirmer;
 }
 
 export interface AgentSessionDeps {
@@ -128,6 +134,9 @@ export class AgentSession {
   private readonly runner: CompactionRunner;
   private readonly overflowGuard = new OverflowGuard();
   private readonly idleTimer: IdleTimer;
+  private readonly deferral = new CompactionDeferral();
+  /** an open "compact now?" question of idle maintenance: a new turn makes it moot */
+  private idleQuestion: AbortController | undefined;
   private readonly clock: Clock;
   private readonly queue: string[] = [];
   private activity: Promise<void> | undefined;
@@ -150,6 +159,8 @@ export class AgentSession {
     this.runner.onEvent((event) => {
       if (event.type === 'start') this.emit({ type: 'compaction_start', reason: event.reason, action: event.action });
       else {
+        // Any compaction (a manual one included) answers an earlier "later".
+        if (event.outcome.status === 'compacted' || event.outcome.status === 'handoff') this.deferral.clear();
         this.emit({
           type: 'compaction_end',
           reason: event.reason,
@@ -344,13 +355,10 @@ export class AgentSession {
   async runIdleCompaction(): Promise<CompactionOutcome | undefined> {
     if (this.activity || this.compactWaiting || this.runner.running || this.disposed) return undefined;
     const settings = this.settings();
-    const due = idleCompactionDue(settings, {
-      promptTokens: livePromptTokens(this.currentStore.buildContext().messages),
-      userTyping: false,
-      agentBusy: false,
-      compacting: false,
-    });
-    if (!due) return undefined;
+    const promptTokens = livePromptTokens(this.currentStore.buildContext().messages);
+    const due = idleCompactionDue(settings, { promptTokens, userTyping: false, agentBusy: false, compacting: false });
+    if (!due || promptTokens === undefined) return undefined;
+    if (!(await this.confirmIdleCompaction(promptTokens, settings))) return undefined;
     let outcome: CompactionOutcome | undefined;
     await this.startActivity(async () => {
       outcome = await this.runCompaction({ reason: 'idle' });
@@ -359,9 +367,37 @@ export class AgentSession {
     return outcome;
   }
 
+  /**
+   * Asks before idle compaction (warnBeforeAuto) outside any activity, so a user coming back can start a
+   * turn at once: that aborts the question, and nothing is compacted or remembered.
+   */
+  private async confirmIdleCompaction(promptTokens: number, settings: CompactionSettings): Promise<boolean> {
+    const controller = new AbortController();
+    this.idleQuestion?.abort();
+    this.idleQuestion = controller;
+    try {
+      const go = await this.confirmAutoCompaction(
+        { reason: 'idle', contextTokens: promptTokens, threshold: settings.idleThresholdTokens, window: this.currentModel.contextWindow },
+        controller.signal,
+      );
+      return go && !(this.activity || this.compactWaiting || this.runner.running || this.disposed);
+    } finally {
+      if (this.idleQuestion === controller) this.idleQuestion = undefined;
+    }
+  }
+
   /** The user is typing in the chat input: idle maintenance waits for a full quiet period again. */
   notifyUserTyping(): void {
     if (this.idleTimer.armed) this.idleTimer.arm();
+  }
+
+  /**
+   * The settings changed: the idle timer follows `idleEnabled` / `idleTimeoutSeconds` at once instead of
+   * after the next turn.
+   */
+  settingsChanged(): void {
+    if (this.activity || this.disposed) return;
+    this.armIdleTimer();
   }
 
   /** Context size and cost for the status bar / chat header. */
@@ -389,6 +425,7 @@ export class AgentSession {
   dispose(): void {
     this.disposed = true;
     this.idleTimer.dispose();
+    this.idleQuestion?.abort();
     this.runController?.abort();
     this.runner.cancel();
     this.listeners.clear();
@@ -398,6 +435,7 @@ export class AgentSession {
 
   private startActivity(task: () => Promise<void>): Promise<void> {
     this.idleTimer.cancel();
+    this.idleQuestion?.abort();
     this.interrupt = undefined;
     this.emit({ type: 'busy' });
     const run = (async () => {
@@ -635,8 +673,14 @@ export class AgentSession {
         this.refreshFromStore();
       }
     }
-    if (!shouldCompact(tokens, this.currentModel.contextWindow, settings)) return false;
+    const window = this.currentModel.contextWindow;
+    if (!shouldCompact(tokens, window, settings)) {
+      this.deferral.observeBelowThreshold(tokens);
+      return false;
+    }
     if (await this.tryPromotion('threshold', tokens)) return false;
+    const threshold = compactionThreshold(window, settings);
+    if (!(await this.confirmAutoCompaction({ reason: 'threshold', contextTokens: tokens, threshold, window }, signal))) return false;
     const outcome = await this.runCompaction({ reason: 'threshold' }, signal);
     if (outcome.status !== 'compacted' && outcome.status !== 'handoff') {
       this.reportFailure(outcome);
@@ -663,10 +707,47 @@ export class AgentSession {
     const settings = this.settings();
     if (!settings.enabled || settings.strategy === 'off') return;
     const live = newestLiveUsage(this.currentStore.buildContext().messages);
-    if (!live || !shouldCompact(replyContextTokens(live.message), this.currentModel.contextWindow, settings)) return;
-    if (await this.tryPromotion('threshold', replyContextTokens(live.message))) return;
+    if (!live) return;
+    const tokens = replyContextTokens(live.message);
+    const window = this.currentModel.contextWindow;
+    if (!shouldCompact(tokens, window, settings)) {
+      this.deferral.observeBelowThreshold(tokens);
+      return;
+    }
+    if (await this.tryPromotion('threshold', tokens)) return;
+    const threshold = compactionThreshold(window, settings);
+    if (!(await this.confirmAutoCompaction({ reason: 'threshold', contextTokens: tokens, threshold, window }, signal))) return;
     const outcome = await this.runCompaction({ reason: 'threshold' }, signal);
     this.reportFailure(outcome);
+  }
+
+  /**
+   * warnBeforeAuto: true when the automatic compaction may run. Off (or no confirmer): always. A "later"
+   * is remembered and covers every automatic compaction until the context has grown by
+   * `deferGrowthTokens(window)` or any compaction ran. An aborted question compacts nothing and
+   * remembers nothing. A confirmer that fails counts as "compact": the setting only adds a question, it
+   * must never switch maintenance off.
+   */
+  private async confirmAutoCompaction(question: AutoCompactionQuestion, signal?: AbortSignal): Promise<boolean> {
+    const confirmer = this.deps.compaction?.confirmer;
+    if (!confirmer || !this.settings().warnBeforeAuto) return true;
+    if (this.deferral.covers(question.contextTokens)) {
+      this.deps.log?.(`${question.reason} compaction deferred by the user (asking again at ${this.deferral.askAgainAt} tokens)`);
+      return false;
+    }
+    if (signal?.aborted) return false;
+    let answer: 'compact' | 'defer';
+    try {
+      answer = await confirmer.confirm(question, signal ?? new AbortController().signal);
+    } catch (error) {
+      this.deps.log?.(`compaction confirmation failed, compacting: ${(error as Error)?.message ?? String(error)}`);
+      answer = 'compact';
+    }
+    if (signal?.aborted || this.disposed) return false;
+    if (answer === 'compact') return true;
+    const askAgainAt = this.deferral.defer(question);
+    this.emit({ type: 'compaction_deferred', reason: question.reason, contextTokens: question.contextTokens, threshold: question.threshold, askAgainAt });
+    return false;
   }
 
   private async runCompaction(

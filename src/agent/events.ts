@@ -68,6 +68,11 @@ export type AgentEvent =
       willRetry: boolean;
       errorMessage?: string;
     }
+  /**
+   * warnBeforeAuto: the user answered "later" to an automatic compaction. It is not asked again before
+   * the context reaches `askAgainAt` tokens (or any compaction runs).
+   */
+  | { type: 'compaction_deferred'; reason: 'threshold' | 'idle'; contextTokens: number; threshold: number; askAgainAt: number }
   | { type: 'notice'; level: 'info' | 'warning'; message: string }
   | { type: 'model_changed'; model: ModelInfo; entryId?: string }
   | { type: 'thinking_level_changed'; level: string; entryId?: string }

@@ -4,3 +4,11 @@ export type { AgentEvent, AgentEventListener, ApprovalPrompter, ApprovalRequest,
 export { SYSTEM_CLOCK, type Clock } from './idle-timer';
 export { ApprovalPolicy, parseApprovalSettings, RESTRICTED_MODE_REASON, type ApprovalAnswer, type ApprovalSetting } from './approval';
 export { createTools, toolDefinitions, workspaceFromPaths, type AgentTool, type WorkspaceRoots } from './tools';
+export {
+  DEFER_GROWTH_SHARE,
+  deferGrowthTokens,
+  type AutoCompactionAnswer,
+  type AutoCompactionQuestion,
+  type CompactionConfirmer,
+  type DeferrableReason,
+} from './auto-compaction-confirm';

@@ -26,6 +26,8 @@ export const compactionSettingsSchema = z.object({
   idleEnabled: z.boolean(),
   idleThresholdTokens: wholeTokens,
   idleTimeoutSeconds: z.number().finite(),
+  /** ask (compact now / later) before an automatic threshold or idle compaction; recovery never asks */
+  warnBeforeAuto: z.boolean(),
   /** "provider/modelId" (or a bare model id) used for summaries; '' = candidates from the runtime */
   summarizerModel: z.string(),
 });
@@ -49,6 +51,7 @@ export const DEFAULT_COMPACTION_SETTINGS: Readonly<CompactionSettings> = Object.
   idleEnabled: false,
   idleThresholdTokens: 200000,
   idleTimeoutSeconds: 300,
+  warnBeforeAuto: false,
   summarizerModel: '',
 });
 
