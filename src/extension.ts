@@ -11,6 +11,7 @@ import { defaultSessionDir } from './session/catalog';
 import type { ArborApi } from './vscode/api';
 import { ChatApprovalPrompter } from './vscode/approval-prompter';
 import { ChatViewProvider } from './vscode/chat-view';
+import { NotificationCompactionConfirmer } from './vscode/compaction-confirmer';
 import { collectChatState, onDidChangeChatState } from './vscode/chat-state';
 import * as clearApiKey from './vscode/commands/clear-api-key';
 import * as newSession from './vscode/commands/new-session';
@@ -52,6 +53,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     keys: hostKeyResolver(secrets),
     leafMemory: new WorkspaceLeafMemory(context.workspaceState),
     prompter,
+    compactionConfirmer: new NotificationCompactionConfirmer({ log: (m) => log.warn(m) }),
     log: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
   });
 

@@ -5,6 +5,7 @@
 import { ApprovalPolicy } from '../agent/approval';
 import { AgentSession, type AgentCompactionOptions, type AgentSessionDeps } from '../agent/agent-session';
 import type { AgentEvent, ApprovalPrompter, UsageInfo } from '../agent/events';
+import type { CompactionConfirmer } from '../agent/auto-compaction-confirm';
 import { createTools, workspaceFromPaths, type AgentTool, type WorkspaceRoots } from '../agent/tools';
 import {
   TreeNavigationHookRegistry,
@@ -49,6 +50,8 @@ export interface ArborAppDeps {
   keys: KeyResolver;
   leafMemory?: LeafMemory;
   prompter: ApprovalPrompter;
+  /** asked before automatic threshold/idle compaction when `arbor.compaction.warnBeforeAuto` is on */
+  compactionConfirmer?: CompactionConfirmer;
   log?: AppLogger;
   /** provider options for every request (tests: fast retry) */
   providerOptions?: ProviderOptions;
@@ -410,7 +413,12 @@ export class ArborApp implements Disposable {
       approvalPreview: (toolName, args) => previewFileChange(toolName, args, this.workspace),
       workspace: this.workspace,
       trusted: () => this.deps.trusted(),
-      compaction: { ...(this.deps.compaction ?? {}), settings: () => this.deps.settings().compaction, hooks: this.compactionHooks },
+      compaction: {
+        ...(this.deps.compaction ?? {}),
+        settings: () => this.deps.settings().compaction,
+        hooks: this.compactionHooks,
+        ...(this.deps.compactionConfirmer ? { confirmer: this.deps.compactionConfirmer } : {}),
+      },
       log: (message) => this.deps.log?.info(message),
       ...(this.deps.agent ?? {}),
     });
@@ -745,6 +753,8 @@ export class ArborApp implements Disposable {
       this.thinkingLevel = settings.thinkingLevel;
       if (this.agent) await this.agent.setThinkingLevel(settings.thinkingLevel);
     }
+    // idleEnabled / idleTimeoutSeconds apply now, not only after the next turn.
+    this.agent?.settingsChanged();
     this.emitSettings();
   }
 
