@@ -50,6 +50,8 @@ export function intentFor(prompt: string, available: ReadonlySet<string>): DemoT
   if (has('bash') && (m = /^(?:please\s+)?(?:run|execute)\s+(?:`([^`]+)`|(.+))$/i.exec(p))) {
     return { name: 'bash', arguments: { command: (m[1] ?? m[2] ?? '').trim() } };
   }
+  const append = appendIntent(p);
+  if (append && has('read') && has('edit')) return { name: 'read', arguments: { path: append.path } };
   if (has('write') && /\b(create|write|make|add)\b/i.test(p) && firstFile(p)) {
     const path = firstFile(p)!;
     const content = /\b(?:with|containing|saying|that says)\s+(?:the\s+)?(?:content|text)?\s*:?\s*([\s\S]+)$/i.exec(p)?.[1]?.trim();
@@ -72,6 +74,42 @@ export function intentFor(prompt: string, available: ReadonlySet<string>): DemoT
   }
   if (has('read') && /\b(read|open|show|cat|look at|view)\b/i.test(p) && firstFile(p)) {
     return { name: 'read', arguments: { path: firstFile(p)! } };
+  }
+  return undefined;
+}
+
+/** "add/append <text> to <file>": the demo must never overwrite an existing file for this. */
+export function appendIntent(prompt: string): { path: string; text: string } | undefined {
+  const m = /\b(?:add|append)\b\s+(?:a\s+line\s+|the\s+line\s+|the\s+text\s+)?([\s\S]+?)\s+(?:to|at the end of|to the end of)\s+[`"']?((?:[\w.-]+\/)*[\w-]+\.[A-Za-z0-9]{1,8})[`"']?\s*\.?$/i.exec(prompt.trim());
+  if (!m || /^(?:a\s+)?(?:new\s+)?file\b/i.test(m[1]!)) return undefined;
+  const text = m[1]!.trim().replace(/^["'`]|["'`]$/g, '');
+  return text ? { path: m[2]!, text } : undefined;
+}
+
+/** The file text from a `read` result (lines numbered "   12\tcontent"), without the numbering. */
+function linesOfReadResult(result: string): string[] {
+  const lines: string[] = [];
+  for (const line of result.split('\n')) {
+    const m = /^\s*\d+\t(.*)$/.exec(line);
+    if (m) lines.push(m[1]!);
+  }
+  return lines;
+}
+
+/**
+ * Second step of an append: an `edit` that replaces the file's last lines with themselves plus the new
+ * line. Enough trailing lines are taken for the old text to occur exactly once, as `edit` requires.
+ */
+export function appendEdit(path: string, addition: string, readResult: string): DemoToolCall | undefined {
+  const lines = linesOfReadResult(readResult);
+  while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
+  if (lines.length === 0) return undefined;
+  const content = lines.join('\n');
+  for (let take = 1; take <= lines.length; take++) {
+    const oldText = lines.slice(-take).join('\n');
+    if (content.indexOf(oldText) === content.lastIndexOf(oldText)) {
+      return { name: 'edit', arguments: { path, oldText, newText: `${oldText}\n${addition}` } };
+    }
   }
   return undefined;
 }
@@ -173,7 +211,15 @@ export function demoReply(request: DemoRequest): DemoReply {
   const label = firstReply ? `${DEMO_LABEL}\n\n` : '';
 
   if (isSummaryRequest(system, userText)) return { text: demoSummary(userText), toolCalls: [] };
-  if (last?.role === 'tool') return { text: summarizeToolResults(messages), toolCalls: [] };
+  if (last?.role === 'tool') {
+    const append = appendIntent(userText);
+    const calls = [...messages].reverse().find((m) => m.role === 'assistant' && m.tool_calls?.length)?.tool_calls ?? [];
+    if (append && calls.length === 1 && calls[0]!.function?.name === 'read') {
+      const edit = appendEdit(append.path, append.text, text(last.content));
+      if (edit) return { text: `I'll add the line at the end of \`${append.path}\`.`, toolCalls: [edit] };
+    }
+    return { text: summarizeToolResults(messages), toolCalls: [] };
+  }
 
   const available = new Set((request.tools ?? []).map((t) => t.function?.name ?? '').filter(Boolean));
   const call = intentFor(userText, available);
@@ -188,6 +234,7 @@ export function demoReply(request: DemoRequest): DemoReply {
     '- **read README.md**',
     '- **create hello.txt with Hello world**',
     '- **edit hello.txt: replace "Hello" with "Goodbye"**',
+    '- **add "Demo was here" to README.md**',
     '- **find \\*.ts**, **grep TODO**, **run `ls -la`**',
     '- `/compact` to see a structured summary',
   ].join('\n');
