@@ -58,7 +58,7 @@ export function createWriteTool(): AgentTool<WriteArgs> {
       const details: WriteDetails = { path: target.display, newContent: args.content, bytes };
       if (previous !== undefined) details.previousContent = previous;
       return {
-        content: [{ type: 'text', text: `${what} ${target.display} (${formatBytes(bytes)}, ${bytes} bytes).` }],
+        content: [{ type: 'text', text: bytes < 1024 ? `${what} ${target.display} (${bytes} bytes).` : `${what} ${target.display} (${formatBytes(bytes)}).` }],
         details,
         isError: false,
       };
