@@ -1,0 +1,205 @@
+// Leaf persistence (issues 3 and 7): after a navigation the position survives a window reload. The real
+// extension's app re-opens the session through the same code path with the real workspaceState; a fresh
+// ArborApp built like activate() over the same storage restores it too. pi's rule (the last line) applies
+// when nothing is remembered or the remembered entry is gone.
+import * as assert from 'node:assert/strict';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { ArborApp } from '../../src/app/arbor-app';
+import type { SessionEntry } from '../../src/session/entries';
+import { WorkspaceLeafMemory } from '../../src/vscode/leaf-memory';
+import type { ArborApi } from '../../src/vscode/api';
+import { activateArbor } from './helpers';
+
+const FAKE = process.env.ARBOR_TEST_LLM_URL;
+
+async function admin(route: string, body?: unknown): Promise<unknown> {
+  if (!FAKE) throw new Error('ARBOR_TEST_LLM_URL is not set (run through scripts/run-exthost-tests.mjs)');
+  const response = await fetch(`${FAKE}/__admin/${route}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return response.json();
+}
+
+/** Three exchanges through the fake provider. */
+async function threeTurns(app: ArborApp): Promise<void> {
+  for (const n of [1, 2, 3]) {
+    await admin('enqueue', { text: `reply ${n}` });
+    const outcome = await app.prompt(`question ${n}`);
+    assert.equal(outcome.kind, 'sent');
+  }
+}
+
+function assistantIds(app: ArborApp): string[] {
+  return app
+    .currentStore!.getEntries()
+    .filter((e) => e.type === 'message' && (e as { message: { role: string } }).message.role === 'assistant')
+    .map((e) => e.id);
+}
+
+async function fileLines(file: string): Promise<Record<string, unknown>[]> {
+  return (await readFile(file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** Memento with VS Code's semantics (values stored as JSON copies), outliving the apps that use it. */
+class JsonMemento implements vscode.Memento {
+  private readonly values = new Map<string, string>();
+  keys(): readonly string[] {
+    return [...this.values.keys()];
+  }
+  get<T>(key: string, defaultValue?: T): T | undefined {
+    const raw = this.values.get(key);
+    return raw === undefined ? defaultValue : (JSON.parse(raw) as T);
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    if (value === undefined) this.values.delete(key);
+    else this.values.set(key, JSON.stringify(value));
+  }
+}
+
+/** An app wired like activate() (settings from the real configuration, fake provider), over `memento`. */
+function appLikeActivate(api: ArborApi, sessionsDir: string, memento: vscode.Memento): ArborApp {
+  const roots = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+  return new ArborApp({
+    sessionsDir: () => sessionsDir,
+    workspaceRoots: roots,
+    trusted: () => vscode.workspace.isTrusted,
+    settings: () => api.config.settings,
+    keys: { getKey: async () => undefined },
+    leafMemory: new WorkspaceLeafMemory(memento),
+    prompter: { ask: async () => ({ kind: 'approve' }) },
+  });
+}
+
+/** The leaf memory writes in the background (best effort): let it settle. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+suite('leaf persistence across a reload (extension host)', () => {
+  const temps: string[] = [];
+  setup(async () => {
+    await admin('reset', {});
+  });
+  suiteTeardown(async () => {
+    for (const dir of temps) await rm(dir, { recursive: true, force: true });
+  });
+
+  test('the real app: navigate to an earlier reply, switch away, reopen → the leaf is restored from workspaceState', async () => {
+    const api = await activateArbor();
+    await vscode.commands.executeCommand('arbor.newSession');
+    await threeTurns(api.app);
+    const file = api.app.sessionView()!.file;
+    const [first, , last] = assistantIds(api.app);
+    assert.equal(api.app.snapshot({ tree: false }).leafId, last);
+
+    const result = await api.app.navigate(first!);
+    assert.equal(result.cancelled, false);
+    assert.equal(api.app.snapshot({ tree: false }).leafId, first);
+    await settle();
+
+    await api.app.newSession();
+    assert.notEqual(api.app.sessionView()?.file, file);
+    await api.app.openSession(file);
+    const snapshot = api.app.snapshot({ tree: false });
+    assert.equal(snapshot.leafId, first, 'the navigated position, not the last line');
+    assert.deepEqual(snapshot.conversation.map((e) => e.text), ['question 1', 'reply 1']);
+  });
+
+  test('the real app: a navigated position whose entry is gone from the file falls back to the last line', async () => {
+    const api = await activateArbor();
+    await vscode.commands.executeCommand('arbor.newSession');
+    await threeTurns(api.app);
+    const file = api.app.sessionView()!.file;
+    const [, second] = assistantIds(api.app);
+    await api.app.navigate(second!);
+    await settle();
+    await api.app.newSession();
+
+    // Another tool rewrote the file without that entry (its child becomes a root, as the store reads orphans).
+    const lines = await fileLines(file);
+    const kept = lines.filter((l) => l.id !== second);
+    assert.equal(kept.length, lines.length - 1);
+    await writeFile(file, kept.map((l) => JSON.stringify(l)).join('\n') + '\n');
+
+    await api.app.openSession(file);
+    assert.equal(api.app.snapshot({ tree: false }).leafId, kept.at(-1)!.id, "pi's rule: the last line");
+  });
+
+  test('the real app: a copy of the session (nothing remembered for it) opens at the last line', async () => {
+    const api = await activateArbor();
+    await vscode.commands.executeCommand('arbor.newSession');
+    await threeTurns(api.app);
+    const file = api.app.sessionView()!.file;
+    const [first, , last] = assistantIds(api.app);
+    await api.app.navigate(first!);
+    await settle();
+    const copy = file.replace(/\.jsonl$/, '-copy.jsonl');
+    await copyFile(file, copy);
+    try {
+      await api.app.openSession(copy);
+      assert.equal(api.app.snapshot({ tree: false }).leafId, last);
+    } finally {
+      await api.app.newSession();
+      await rm(copy, { force: true });
+    }
+  });
+
+  test('a fresh ArborApp over the same workspace storage restores the leaf (a window reload); the root position too', async () => {
+    const api = await activateArbor();
+    const dir = await mkdtemp(join(tmpdir(), 'arbor-leaf-'));
+    temps.push(dir);
+    const storage = new JsonMemento();
+
+    const before = appLikeActivate(api, dir, storage);
+    await before.applySettings();
+    await before.newSession();
+    await threeTurns(before);
+    const file = before.sessionView()!.file;
+    const [first, second] = assistantIds(before);
+    await before.navigate(second!);
+    await settle();
+    before.dispose();
+
+    const after = appLikeActivate(api, dir, storage);
+    let position: string | null | undefined;
+    try {
+      await after.applySettings();
+      await after.openSession(file);
+      assert.equal(after.snapshot({ tree: false }).leafId, second);
+
+      // Picking the first user message moves to its parent (edit and resend): "before everything" when it
+      // is the first entry. That position survives too, and is not mistaken for "nothing remembered".
+      const firstUser = after.currentStore!.getEntries().find((e: SessionEntry) => e.type === 'message' && (e as { message: { role: string } }).message.role === 'user')!;
+      const result = await after.navigate(firstUser.id);
+      assert.equal(result.editorText, 'question 1');
+      position = after.snapshot({ tree: false }).leafId;
+      assert.equal(position, firstUser.parentId);
+      assert.notEqual(position, first);
+      await settle();
+    } finally {
+      after.dispose();
+    }
+
+    const again = appLikeActivate(api, dir, storage);
+    try {
+      await again.openSession(file);
+      assert.equal(again.snapshot({ tree: false }).leafId, position);
+      assert.notEqual(again.snapshot({ tree: false }).leafId, again.currentStore!.getEntries().at(-1)!.id);
+    } finally {
+      again.dispose();
+    }
+
+    // Nothing remembered (new storage): pi's rule.
+    const fresh = appLikeActivate(api, dir, new JsonMemento());
+    try {
+      await fresh.openSession(file);
+      const entries = fresh.currentStore!.getEntries();
+      assert.equal(fresh.snapshot({ tree: false }).leafId, entries.at(-1)!.id);
+    } finally {
+      fresh.dispose();
+    }
+  });
+});
