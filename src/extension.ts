@@ -1,6 +1,7 @@
 // Extension entry point: wires the VS Code adapters around the application controller (src/app). Keep it
 // thin: logic lives in src/app (no vscode) or in the adapters under src/vscode/. Provider SDKs and the
 // tokenizer are loaded lazily by the modules that need them (dynamic import), never here.
+import { stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
@@ -19,7 +20,7 @@ import * as openChat from './vscode/commands/open-chat';
 import * as selectModel from './vscode/commands/select-model';
 import * as setApiKey from './vscode/commands/set-api-key';
 import { ArborConfig } from './vscode/config';
-import { WorkspaceLeafMemory } from './vscode/leaf-memory';
+import { LastSessionMemory, WorkspaceLeafMemory } from './vscode/leaf-memory';
 import { createLogger } from './vscode/log';
 import { hostKeyResolver, SecretKeys } from './vscode/secrets';
 import { registerSurfaces } from './vscode/surfaces';
@@ -100,7 +101,12 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     clearApiKey.register(context, app, secrets),
     selectModel.register(context, app),
   );
-  void applySettings();
+  // After a window reload the chat reopens the session it showed, at its remembered leaf.
+  const lastSession = new LastSessionMemory(context.workspaceState);
+  context.subscriptions.push(lastSession.track(app));
+  void applySettings()
+    .then(() => lastSession.reopen(app, (file) => stat(file).then((s) => s.isFile(), () => false)))
+    .catch((error) => log.warn(`reopening the last session failed: ${(error as Error).message}`));
 
   log.info(`Arbor ${collectChatState(context).extensionVersion} activated; sessions in ${sessionsDir()}`);
   return {

@@ -30,3 +30,43 @@ export class WorkspaceLeafMemory implements LeafMemory {
     await this.state.update(KEY, leaves);
   }
 }
+
+const LAST_SESSION_KEY = 'arbor.lastSession';
+
+/** The subset of ArborApp that reopening the last session needs. */
+export interface ReopenableApp {
+  readonly currentStore: { readonly file: string } | undefined;
+  onDidChange(listener: (change: { kind: string }) => void): { dispose(): void };
+  openSession(file: string): Promise<unknown>;
+}
+
+/**
+ * Remembers which session the chat shows, so a window reload reopens it (at its remembered leaf, see
+ * WorkspaceLeafMemory) instead of starting on an empty chat. A session without a file yet (nothing
+ * written) or one that was deleted meanwhile is skipped.
+ */
+export class LastSessionMemory {
+  constructor(private readonly state: vscode.Memento) {}
+
+  get(): string | undefined {
+    const value = this.state.get<unknown>(LAST_SESSION_KEY);
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  }
+
+  /** Records every session switch of `app`. */
+  track(app: ReopenableApp): { dispose(): void } {
+    return app.onDidChange((change) => {
+      if (change.kind !== 'session') return;
+      const file = app.currentStore?.file;
+      if (file && file !== this.get()) void Promise.resolve(this.state.update(LAST_SESSION_KEY, file)).catch(() => undefined);
+    });
+  }
+
+  /** Reopens the remembered session when the app has none yet; false when there was nothing to reopen. */
+  async reopen(app: ReopenableApp, fileExists: (file: string) => Promise<boolean>): Promise<boolean> {
+    const file = this.get();
+    if (!file || app.currentStore || !(await fileExists(file))) return false;
+    await app.openSession(file);
+    return true;
+  }
+}

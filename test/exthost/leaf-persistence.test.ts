@@ -3,13 +3,13 @@
 // ArborApp built like activate() over the same storage restores it too. pi's rule (the last line) applies
 // when nothing is remembered or the remembered entry is gone.
 import * as assert from 'node:assert/strict';
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { ArborApp } from '../../src/app/arbor-app';
 import type { SessionEntry } from '../../src/session/entries';
-import { WorkspaceLeafMemory } from '../../src/vscode/leaf-memory';
+import { LastSessionMemory, WorkspaceLeafMemory } from '../../src/vscode/leaf-memory';
 import type { ArborApi } from '../../src/vscode/api';
 import { activateArbor } from './helpers';
 
@@ -74,6 +74,8 @@ function appLikeActivate(api: ArborApi, sessionsDir: string, memento: vscode.Mem
     prompter: { ask: async () => ({ kind: 'approve' }) },
   });
 }
+
+const exists = (file: string) => stat(file).then((s) => s.isFile(), () => false);
 
 /** The leaf memory writes in the background (best effort): let it settle. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
@@ -200,6 +202,46 @@ suite('leaf persistence across a reload (extension host)', () => {
       assert.equal(fresh.snapshot({ tree: false }).leafId, entries.at(-1)!.id);
     } finally {
       fresh.dispose();
+    }
+  });
+
+  test('a reload as activate() does it: the last session is reopened at its navigated leaf; a deleted one is skipped', async () => {
+    const api = await activateArbor();
+    const dir = await mkdtemp(join(tmpdir(), 'arbor-reload-'));
+    temps.push(dir);
+    const storage = new JsonMemento();
+
+    const before = appLikeActivate(api, dir, storage);
+    const tracking = new LastSessionMemory(storage).track(before);
+    await before.applySettings();
+    await before.newSession();
+    await threeTurns(before);
+    const file = before.sessionView()!.file;
+    const [first] = assistantIds(before);
+    await before.navigate(first!);
+    await settle();
+    tracking.dispose();
+    before.dispose();
+
+    const after = appLikeActivate(api, dir, storage);
+    const memory = new LastSessionMemory(storage);
+    try {
+      assert.equal(after.currentStore, undefined, 'a new app starts without a session');
+      assert.equal(await memory.reopen(after, exists), true);
+      assert.equal(after.sessionView()?.file, file);
+      assert.equal(after.snapshot({ tree: false }).leafId, first);
+      assert.equal(await memory.reopen(after, exists), false, 'never replaces an open session');
+    } finally {
+      after.dispose();
+    }
+
+    await rm(file);
+    const afterDelete = appLikeActivate(api, dir, storage);
+    try {
+      assert.equal(await new LastSessionMemory(storage).reopen(afterDelete, exists), false);
+      assert.equal(afterDelete.currentStore, undefined);
+    } finally {
+      afterDelete.dispose();
     }
   });
 });
