@@ -7,9 +7,9 @@
 // Outputs: dist/extension.js (node/cjs, `vscode` external), dist/cli.js (if src/cli/main.ts exists),
 // dist/webview/{main.js,main.css,toolkit.min.js} (browser), dist/test/suite.js (mocha bundled in).
 //
-// Provider SDKs (openai, @anthropic-ai/sdk) and gpt-tokenizer are bundled but must only be reached through
-// `await import(...)`: in a cjs bundle esbuild wraps such modules in lazy initialisers, so they are not
-// evaluated at activation. Do not add code splitting (unsupported for cjs) or static imports of them.
+// Provider SDKs (openai, @anthropic-ai/sdk) and gpt-tokenizer's cl100k table are built into files of their
+// own under dist/vendor/ and must only be reached through `await import(...)`: activation then neither
+// evaluates nor even parses them (about 1.5 MB). Never import them statically.
 import * as esbuild from 'esbuild';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -77,6 +77,46 @@ function exthostTestsPlugin() {
   };
 }
 
+/** Lazily loaded packages → their file under dist/vendor/ (each built once, shared by every bundle). */
+const VENDOR = {
+  openai: 'openai',
+  '@anthropic-ai/sdk': 'anthropic',
+  'gpt-tokenizer/encoding/cl100k_base': 'cl100k',
+};
+
+/** Routes imports of the vendor packages to the prebuilt files, relative to the bundle being built. */
+function vendorPlugin(vendorDir) {
+  const specifiers = Object.keys(VENDOR).map((name) => name.replace(/[/\-@.]/g, '\\$&'));
+  return {
+    name: 'arbor-vendor',
+    // Each package becomes a tiny CommonJS shim that `require`s the prebuilt file. esbuild wraps the shim
+    // in a lazy initialiser behind `import()`, so the file is read on first use only; and `require` keeps
+    // the module's own `default` export (a native `import()` of a CJS file would wrap it once more).
+    setup(build) {
+      build.onResolve({ filter: new RegExp(`^(${specifiers.join('|')})$`) }, (args) => ({ path: args.path, namespace: 'arbor-vendor' }));
+      build.onLoad({ filter: /.*/, namespace: 'arbor-vendor' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(`${vendorDir}/${VENDOR[args.path]}.js`)});\n`,
+        loader: 'js',
+      }));
+      build.onResolve({ filter: /^\.{1,2}\/vendor\// }, (args) => ({ path: args.path, external: true }));
+    },
+  };
+}
+
+function vendorConfigs() {
+  return Object.entries(VENDOR).map(([specifier, name]) => ({
+    ...nodeCommon,
+    stdin: {
+      contents: `export * from ${JSON.stringify(specifier)};\nexport { default } from ${JSON.stringify(specifier)};\n`,
+      resolveDir: root,
+      loader: 'js',
+    },
+    sourcemap: false,
+    outfile: `dist/vendor/${name}.js`,
+    plugins: [reporter(`vendor/${name}`)],
+  }));
+}
+
 const nodeCommon = {
   bundle: true,
   platform: 'node',
@@ -93,11 +133,12 @@ const nodeCommon = {
 
 function configs() {
   const list = [
+    ...vendorConfigs(),
     {
       ...nodeCommon,
       entryPoints: ['src/extension.ts'],
       outfile: 'dist/extension.js',
-      plugins: [reporter('extension')],
+      plugins: [reporter('extension'), vendorPlugin('./vendor')],
     },
     {
       bundle: true,
@@ -120,7 +161,7 @@ function configs() {
       entryPoints: ['src/cli/main.ts'],
       outfile: 'dist/cli.js',
       banner: { js: '#!/usr/bin/env node' },
-      plugins: [reporter('cli'), {
+      plugins: [reporter('cli'), vendorPlugin('./vendor'), {
         name: 'arbor-chmod',
         setup(build) {
           build.onEnd((result) => {
@@ -139,7 +180,7 @@ function configs() {
       outfile: 'dist/test/suite.js',
       // mocha's optional parallel mode uses require.resolve on its own files; we never use it.
       logOverride: { 'require-resolve-not-external': 'silent' },
-      plugins: [reporter('exthost test suite'), exthostTestsPlugin()],
+      plugins: [reporter('exthost test suite'), exthostTestsPlugin(), vendorPlugin('../vendor')],
     });
   }
   return list;
