@@ -3,7 +3,7 @@
 // (aria-hidden); the button that holds it carries the accessible name.
 const NS = 'http://www.w3.org/2000/svg';
 
-export type IconName = 'branch' | 'edit' | 'copy' | 'tag' | 'check' | 'add' | 'list' | 'tree';
+export type IconName = 'branch' | 'edit' | 'copy' | 'tag' | 'check' | 'add' | 'list' | 'tree' | 'fold';
 
 type Shape = { d: string; fill?: boolean } | { circle: [number, number, number] };
 
@@ -20,6 +20,8 @@ const SHAPES: Record<IconName, Shape[]> = {
   tag: [{ d: 'M2.5 2.5h5.5l6 6-5.5 5.5-6-6z' }, { circle: [5.5, 5.5, 1] }],
   check: [{ d: 'M3 8.5l3 3 7-7' }],
   add: [{ d: 'M8 3v10M3 8h10' }],
+  // compaction: lines folded together
+  fold: [{ d: 'M3 3.5h10M3 12.5h10M8 5.5v5M6 7.5l2-2 2 2M6 8.5l2 2 2-2' }],
   list: [{ d: 'M2.5 4h11M2.5 8h11M2.5 12h11' }],
   // the in-panel conversation tree: a root with two branches
   tree: [{ d: 'M4 2v12M4 8c0-2 2-3 4-3h2M4 11c0-1.5 2-2 4-2h2' }, { circle: [12, 5, 1.6] }, { circle: [12, 9, 1.6] }, { circle: [4, 14, 1.6] }],

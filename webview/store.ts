@@ -54,6 +54,8 @@ export class Store {
   notices: InlineNotice[] = [];
   /** set once the host sent anything beyond state: decides between welcome text and conversation */
   hasConversation = false;
+  /** counts conversation snapshots (a snapshot replaces the path; an append extends it) */
+  snapshots = 0;
   private nextNoticeId = 1;
   private listeners = new Set<(parts: ReadonlySet<Part>) => void>();
   private pending = new Set<Part>();
@@ -90,6 +92,7 @@ export class Store {
   }
 
   setConversation(leafId: string | null, items: ConversationItem[]): void {
+    this.snapshots++;
     this.leafId = leafId;
     this.results.clear();
     const shown: ConversationItem[] = [];

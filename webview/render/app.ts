@@ -33,6 +33,9 @@ export function mountApp(
   let restoredScroll = false;
   /** a reveal that arrived before the first conversation snapshot */
   let pendingReveal: string | undefined;
+  /** the snapshot and leaf the list shows (tells a branch/session switch from an append or a label) */
+  let shownSnapshot = 0;
+  let shownLeaf: string | null = null;
   let saver: (() => void) | undefined;
   const save = () => saver?.();
 
@@ -138,6 +141,11 @@ export function mountApp(
       container.dataset.status = 'ready';
     }
     if (parts.has('conversation')) {
+      // A new snapshot with another leaf (a branch switch, or another session) shows the new position,
+      // which is the end of the path; a snapshot with the same leaf (a label changed) keeps the scroll.
+      if (restoredScroll && store.snapshots !== shownSnapshot && store.leafId !== shownLeaf) conversation.list.atBottom = true;
+      shownSnapshot = store.snapshots;
+      shownLeaf = store.leafId;
       if (!restoredScroll && store.items.length > 0) {
         restoredScroll = true;
         conversation.list.atBottom = persisted.atBottom;

@@ -122,7 +122,7 @@ function markerShell(ctx: RenderContext, kind: 'compaction' | 'branch_summary', 
   const toggle = el(
     'button',
     { type: 'button', class: 'marker-line', 'data-action': 'toggleMarker', 'data-id': key, 'aria-expanded': String(expanded), title },
-    el('span', { class: `marker-icon icon-${kind}`, 'aria-hidden': 'true' }, kind === 'compaction' ? '⧉' : '⑂'),
+    el('span', { class: `marker-icon icon-${kind}`, 'aria-hidden': 'true' }, icon(kind === 'compaction' ? 'fold' : 'branch')),
     el('span', { class: 'marker-text' }, line),
     el('span', { class: 'marker-chevron', 'aria-hidden': 'true' }, expanded ? '▾' : '▸'),
   );

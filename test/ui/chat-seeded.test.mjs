@@ -1,0 +1,334 @@
+// Chat panel UI tests on pre-written session files (real workbench, fake LLM): a compaction marker expands
+// and "Continue from before this compaction" navigates without touching the file; the in-panel tree shows
+// two branches and a click + Summarize puts a branch-summary marker into the chat; selecting a Session
+// Tree row scrolls the chat to that message (revealEntry); screenshots in light, dark and high-contrast
+// themes; a 5,000-message branch opens and scrolls with only a window of rows in the DOM.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after } from 'node:test';
+import { startFakeLlm } from '../fake-llm/server.mjs';
+import { chatFrame, expandPane, openArborContainer, screenshot, sidebarPane } from '../harness/browser.mjs';
+import { useWorkbench } from '../harness/ui.mjs';
+
+let fake;
+const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-chat-seeded-'));
+let clock = Date.parse('2025-02-01T09:00:00.000Z');
+const at = () => new Date((clock += 1000)).toISOString();
+const filler = 'The bookshop keeps its inventory in a JSON file and the checkout flow needs tests. '.repeat(25);
+const user = (id, parentId, text) => ({ type: 'message', id, parentId, timestamp: at(), message: { role: 'user', content: text, timestamp: clock } });
+const assistant = (id, parentId, text, tokens = 1000) => ({
+  type: 'message', id, parentId, timestamp: at(),
+  message: {
+    role: 'assistant', content: [{ type: 'text', text }], api: 'openai-completions', provider: 'fake', model: 'fake-gpt',
+    usage: { input: tokens, output: 50, cacheRead: 0, cacheWrite: 0, totalTokens: tokens + 50, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+    stopReason: 'stop', timestamp: clock,
+  },
+});
+
+function writeSession(name, id, entries) {
+  const header = { type: 'session', version: 3, id, timestamp: at(), cwd: sessionsDir };
+  const file = join(sessionsDir, name);
+  writeFileSync(file, [header, ...entries].map((e) => JSON.stringify(e)).join('\n') + '\n');
+  return file;
+}
+
+/** u1 → a1 ┬ u2 "Try approach Alpha" → a2                                   (old branch)
+ *           └ u3 "Try approach Beta" → a3 → u4 → a4 → c1 (compaction) → u5 → a5 (current) */
+const branchedFile = writeSession('2025-02-01T09-00-00-000Z_ui-chat-branches.jsonl', 'ui-chat-branches', [
+  user('u1', null, 'Plan the checkout tests'),
+  assistant('a1', 'u1', `Two approaches come to mind. ${filler}`),
+  user('u2', 'a1', 'Try approach Alpha'),
+  assistant('a2', 'u2', `Alpha failed because the fixtures were stale. ${filler}`),
+  user('u3', 'a1', 'Try approach Beta'),
+  assistant('a3', 'u3', `Beta works so far. ${filler}`),
+  user('u4', 'a3', `Add the payment step ${filler}`),
+  assistant('a4', 'u4', `The payment step is covered. ${filler}`),
+  {
+    type: 'compaction', id: 'c1', parentId: 'a4', timestamp: at(),
+    summary: '## Goal\nCheckout tests for the bookshop.\n\n## Done\nApproach Beta with a payment step.',
+    firstKeptEntryId: 'u4', tokensBefore: 42_000,
+    details: { readFiles: ['src/inventory.json'], modifiedFiles: ['test/checkout.test.js'], reason: 'manual' },
+  },
+  user('u5', 'c1', 'Now cover refunds'),
+  assistant('a5', 'u5', 'Refunds are covered too.'),
+]);
+
+/** 5,000 messages on one branch: m0 (user) … m4999 (assistant). */
+const LONG = 5000;
+const longEntries = [];
+for (let i = 0; i < LONG; i++) {
+  const parent = i === 0 ? null : `m${i - 1}`;
+  if (i % 2 === 0) longEntries.push(user(`m${i}`, parent, i === 0 ? 'First message of the long branch' : `Question number ${i} about the inventory`));
+  else longEntries.push(assistant(`m${i}`, parent, `Answer number ${i}: the inventory file is fine.${i % 10 === 1 ? ` ${filler.slice(0, 400)}` : ''}`, 100));
+}
+writeSession('2025-02-02T09-00-00-000Z_ui-chat-long.jsonl', 'ui-chat-long', longEntries);
+
+after(async () => {
+  await fake?.close?.();
+});
+
+const wb = useWorkbench('chat-seeded', async () => {
+  fake = await startFakeLlm();
+  return {
+    extraEnv: { ARBOR_TEST_LLM_URL: fake.url },
+    settings: {
+      'arbor.sessions.directory': sessionsDir,
+      'arbor.models': [
+        { provider: 'fake', id: 'fake-gpt', name: 'Fake GPT', api: 'openai-compatible', baseUrl: fake.openaiBaseUrl, contextWindow: 128000, maxOutputTokens: 1024 },
+      ],
+      'arbor.model': 'fake/fake-gpt',
+      'workbench.colorTheme': 'Default Dark Modern',
+    },
+  };
+});
+
+/** Retries an interaction that focus changes or a re-render can swallow; rethrows the last error. */
+async function retry(what, fn, attempts = 3) {
+  let lastError;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    try {
+      return await fn(attempt);
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  throw new Error(`${what} failed after ${attempts} attempts: ${lastError?.message}`);
+}
+
+async function readyChat(page) {
+  await openArborContainer(page);
+  await expandPane(page, 'Chat');
+  const chat = chatFrame(page);
+  await chat.locator('#app[data-status="ready"]').waitFor({ timeout: 30_000 });
+  return chat;
+}
+
+/** Opens a seeded session from the Sessions view and waits until the chat shows `leafId` as its leaf. */
+async function openSession(page, rowText, leafId) {
+  await openArborContainer(page);
+  await expandPane(page, 'Sessions');
+  const row = sidebarPane(page, 'Sessions').locator('.monaco-list-row', { hasText: rowText }).first();
+  await row.waitFor({ timeout: 20_000 });
+  const chat = await readyChat(page);
+  await retry(`opening session "${rowText}"`, async () => {
+    await row.click();
+    await chat.locator(`#app[data-leaf="${leafId}"]`).waitFor({ timeout: 20_000 });
+  });
+  return chat;
+}
+
+/** Picks a colour theme through the palette ("Preferences: Color Theme"), retried if focus is stolen. */
+async function setTheme(page, theme, kind) {
+  const quick = page.locator('.quick-input-widget');
+  const box = quick.locator('.quick-input-box input');
+  await retry(`switching to ${theme}`, async () => {
+    try {
+      await page.keyboard.press('F1');
+      await box.waitFor({ state: 'visible', timeout: 5000 });
+      await box.fill('>Preferences: Color Theme');
+      const command = quick.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first();
+      await command.waitFor({ timeout: 5000 });
+      await command.click();
+      // The theme picker replaces the palette: its rows are themes.
+      const row = quick.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${theme}$`) }) }).first();
+      await quick.locator('.monaco-list-row', { hasText: 'Default Dark Modern' }).first().waitFor({ timeout: 5000 });
+      await box.fill(theme);
+      await row.waitFor({ timeout: 5000 });
+      await row.click();
+      await quick.waitFor({ state: 'hidden', timeout: 5000 });
+    } catch (error) {
+      await page.keyboard.press('Escape').catch(() => {});
+      throw error;
+    }
+  });
+  const chat = chatFrame(page);
+  // VS Code marks the webview body with the theme kind once it applied the new colours.
+  await chat.locator(`body.${kind}`).waitFor({ timeout: 30_000 });
+  return chat;
+}
+
+wb.test('a compaction marker expands to its summary and files; "Continue from before" navigates and deletes nothing', async (page) => {
+  const before = readFileSync(branchedFile, 'utf8');
+  const chat = await openSession(page, 'Plan the checkout tests', 'a5');
+  const marker = chat.locator('.marker-compaction[data-entry="c1"]');
+  await marker.waitFor();
+  assert.match(await marker.locator('.marker-text').innerText(), /Compacted on request · 42\.0k tokens summarized/);
+  const toggle = marker.locator('.marker-line');
+  await toggle.click();
+  await marker.locator('.marker-line[aria-expanded="true"]').waitFor();
+  const body = marker.locator('.marker-body');
+  await body.locator('h2', { hasText: 'Goal' }).waitFor();
+  assert.match(await body.innerText(), /Approach Beta with a payment step/);
+  assert.match(await body.locator('.file-list', { hasText: 'Read files (1)' }).innerText(), /src\/inventory\.json/);
+  assert.match(await body.locator('.file-list', { hasText: 'Modified files (1)' }).innerText(), /test\/checkout\.test\.js/);
+  await screenshot(page, 'chat-seeded-compaction-marker-expanded');
+
+  await body.locator('vscode-button[data-action="continueBefore"]').click();
+  // The leaf moves to a3 (the first kept entry's predecessor): the compaction and what followed leave the path.
+  await chat.locator('#app[data-leaf="a3"]').waitFor({ timeout: 20_000 });
+  await chat.locator('.marker-compaction').waitFor({ state: 'detached' });
+  await chat.locator('.msg[data-entry="a3"]', { hasText: 'Beta works so far' }).waitFor();
+  assert.equal(await chat.locator('.msg[data-entry="u5"]').count(), 0, 'messages after the compaction left the active path');
+  assert.equal(readFileSync(branchedFile, 'utf8'), before, 'the session file is unchanged');
+});
+
+wb.test('the in-panel tree shows two branches; clicking the other branch and Summarize puts a summary marker into the chat', async (page) => {
+  const chat = await readyChat(page);
+  await chat.locator('#app[data-leaf="a3"]').waitFor();
+  const treeOpen = chat.locator('#app[data-tree-open="true"]');
+  if ((await treeOpen.count()) === 0) await chat.locator('vscode-button#toggle-tree').click();
+  await treeOpen.waitFor();
+  const tree = chat.locator('#tree-panel');
+  await tree.locator('.tree-row[data-id="u2"]').waitFor();
+  await tree.locator('.tree-row[data-id="u3"]').waitFor();
+  assert.match(await tree.locator('.tree-row[data-id="a1"] .tree-branches').innerText(), /2/, 'a1 is a branch point with two branches');
+
+  // Record every navigation state the webview goes through (the summary may finish quickly).
+  await chat.locator('#app').evaluate((app) => {
+    window.__navStates = [];
+    new MutationObserver(() => window.__navStates.push(app.dataset.navigation ?? '')).observe(app, { attributes: true, attributeFilter: ['data-navigation'] });
+  });
+  await retry('opening the branch dialog from the tree', async () => {
+    await tree.locator('.tree-row[data-id="a2"]').click();
+    await chat.locator('#branch-dialog').waitFor({ state: 'visible', timeout: 5000 });
+  });
+  assert.match(await chat.locator('#branch-dialog-preview').innerText(), /Alpha failed/);
+  await chat.locator('vscode-button#switch-summarize').click();
+  const summaryMarker = chat.locator('.marker-branch_summary');
+  await summaryMarker.waitFor({ timeout: 30_000 });
+  const states = await chat.locator('#app').evaluate(() => window.__navStates);
+  assert.ok(states.includes('summarizing'), `progress was shown (states: ${states.join(',')})`);
+  assert.ok(states.includes('done'), `navigation finished (states: ${states.join(',')})`);
+  // The marker is the new leaf, right after the Alpha reply; the Beta branch stays in the tree.
+  const leaf = await chat.locator('#app').getAttribute('data-leaf');
+  assert.equal(await summaryMarker.getAttribute('data-entry'), leaf);
+  // Path order: … u2, a2, summary (rows carry their index in the virtualized path).
+  const count = Number(await chat.locator('#conversation').getAttribute('data-count'));
+  assert.equal(await summaryMarker.getAttribute('data-vl-index'), String(count - 1), 'the summary is the last item of the path');
+  assert.equal(await chat.locator('.row[data-entry="a2"]').getAttribute('data-vl-index'), String(count - 2), 'right after the Alpha reply');
+  assert.equal(count, 5, 'u1, a1, u2, a2, summary');
+  await tree.locator('.tree-row[data-id="u3"]').waitFor();
+  await tree.locator(`.tree-row[data-id="${leaf}"].leaf`).waitFor();
+  await chat.locator('#branch-dialog').waitFor({ state: 'hidden', timeout: 10_000 }).catch(async () => {
+    await chat.locator('vscode-button#switch-close').click();
+    await chat.locator('#branch-dialog').waitFor({ state: 'hidden' });
+  });
+  await chat.locator('vscode-button#toggle-tree').click();
+  await chat.locator('#app[data-tree-open="false"]').waitFor();
+});
+
+wb.test('selecting a Session Tree row scrolls the chat to that message and highlights it', async (page) => {
+  const chat = await readyChat(page);
+  const scroller = chat.locator('#conversation');
+  await scroller.evaluate((s) => { s.scrollTop = s.scrollHeight; });
+  await expandPane(page, 'Session Tree');
+  const row = sidebarPane(page, 'Session Tree').locator('.monaco-list-row', { hasText: 'Plan the checkout tests' }).first();
+  await row.waitFor({ timeout: 20_000 });
+  await retry('selecting the Session Tree row', async () => {
+    await row.click();
+    await chat.locator('#conversation[data-revealed="u1"]').waitFor({ timeout: 10_000 });
+  });
+  await chat.locator('.msg[data-entry="u1"].revealed').waitFor();
+  // The revealed message is inside the viewport, near its top.
+  const geometry = await chat.locator('.msg[data-entry="u1"]').evaluate((node) => {
+    const s = node.closest('#conversation').getBoundingClientRect();
+    const r = node.getBoundingClientRect();
+    return { top: r.top - s.top, height: s.height };
+  });
+  assert.ok(geometry.top >= -1 && geometry.top < geometry.height / 2, `u1 is near the top of the viewport (${JSON.stringify(geometry)})`);
+
+  // An entry on another branch cannot be shown: the chat says so instead of scrolling somewhere else.
+  const off = sidebarPane(page, 'Session Tree').locator('.monaco-list-row', { hasText: 'Try approach Beta' }).first();
+  await off.waitFor();
+  await retry('selecting an off-path Session Tree row', async () => {
+    await off.click();
+    await chat.locator('.inline-notice', { hasText: 'not on the active path' }).first().waitFor({ timeout: 10_000 });
+  });
+});
+
+wb.test('screenshots in light, dark and high-contrast themes: readable colours, toolkit defined', async (page) => {
+  const chat = await readyChat(page);
+  // The newest messages (the Alpha reply and the branch summary) in view.
+  await retry('scrolling to the newest message', async () => {
+    await chat.locator('#conversation').evaluate((s) => { s.scrollTop = s.scrollHeight; });
+    await chat.locator('.marker-branch_summary').waitFor({ timeout: 5000 });
+  });
+  for (const [theme, kind, name] of [
+    ['Default Light Modern', 'vscode-light', 'light'],
+    ['Default Dark Modern', 'vscode-dark', 'dark'],
+    ['Default High Contrast', 'vscode-high-contrast', 'high-contrast'],
+  ]) {
+    const frame = await setTheme(page, theme, kind);
+    // Hover a message so its action toolbar shows in the screenshot, and focus its Copy button (focus ring).
+    const message = frame.locator('.msg[data-entry="a2"]');
+    await message.hover();
+    const look = await frame.locator('#app').evaluate(() => {
+      const style = (el) => getComputedStyle(el);
+      const msg = document.querySelector('.msg[data-entry="a2"] .markdown');
+      const who = document.querySelector('.msg[data-entry="a2"] .who');
+      return {
+        body: { color: style(document.body).color, background: style(document.body).backgroundColor },
+        message: msg ? style(msg).color : '',
+        who: who ? style(who).color : '',
+        toolkit: ['vscode-button', 'vscode-dropdown', 'vscode-text-area'].map((name) => Boolean(customElements.get(name))),
+        actionsWrapped: [...document.querySelectorAll('.msg-actions')].some((bar) => bar.getBoundingClientRect().height > 30),
+      };
+    });
+    assert.notEqual(look.body.color, look.body.background, `${name}: text and background differ`);
+    assert.notEqual(look.message, look.body.background, `${name}: message text differs from the background`);
+    assert.notEqual(look.body.background, 'rgba(0, 0, 0, 0)', `${name}: the body has a theme background`);
+    assert.deepEqual(look.toolkit, [true, true, true], `${name}: toolkit components are defined`);
+    assert.equal(look.actionsWrapped, false, `${name}: message action toolbars stay on one line`);
+    await screenshot(page, `chat-theme-${name}`);
+  }
+  await setTheme(page, 'Default Dark Modern', 'vscode-dark');
+}, { timeout: 120_000 });
+
+wb.test('a 5,000-message branch opens and scrolls top, middle and bottom with a window of rows', async (page) => {
+  const chat = await openSession(page, 'First message of the long branch', `m${LONG - 1}`);
+  const scroller = chat.locator('#conversation');
+  await chat.locator(`#conversation[data-count="${LONG}"]`).waitFor({ timeout: 30_000 });
+  await chat.locator(`.msg[data-entry="m${LONG - 1}"]`).waitFor({ timeout: 20_000 });
+  const rowCount = () => chat.locator('.vl-rows > .row').count();
+  assert.ok((await rowCount()) < 300, `only a window of rows is mounted at the bottom (${await rowCount()})`);
+
+  const scrollTo = (fraction) => scroller.evaluate((s, f) => { s.scrollTop = f * (s.scrollHeight - s.clientHeight); }, fraction);
+  const visibleIndexes = () => chat.locator('.vl-rows > .row').evaluateAll((rows) => {
+    const s = document.getElementById('conversation').getBoundingClientRect();
+    return rows.filter((r) => {
+      const b = r.getBoundingClientRect();
+      return b.bottom > s.top && b.top < s.bottom;
+    }).map((r) => Number(r.dataset.vlIndex));
+  });
+
+  // Top: the first message is mounted and visible.
+  await retry('scrolling to the top', async () => {
+    await scrollTo(0);
+    await chat.locator('.msg[data-entry="m0"]', { hasText: 'First message of the long branch' }).waitFor({ timeout: 5000 });
+    const visible = await visibleIndexes();
+    assert.ok(visible.includes(0), `m0 is in the viewport (visible ${visible.slice(0, 5)})`);
+  });
+  await screenshot(page, 'chat-seeded-long-branch-top');
+  assert.ok((await rowCount()) < 300, `only a window of rows is mounted at the top (${await rowCount()})`);
+
+  // Middle: rows from the middle of the branch, nothing from either end.
+  await retry('scrolling to the middle', async () => {
+    await scrollTo(0.5);
+    await chat.locator('.vl-rows > .row[data-vl-index="2500"], .vl-rows > .row[data-vl-index="2400"], .vl-rows > .row[data-vl-index="2600"]').first().waitFor({ timeout: 5000 });
+    const visible = await visibleIndexes();
+    assert.ok(visible.length > 0 && visible.every((i) => i > 1000 && i < 4000), `middle rows are visible (${visible.slice(0, 5)})`);
+  });
+  assert.equal(await chat.locator('.msg[data-entry="m0"]').count(), 0, 'the first message left the DOM');
+  assert.equal(await chat.locator(`.msg[data-entry="m${LONG - 1}"]`).count(), 0, 'the last message is not mounted');
+  assert.ok((await rowCount()) < 300, `only a window of rows is mounted in the middle (${await rowCount()})`);
+
+  // Bottom: the last message again.
+  await retry('scrolling to the bottom', async () => {
+    await scrollTo(1);
+    await chat.locator(`.msg[data-entry="m${LONG - 1}"]`).waitFor({ timeout: 5000 });
+    const visible = await visibleIndexes();
+    assert.ok(visible.includes(LONG - 1), `the last message is in the viewport (${visible.slice(-3)})`);
+  });
+}, { timeout: 120_000 });
