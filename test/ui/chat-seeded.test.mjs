@@ -132,9 +132,11 @@ async function setTheme(page, theme, kind) {
       await command.waitFor({ timeout: 5000 });
       await command.click();
       // The theme picker replaces the palette: its rows are themes.
-      const row = quick.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${theme}$`) }) }).first();
-      await quick.locator('.monaco-list-row', { hasText: 'Default Dark Modern' }).first().waitFor({ timeout: 5000 });
-      await box.fill(theme);
+      // Newer VS Code labels the built-in themes without "Default " (the setting values keep it).
+      const label = theme.replace(/^Default /, '').replace(/^High Contrast$/, 'Dark High Contrast');
+      const row = quick.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^(Default )?${label}$`) }) }).first();
+      await quick.locator('.monaco-list-row', { hasText: /Modern/ }).first().waitFor({ timeout: 5000 });
+      await box.fill(label);
       await row.waitFor({ timeout: 5000 });
       await row.click();
       await quick.waitFor({ state: 'hidden', timeout: 5000 });
