@@ -14,6 +14,7 @@ export const validWebviewMessages: WebviewToHostMessage[] = [
   { type: 'navigate', targetId: 'a1b2c3d4', mode: 'none' },
   { type: 'navigate', targetId: 'a1b2c3d4', mode: 'custom', instructions: 'focus on the API' },
   { type: 'cancelNavigation' },
+  { type: 'branchHere', entryId: 'e-user-2' },
   { type: 'compact' },
   { type: 'compact', instructions: 'keep the test plan' },
   { type: 'label', entryId: 'e1', label: 'good state' },
@@ -138,5 +139,6 @@ export const validHostMessages: HostToWebviewMessage[] = [
   { type: 'navigationProgress', targetId: 'u1', state: 'failed', message: 'provider down' },
   { type: 'editorText', text: 'hi' },
   { type: 'notice', level: 'error', message: 'x' },
+  { type: 'revealEntry', entryId: 'e-user-2' },
   { type: 'uiCommand', command: 'toggleTree' },
 ];
