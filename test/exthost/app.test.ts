@@ -4,19 +4,9 @@ import * as assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { activateArbor, waitFor } from './helpers';
+import { activateArbor, waitFor, fakeAdmin } from './helpers';
 
-const FAKE = process.env.ARBOR_TEST_LLM_URL;
 
-async function admin(route: string, body?: unknown): Promise<unknown> {
-  if (!FAKE) throw new Error('ARBOR_TEST_LLM_URL is not set (run through scripts/run-exthost-tests.mjs)');
-  const response = await fetch(`${FAKE}/__admin/${route}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return response.json();
-}
 
 async function sessionLines(file: string): Promise<Record<string, any>[]> {
   return (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
@@ -30,7 +20,7 @@ function workspaceFile(name: string): string {
 
 suite('app (extension host, fake provider)', () => {
   setup(async () => {
-    await admin('reset', {});
+    await fakeAdmin('reset', {});
   });
 
   test('the API exposes the app and both hook registries', async () => {
@@ -43,7 +33,7 @@ suite('app (extension host, fake provider)', () => {
   test('prompt → the fake reply is persisted in the session file and shown in the snapshot', async () => {
     const api = await activateArbor();
     await vscode.commands.executeCommand('arbor.newSession');
-    await admin('enqueue', { text: 'Hello from the fake provider.' });
+    await fakeAdmin('enqueue', { text: 'Hello from the fake provider.' });
     const outcome = await api.app.prompt('Say hello');
     assert.equal(outcome.kind, 'sent');
     const snapshot = api.app.snapshot();
@@ -59,7 +49,7 @@ suite('app (extension host, fake provider)', () => {
     const file = workspaceFile('arbor-approval.txt');
     await writeFile(file, 'alpha\n');
     await api.app.newSession();
-    await admin('enqueue', [
+    await fakeAdmin('enqueue', [
       { toolCalls: [{ id: 'call_edit', name: 'edit', input: { path: 'arbor-approval.txt', oldText: 'alpha', newText: 'beta' } }] },
       { toolCalls: [{ id: 'call_write', name: 'write', input: { path: 'arbor-approval.txt', content: 'gamma\n' } }] },
       { text: 'Finished.' },
@@ -89,7 +79,7 @@ suite('app (extension host, fake provider)', () => {
     assert.equal(await api.hasApiKey('local'), true);
     assert.equal(await vscode.commands.executeCommand('arbor.setApiKey', { provider: 'nobody', key: secret }), false, 'unknown provider refused');
     await api.app.newSession();
-    await admin('enqueue', { text: 'a reply' });
+    await fakeAdmin('enqueue', { text: 'a reply' });
     await api.app.prompt('hello with a key stored');
     // ... and never lands in settings, the session file or anything posted to the webview.
     const settings = JSON.stringify(vscode.workspace.getConfiguration('arbor'));
@@ -115,7 +105,7 @@ suite('app (extension host, fake provider)', () => {
 
   test('newSession starts an empty conversation in a new file', async () => {
     const api = await activateArbor();
-    await admin('enqueue', { text: 'something' });
+    await fakeAdmin('enqueue', { text: 'something' });
     await api.app.prompt('fill the old session');
     const before = api.app.snapshot().session!.file;
     const file = await vscode.commands.executeCommand<string>('arbor.newSession');

@@ -18,3 +18,17 @@ export async function waitFor(what: string, condition: () => boolean, timeoutMs 
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** URL of the fake LLM server scripts/run-exthost-tests.mjs starts for the suite. */
+export const FAKE_LLM_URL = process.env.ARBOR_TEST_LLM_URL;
+
+/** Calls the fake LLM server's admin API: GET without a body, POST with one. */
+export async function fakeAdmin(route: string, body?: unknown): Promise<any> {
+  if (!FAKE_LLM_URL) throw new Error('ARBOR_TEST_LLM_URL is not set (run through scripts/run-exthost-tests.mjs)');
+  const response = await fetch(`${FAKE_LLM_URL}/__admin/${route}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return response.json();
+}

@@ -13,10 +13,9 @@ import type { ArborSettings } from '../../src/app/settings';
 import type { CompactionSettings } from '../../src/compaction';
 import { ChatViewProvider } from '../../src/vscode/chat-view';
 import type { ChatState } from '../../src/protocol';
-import { activateArbor, EXTENSION_ID, waitFor } from './helpers';
+import { activateArbor, EXTENSION_ID, waitFor, fakeAdmin } from './helpers';
 import { memoryLog } from './surfaces-fixtures';
 
-const FAKE = process.env.ARBOR_TEST_LLM_URL;
 const SUMMARY_SYSTEM = 'You write context checkpoints';
 const SUMMARY = [
   '## Goal\nIDLE goal',
@@ -27,15 +26,6 @@ const SUMMARY = [
   '## Critical Context\n- (none)',
 ].join('\n\n');
 
-async function admin(route: string, body?: unknown): Promise<unknown> {
-  if (!FAKE) throw new Error('ARBOR_TEST_LLM_URL is not set (run through scripts/run-exthost-tests.mjs)');
-  const response = await fetch(`${FAKE}/__admin/${route}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return response.json();
-}
 
 /** Timers fire only through `advance`. */
 class ManualClock implements Clock {
@@ -67,7 +57,7 @@ class ManualClock implements Clock {
 suite('idle compaction wiring (extension host)', () => {
   const temps: string[] = [];
   setup(async () => {
-    await admin('reset', {});
+    await fakeAdmin('reset', {});
   });
   suiteTeardown(async () => {
     for (const dir of temps) await rm(dir, { recursive: true, force: true });
@@ -148,10 +138,10 @@ suite('idle compaction wiring (extension host)', () => {
     try {
       await app.newSession();
       for (const n of [1, 2, 3]) {
-        await admin('enqueue', { text: `reply ${n} ${'lorem ipsum '.repeat(30)}` });
+        await fakeAdmin('enqueue', { text: `reply ${n} ${'lorem ipsum '.repeat(30)}` });
         await app.prompt(`question ${n} ${'dolor sit amet '.repeat(10)}`);
       }
-      await admin('rules', { when: { systemIncludes: SUMMARY_SYSTEM }, then: { text: SUMMARY } });
+      await fakeAdmin('rules', { when: { systemIncludes: SUMMARY_SYSTEM }, then: { text: SUMMARY } });
       assert.equal(clock.pending, 0, 'idle compaction is off');
 
       compaction = { ...compaction, idleEnabled: true };
@@ -199,7 +189,7 @@ suite('idle compaction wiring (extension host)', () => {
     try {
       await app.newSession();
       assert.equal(clock.pending, 1, 'an idle session arms the timer');
-      await admin('enqueue', { text: 'slow reply', hangAfterChunks: 1 });
+      await fakeAdmin('enqueue', { text: 'slow reply', hangAfterChunks: 1 });
       const run = app.prompt('work');
       await waitFor('the turn to start', () => app.busy);
       assert.equal(clock.pending, 0, 'disarmed while the agent works');

@@ -11,24 +11,14 @@ import { ArborApp } from '../../src/app/arbor-app';
 import type { SessionEntry } from '../../src/session/entries';
 import { LastSessionMemory, WorkspaceLeafMemory } from '../../src/vscode/leaf-memory';
 import type { ArborApi } from '../../src/vscode/api';
-import { activateArbor } from './helpers';
+import { activateArbor, fakeAdmin } from './helpers';
 
-const FAKE = process.env.ARBOR_TEST_LLM_URL;
 
-async function admin(route: string, body?: unknown): Promise<unknown> {
-  if (!FAKE) throw new Error('ARBOR_TEST_LLM_URL is not set (run through scripts/run-exthost-tests.mjs)');
-  const response = await fetch(`${FAKE}/__admin/${route}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return response.json();
-}
 
 /** Three exchanges through the fake provider. */
 async function threeTurns(app: ArborApp): Promise<void> {
   for (const n of [1, 2, 3]) {
-    await admin('enqueue', { text: `reply ${n}` });
+    await fakeAdmin('enqueue', { text: `reply ${n}` });
     const outcome = await app.prompt(`question ${n}`);
     assert.equal(outcome.kind, 'sent');
   }
@@ -83,7 +73,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 suite('leaf persistence across a reload (extension host)', () => {
   const temps: string[] = [];
   setup(async () => {
-    await admin('reset', {});
+    await fakeAdmin('reset', {});
   });
   suiteTeardown(async () => {
     for (const dir of temps) await rm(dir, { recursive: true, force: true });

@@ -10,21 +10,12 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import { activateArbor, EXTENSION_ID, waitFor } from './helpers';
+import { activateArbor, EXTENSION_ID, waitFor, fakeAdmin } from './helpers';
 
 const FAKE = process.env.ARBOR_TEST_LLM_URL;
 const KEY = 'sk-proj-SECSCAN-exthost-9b1f0e7d3c5a2468fe';
 const SECRET_PART = KEY.slice(KEY.indexOf('SECSCAN'));
 
-async function admin(route: string, body?: unknown): Promise<any> {
-  if (!FAKE) throw new Error('ARBOR_TEST_LLM_URL is not set (run through scripts/run-exthost-tests.mjs)');
-  const response = await fetch(`${FAKE}/__admin/${route}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return response.json();
-}
 
 /** The first 12-character window of the key's secret part found in `text` (catches partial echoes). */
 function leak(text: string): string | undefined {
@@ -75,15 +66,15 @@ suite('security scan: the API key never leaves SecretStorage (extension host, fa
     await vscode.commands.executeCommand('arbor.clearApiKey', { provider: 'openai' });
     await openaiBaseUrl().update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('arbor.selectModel', 'fake/fake-gpt');
-    await admin('reset', {});
+    await fakeAdmin('reset', {});
   });
 
   test('after a scripted run, session files, settings, logs, workspace and webview messages hold no part of the key', async function () {
     this.timeout(90_000);
     const api = await activateArbor();
-    await admin('reset', {});
+    await fakeAdmin('reset', {});
     // The fake answers 401 unless a request carries exactly this key.
-    await admin('config', { apiKey: KEY });
+    await fakeAdmin('config', { apiKey: KEY });
 
     // 1. The key goes in through the command, like a user typing it.
     assert.equal(await vscode.commands.executeCommand('arbor.setApiKey', { provider: 'openai', key: KEY }), true);
@@ -104,7 +95,7 @@ suite('security scan: the API key never leaves SecretStorage (extension host, fa
     // 3. A scripted run: a tool call and its result, a reply; then a provider error that echoes the key
     //    (OpenAI does that for a wrong key); then a normal reply again.
     await api.app.newSession();
-    await admin('enqueue', [
+    await fakeAdmin('enqueue', [
       { text: 'Looking.', toolCalls: [{ id: 'call_ls', name: 'ls', input: { path: '.' } }] },
       { text: 'SECSCAN-REPLY-1: the workspace has a few files.' },
       { error: { kind: 'custom', status: 401, message: `Incorrect API key provided: ${KEY}. You can find your API key at https://example.invalid.` } },
@@ -117,7 +108,7 @@ suite('security scan: the API key never leaves SecretStorage (extension host, fa
     await waitFor('idle', () => !api.app.busy);
 
     // The run really used the key: every request to the model carried it (the fake checked).
-    const requests: { path: string; auth: string }[] = await admin('requests');
+    const requests: { path: string; auth: string }[] = await fakeAdmin('requests');
     const modelRequests = requests.filter((r) => r.path.includes('/chat/completions') || r.path.includes('/responses'));
     assert.ok(modelRequests.length >= 4, `expected ≥ 4 model requests, saw ${modelRequests.length}`);
     assert.deepEqual([...new Set(modelRequests.map((r) => r.auth))], ['valid'], 'every request authenticated with the stored key');

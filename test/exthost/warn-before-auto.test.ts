@@ -6,19 +6,9 @@ import * as vscode from 'vscode';
 import type { AutoCompactionQuestion } from '../../src/agent/auto-compaction-confirm';
 import type { AppChange } from '../../src/app/arbor-app';
 import { confirmerButtons, NotificationCompactionConfirmer } from '../../src/vscode/compaction-confirmer';
-import { activateArbor, waitFor } from './helpers';
+import { activateArbor, waitFor, fakeAdmin } from './helpers';
 
-const FAKE = process.env.ARBOR_TEST_LLM_URL;
 
-async function admin(route: string, body?: unknown): Promise<unknown> {
-  if (!FAKE) throw new Error('ARBOR_TEST_LLM_URL is not set (run through scripts/run-exthost-tests.mjs)');
-  const response = await fetch(`${FAKE}/__admin/${route}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return response.json();
-}
 
 interface Shown {
   message: string;
@@ -108,7 +98,7 @@ suite('warnBeforeAuto (extension host)', () => {
   test('the activated extension asks before a threshold compaction; "Later" leaves the session uncompacted', async () => {
     const api = await activateArbor();
     const config = () => vscode.workspace.getConfiguration('arbor.compaction');
-    await admin('reset', {});
+    await fakeAdmin('reset', {});
     await config().update('warnBeforeAuto', true, vscode.ConfigurationTarget.Global);
     const ui = stubWarning(() => confirmerButtons().later);
     const changes: AppChange[] = [];
@@ -117,7 +107,7 @@ suite('warnBeforeAuto (extension host)', () => {
       await waitFor('the setting to reach the app', () => api.config.settings.compaction.warnBeforeAuto === true);
       await vscode.commands.executeCommand('arbor.newSession');
       // fake-gpt has a 128,000-token window: the default threshold is 128,000 − 19,200 = 108,800.
-      await admin('enqueue', { text: 'A reply in a nearly full window.', usage: { prompt_tokens: 120_000, completion_tokens: 50, total_tokens: 120_050 } });
+      await fakeAdmin('enqueue', { text: 'A reply in a nearly full window.', usage: { prompt_tokens: 120_000, completion_tokens: 50, total_tokens: 120_050 } });
       const outcome = await api.app.prompt('fill the window');
       assert.equal(outcome.kind, 'sent');
       const asked = ui.shown.filter((s) => /automatic compaction starts at/.test(s.message));
