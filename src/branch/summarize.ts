@@ -2,9 +2,8 @@
 // into <conversation>, followed by our branch prompt (or the user's replacement for it), and sent with
 // the summarizer system prompt the compaction engine uses. The stored text is
 // preamble + model answer + file tags. Nothing is written here; the caller stores the result.
-import type { AssistantMessage, LlmMessage } from '../core/messages';
 import type { ModelInfo, Provider } from '../llm/types';
-import { complete } from '../llm/types';
+import { callSummarizerModel } from '../compaction/summarizer-call';
 import type { SessionEntry } from '../session/entries';
 import { convertToLlm } from '../session/convert';
 import { computeFileLists, formatFileOperations, stripFileOperations } from '../compaction/file-ops';
@@ -71,36 +70,18 @@ export function buildBranchSummaryPrompt(
   return `${conversation}\n\n${branchInstructions(customInstructions, replaceInstructions)}`;
 }
 
-function answerText(message: AssistantMessage): string {
-  return message.content
-    .filter((b): b is Extract<typeof b, { type: 'text' }> => b.type === 'text')
-    .map((b) => b.text)
-    .join('\n')
-    .trim();
-}
-
 async function callSummarizer(prompt: string, options: GenerateBranchSummaryOptions): Promise<string> {
-  if (options.signal?.aborted) throw new BranchSummaryCancelled();
-  const messages: LlmMessage[] = [{ role: 'user', content: [{ type: 'text', text: prompt }], timestamp: Date.now() }];
   const maxTokens = options.model.maxOutputTokens > 0 ? Math.min(BRANCH_SUMMARY_MAX_TOKENS, options.model.maxOutputTokens) : BRANCH_SUMMARY_MAX_TOKENS;
-  let reply: AssistantMessage;
-  try {
-    reply = await complete(options.provider, {
-      model: options.model,
-      systemPrompt: compactionPrompt('system'),
-      messages,
-      maxTokens,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-  } catch (error) {
-    if (options.signal?.aborted) throw new BranchSummaryCancelled();
-    throw new BranchSummaryFailed((error as Error)?.message ?? String(error));
-  }
-  if (reply.stopReason === 'aborted' || options.signal?.aborted) throw new BranchSummaryCancelled();
-  if (reply.stopReason === 'error') throw new BranchSummaryFailed(reply.errorMessage ?? 'unknown error');
-  const text = answerText(reply);
-  if (text === '') throw new BranchSummaryFailed('the model returned no text');
-  return text;
+  const outcome = await callSummarizerModel({
+    provider: options.provider,
+    model: options.model,
+    messages: [{ role: 'user', content: [{ type: 'text', text: prompt }], timestamp: Date.now() }],
+    maxTokens,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  if (outcome.kind === 'cancelled') throw new BranchSummaryCancelled();
+  if (outcome.kind === 'failed') throw new BranchSummaryFailed(outcome.message);
+  return outcome.text;
 }
 
 /**

@@ -4,6 +4,7 @@ export * from './thresholds';
 export * from './tokens';
 export { findCutPoint, type CutPointResult } from './cut-point';
 export { prepareCompaction, measureContext, newestTurnTokens, type CompactionPreparation, type PrepareOptions } from './prepare';
+export { answerText, callSummarizerModel, type SummarizerCall, type SummarizerOutcome } from './summarizer-call';
 export { serializeConversation, truncateToolOutput, TOOL_RESULT_MAX_CHARS } from './serialize';
 export * from './file-ops';
 export { checkSummarySections, checkFileTags, REQUIRED_SECTIONS } from './guard';

@@ -3,7 +3,7 @@
 // previous summary, never the whole history again.
 import type { AgentMessage, AssistantMessage, LlmMessage } from '../core/messages';
 import type { ModelInfo, Provider, ThinkingLevel } from '../llm/types';
-import { complete } from '../llm/types';
+import { answerText, callSummarizerModel } from './summarizer-call';
 import { convertToLlm } from '../session/convert';
 import { CompactionCancelled, SummarizationFailed, isTransientErrorText, throwIfAborted } from './errors';
 import { computeFileLists, stripFileOperations, upsertFileOperations } from './file-ops';
@@ -76,40 +76,20 @@ function userMessage(text: string): LlmMessage {
   return { role: 'user', content: [{ type: 'text', text }], timestamp: Date.now() };
 }
 
-function answerText(message: AssistantMessage): string {
-  return message.content
-    .filter((b): b is Extract<typeof b, { type: 'text' }> => b.type === 'text')
-    .map((b) => b.text)
-    .join('\n')
-    .trim();
-}
-
 /** One model call; turns provider failures into SummarizationFailed / CompactionCancelled. */
 async function callModel(messages: LlmMessage[], maxTokens: number, options: SummarizeOptions): Promise<AssistantMessage> {
   throwIfAborted(options.signal);
-  const thinkingLevel = options.model.reasoning && options.thinkingLevel && options.thinkingLevel !== 'off' ? options.thinkingLevel : undefined;
-  let reply: AssistantMessage;
-  try {
-    reply = await complete(options.provider, {
-      model: options.model,
-      systemPrompt: compactionPrompt('system'),
-      messages,
-      maxTokens,
-      ...(thinkingLevel ? { thinkingLevel } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-  } catch (error) {
-    if (options.signal?.aborted) throw new CompactionCancelled();
-    const text = (error as Error).message ?? String(error);
-    throw new SummarizationFailed(text, isTransientErrorText(text));
-  }
-  if (reply.stopReason === 'aborted' || options.signal?.aborted) throw new CompactionCancelled();
-  if (reply.stopReason === 'error') {
-    const text = reply.errorMessage ?? 'unknown error';
-    throw new SummarizationFailed(text, isTransientErrorText(text));
-  }
-  if (answerText(reply) === '') throw new SummarizationFailed('the model returned no text');
-  return reply;
+  const outcome = await callSummarizerModel({
+    provider: options.provider,
+    model: options.model,
+    messages,
+    maxTokens,
+    ...(options.thinkingLevel ? { thinkingLevel: options.thinkingLevel } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  if (outcome.kind === 'cancelled') throw new CompactionCancelled();
+  if (outcome.kind === 'failed') throw new SummarizationFailed(outcome.message, isTransientErrorText(outcome.message));
+  return outcome.reply;
 }
 
 /** A checkpoint from the model, retried once with a corrective note when its structure is broken. */

@@ -1,0 +1,54 @@
+// One call to a summarizer model, shared by compaction and branch summaries: the summarizer system
+// prompt, the caller's abort signal, and every way the call can end reduced to three outcomes that each
+// caller maps onto its own errors.
+import type { AssistantMessage, LlmMessage } from '../core/messages';
+import { complete, type ModelInfo, type Provider, type ThinkingLevel } from '../llm/types';
+import { compactionPrompt } from './prompt-text';
+
+export interface SummarizerCall {
+  provider: Provider;
+  model: ModelInfo;
+  messages: LlmMessage[];
+  maxTokens: number;
+  thinkingLevel?: ThinkingLevel;
+  signal?: AbortSignal;
+}
+
+export type SummarizerOutcome =
+  | { kind: 'ok'; reply: AssistantMessage; text: string }
+  | { kind: 'cancelled' }
+  | { kind: 'failed'; message: string };
+
+/** The reply's text blocks, joined; thinking and tool calls are not part of a summary. */
+export function answerText(message: AssistantMessage): string {
+  return message.content
+    .filter((b): b is Extract<typeof b, { type: 'text' }> => b.type === 'text')
+    .map((b) => b.text)
+    .join('\n')
+    .trim();
+}
+
+export async function callSummarizerModel(call: SummarizerCall): Promise<SummarizerOutcome> {
+  if (call.signal?.aborted) return { kind: 'cancelled' };
+  // Reasoning is only requested from models that support it, and never at "off".
+  const thinkingLevel = call.model.reasoning && call.thinkingLevel && call.thinkingLevel !== 'off' ? call.thinkingLevel : undefined;
+  let reply: AssistantMessage;
+  try {
+    reply = await complete(call.provider, {
+      model: call.model,
+      systemPrompt: compactionPrompt('system'),
+      messages: call.messages,
+      maxTokens: call.maxTokens,
+      ...(thinkingLevel ? { thinkingLevel } : {}),
+      ...(call.signal ? { signal: call.signal } : {}),
+    });
+  } catch (error) {
+    if (call.signal?.aborted) return { kind: 'cancelled' };
+    return { kind: 'failed', message: (error as Error)?.message ?? String(error) };
+  }
+  if (reply.stopReason === 'aborted' || call.signal?.aborted) return { kind: 'cancelled' };
+  if (reply.stopReason === 'error') return { kind: 'failed', message: reply.errorMessage ?? 'unknown error' };
+  const text = answerText(reply);
+  if (text === '') return { kind: 'failed', message: 'the model returned no text' };
+  return { kind: 'ok', reply, text };
+}
