@@ -4,6 +4,7 @@
 import type { LlmMessage } from '../core/messages';
 import type { KeyResolver, ModelInfo, Provider, ThinkingLevel, ToolDefinition } from '../llm/types';
 import type { CompactionEntry, SessionEntry } from '../session/entries';
+import type { CompactionFields } from '../session/store';
 import { contextFromPath } from '../session/context';
 import { convertToLlm } from '../session/convert';
 import { modelCandidates } from './candidates';
@@ -29,15 +30,7 @@ export type { CompactionReason } from './hooks';
 /** The store operations compaction needs (SessionStore satisfies this). */
 export interface CompactionStore {
   getBranch(): SessionEntry[];
-  appendCompaction(fields: {
-    summary: string;
-    firstKeptEntryId: string;
-    tokensBefore: number;
-    details?: unknown;
-    fromHook?: boolean;
-    shortSummary?: string;
-    preserveData?: Record<string, unknown>;
-  }): Promise<CompactionEntry>;
+  appendCompaction(fields: CompactionFields): Promise<CompactionEntry>;
 }
 
 export interface RetryPolicy {

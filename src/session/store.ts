@@ -65,15 +65,8 @@ export interface CreateOptions {
   leafMemory?: LeafMemory;
 }
 
-export interface CompactionFields {
-  summary: string;
-  firstKeptEntryId: string;
-  tokensBefore: number;
-  details?: unknown;
-  fromHook?: boolean;
-  shortSummary?: string;
-  preserveData?: Record<string, unknown>;
-}
+/** What a caller supplies for a compaction entry; the store adds type, id, parentId and timestamp. */
+export type CompactionFields = Pick<CompactionEntry, 'summary' | 'firstKeptEntryId' | 'tokensBefore' | 'details' | 'fromHook' | 'shortSummary' | 'preserveData'>;
 
 /** In memory, an entry whose known type has an invalid shape is replaced by this opaque node (the raw
  * line is still written back unchanged), so nothing downstream trips over a malformed field. */
