@@ -5,10 +5,10 @@ import { chainKeyResolvers, envKeyResolver } from '../llm/keys';
 import type { KeyResolver } from '../llm/types';
 
 /** Providers that take an API key (the local server and the demo model do not need one). */
-export const KEY_PROVIDERS: readonly { id: string; label: string }[] = [
-  { id: 'openai', label: 'OpenAI' },
-  { id: 'anthropic', label: 'Anthropic' },
-  { id: 'local', label: 'Local OpenAI-compatible server (optional key)' },
+export const KEY_PROVIDERS: readonly { id: string; readonly label: string }[] = [
+  { id: 'openai', get label() { return vscode.l10n.t('OpenAI'); } },
+  { id: 'anthropic', get label() { return vscode.l10n.t('Anthropic'); } },
+  { id: 'local', get label() { return vscode.l10n.t('Local OpenAI-compatible server (optional key)'); } },
 ];
 
 export function secretName(provider: string): string {

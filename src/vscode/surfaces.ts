@@ -29,6 +29,7 @@ import { StatusBar } from './status-bar';
 import { adaptArborApp, type ChatHooks } from './surfaces-adapter';
 import type { SurfacesApp } from './surfaces-types';
 import { SessionTreeProvider } from './tree/session-tree-provider';
+import { useLocalizer } from './tree/entry-presentation';
 
 /** Every command module this file registers (tests check each id is registered and contributed). */
 export const SURFACE_COMMANDS = [
@@ -66,6 +67,7 @@ type Log = Logger & { show?(preserveFocus?: boolean): void };
 
 /** With the real controller (src/extension.ts). */
 export function registerSurfaces(context: vscode.ExtensionContext, app: ArborApp, log: Log, chat?: ChatHooks): Surfaces {
+  useLocalizer((message, ...args) => vscode.l10n.t(message, ...args));
   const adapted = adaptArborApp(app, chat);
   context.subscriptions.push(adapted);
   return registerSurfacesFor(context.subscriptions, adapted, log);

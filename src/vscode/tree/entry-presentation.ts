@@ -16,6 +16,20 @@ export interface EntryPresentation {
 
 const MAX_TITLE = 100;
 
+/** `vscode.l10n.t`-shaped: a message with {0}-style placeholders and its arguments. */
+export type Localize = (message: string, ...args: (string | number)[]) => string;
+
+const formatEnglish: Localize = (message, ...args) => message.replace(/\{(\d+)\}/g, (_m, i: string) => String(args[Number(i)] ?? ''));
+let t: Localize = formatEnglish;
+
+/**
+ * This module stays free of `vscode` so pickers and tests can reuse it; the extension plugs in
+ * `vscode.l10n.t` at activation so the kinds read in the user's language.
+ */
+export function useLocalizer(localize: Localize): void {
+  t = localize;
+}
+
 export function firstLine(text: string, max = MAX_TITLE): string {
   const line = text.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
@@ -26,47 +40,47 @@ function messagePresentation(entry: SessionEntry & { type: 'message' }): Omit<En
   const text = messageText(message);
   switch (message.role) {
     case 'user':
-      return { kind: 'You', icon: 'account', text };
+      return { kind: t('You'), icon: 'account', text };
     case 'assistant': {
       const failed = message.stopReason === 'error' || message.stopReason === 'aborted';
-      return { kind: failed ? `Assistant (${message.stopReason})` : 'Assistant', icon: failed ? 'warning' : 'hubot', text };
+      return { kind: failed ? t('Assistant ({0})', message.stopReason) : t('Assistant'), icon: failed ? 'warning' : 'hubot', text };
     }
     case 'toolResult':
-      return { kind: `Tool result: ${message.toolName}`, icon: message.isError ? 'error' : 'tools', text };
+      return { kind: t('Tool result: {0}', message.toolName), icon: message.isError ? 'error' : 'tools', text };
     case 'bashExecution':
-      return { kind: 'Shell command', icon: 'terminal', text };
+      return { kind: t('Shell command'), icon: 'terminal', text };
     case 'custom':
-      return { kind: `Extension message (${message.customType})`, icon: 'extensions', text };
+      return { kind: t('Extension message ({0})', message.customType), icon: 'extensions', text };
     default:
-      return { kind: 'Message', icon: 'comment', text };
+      return { kind: t('Message'), icon: 'comment', text };
   }
 }
 
 function otherPresentation(entry: SessionEntry): Omit<EntryPresentation, 'title'> {
   switch (entry.type) {
     case 'compaction':
-      return { kind: `Compaction summary (${entry.tokensBefore} tokens before)`, icon: 'fold', text: entry.summary };
+      return { kind: t('Compaction summary ({0} tokens before)', entry.tokensBefore), icon: 'fold', text: entry.summary };
     case 'branch_summary':
-      return { kind: 'Branch summary', icon: 'git-merge', text: entry.summary };
+      return { kind: t('Branch summary'), icon: 'git-merge', text: entry.summary };
     case 'model_change':
-      return { kind: 'Model', icon: 'server-environment', text: `${entry.provider}/${entry.modelId}` };
+      return { kind: t('Model'), icon: 'server-environment', text: `${entry.provider}/${entry.modelId}` };
     case 'thinking_level_change':
-      return { kind: 'Thinking level', icon: 'lightbulb', text: entry.thinkingLevel };
+      return { kind: t('Thinking level'), icon: 'lightbulb', text: entry.thinkingLevel };
     case 'label':
-      return { kind: 'Label', icon: 'tag', text: entry.label === undefined ? '(label removed)' : String(entry.label) };
+      return { kind: t('Label'), icon: 'tag', text: entry.label === undefined ? t('(label removed)') : String(entry.label) };
     case 'session_info':
-      return { kind: 'Session name', icon: 'info', text: entry.name ?? '(name cleared)' };
+      return { kind: t('Session name'), icon: 'info', text: entry.name ?? t('(name cleared)') };
     case 'custom_message': {
       const content = entry.content;
       const text = typeof content === 'string' ? content : content.map((b) => (b.type === 'text' ? b.text : '[image]')).join('\n');
-      return { kind: `Extension message (${entry.customType})`, icon: 'extensions', text };
+      return { kind: t('Extension message ({0})', entry.customType), icon: 'extensions', text };
     }
     case 'custom':
-      return { kind: `Extension data (${entry.customType})`, icon: 'symbol-misc', text: '' };
+      return { kind: t('Extension data ({0})', entry.customType), icon: 'symbol-misc', text: '' };
     default: {
       // InvalidEntry stand-ins (malformed lines) and entry types Arbor does not know.
       const loose = entry as { type: string; problem?: unknown };
-      if (loose.type === 'invalid_entry') return { kind: 'Unreadable entry', icon: 'warning', text: String(loose.problem ?? '') };
+      if (loose.type === 'invalid_entry') return { kind: t('Unreadable entry'), icon: 'warning', text: String(loose.problem ?? '') };
       return { kind: loose.type, icon: 'question', text: '' };
     }
   }

@@ -118,7 +118,11 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<string>, vsc
     item.tooltip = tooltipFor(entry, look.kind, look.text, label, isLeaf, onPath);
     item.contextValue = contextValueFor(entry, isLeaf, onPath, branches === 0);
     item.accessibilityInformation = {
-      label: `${look.kind}: ${look.title}${label ? `, label ${label}` : ''}${isLeaf ? ', current position' : onPath ? ', on the current branch' : ''}`,
+      label: [
+        `${look.kind}: ${look.title}`,
+        ...(label ? [vscode.l10n.t('label {0}', label)] : []),
+        ...(isLeaf ? [vscode.l10n.t('current position')] : onPath ? [vscode.l10n.t('on the current branch')] : []),
+      ].join(', '),
     };
     item.command = { command: REVEAL_IN_CHAT_COMMAND, title: vscode.l10n.t('Reveal in Chat'), arguments: [id] };
     return item;
