@@ -81,6 +81,11 @@ try {
     pass: big.median <= TARGET_MS,
     pageErrors: errors,
   };
+  // What bench/run-all.mjs judges: the issue's absolute budget, and the length-independence ratio.
+  result.metrics = [
+    { name: 'first paint, 5,000-message branch', value: big.median, target: TARGET_MS, unit: 'ms' },
+    { name: 'first paint 5,000 / 20 messages', value: result.ratioBigToSmall, target: 3, unit: 'x' },
+  ];
   mkdirSync(join(root, 'bench', 'results'), { recursive: true });
   writeFileSync(join(root, 'bench', 'results', 'webview-paint.json'), `${JSON.stringify(result, null, 2)}\n`);
   const f = (x) => `${x.toFixed(1)} ms`;
