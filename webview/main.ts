@@ -19,6 +19,9 @@ function dispatch(store: Store, app: App, message: HostToWebviewMessage): void {
     case 'tree':
       store.setTree(message.leafId, message.nodes);
       return;
+    case 'treePatch':
+      store.patchTree(message);
+      return;
     case 'agentEvent':
       store.applyEvent(message.event);
       return;

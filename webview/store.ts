@@ -11,6 +11,7 @@ import type {
   ToolStatus,
   TreeNode,
 } from '../src/protocol';
+import { applyTreePatch, treeModelOf, type TreeModel, type TreePatch } from './tree-patch';
 
 export type Part = 'state' | 'conversation' | 'tree' | 'draft' | 'tools' | 'navigation' | 'notices';
 
@@ -46,8 +47,7 @@ export class Store {
   leafId: string | null = null;
   /** tool results by toolCallId (rendered inside the assistant's tool card) */
   results = new Map<string, ToolResultItem>();
-  tree: TreeNode[] = [];
-  treeLeafId: string | null = null;
+  private treeModel: TreeModel = treeModelOf(null, []);
   tools = new Map<string, ToolLive>();
   draft: Draft | undefined;
   navigation: NavigationStatus | undefined;
@@ -107,9 +107,23 @@ export class Store {
     this.changed('conversation');
   }
 
+  /** every node of the session tree, file order (a full `tree` message plus the patches since) */
+  get tree(): readonly TreeNode[] {
+    return this.treeModel.nodes;
+  }
+
+  get treeLeafId(): string | null {
+    return this.treeModel.leafId;
+  }
+
   setTree(leafId: string | null, nodes: TreeNode[]): void {
-    this.treeLeafId = leafId;
-    this.tree = nodes;
+    this.treeModel = treeModelOf(leafId, nodes);
+    this.changed('tree');
+  }
+
+  /** Appends, label changes and leaf moves arrive as patches: O(patch), not O(session). */
+  patchTree(patch: TreePatch): void {
+    applyTreePatch(this.treeModel, patch);
     this.changed('tree');
   }
 

@@ -10,7 +10,7 @@ export interface TreeRow {
   branchPoint: boolean;
 }
 
-export function layoutTree(nodes: TreeNode[]): TreeRow[] {
+export function layoutTree(nodes: readonly TreeNode[]): TreeRow[] {
   const byParent = new Map<string | null, TreeNode[]>();
   const ids = new Set(nodes.map((n) => n.id));
   for (const node of nodes) {

@@ -475,6 +475,17 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
     leafId: idSchema.nullable(),
     nodes: z.array(treeNodeSchema).max(LIMITS.items),
   }),
+  /**
+   * what changed in the tree since the last `tree` or `treePatch` (appends, labels, leaf moves): `added`
+   * nodes are new (file order), `changed` ones replace the node with the same id (including every node
+   * whose onActivePath / isLeaf flag flipped). Applying it to the previous tree equals the full tree.
+   */
+  z.strictObject({
+    type: z.literal('treePatch'),
+    added: z.array(treeNodeSchema).max(LIMITS.items),
+    changed: z.array(treeNodeSchema).max(LIMITS.items),
+    leafId: idSchema.nullable(),
+  }),
   z.strictObject({ type: z.literal('agentEvent'), event: agentEventSchema }),
   /** progress of a `navigate` with a summary (and of plain navigations: done / failed) */
   z.strictObject({

@@ -1,10 +1,13 @@
 // Maps the app controller's view models and agent events onto the webview protocol (src/protocol),
 // truncating to the protocol's bounds so a huge tool output cannot make a message invalid.
 import type { AgentEvent, UsageInfo } from '../agent/events';
-import type { ConversationEntry, TreeNodeView } from '../app/view-model';
+import type { ConversationEntry } from '../app/view-model';
 import { contentText } from '../core/messages';
-import { LIMITS, type AgentUiEvent, type AssistantBlock, type ConversationItem, type TreeNode, type UsageSnapshot } from '../protocol';
+import { LIMITS, type AgentUiEvent, type AssistantBlock, type ConversationItem, type UsageSnapshot } from '../protocol';
 import { canDiff } from './approval-prompter';
+import { epochMs } from './tree-nodes';
+
+export { toTreeNode } from './tree-nodes';
 
 const REASONS = new Set(['manual', 'threshold', 'overflow', 'idle', 'length']);
 
@@ -12,10 +15,7 @@ export function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, Math.max(0, max - 40))}\n… [${text.length - max + 40} characters not shown]` : text;
 }
 
-function ms(iso: string | number | undefined): number {
-  const value = typeof iso === 'number' ? iso : iso ? Date.parse(iso) : 0;
-  return Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
-}
+const ms = epochMs;
 
 function files(list: string[] | undefined): string[] {
   return (list ?? []).slice(0, LIMITS.files).map((f) => clip(f, LIMITS.medium));
@@ -101,20 +101,6 @@ export function toItem(entry: ConversationEntry): ConversationItem | undefined {
     default:
       return undefined;
   }
-}
-
-export function toTreeNode(node: TreeNodeView, leafId: string | null): TreeNode {
-  return {
-    id: node.id,
-    parentId: node.parentId,
-    kind: node.kind,
-    preview: node.firstLine.slice(0, LIMITS.short),
-    ...(node.label ? { label: node.label.slice(0, LIMITS.label) } : {}),
-    onActivePath: node.isOnActivePath,
-    isLeaf: node.id === leafId,
-    childCount: node.childCount,
-    timestamp: ms(node.timestamp),
-  };
 }
 
 export function toUsage(usage: UsageInfo, branch: { cost: number; tokens: number }): UsageSnapshot {

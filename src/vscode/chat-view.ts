@@ -15,6 +15,7 @@ import {
 import type { ChatApprovalPrompter } from './approval-prompter';
 import { branchTotals, toItem, toTreeNode, toUiEvent, toUsage } from './chat-items';
 import type { Logger } from './log';
+import { TreePatchBuilder } from './tree-patch';
 import { renderChatHtml, webviewResourceRoots } from './webview-html';
 
 export interface ChatViewDeps {
@@ -56,6 +57,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly resolvedEmitter = new vscode.EventEmitter<void>();
   private readonly handshakeEmitter = new vscode.EventEmitter<void>();
   private treeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** tree changes since the webview's last full tree, posted as a `treePatch` */
+  private readonly treePatches = new TreePatchBuilder();
   private stateTimer: ReturnType<typeof setTimeout> | undefined;
   /** Fires when VS Code resolves the view (it is shown for the first time, or again after disposal). */
   readonly onDidResolve = this.resolvedEmitter.event;
@@ -132,10 +135,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     return this.post({ type: 'conversation', leafId: snapshot.leafId, items });
   }
 
+  /** Sends every node of the session (after ready and session switches; O(session), so not per turn). */
   async postTree(): Promise<boolean> {
     const app = this.deps.app;
     if (!this.webviewReady || !app) return false;
     const snapshot = app.snapshot();
+    this.treePatches.fullSent(snapshot.leafId);
     return this.post({ type: 'tree', leafId: snapshot.leafId, nodes: (snapshot.tree ?? []).map((node) => toTreeNode(node, snapshot.leafId)) });
   }
 
@@ -203,11 +208,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         }
         return;
       case 'tree':
+        this.treePatches.record(change);
         this.scheduleTree();
         return;
       case 'session':
         this.scheduleState();
         void this.postConversation();
+        this.treePatches.invalidate();
         this.scheduleTree();
         return;
       case 'settings':
@@ -230,8 +237,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (this.treeTimer) return;
     this.treeTimer = setTimeout(() => {
       this.treeTimer = undefined;
-      void this.postTree();
+      void this.flushTree();
     }, TREE_COALESCE_MS);
+  }
+
+  /** Posts what changed in the tree since the last post: a patch, or the full tree when one is due. */
+  private async flushTree(): Promise<boolean> {
+    const app = this.deps.app;
+    if (!this.webviewReady || !app) return false;
+    const patch = this.treePatches.take(app.currentStore?.getLeafId() ?? null, (id) => app.treeNode(id));
+    if (patch === 'full') return this.postTree();
+    return patch ? this.post(patch) : false;
   }
 
   private scheduleState(): void {
@@ -253,6 +269,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     switch (message.type) {
       case 'ready':
         this.webviewReady = true;
+        // A (re)loaded webview has no tree: patches wait for the full one posted below.
+        this.treePatches.invalidate();
         await this.postState();
         if (this.deps.app) {
           await this.postConversation();

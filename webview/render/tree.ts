@@ -47,7 +47,7 @@ export interface TreeActions {
 
 export interface TreePanel {
   root: HTMLElement;
-  update(nodes: TreeNode[]): void;
+  update(nodes: readonly TreeNode[]): void;
   setOpen(open: boolean): void;
   focus(): void;
 }
@@ -66,6 +66,8 @@ export function createTreePanel(actions: TreeActions): TreePanel {
   let rows: TreeRow[] = [];
   let focusIndex = 0;
   let frame = 0;
+  /** nodes received while the panel was closed: laid out when it opens (layout is O(session)) */
+  let stale: readonly TreeNode[] | undefined;
 
   function rowElement(row: TreeRow, index: number): HTMLElement {
     const n = row.node;
@@ -184,20 +186,27 @@ export function createTreePanel(actions: TreeActions): TreePanel {
     event.preventDefault();
   });
 
+  function relayout(nodes: readonly TreeNode[]): void {
+    stale = undefined;
+    rows = layoutTree(nodes);
+    spacer.style.height = `${rows.length * ROW}px`;
+    const leaf = rows.findIndex((r) => r.node.isLeaf);
+    if (focusIndex >= rows.length || !rowsEl.contains(document.activeElement)) focusIndex = Math.max(0, leaf);
+    const branches = nodes.filter((n) => n.childCount > 1).length;
+    count.textContent = `${nodes.length} entries · ${branches} branch point${branches === 1 ? '' : 's'}`;
+    render();
+  }
+
   return {
     root,
     update(nodes) {
-      rows = layoutTree(nodes);
-      spacer.style.height = `${rows.length * ROW}px`;
-      const leaf = rows.findIndex((r) => r.node.isLeaf);
-      if (focusIndex >= rows.length || !rowsEl.contains(document.activeElement)) focusIndex = Math.max(0, leaf);
-      const branches = nodes.filter((n) => n.childCount > 1).length;
-      count.textContent = `${nodes.length} entries · ${branches} branch point${branches === 1 ? '' : 's'}`;
-      render();
+      if (root.hidden) stale = nodes;
+      else relayout(nodes);
     },
     setOpen(open) {
       root.hidden = !open;
       if (open) {
+        if (stale) relayout(stale);
         // Bring the current position into view.
         const leaf = rows.findIndex((r) => r.node.isLeaf);
         if (leaf >= 0) viewport.scrollTop = Math.max(0, leaf * ROW - viewport.clientHeight / 2);

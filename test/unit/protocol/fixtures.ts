@@ -111,6 +111,13 @@ export const validHostMessages: HostToWebviewMessage[] = [
       { id: 'a1', parentId: 'u1', kind: 'assistant', preview: 'hello', label: 'x', onActivePath: true, isLeaf: true, childCount: 0, timestamp: 2 },
     ],
   },
+  {
+    type: 'treePatch',
+    added: [{ id: 'u2', parentId: 'a1', kind: 'user', preview: 'next', onActivePath: true, isLeaf: true, childCount: 0, timestamp: 3 }],
+    changed: [{ id: 'a1', parentId: 'u1', kind: 'assistant', preview: 'hello', label: 'x', onActivePath: true, isLeaf: false, childCount: 1, timestamp: 2 }],
+    leafId: 'u2',
+  },
+  { type: 'treePatch', added: [], changed: [], leafId: null },
   { type: 'agentEvent', event: { type: 'busy' } },
   { type: 'agentEvent', event: { type: 'message_start', role: 'assistant' } },
   { type: 'agentEvent', event: { type: 'message_delta', delta: { kind: 'text', contentIndex: 0, delta: 'He' } } },
