@@ -452,9 +452,37 @@ export class ArborApp implements Disposable {
     return this.model;
   }
 
-  private rebuildPendingCalls(store: SessionStore): void {
+  /**
+   * The path changed under the conversation: forget the calls seen on the old one. Calls made before this
+   * point are found on demand (`pairWithEarlierCall`), so opening a session builds no view per entry.
+   */
+  private rebuildPendingCalls(_store: SessionStore): void {
     this.pendingCalls.clear();
-    conversationOfPath(store.getBranch(), () => undefined).forEach((view) => pairToolCalls(view, this.pendingCalls));
+  }
+
+  /**
+   * A tool result whose call was not appended in this process: walk back along its path to the call, as
+   * pairing the whole path would. Stops at the call, or at an earlier result for the same call (then this
+   * one is unpaired). Results follow their call closely, so the walk is short in practice.
+   */
+  private pairWithEarlierCall(view: ConversationEntry, store: SessionStore): void {
+    const callId = view.toolCallId;
+    if (view.kind !== 'toolResult' || !callId || this.pendingCalls.has(callId)) return;
+    const seen = new Set<string>();
+    for (let id = view.parentId; id !== null && !seen.has(id); ) {
+      seen.add(id);
+      const entry = store.getEntry(id);
+      if (!entry) return;
+      if (entry.type === 'message') {
+        const message = entry.message;
+        if (message.role === 'toolResult' && message.toolCallId === callId) return;
+        if (message.role === 'assistant' && message.content.some((block) => block.type === 'toolCall' && block.id === callId)) {
+          view.callEntryId = entry.id;
+          return;
+        }
+      }
+      id = entry.parentId === entry.id ? null : entry.parentId;
+    }
   }
 
   private onAppend(entry: SessionEntry): void {
@@ -472,7 +500,10 @@ export class ArborApp implements Disposable {
       return;
     }
     const view = this.viewOf(entry);
-    if (view) pairToolCalls(view, this.pendingCalls);
+    if (view) {
+      this.pairWithEarlierCall(view, store);
+      pairToolCalls(view, this.pendingCalls);
+    }
     this.emit({ kind: 'conversation', appended: view ? [view] : [], reset: false, labels });
   }
 

@@ -1,6 +1,8 @@
-// The tree view model of a session, kept up to date incrementally: built once when a session is opened,
-// then each append costs O(1) and each leaf move costs O(old path + new path), never O(file). Changes
-// come back as the nodes that were added or changed, so UIs can patch instead of re-rendering.
+// The tree view model of a session, kept up to date incrementally. It holds no node objects of its own:
+// a node's view is derived on demand from the store's index (entry, children, labels) plus the active
+// path kept here, so opening a session costs O(active path) and no memory per entry, each append costs
+// O(1) and each leaf move O(old path + new path), never O(file). Changes come back as the nodes that were
+// added or changed, so UIs can patch instead of re-rendering.
 import type { SessionEntry } from '../session/entries';
 import type { SessionStore } from '../session/store';
 import { entryKind, entrySummaryLine, type TreeNodeView } from './view-model';
@@ -12,74 +14,59 @@ export interface TreeDelta {
 }
 
 export class TreeIndex {
-  private readonly nodes = new Map<string, TreeNodeView>();
   private activePath = new Set<string>();
   private leafId: string | null = null;
 
   constructor(private readonly store: SessionStore) {
-    for (const entry of store.getEntries()) this.nodes.set(entry.id, this.nodeOf(entry));
-    for (const node of this.nodes.values()) {
-      const parent = node.parentId !== null && node.parentId !== node.id ? this.nodes.get(node.parentId) : undefined;
-      if (parent) {
-        parent.childCount++;
-        parent.isLeaf = false;
-      }
-    }
     this.leafId = store.getLeafId();
-    for (const entry of store.getBranch()) {
-      this.activePath.add(entry.id);
-      this.nodes.get(entry.id)!.isOnActivePath = true;
-    }
+    for (const entry of store.getBranch()) this.activePath.add(entry.id);
   }
 
-  /** All nodes in file order (copies). */
+  /** All nodes in file order (fresh objects; O(entries), for full reloads only). */
   all(): TreeNodeView[] {
-    return [...this.nodes.values()].map((node) => ({ ...node }));
+    const entries = this.store.getEntries();
+    const out = new Array<TreeNodeView>(entries.length);
+    for (let i = 0; i < entries.length; i++) out[i] = this.nodeOf(entries[i]!);
+    return out;
   }
 
   get(id: string): TreeNodeView | undefined {
-    const node = this.nodes.get(id);
-    return node ? { ...node } : undefined;
+    const entry = this.store.getEntry(id);
+    return entry ? this.nodeOf(entry) : undefined;
   }
 
   get size(): number {
-    return this.nodes.size;
+    return this.store.entryCount;
   }
 
   /** Records an appended entry (and the leaf move it implies). */
   append(entry: SessionEntry): TreeDelta {
-    const changed = new Map<string, TreeNodeView>();
-    const node = this.nodeOf(entry);
-    this.nodes.set(entry.id, node);
-    const parent = entry.parentId !== null ? this.nodes.get(entry.parentId) : undefined;
-    if (parent) {
-      parent.childCount++;
-      parent.isLeaf = false;
-      changed.set(parent.id, parent);
-    }
-    if (entry.type === 'label') this.relabel(entry.targetId, changed);
+    const changed = new Set<string>();
+    const parentId = entry.parentId;
+    if (parentId !== null && parentId !== entry.id && this.store.getEntry(parentId)) changed.add(parentId);
+    if (entry.type === 'label' && this.store.getEntry(entry.targetId)) changed.add(entry.targetId);
     this.moveLeaf(changed);
     changed.delete(entry.id);
-    return { added: [{ ...this.nodes.get(entry.id)! }], changed: [...changed.values()].map((n) => ({ ...n })), leafId: this.leafId };
+    return { added: [this.nodeOf(entry)], changed: this.views(changed), leafId: this.leafId };
   }
 
   /** The store's leaf moved without an append (navigation). */
   syncLeaf(): TreeDelta {
-    const changed = new Map<string, TreeNodeView>();
+    const changed = new Set<string>();
     this.moveLeaf(changed);
-    return { added: [], changed: [...changed.values()].map((n) => ({ ...n })), leafId: this.leafId };
+    return { added: [], changed: this.views(changed), leafId: this.leafId };
   }
 
-  private relabel(targetId: string, changed: Map<string, TreeNodeView>): void {
-    const target = this.nodes.get(targetId);
-    if (!target) return;
-    const label = this.store.getLabel(targetId);
-    if (label) target.label = label;
-    else delete target.label;
-    changed.set(target.id, target);
+  private views(ids: Set<string>): TreeNodeView[] {
+    const out: TreeNodeView[] = [];
+    for (const id of ids) {
+      const node = this.get(id);
+      if (node) out.push(node);
+    }
+    return out;
   }
 
-  private moveLeaf(changed: Map<string, TreeNodeView>): void {
+  private moveLeaf(changed: Set<string>): void {
     const newLeaf = this.store.getLeafId();
     if (newLeaf === this.leafId) return;
     const newLeafEntry = newLeaf === null ? undefined : this.store.getEntry(newLeaf);
@@ -95,35 +82,34 @@ export class TreeIndex {
       return;
     }
     const next = new Set(this.store.getBranch(newLeaf).map((e) => e.id));
-    for (const id of this.activePath) if (!next.has(id)) this.markOnPath(id, false, changed);
-    for (const id of next) if (!this.activePath.has(id)) this.markOnPath(id, true, changed);
+    for (const id of this.activePath) if (!next.has(id)) changed.add(id);
+    for (const id of next) if (!this.activePath.has(id)) changed.add(id);
     this.activePath = next;
     this.leafId = newLeaf;
   }
 
-  private markOnPath(id: string, on: boolean, changed: Map<string, TreeNodeView>): void {
-    const node = this.nodes.get(id);
-    if (!node) return;
+  private markOnPath(id: string, on: boolean, changed: Set<string>): void {
+    if (!this.store.getEntry(id)) return;
+    if (this.activePath.has(id) === on) return;
     if (on) this.activePath.add(id);
     else this.activePath.delete(id);
-    if (node.isOnActivePath !== on) {
-      node.isOnActivePath = on;
-      changed.set(id, node);
-    }
+    changed.add(id);
   }
 
   private nodeOf(entry: SessionEntry): TreeNodeView {
     const label = this.store.getLabel(entry.id);
-    return {
+    const childCount = this.store.getChildCount(entry.id);
+    const node: TreeNodeView = {
       id: entry.id,
       parentId: entry.parentId,
       kind: entryKind(entry),
       firstLine: entrySummaryLine(entry),
-      ...(label ? { label } : {}),
-      isOnActivePath: false,
-      isLeaf: true,
-      childCount: 0,
+      isOnActivePath: this.activePath.has(entry.id),
+      isLeaf: childCount === 0,
+      childCount,
       timestamp: entry.timestamp,
     };
+    if (label) node.label = label;
+    return node;
   }
 }

@@ -125,20 +125,51 @@ export function entryKind(entry: SessionEntry): TreeNodeKind {
   }
 }
 
+/** How much of a long text the first line is looked for in before falling back to the whole text. */
+const HEAD_CHARS = 512;
+
+type TextContent = string | readonly { type: string; text?: unknown }[];
+
+/** The start of `contentText(content)` (up to HEAD_CHARS) without joining every block of a long result. */
+function contentHead(content: TextContent): { head: string; complete: boolean } {
+  if (typeof content === 'string') return content.length > HEAD_CHARS ? { head: content.slice(0, HEAD_CHARS), complete: false } : { head: content, complete: true };
+  let out = '';
+  for (const block of content) {
+    if (block.type !== 'text' || typeof block.text !== 'string') continue;
+    out += block.text;
+    if (out.length > HEAD_CHARS) return { head: out.slice(0, HEAD_CHARS), complete: false };
+  }
+  return { head: out, complete: true };
+}
+
+/** Whether `firstLine(head)` equals `firstLine(head + anything)`: the line ends inside the head, or is cut anyway. */
+function headDecides(head: string): boolean {
+  const trimmed = head.trimStart();
+  if (trimmed.length === 0) return false;
+  return trimmed.includes('\n') || trimmed.trimEnd().length > FIRST_LINE_MAX;
+}
+
+/** `firstLine(prefix + contentText(content))`, reading only the head of a long content. */
+function contentFirstLine(content: TextContent, prefix = ''): string {
+  const { head, complete } = contentHead(content);
+  if (complete || headDecides(prefix + head)) return firstLine(prefix + head);
+  return firstLine(prefix + contentText(content));
+}
+
 /** A one-line description of any entry. */
 export function entrySummaryLine(entry: SessionEntry): string {
   switch (entry.type) {
     case 'message': {
       const message = entry.message;
-      if (message.role === 'user' || message.role === 'custom') return firstLine(contentText(message.content));
+      if (message.role === 'user' || message.role === 'custom') return contentFirstLine(message.content);
       if (message.role === 'assistant') {
-        const text = firstLine(message.content.map((b) => (b.type === 'text' ? b.text : '')).join(''));
+        const text = contentFirstLine(message.content as TextContent);
         if (text) return text;
         const tools = message.content.filter((b) => b.type === 'toolCall').map((b) => (b as { name: string }).name);
         if (tools.length > 0) return `→ ${tools.join(', ')}`;
         return message.stopReason === 'error' ? firstLine(message.errorMessage ?? 'error') : '';
       }
-      if (message.role === 'toolResult') return firstLine(`${message.toolName}: ${contentText(message.content)}`);
+      if (message.role === 'toolResult') return contentFirstLine(message.content, `${message.toolName}: `);
       if (message.role === 'bashExecution') return firstLine(`$ ${message.command}`);
       return '';
     }
@@ -147,7 +178,7 @@ export function entrySummaryLine(entry: SessionEntry): string {
     case 'branch_summary':
       return firstLine(entry.summary);
     case 'custom_message':
-      return firstLine(contentText(entry.content));
+      return contentFirstLine(entry.content);
     case 'model_change':
       return `${entry.provider}/${entry.modelId}`;
     case 'thinking_level_change':
@@ -177,126 +208,124 @@ function stringList(value: unknown): string[] | undefined {
   return Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : undefined;
 }
 
+/** The fields every view has; optional ones are assigned only when present (plain literals, no spreads:
+ *  opening a long session builds tens of thousands of these, and spreads make them slow and large). */
+function baseView(entry: SessionEntry, kind: ConversationKind, text: string, blocks: ViewBlock[], label: string | undefined): ConversationEntry {
+  const view: ConversationEntry = { id: entry.id, parentId: entry.parentId, timestamp: entry.timestamp, kind, text, blocks };
+  if (label) view.label = label;
+  return view;
+}
+
+function addFiles(view: ConversationEntry, details: unknown): Record<string, unknown> {
+  const record = (details ?? {}) as Record<string, unknown>;
+  const readFiles = stringList(record.readFiles);
+  const modifiedFiles = stringList(record.modifiedFiles);
+  if (readFiles) view.readFiles = readFiles;
+  if (modifiedFiles) view.modifiedFiles = modifiedFiles;
+  return record;
+}
+
+function assistantView(entry: SessionEntry, message: Extract<AgentMessage, { role: 'assistant' }>, label: string | undefined): ConversationEntry {
+  const blocks: ViewBlock[] = [];
+  const toolCalls: ToolCallView[] = [];
+  let text = '';
+  for (const block of message.content) {
+    if (block.type === 'text') {
+      blocks.push({ type: 'text', text: block.text });
+      text += block.text;
+    } else if (block.type === 'thinking') blocks.push({ type: 'thinking', text: block.thinking });
+    else if (block.type === 'toolCall') {
+      blocks.push({ type: 'toolCall', id: block.id, name: block.name, args: block.arguments });
+      toolCalls.push({ id: block.id, name: block.name, args: block.arguments });
+    }
+  }
+  const view = baseView(entry, 'assistant', text, blocks, label);
+  view.model = message.model;
+  view.provider = message.provider;
+  view.stopReason = message.stopReason;
+  if (message.errorMessage) view.errorMessage = message.errorMessage;
+  view.toolCalls = toolCalls;
+  const usage = message.usage;
+  if (usage) {
+    view.usage = {
+      input: usage.input ?? 0,
+      output: usage.output ?? 0,
+      cacheRead: usage.cacheRead ?? 0,
+      cacheWrite: usage.cacheWrite ?? 0,
+      totalTokens: usage.totalTokens ?? 0,
+      cost: usage.cost?.total ?? 0,
+    };
+  }
+  return view;
+}
+
+function messageView(entry: SessionEntry, message: AgentMessage, label: string | undefined): ConversationEntry | undefined {
+  switch (message.role) {
+    case 'user':
+      return baseView(entry, 'user', contentText(message.content), textBlocks(message.content), label);
+    case 'assistant':
+      return assistantView(entry, message, label);
+    case 'toolResult': {
+      const view = baseView(entry, 'toolResult', contentText(message.content), textBlocks(message.content), label);
+      view.toolCallId = message.toolCallId;
+      view.toolName = message.toolName;
+      view.isError = message.isError === true;
+      return view;
+    }
+    case 'bashExecution': {
+      const view = baseView(entry, 'bash', message.output, [{ type: 'text', text: message.output }], label);
+      view.command = message.command;
+      view.exitCode = message.exitCode ?? null;
+      view.cancelled = message.cancelled === true;
+      return view;
+    }
+    case 'custom': {
+      if (message.display === false) return undefined;
+      const view = baseView(entry, 'custom_message', contentText(message.content), textBlocks(message.content), label);
+      view.customType = message.customType;
+      return view;
+    }
+    default:
+      return undefined;
+  }
+}
+
 /**
  * The conversation view of one entry, or undefined for entries the chat does not show (model/thinking
  * changes, labels, custom data, hidden custom messages).
  */
 export function conversationEntry(entry: SessionEntry, label?: string): ConversationEntry | undefined {
-  const base = { id: entry.id, parentId: entry.parentId, timestamp: entry.timestamp, ...(label ? { label } : {}) };
   switch (entry.type) {
-    case 'message': {
-      const message = entry.message;
-      if (message.role === 'user') {
-        return { ...base, kind: 'user', text: contentText(message.content), blocks: textBlocks(message.content) };
-      }
-      if (message.role === 'assistant') {
-        const blocks: ViewBlock[] = [];
-        const toolCalls: ToolCallView[] = [];
-        let text = '';
-        for (const block of message.content) {
-          if (block.type === 'text') {
-            blocks.push({ type: 'text', text: block.text });
-            text += block.text;
-          } else if (block.type === 'thinking') blocks.push({ type: 'thinking', text: block.thinking });
-          else if (block.type === 'toolCall') {
-            blocks.push({ type: 'toolCall', id: block.id, name: block.name, args: block.arguments });
-            toolCalls.push({ id: block.id, name: block.name, args: block.arguments });
-          }
-        }
-        const usage = message.usage;
-        return {
-          ...base,
-          kind: 'assistant',
-          text,
-          blocks,
-          model: message.model,
-          provider: message.provider,
-          stopReason: message.stopReason,
-          ...(message.errorMessage ? { errorMessage: message.errorMessage } : {}),
-          toolCalls,
-          ...(usage
-            ? {
-                usage: {
-                  input: usage.input ?? 0,
-                  output: usage.output ?? 0,
-                  cacheRead: usage.cacheRead ?? 0,
-                  cacheWrite: usage.cacheWrite ?? 0,
-                  totalTokens: usage.totalTokens ?? 0,
-                  cost: usage.cost?.total ?? 0,
-                },
-              }
-            : {}),
-        };
-      }
-      if (message.role === 'toolResult') {
-        return {
-          ...base,
-          kind: 'toolResult',
-          text: contentText(message.content),
-          blocks: textBlocks(message.content),
-          toolCallId: message.toolCallId,
-          toolName: message.toolName,
-          isError: message.isError === true,
-        };
-      }
-      if (message.role === 'bashExecution') {
-        return {
-          ...base,
-          kind: 'bash',
-          text: message.output,
-          blocks: [{ type: 'text', text: message.output }],
-          command: message.command,
-          exitCode: message.exitCode ?? null,
-          cancelled: message.cancelled === true,
-        };
-      }
-      if (message.role === 'custom') {
-        if (message.display === false) return undefined;
-        return { ...base, kind: 'custom_message', text: contentText(message.content), blocks: textBlocks(message.content), customType: message.customType };
-      }
-      return undefined;
-    }
+    case 'message':
+      return messageView(entry, entry.message, label);
     case 'compaction': {
-      const details = (entry.details ?? {}) as Record<string, unknown>;
-      const readFiles = stringList(details.readFiles);
-      const modifiedFiles = stringList(details.modifiedFiles);
-      return {
-        ...base,
-        kind: 'compaction',
-        text: entry.summary,
-        blocks: [{ type: 'text', text: entry.summary }],
-        tokensBefore: entry.tokensBefore,
-        firstKeptEntryId: entry.firstKeptEntryId,
-        ...(entry.shortSummary ? { shortSummary: entry.shortSummary } : {}),
-        ...(readFiles ? { readFiles } : {}),
-        ...(modifiedFiles ? { modifiedFiles } : {}),
-        ...(typeof details.reason === 'string' ? { reason: details.reason } : {}),
-        ...(entry.fromHook ? { fromHook: true } : {}),
-      };
+      const view = baseView(entry, 'compaction', entry.summary, [{ type: 'text', text: entry.summary }], label);
+      view.tokensBefore = entry.tokensBefore;
+      view.firstKeptEntryId = entry.firstKeptEntryId;
+      if (entry.shortSummary) view.shortSummary = entry.shortSummary;
+      const details = addFiles(view, entry.details);
+      if (typeof details.reason === 'string') view.reason = details.reason;
+      if (entry.fromHook) view.fromHook = true;
+      return view;
     }
     case 'branch_summary': {
-      const details = (entry.details ?? {}) as Record<string, unknown>;
-      const readFiles = stringList(details.readFiles);
-      const modifiedFiles = stringList(details.modifiedFiles);
-      return {
-        ...base,
-        kind: 'branch_summary',
-        text: entry.summary,
-        blocks: [{ type: 'text', text: entry.summary }],
-        fromId: entry.fromId,
-        ...(readFiles ? { readFiles } : {}),
-        ...(modifiedFiles ? { modifiedFiles } : {}),
-        ...(entry.fromHook ? { fromHook: true } : {}),
-      };
+      const view = baseView(entry, 'branch_summary', entry.summary, [{ type: 'text', text: entry.summary }], label);
+      view.fromId = entry.fromId;
+      addFiles(view, entry.details);
+      if (entry.fromHook) view.fromHook = true;
+      return view;
     }
     case 'model_change':
     case 'thinking_level_change': {
       const text = entry.type === 'model_change' ? `Model: ${entry.provider}/${entry.modelId}` : `Thinking level: ${entry.thinkingLevel}`;
-      return { ...base, kind: 'notice', text, blocks: [{ type: 'text', text }] };
+      return baseView(entry, 'notice', text, [{ type: 'text', text }], label);
     }
-    case 'custom_message':
+    case 'custom_message': {
       if (entry.display === false) return undefined;
-      return { ...base, kind: 'custom_message', text: contentText(entry.content), blocks: textBlocks(entry.content), customType: entry.customType };
+      const view = baseView(entry, 'custom_message', contentText(entry.content), textBlocks(entry.content), label);
+      view.customType = entry.customType;
+      return view;
+    }
     default:
       return undefined;
   }

@@ -296,6 +296,11 @@ export class SessionStore {
     return list.slice();
   }
 
+  /** How many children `id` has (O(1), no copy). */
+  getChildCount(id: string): number {
+    return this.children.get(id)?.length ?? 0;
+  }
+
   getLeafId(): string | null {
     return this.leafId;
   }
