@@ -20,6 +20,7 @@ import { findModel, modelKey, DEMO_MODEL } from '../llm/models';
 import { createProvider } from '../llm/registry';
 import type { ProviderOptions } from '../llm/provider-options';
 import type { KeyResolver, ModelInfo, ThinkingLevel } from '../llm/types';
+import { contentText } from '../core/messages';
 import { createSession, forkBranch as forkSessionBranch, listSessions, openSession, type SessionSummary } from '../session/catalog';
 import type { SessionEntry } from '../session/entries';
 import type { LeafMemory } from '../session/leaf-memory';
@@ -160,6 +161,13 @@ export function modelView(model: ModelInfo): ModelView {
 
 const PROVIDER_PREFERENCE = ['anthropic', 'openai'] as const;
 
+/** What one entry adds to the branch totals (assistant replies with usage; as `branchTotals` in chat-items). */
+function replyUsage(entry: SessionEntry): { cost: number; tokens: number } {
+  if (entry.type !== 'message' || entry.message.role !== 'assistant' || !entry.message.usage) return { cost: 0, tokens: 0 };
+  const usage = entry.message.usage;
+  return { cost: usage.cost?.total ?? 0, tokens: (usage.input ?? 0) + (usage.output ?? 0) };
+}
+
 export class ArborApp implements Disposable {
   readonly compactionHooks: CompactionHookRegistry;
   readonly navigationHooks: TreeNavigationHookRegistry;
@@ -185,6 +193,9 @@ export class ArborApp implements Disposable {
   private navigationSummarizing = false;
   /** compaction reasons seen in this process, by compaction entry id (the file does not store them) */
   private readonly compactionReasons = new Map<string, string>();
+  /** first user message text: null = not looked up yet for this session */
+  private firstUserText: string | undefined | null = null;
+  private totals: { leafId: string | null; cost: number; tokens: number } | undefined;
   private switching: Promise<unknown> = Promise.resolve();
   private disposed = false;
 
@@ -254,6 +265,46 @@ export class ArborApp implements Disposable {
     return { file: store.file, id: store.header.id, ...(name ? { name } : {}), persisted: store.entryCount > 0 };
   }
 
+  /**
+   * The text of the session's first user message (file order), what the Sessions view shows for a session
+   * without a name; undefined when there is none yet. Found once per session, then kept.
+   */
+  firstUserMessage(): string | undefined {
+    const store = this.store;
+    if (!store) return undefined;
+    if (this.firstUserText === null) {
+      this.firstUserText = undefined;
+      for (const entry of store.getEntries()) {
+        if (entry.type === 'message' && entry.message.role === 'user') {
+          this.firstUserText = contentText(entry.message.content);
+          break;
+        }
+      }
+    }
+    return this.firstUserText;
+  }
+
+  /**
+   * Cost and tokens of the replies on the active path. Kept up to date on appends; recomputed (O(path))
+   * only after the path changed otherwise, so state and usage posts during a turn do not walk the session.
+   */
+  branchTotals(): { cost: number; tokens: number } {
+    const store = this.store;
+    if (!store) return { cost: 0, tokens: 0 };
+    const leafId = store.getLeafId();
+    if (this.totals?.leafId !== leafId) {
+      let cost = 0;
+      let tokens = 0;
+      for (const entry of store.getBranch()) {
+        const reply = replyUsage(entry);
+        cost += reply.cost;
+        tokens += reply.tokens;
+      }
+      this.totals = { leafId, cost, tokens };
+    }
+    return { cost: this.totals.cost, tokens: this.totals.tokens };
+  }
+
   usage(): UsageInfo | null {
     return this.agent?.usage() ?? null;
   }
@@ -262,9 +313,10 @@ export class ArborApp implements Disposable {
    * The view model of the session: conversation on the active path (O(path)) and, unless `tree: false`,
    * every tree node (O(entries); UIs call this on (re)load and on `reset`, and patch from events otherwise).
    */
-  snapshot(options: { tree?: boolean } = {}): AppSnapshot {
+  snapshot(options: { tree?: boolean; conversation?: boolean } = {}): AppSnapshot {
     const store = this.store;
-    const conversation = store ? this.conversationFromStore(store) : [];
+    // `conversation: false` (state posts) leaves it empty: building it is O(path)
+    const conversation = store && options.conversation !== false ? this.conversationFromStore(store) : [];
     return {
       session: this.sessionView(),
       leafId: store?.getLeafId() ?? null,
@@ -440,6 +492,8 @@ export class ArborApp implements Disposable {
     this.store = undefined;
     this.tree = undefined;
     this.pendingCalls.clear();
+    this.firstUserText = null;
+    this.totals = undefined;
   }
 
   /** An opened session continues with the model it used last, when that model is still configured. */
@@ -489,6 +543,11 @@ export class ArborApp implements Disposable {
     const store = this.store;
     const tree = this.tree;
     if (!store || !tree) return;
+    if (this.firstUserText === undefined && entry.type === 'message' && entry.message.role === 'user') this.firstUserText = contentText(entry.message.content);
+    if (this.totals && entry.parentId === this.totals.leafId && store.getLeafId() === entry.id) {
+      const reply = replyUsage(entry);
+      this.totals = { leafId: entry.id, cost: this.totals.cost + reply.cost, tokens: this.totals.tokens + reply.tokens };
+    }
     const delta = tree.append(entry);
     this.emit({ kind: 'tree', ...delta });
     const extendsPath = entry.parentId === this.conversationLeaf && store.getLeafId() === entry.id;
@@ -511,6 +570,8 @@ export class ArborApp implements Disposable {
     const store = this.store;
     if (!store) return;
     this.tree = new TreeIndex(store);
+    this.firstUserText = null;
+    this.totals = undefined;
     this.conversationLeaf = store.getLeafId();
     this.rebuildPendingCalls(store);
     this.emit({ kind: 'session', session: this.sessionView() });

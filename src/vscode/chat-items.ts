@@ -207,9 +207,18 @@ export function toUiEvent(event: AgentEvent): AgentUiEvent | undefined {
         willRetry: event.willRetry,
         ...(event.errorMessage ? { errorMessage: clip(event.errorMessage, LIMITS.medium) } : {}),
       };
+    case 'compaction_deferred':
+      return { type: 'notice', level: 'info', message: compactionDeferredText(event) };
     case 'notice':
       return { type: 'notice', level: event.level, message: clip(event.message, LIMITS.medium) };
     default:
       return undefined;
   }
+}
+
+/** The chat's note after the user chose "Later" when asked before an automatic compaction. */
+export function compactionDeferredText(event: Extract<AgentEvent, { type: 'compaction_deferred' }>): string {
+  const tokens = (n: number) => Math.max(0, Math.round(n)).toLocaleString('en-US');
+  const trigger = event.reason === 'idle' ? 'Idle compaction' : 'Automatic compaction';
+  return `${trigger} postponed: context is at ${tokens(event.contextTokens)} tokens (threshold ${tokens(event.threshold)}); you will be asked again at about ${tokens(event.askAgainAt)} tokens.`;
 }

@@ -5,7 +5,8 @@ import type { ArborApp } from '../app/arbor-app';
 import type { ArborSettings } from '../app/settings';
 import { RESTRICTED_MODE_REASON } from '../agent/approval';
 import { LIMITS, type ChatState } from '../protocol';
-import { branchTotals, clip, toUsage } from './chat-items';
+import { clip, toUsage } from './chat-items';
+import { firstLine } from './tree/entry-presentation';
 
 export function collectChatState(context: vscode.ExtensionContext, app?: ArborApp, settings?: () => ArborSettings): ChatState {
   const version = (context.extension.packageJSON as { version?: unknown }).version;
@@ -17,13 +18,16 @@ export function collectChatState(context: vscode.ExtensionContext, app?: ArborAp
     modelLabel: null,
   };
   if (!app) return base;
-  const snapshot = app.snapshot({ tree: false });
+  // No conversation: a state post (busy, idle, model…) must not cost O(path); totals come from the app.
+  const snapshot = app.snapshot({ tree: false, conversation: false });
+  const firstUser = snapshot.session && !snapshot.session.name ? app.firstUserMessage() : undefined;
   const level = snapshot.thinkingLevel;
   return {
     ...base,
     modelLabel: snapshot.model.name.slice(0, LIMITS.short),
     ...(trusted ? {} : { restrictedReason: RESTRICTED_MODE_REASON }),
-    sessionName: snapshot.session?.name?.slice(0, LIMITS.short) ?? null,
+    // Unnamed sessions read as their first user message (one line), as in the Sessions view.
+    sessionName: (snapshot.session?.name ?? (firstUser ? firstLine(firstUser, 80) : undefined))?.slice(0, LIMITS.short) ?? null,
     sessionFile: snapshot.session?.file ?? null,
     models: app.availableModels().slice(0, LIMITS.list).map((model) => ({
       key: model.key.slice(0, LIMITS.id),
@@ -36,7 +40,7 @@ export function collectChatState(context: vscode.ExtensionContext, app?: ArborAp
     ...(level === 'off' || level === 'minimal' || level === 'low' || level === 'medium' || level === 'high' || level === 'xhigh' ? { thinkingLevel: level } : {}),
     busy: snapshot.busy,
     queued: snapshot.queued.slice(0, LIMITS.list).map((q) => clip(q, LIMITS.prompt)),
-    usage: snapshot.usage ? toUsage(snapshot.usage, branchTotals(snapshot.conversation)) : null,
+    usage: snapshot.usage ? toUsage(snapshot.usage, app.branchTotals()) : null,
     settings: { branchSummaryEnabled: settings?.().branchSummary.enabled ?? true },
   };
 }
