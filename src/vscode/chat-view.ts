@@ -4,7 +4,6 @@
 // only on (re)load or when the path changes, the tree coalesced. API keys never pass through here.
 import * as vscode from 'vscode';
 import type { ArborApp, AppChange } from '../app/arbor-app';
-import type { ConversationEntry } from '../app/view-model';
 import {
   describeRaw,
   parseWebviewMessage,
@@ -13,7 +12,7 @@ import {
   type WebviewToHostMessage,
 } from '../protocol';
 import type { ChatApprovalPrompter } from './approval-prompter';
-import { branchTotals, toItem, toTreeNode, toUiEvent, toUsage } from './chat-items';
+import { toItem, toTreeNode, toUiEvent, toUsage } from './chat-items';
 import type { Logger } from './log';
 import { TreePatchBuilder } from './tree-patch';
 import { renderChatHtml, webviewResourceRoots } from './webview-html';
@@ -229,8 +228,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const app = this.deps.app;
     const usage = app?.usage();
     if (!app || !usage) return;
-    const conversation: ConversationEntry[] = app.snapshot({ tree: false }).conversation;
-    await this.post({ type: 'agentEvent', event: { type: 'usage', usage: toUsage(usage, branchTotals(conversation)) } });
+    // branch totals are kept by the app: a usage post per reply must not rebuild the conversation (O(path))
+    await this.post({ type: 'agentEvent', event: { type: 'usage', usage: toUsage(usage, app.branchTotals()) } });
   }
 
   private scheduleTree(): void {
