@@ -65,7 +65,7 @@ async function removeIfStale(lockPath: string): Promise<boolean> {
   return true;
 }
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

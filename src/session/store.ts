@@ -37,6 +37,7 @@ import { backupFile, syncDir, timestampForFileName, writeAll, writeFileAtomic } 
 import { generateEntryId, generateSessionId } from './ids';
 import type { LeafMemory } from './leaf-memory';
 import { acquireLock } from './lock';
+import { removeStaleTemps } from './stale-temps';
 import { migrateToCurrentVersion, sessionVersion } from './migrate';
 import { scanLines, type LoadProblem, type ParsedLine, type ScanResult } from './scan';
 import { describeEntryProblem, entryProblem, hasEntryBase, headerProblem } from './schema';
@@ -113,6 +114,8 @@ export class SessionStore {
   private contextCache: { leafId: string; context: SessionContext } | undefined;
 
   private persisted: boolean;
+  /** whether this store already cleared the temps killed rewrites left (once per open, under the lock) */
+  private tempsSwept = false;
   private ino = 0;
   private fileSize = 0;
   private resumeOffset = 0;
@@ -560,6 +563,7 @@ export class SessionStore {
       const lock = await acquireLock(this.file);
       let entry: SessionEntry;
       try {
+        await this.sweepTempsOnce();
         if (this.persisted) await this.syncWithDisk();
         beforeCreate?.();
         entry = withoutUndefined({
@@ -695,6 +699,7 @@ export class SessionStore {
   ): Promise<{ backupPath: string }> {
     const lock = await acquireLock(this.file);
     try {
+      await this.sweepTempsOnce();
       if (!this.persisted) await this.writeLines('');
       if (this.migratedFrom === undefined) await this.syncWithDisk();
       const original = this.entries.slice();
@@ -717,6 +722,13 @@ export class SessionStore {
     } finally {
       await lock.release();
     }
+  }
+
+  /** Caller holds the lock (see removeStaleTemps). One directory listing per open, not per append. */
+  private async sweepTempsOnce(): Promise<void> {
+    if (this.tempsSwept || !this.persisted) return;
+    this.tempsSwept = true;
+    await removeStaleTemps(this.file);
   }
 
   /** The raw bytes when the entry is unchanged since load, else fresh JSON. */

@@ -135,6 +135,7 @@ test('rewrite: SIGKILL during rewriteEntries leaves the original or the new file
   let sawNew = 0;
   let completed = 0;
   let leftoverTemps = 0;
+  let clearedTemps = 0;
   const started = Date.now();
   for (let trial = 0; trial < total; trial++) {
     const trialDir = join(dir, `t${trial}`);
@@ -172,6 +173,10 @@ test('rewrite: SIGKILL during rewriteEntries leaves the original or the new file
     const store = await SessionStore.open(file);
     const added = await store.appendMessage({ role: 'user', content: 'after the crash', timestamp: 1 });
     assert.ok((await SessionStore.open(file)).getEntry(added.id), `${where}: append after crash lost`);
+    // The killed child's temp (if any) is cleared by that first locked write.
+    const tempsAfter = readdirSync(trialDir).filter((n) => n.includes('.tmp-'));
+    assert.deepEqual(tempsAfter, [], `${where}: temps of the dead rewriter survived the next append`);
+    if (names.some((n) => n.includes('.tmp-'))) clearedTemps++;
     rmSync(trialDir, { recursive: true, force: true });
   }
   reportFigures('crash-rewrite', {
@@ -182,6 +187,7 @@ test('rewrite: SIGKILL during rewriteEntries leaves the original or the new file
     acknowledged: completed,
     mixed: 0,
     leftoverTempFiles: leftoverTemps,
+    tempFilesClearedByNextAppend: clearedTemps,
     seconds: ((Date.now() - started) / 1000).toFixed(1),
   });
   assert.ok(sawOriginal > 0 && sawNew > 0, `kills must land both before and after the rename (original ${sawOriginal}, new ${sawNew}); adjust timing`);
