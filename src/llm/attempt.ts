@@ -17,14 +17,15 @@ export class IdleWatchdog {
   constructor(private readonly idleMs: number, private readonly userSignal?: AbortSignal) {
     if (userSignal?.aborted) this.controller.abort();
     userSignal?.addEventListener('abort', this.onAbort, { once: true });
-    this.kick();
+    // The clock starts at the first kick(), when the wire sends the request: the SDK is imported lazily
+    // before that, and a cold load (real async import in dev) is our time, not a stalled provider.
   }
 
   get signal(): AbortSignal {
     return this.controller.signal;
   }
 
-  /** Call whenever data arrives. */
+  /** Call when the request goes out and whenever data arrives. */
   kick(): void {
     clearTimeout(this.timer);
     if (this.idleMs > 0 && this.idleMs < Infinity) {
