@@ -64,7 +64,8 @@ const rows = runs.flatMap((run) =>
 const pass = runs.every((r) => r.exitCode === 0) && rows.every((r) => r.pass);
 const summary = { date: new Date().toISOString(), node: process.version, pass, runs, rows };
 writeFileSync(join(results, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
-const fmt = (v) => (Number.isFinite(v) ? String(v) : '—');
+// four significant digits at most: a bench's raw 90.29999999981374 ms reads as 90.3 ms
+const fmt = (v) => (Number.isFinite(v) ? String(Number(v.toPrecision(Math.max(4, Math.ceil(Math.log10(Math.abs(v) + 1)))))) : '—');
 const md = [
   '# Benchmark summary',
   '',
