@@ -1,6 +1,7 @@
 // Lays the session tree out as rows for the compact graph: depth-first, children oldest first, the
 // active child first at each branch point; depth grows only at branch points, so a long linear
-// conversation stays flush left (like pi's /tree).
+// conversation stays flush left (like pi's /tree). This full layout is O(n log n); webview/tree-rows.ts
+// keeps its result up to date per patch and must always equal it (the unit tests compare the two).
 import type { TreeNode } from '../src/protocol';
 
 export interface TreeRow {
@@ -8,6 +9,14 @@ export interface TreeRow {
   depth: number;
   /** this node has more than one child */
   branchPoint: boolean;
+}
+
+/**
+ * The order of siblings: the active child first, then oldest first. `Array.prototype.sort` is stable, so
+ * siblings that compare equal keep their file order.
+ */
+export function siblingOrder(a: TreeNode, b: TreeNode): number {
+  return Number(b.onActivePath) - Number(a.onActivePath) || a.timestamp - b.timestamp;
 }
 
 export function layoutTree(nodes: readonly TreeNode[]): TreeRow[] {
@@ -20,8 +29,7 @@ export function layoutTree(nodes: readonly TreeNode[]): TreeRow[] {
     if (list) list.push(node);
     else byParent.set(parent, [node]);
   }
-  const order = (a: TreeNode, b: TreeNode) => Number(b.onActivePath) - Number(a.onActivePath) || a.timestamp - b.timestamp;
-  for (const list of byParent.values()) list.sort(order);
+  for (const list of byParent.values()) list.sort(siblingOrder);
   const rows: TreeRow[] = [];
   const seen = new Set<string>();
   // Iterative DFS: real trees are thousands of entries deep.
