@@ -357,3 +357,99 @@ export function pairToolCalls(view: ConversationEntry, calls: Map<string, { entr
     }
   }
 }
+
+/** Some of a path's conversation: its views, and whether the path shows anything before them. */
+export interface ConversationSlice {
+  views: ConversationEntry[];
+  hasEarlier: boolean;
+}
+
+/**
+ * How far past either edge of a slice tool calls are paired (in entries). A call's result follows it within
+ * the same turn, before the next user message, where the scan stops anyway; the bound only caps the cost
+ * of a pathological path (a turn of thousands of entries, or a result that never comes).
+ */
+export const PAIRING_SCAN_LIMIT = 2_000;
+
+/**
+ * The last `count` shown entries of `path[0..end)`, as `conversationOfPath(path)` would show them, building
+ * views only for those: the cost is O(count) views plus the scans at the edges, not O(path). Tool calls are
+ * paired across the slice's edges: results of its calls are looked for after `end` (up to the next user
+ * message) and calls of its results before its start (back to the turn's user message), both bounded by
+ * PAIRING_SCAN_LIMIT. `hasEarlier` says whether `path[0..start)` has a shown entry.
+ */
+export function conversationSlice(
+  path: readonly SessionEntry[],
+  end: number,
+  count: number,
+  labelOf: (id: string) => string | undefined,
+): ConversationSlice {
+  const stop = Math.max(0, Math.min(end, path.length));
+  const views: ConversationEntry[] = [];
+  let start = stop;
+  while (start > 0 && views.length < count) {
+    const entry = path[--start]!;
+    const view = conversationEntry(entry, labelOf(entry.id));
+    if (view) views.push(view);
+  }
+  views.reverse();
+  const calls = callsPendingAt(path, start);
+  for (const view of views) pairToolCalls(view, calls);
+  pairWithLaterResults(path, stop, calls);
+  return { views, hasEarlier: hasShownEntryBefore(path, start) };
+}
+
+/** Whether anything in `path[0..index)` is shown (conversationEntry is cheap for the entries it hides). */
+function hasShownEntryBefore(path: readonly SessionEntry[], index: number): boolean {
+  for (let i = index - 1; i >= 0; i--) if (conversationEntry(path[i]!)) return true;
+  return false;
+}
+
+function isUserMessage(entry: SessionEntry): boolean {
+  return entry.type === 'message' && entry.message.role === 'user';
+}
+
+/**
+ * Only what pairToolCalls reads of an entry (kind, id, call ids, result's call id and error flag), without
+ * the texts: entries outside a slice are looked at for pairing, never shown.
+ */
+function pairingView(entry: SessionEntry): ConversationEntry | undefined {
+  if (entry.type !== 'message') return undefined;
+  const message = entry.message;
+  const base = { id: entry.id, parentId: entry.parentId, timestamp: entry.timestamp, text: '', blocks: [] };
+  if (message.role === 'assistant') {
+    const toolCalls: ToolCallView[] = [];
+    for (const block of message.content) if (block.type === 'toolCall') toolCalls.push({ id: block.id, name: block.name, args: block.arguments });
+    return { ...base, kind: 'assistant', toolCalls };
+  }
+  if (message.role === 'toolResult') return { ...base, kind: 'toolResult', toolCallId: message.toolCallId, isError: message.isError === true };
+  return undefined;
+}
+
+/**
+ * The calls still waiting for a result at `path[index]`, as conversationOfPath's pairing would hold them
+ * there: replayed from the turn's user message (nothing is pending across one), or from
+ * PAIRING_SCAN_LIMIT entries back.
+ */
+function callsPendingAt(path: readonly SessionEntry[], index: number): Map<string, { entry: ConversationEntry; call: ToolCallView }> {
+  const calls = new Map<string, { entry: ConversationEntry; call: ToolCallView }>();
+  const floor = Math.max(0, index - PAIRING_SCAN_LIMIT);
+  let from = index;
+  while (from > floor && !isUserMessage(path[from - 1]!)) from--;
+  for (let i = from; i < index; i++) {
+    const view = pairingView(path[i]!);
+    if (view) pairToolCalls(view, calls);
+  }
+  return calls;
+}
+
+/** Pairs the pending calls with results in `path[index..]`, up to the next user message (bounded). */
+function pairWithLaterResults(path: readonly SessionEntry[], index: number, calls: Map<string, { entry: ConversationEntry; call: ToolCallView }>): void {
+  const limit = Math.min(path.length, index + PAIRING_SCAN_LIMIT);
+  for (let i = index; i < limit && calls.size > 0; i++) {
+    const entry = path[i]!;
+    if (isUserMessage(entry)) return;
+    const view = pairingView(entry);
+    if (view) pairToolCalls(view, calls);
+  }
+}
