@@ -29,7 +29,16 @@ import { previewFileChange } from './approval-preview';
 import { LOCAL_PROVIDER, THINKING_LEVELS, type ArborSettings } from './settings';
 import { parseSlashCommand } from './slash-commands';
 import { TreeIndex, type TreeDelta } from './tree-index';
-import { conversationEntry, conversationOfPath, pairToolCalls, type ConversationEntry, type ToolCallView, type TreeNodeView } from './view-model';
+import {
+  conversationEntry,
+  conversationOfPath,
+  conversationSlice,
+  pairToolCalls,
+  type ConversationEntry,
+  type ConversationSlice,
+  type ToolCallView,
+  type TreeNodeView,
+} from './view-model';
 
 export interface AppLogger {
   info(message: string): void;
@@ -96,10 +105,37 @@ export interface AppSnapshot {
   queued: string[];
   trusted: boolean;
   usage: UsageInfo | null;
-  /** the active path's conversation, root → leaf */
+  /** the active path's conversation, root → leaf (with `conversation: { last }`, only its newest views) */
   conversation: ConversationEntry[];
+  /** the active path shows entries before `conversation` (only ever true with `conversation: { last }`) */
+  conversationHasEarlier: boolean;
   /** every entry of the session as a tree node (file order); omitted with `{ tree: false }` */
   tree?: TreeNodeView[];
+}
+
+/** Views of a stretch of the active path's conversation, for a UI that loads it a page at a time. */
+export interface ConversationWindow extends ConversationSlice {
+  /** the leaf of the path the views were taken from */
+  leafId: string | null;
+}
+
+/** What a UI that shows the path ending at `leafId` from `beforeId` on asks for: the views before that. */
+export interface EarlierPageRequest {
+  leafId: string;
+  beforeId: string;
+  count: number;
+}
+
+export type EarlierPageResult = ({ ok: true } & ConversationWindow) | { ok: false; reason: string };
+
+/** What `snapshot()` puts into `conversation`: the whole path (default), none, or its newest `last` views. */
+export type ConversationOption = boolean | { last: number };
+
+/** The active path and each entry's position on it (no views: cheap to build, O(path)). */
+interface PathIndex {
+  leafId: string | null;
+  path: SessionEntry[];
+  position: Map<string, number>;
 }
 
 export type AppChange =
@@ -196,6 +232,8 @@ export class ArborApp implements Disposable {
   /** first user message text: null = not looked up yet for this session */
   private firstUserText: string | undefined | null = null;
   private totals: { leafId: string | null; cost: number; tokens: number } | undefined;
+  /** built when a UI first asks for an earlier page of the conversation; follows appends to the leaf */
+  private pathIndex: PathIndex | undefined;
   private switching: Promise<unknown> = Promise.resolve();
   private disposed = false;
 
@@ -310,13 +348,16 @@ export class ArborApp implements Disposable {
   }
 
   /**
-   * The view model of the session: conversation on the active path (O(path)) and, unless `tree: false`,
-   * every tree node (O(entries); UIs call this on (re)load and on `reset`, and patch from events otherwise).
+   * The view model of the session: the conversation on the active path (O(path) views; with
+   * `conversation: { last }` only the newest views, O(last)) and, unless `tree: false`, every tree node
+   * (O(entries); UIs call this on (re)load and on `reset`, and patch from events otherwise).
    */
-  snapshot(options: { tree?: boolean; conversation?: boolean } = {}): AppSnapshot {
+  snapshot(options: { tree?: boolean; conversation?: ConversationOption } = {}): AppSnapshot {
     const store = this.store;
-    // `conversation: false` (state posts) leaves it empty: building it is O(path)
-    const conversation = store && options.conversation !== false ? this.conversationFromStore(store) : [];
+    const wanted = options.conversation ?? true;
+    // `conversation: false` (state posts) leaves it empty: building it costs views
+    const { views, hasEarlier } =
+      !store || wanted === false ? { views: [], hasEarlier: false } : wanted === true ? { views: this.conversationFromStore(store), hasEarlier: false } : this.conversationTail(wanted.last);
     return {
       session: this.sessionView(),
       leafId: store?.getLeafId() ?? null,
@@ -328,9 +369,66 @@ export class ArborApp implements Disposable {
       queued: [...(this.agent?.queuedMessages ?? [])],
       trusted: this.deps.trusted(),
       usage: this.usage(),
-      conversation,
+      conversation: views,
+      conversationHasEarlier: hasEarlier,
       ...(options.tree === false ? {} : { tree: this.tree?.all() ?? [] }),
     };
+  }
+
+  /**
+   * The newest `count` views of the active path's conversation (what a chat shows first), tool calls paired
+   * as on the whole path. Views are built for those only; walking the path to the leaf is the rest.
+   */
+  conversationTail(count: number): ConversationWindow {
+    const store = this.store;
+    if (!store) return { leafId: null, views: [], hasEarlier: false };
+    const leafId = store.getLeafId();
+    const path = this.pathIndex?.leafId === leafId ? this.pathIndex.path : store.getBranch();
+    return { leafId, ...this.decorated(conversationSlice(path, path.length, Math.max(1, Math.floor(count)), (id) => store.getLabel(id))) };
+  }
+
+  /**
+   * The (at most) `count` views right before `beforeId`, for a UI showing the path that ends at `leafId`
+   * from `beforeId` on. Refused with a reason, never thrown, when that is not (a part of) the active path
+   * any more or `beforeId` is not on it: a UI's request may be stale or come from a hostile webview.
+   */
+  conversationBefore(request: EarlierPageRequest): EarlierPageResult {
+    const store = this.store;
+    if (!store) return { ok: false, reason: 'no session is open' };
+    const count = Math.floor(request.count);
+    if (!(count >= 1)) return { ok: false, reason: `count ${request.count} is not a positive number` };
+    const { path, position } = this.activePathIndex(store);
+    const shownLeaf = position.get(request.leafId);
+    if (shownLeaf === undefined) return { ok: false, reason: `${request.leafId} is not on the active path (it changed since)` };
+    const before = position.get(request.beforeId);
+    if (before === undefined || before > shownLeaf) return { ok: false, reason: `${request.beforeId} is not on the path ending at ${request.leafId}` };
+    const slice = conversationSlice(path, before, count, (id) => store.getLabel(id));
+    return { ok: true, leafId: request.leafId, ...this.decorated(slice) };
+  }
+
+  private activePathIndex(store: SessionStore): PathIndex {
+    const leafId = store.getLeafId();
+    if (this.pathIndex?.leafId !== leafId) {
+      const path = store.getBranch();
+      const position = new Map<string, number>();
+      for (let i = 0; i < path.length; i++) position.set(path[i]!.id, i);
+      this.pathIndex = { leafId, path, position };
+    }
+    return this.pathIndex;
+  }
+
+  /** Keeps the path index in step with an append that extends the active path (O(1)). */
+  private extendPathIndex(entry: SessionEntry): void {
+    const index = this.pathIndex;
+    if (!index || entry.parentId !== index.leafId || index.position.has(entry.id)) return;
+    index.position.set(entry.id, index.path.length);
+    index.path.push(entry);
+    index.leafId = entry.id;
+  }
+
+  private decorated(slice: ConversationSlice): ConversationSlice {
+    for (const view of slice.views) this.decorate(view);
+    return slice;
   }
 
   /** One entry's conversation view (e.g. to reveal it); undefined for unknown or hidden entries. */
@@ -494,6 +592,7 @@ export class ArborApp implements Disposable {
     this.pendingCalls.clear();
     this.firstUserText = null;
     this.totals = undefined;
+    this.pathIndex = undefined;
   }
 
   /** An opened session continues with the model it used last, when that model is still configured. */
@@ -551,6 +650,7 @@ export class ArborApp implements Disposable {
     const delta = tree.append(entry);
     this.emit({ kind: 'tree', ...delta });
     const extendsPath = entry.parentId === this.conversationLeaf && store.getLeafId() === entry.id;
+    if (store.getLeafId() === entry.id) this.extendPathIndex(entry);
     this.conversationLeaf = store.getLeafId();
     const labels = entry.type === 'label' ? [{ id: entry.targetId, ...(store.getLabel(entry.targetId) ? { label: store.getLabel(entry.targetId)! } : {}) }] : [];
     if (!extendsPath) {
@@ -572,6 +672,7 @@ export class ArborApp implements Disposable {
     this.tree = new TreeIndex(store);
     this.firstUserText = null;
     this.totals = undefined;
+    this.pathIndex = undefined;
     this.conversationLeaf = store.getLeafId();
     this.rebuildPendingCalls(store);
     this.emit({ kind: 'session', session: this.sessionView() });
