@@ -7,6 +7,8 @@ import type { Store } from './store';
 export interface ActionDeps {
   store: Store;
   post(message: WebviewToHostMessage): void;
+  /** the "Load earlier messages" row above the conversation */
+  loadEarlier(): void;
   open: Set<string>;
   /** deny notes by tool call id (kept across card re-renders) */
   notes: Map<string, string>;
@@ -124,6 +126,9 @@ export function installActions(root: HTMLElement, deps: ActionDeps): void {
         return;
       case 'dismissNotice':
         deps.dismissNotice(Number(id));
+        return;
+      case 'loadEarlier':
+        deps.loadEarlier();
         return;
     }
   });

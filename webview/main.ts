@@ -3,18 +3,27 @@
 // the model in store.ts, protocol handling in host-channel.ts.
 import './zod-config'; // must stay the first import
 import type { HostToWebviewMessage } from '../src/protocol';
-import { connectToHost, sendReady } from './host-channel';
+import { connectToHost, sendReady, type HostChannel } from './host-channel';
 import { loadPersisted } from './persist';
 import { mountApp, type App } from './render/app';
 import { Store } from './store';
 
-function dispatch(store: Store, app: App, message: HostToWebviewMessage): void {
+function dispatch(store: Store, app: App, channel: HostChannel, message: HostToWebviewMessage): void {
   switch (message.type) {
     case 'state':
       store.setState(message.state);
       return;
     case 'conversation':
-      store.setConversation(message.leafId, message.items);
+      store.setConversation(message.leafId, message.items, message.hasEarlier);
+      return;
+    case 'conversationPage': {
+      // a late answer (the path changed, or it was given up) must not mix another path into this one
+      const ignored = store.applyPage(message);
+      if (ignored) channel.report('info', `ignored a page of earlier messages before ${message.beforeId}: ${ignored}`);
+      return;
+    }
+    case 'labels':
+      store.setLabels(message.leafId, message.labels);
       return;
     case 'tree':
       store.setTree(message.leafId, message.nodes);
@@ -50,7 +59,7 @@ function bootstrap(): void {
   const store = new Store();
   let channelRef: ReturnType<typeof connectToHost> | undefined;
   const app = mountApp(container, store, (message) => channelRef?.post(message), api, loadPersisted(api));
-  const channel = connectToHost(api, (message) => dispatch(store, app, message), (count) => app.setDroppedCount(count));
+  const channel = connectToHost(api, (message) => dispatch(store, app, channel, message), (count) => app.setDroppedCount(count));
   channelRef = channel;
   // A blocked resource means the CSP and the page disagree; make that visible in the output channel.
   document.addEventListener('securitypolicyviolation', (event) => {

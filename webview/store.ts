@@ -11,9 +11,20 @@ import type {
   ToolStatus,
   TreeNode,
 } from '../src/protocol';
+import {
+  abandonRequest,
+  applyLabels,
+  prependPage,
+  requestEarlier,
+  type LabelChange,
+  type LoadedPath,
+  type PageMessage,
+  type PageRequest,
+} from './conversation-pages';
 import { applyTreePatch, treeModelOf, type TreeModel, type TreePatch } from './tree-patch';
 
-export type Part = 'state' | 'conversation' | 'tree' | 'draft' | 'tools' | 'navigation' | 'notices';
+/** 'earlier': a page of older items was put in front, or the page request started or ended. */
+export type Part = 'state' | 'conversation' | 'earlier' | 'tree' | 'draft' | 'tools' | 'navigation' | 'notices';
 
 export interface ToolLive {
   status: ToolStatus;
@@ -41,12 +52,17 @@ export interface Draft {
   partialArgs: Map<number, string>;
 }
 
-export class Store {
+export class Store implements LoadedPath {
   state: ChatState | undefined;
+  /** the loaded part of the active path: its tail, and the earlier pages the user scrolled to */
   items: ConversationItem[] = [];
   leafId: string | null = null;
   /** tool results by toolCallId (rendered inside the assistant's tool card) */
   results = new Map<string, ToolResultItem>();
+  /** the host has items on the path before the loaded ones */
+  hasEarlier = false;
+  earliestId: string | null = null;
+  loadingEarlier: LoadedPath['loadingEarlier'];
   private treeModel: TreeModel = treeModelOf(null, []);
   tools = new Map<string, ToolLive>();
   draft: Draft | undefined;
@@ -91,9 +107,13 @@ export class Store {
     this.changed('state');
   }
 
-  setConversation(leafId: string | null, items: ConversationItem[]): void {
+  /** A snapshot: the tail of the (new) active path replaces everything loaded; a page in flight is stale. */
+  setConversation(leafId: string | null, items: ConversationItem[], hasEarlier: boolean): void {
     this.snapshots++;
     this.leafId = leafId;
+    this.hasEarlier = hasEarlier;
+    this.earliestId = items[0]?.entryId ?? null;
+    this.loadingEarlier = undefined;
     this.results.clear();
     const shown: ConversationItem[] = [];
     for (const item of items) {
@@ -104,6 +124,34 @@ export class Store {
     this.hasConversation = true;
     // A snapshot is the truth: statuses of calls that have results now come from the results.
     for (const id of [...this.tools.keys()]) if (this.results.has(id)) this.tools.delete(id);
+    this.changed('conversation');
+  }
+
+  /** The `loadEarlier` to post for the page before the loaded items; undefined when none is due. */
+  requestEarlier(count: number): PageRequest | undefined {
+    const request = requestEarlier(this, count);
+    if (request) this.changed('earlier');
+    return request;
+  }
+
+  /** Puts an answered page in front; returns why it was ignored when it is stale. */
+  applyPage(page: PageMessage): string | undefined {
+    const ignored = prependPage(this, page);
+    if (!ignored) this.changed('earlier');
+    return ignored;
+  }
+
+  /** The answer to `request` did not come: the next scroll may ask again. */
+  abandonEarlier(request: PageRequest): boolean {
+    const abandoned = abandonRequest(this, request);
+    if (abandoned) this.changed('earlier');
+    return abandoned;
+  }
+
+  /** Label changes patch the loaded items in place (a snapshot would drop the earlier pages). */
+  setLabels(leafId: string | null, labels: readonly LabelChange[]): void {
+    this.leafId = leafId;
+    applyLabels(this, labels);
     this.changed('conversation');
   }
 
@@ -221,6 +269,7 @@ export class Store {
     }
     if (item.kind === 'assistant') this.draft = undefined;
     this.items = [...this.items, item];
+    this.earliestId ??= item.entryId;
     this.leafId = item.entryId;
     this.hasConversation = true;
     this.changed('conversation');

@@ -11,8 +11,10 @@
 //   allocate without limit or act on nonsense (negative indexes, NaN, Infinity).
 import { z } from 'zod';
 
-/** Bumped when a change is not backwards compatible; the webview reports the version it speaks. */
-export const PROTOCOL_VERSION = 2;
+/** Bumped when a change is not backwards compatible; the webview reports the version it speaks.
+ *  3: the conversation arrives windowed (`conversation` carries the tail and `hasEarlier`; `loadEarlier` /
+ *  `conversationPage` fetch older pages), label changes arrive as `labels`. */
+export const PROTOCOL_VERSION = 3;
 
 // ---------------------------------------------------------------------------------------------------
 // Limits (exported so senders can truncate before sending, and tests can probe the edges)
@@ -36,8 +38,10 @@ export const LIMITS = {
   medium: 20_000,
   /** copy / insert-at-cursor payloads from the webview */
   clipboard: 1_000_000,
-  /** items of a conversation snapshot, nodes of a tree */
+  /** nodes of a tree */
   items: 200_000,
+  /** items of one conversation window or page (and the most a `loadEarlier` may ask for) */
+  page: 1_000,
   /** blocks per assistant message */
   blocks: 2_000,
   /** file lists of compactions and branch summaries */
@@ -45,6 +49,15 @@ export const LIMITS = {
   /** queued prompts, models */
   list: 1_000,
 } as const;
+
+/**
+ * How many conversation items the host sends when the path is (re)loaded: the tail of the active path.
+ * The webview asks for older ones in pages of this size as the user scrolls up. 200 items are dozens of
+ * screens of a side bar (so most sessions arrive whole, `hasEarlier: false`), while building, posting
+ * and validating them stays a few milliseconds whatever the length of the path (a 32,000-entry path sent
+ * whole cost 122 ms of host work and a 40 MB message).
+ */
+export const CONVERSATION_PAGE = 200;
 
 // ---------------------------------------------------------------------------------------------------
 // Primitive shapes
@@ -446,6 +459,16 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('newSession') }),
   /** reveal the Session Tree view */
   z.strictObject({ type: z.literal('openTree') }),
+  /**
+   * the webview shows the path ending at `leafId` from `beforeId` on and wants the (at most) `count` items
+   * before `beforeId`; answered with `conversationPage`, or refused (logged) when the path changed since
+   */
+  z.strictObject({
+    type: z.literal('loadEarlier'),
+    leafId: idSchema,
+    beforeId: idSchema,
+    count: z.number().int().min(1).max(LIMITS.page),
+  }),
   /** the user typed in the input (e.g. to defer idle compaction); throttled by the webview */
   z.strictObject({ type: z.literal('userTyping') }),
 ]);
@@ -463,11 +486,29 @@ export const stateMessageSchema = z.strictObject({
 
 export const hostToWebviewSchema = z.discriminatedUnion('type', [
   stateMessageSchema,
-  /** the active path, root first; replaces whatever the webview shows (after ready, navigation, reload) */
+  /**
+   * the tail of the active path (its newest CONVERSATION_PAGE items, root side first); replaces whatever the
+   * webview shows (after ready, navigation, reload). `hasEarlier`: the path has items before these.
+   */
   z.strictObject({
     type: z.literal('conversation'),
     leafId: idSchema.nullable(),
-    items: z.array(conversationItemSchema).max(LIMITS.items),
+    items: z.array(conversationItemSchema).max(LIMITS.page),
+    hasEarlier: z.boolean(),
+  }),
+  /** the answer to `loadEarlier`: the items right before `beforeId` on the path ending at `leafId` */
+  z.strictObject({
+    type: z.literal('conversationPage'),
+    leafId: idSchema,
+    beforeId: idSchema,
+    items: z.array(conversationItemSchema).max(LIMITS.page),
+    hasEarlier: z.boolean(),
+  }),
+  /** labels set (label given) or removed (absent) on entries; the leaf moved onto the label entry */
+  z.strictObject({
+    type: z.literal('labels'),
+    leafId: idSchema.nullable(),
+    labels: z.array(z.strictObject({ entryId: idSchema, label: z.string().min(1).max(LIMITS.label).optional() })).max(LIMITS.list),
   }),
   /** the whole session tree (parents before children is not required) */
   z.strictObject({

@@ -1,14 +1,18 @@
 // Host side of the chat panel: resolves the `arbor.chat` webview view, validates every message the
 // webview posts (invalid ones are logged and dropped), turns valid ones into ArborApp calls, and streams
-// the app's changes back as small messages: agent events (deltas) while a reply streams, the conversation
-// only on (re)load or when the path changes, the tree coalesced. API keys never pass through here.
+// the app's changes back as small messages: agent events (deltas) while a reply streams, the tail of the
+// conversation only on (re)load or when the path changes (older pages when the webview asks), the tree
+// coalesced. API keys never pass through here.
 import * as vscode from 'vscode';
 import type { ArborApp, AppChange } from '../app/arbor-app';
 import {
+  CONVERSATION_PAGE,
+  LIMITS,
   describeRaw,
   parseWebviewMessage,
   type ChatState,
   type HostToWebviewMessage,
+  type WebviewMessageOf,
   type WebviewToHostMessage,
 } from '../protocol';
 import type { ChatApprovalPrompter } from './approval-prompter';
@@ -125,20 +129,23 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     return this.post({ type: 'state', state: this.deps.getState() });
   }
 
-  /** Sends the whole active path (after ready, navigation, session switch). */
+  /**
+   * Sends the tail of the active path (after ready, navigation, session switch): its newest
+   * CONVERSATION_PAGE items, whatever the length of the path; the webview asks for older ones (loadEarlier).
+   */
   async postConversation(): Promise<boolean> {
     const app = this.deps.app;
     if (!this.webviewReady || !app) return false;
-    const snapshot = app.snapshot({ tree: false });
+    const snapshot = app.snapshot({ tree: false, conversation: { last: CONVERSATION_PAGE } });
     const items = snapshot.conversation.flatMap((entry) => toItem(entry) ?? []);
-    return this.post({ type: 'conversation', leafId: snapshot.leafId, items });
+    return this.post({ type: 'conversation', leafId: snapshot.leafId, items, hasEarlier: snapshot.conversationHasEarlier });
   }
 
   /** Sends every node of the session (after ready and session switches; O(session), so not per turn). */
   async postTree(): Promise<boolean> {
     const app = this.deps.app;
     if (!this.webviewReady || !app) return false;
-    const snapshot = app.snapshot();
+    const snapshot = app.snapshot({ conversation: false });
     this.treePatches.fullSent(snapshot.leafId);
     return this.post({ type: 'tree', leafId: snapshot.leafId, nodes: (snapshot.tree ?? []).map((node) => toTreeNode(node, snapshot.leafId)) });
   }
@@ -203,7 +210,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
             const item = toItem(entry);
             if (item) void this.post({ type: 'agentEvent', event: { type: 'message_end', item } });
           }
-          if (change.labels.length > 0) void this.postConversation();
+          if (change.labels.length > 0) void this.postLabels(change.labels);
         }
         return;
       case 'tree':
@@ -222,6 +229,16 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'navigation':
         return;
     }
+  }
+
+  /** Label changes patch the items the webview has (a conversation re-post would drop its earlier pages). */
+  private async postLabels(labels: readonly { id: string; label?: string }[]): Promise<void> {
+    const leafId = this.deps.app?.currentStore?.getLeafId() ?? null;
+    await this.post({
+      type: 'labels',
+      leafId,
+      labels: labels.slice(0, LIMITS.list).map(({ id, label }) => ({ entryId: id, ...(label ? { label: label.slice(0, LIMITS.label) } : {}) })),
+    });
   }
 
   private async postUsage(): Promise<void> {
@@ -352,7 +369,24 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'userTyping':
         this.deps.app?.currentAgent?.notifyUserTyping();
         return;
+      case 'loadEarlier':
+        await this.loadEarlier(message);
+        return;
     }
+  }
+
+  /**
+   * Answers a page request with the items before `beforeId`. A stale request (the path changed since; the
+   * webview gets the new tail anyway) or one naming an entry off the path is refused and logged, no reply.
+   */
+  private async loadEarlier(request: WebviewMessageOf<'loadEarlier'>): Promise<void> {
+    const page = this.requireApp().conversationBefore(request);
+    if (!page.ok) {
+      this.deps.log.warn(`chat view: refused loadEarlier before ${request.beforeId}: ${page.reason}`);
+      return;
+    }
+    const items = page.views.flatMap((entry) => toItem(entry) ?? []);
+    await this.post({ type: 'conversationPage', leafId: request.leafId, beforeId: request.beforeId, items, hasEarlier: page.hasEarlier });
   }
 
   private async prompt(text: string): Promise<void> {

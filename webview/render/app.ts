@@ -1,5 +1,5 @@
 // Composes the page from the render modules and wires store changes to the parts that show them.
-import type { NavigationMode, TreeNode, WebviewToHostMessage } from '../../src/protocol';
+import { CONVERSATION_PAGE, LIMITS, type NavigationMode, type TreeNode, type WebviewToHostMessage } from '../../src/protocol';
 import { installActions } from '../actions';
 import { createSaver, type PersistedUi } from '../persist';
 import type { ParsedInput } from '../slash';
@@ -16,10 +16,16 @@ import { createTreePanel } from './tree';
 export interface App {
   setDroppedCount(count: number): void;
   setEditorText(text: string): void;
-  /** Session Tree selection: scroll to the entry, or say why it cannot be shown */
+  /** Session Tree selection: scroll to the entry (loading earlier pages until it is there), or say why it cannot be shown */
   revealEntry(entryId: string): void;
   command(command: 'focusInput' | 'toggleTree' | 'showTree' | 'openModelPicker' | 'compactDialog'): void;
 }
+
+/** A page request whose answer has not come by then is given up (the host refuses stale ones silently). */
+const PAGE_TIMEOUT_MS = 15_000;
+const NOT_ON_PATH = 'That entry is not on the active path shown here. Use Switch Here in the Session Tree (or click it in the conversation tree) to continue from it.';
+/** Tree node kinds the chat never shows: revealing one must not load the whole path looking for it. */
+const NEVER_SHOWN = new Set<TreeNode['kind']>(['label', 'session_info', 'custom', 'other']);
 
 export function mountApp(
   container: HTMLElement,
@@ -31,7 +37,7 @@ export function mountApp(
   const ctx: RenderContext = { store, open: new Set(), notes: new Map() };
   let treeOpen = persisted.treeOpen;
   let restoredScroll = false;
-  /** a reveal that arrived before the first conversation snapshot */
+  /** a reveal waiting for its entry: before the first conversation snapshot, or while earlier pages load */
   let pendingReveal: string | undefined;
   /** the snapshot and leaf the list shows (tells a branch/session switch from an append or a label) */
   let shownSnapshot = 0;
@@ -46,7 +52,38 @@ export function mountApp(
   });
   const restricted = createRestrictedBanner();
   const meter = createMeter({ compactNow: () => post({ type: 'compact' }) });
-  const conversation = createConversation(ctx);
+  const conversation = createConversation(ctx, { nearTop: () => loadEarlier(CONVERSATION_PAGE) });
+
+  /** Asks the host for the page before the loaded items, unless one is on its way or there is none. */
+  function loadEarlier(count: number): void {
+    const request = store.requestEarlier(count);
+    if (!request) return;
+    post({ type: 'loadEarlier', ...request });
+    setTimeout(() => {
+      if (!store.abandonEarlier(request) || !pendingReveal) return;
+      pendingReveal = undefined;
+      store.addNotice('warning', 'The earlier messages did not load, so that entry cannot be shown yet. Try again.');
+    }, PAGE_TIMEOUT_MS);
+  }
+
+  /** Whether `entryId` may be a shown entry on the active path, as far as the tree tells. */
+  function mayBeShownOnPath(entryId: string): boolean {
+    const node = store.tree.find((n) => n.id === entryId);
+    return !node || (node.onActivePath && !NEVER_SHOWN.has(node.kind));
+  }
+
+  /** Scrolls to the entry when it is loaded; otherwise loads earlier pages (largest allowed) until it is. */
+  function revealOrLoad(entryId: string): void {
+    pendingReveal = undefined;
+    if (conversation.reveal(entryId)) return;
+    if (store.hasEarlier && mayBeShownOnPath(entryId)) {
+      pendingReveal = entryId;
+      // with a request in flight already, its answer continues this reveal (the `earlier` update below)
+      loadEarlier(LIMITS.page);
+      return;
+    }
+    store.addNotice('info', NOT_ON_PATH);
+  }
   const dialog = createBranchDialog({
     navigate: (targetId: string, mode: NavigationMode, instructions?: string) =>
       post({ type: 'navigate', targetId, mode, ...(instructions ? { instructions } : {}) }),
@@ -119,6 +156,7 @@ export function mountApp(
   installActions(container, {
     store,
     post,
+    loadEarlier: () => loadEarlier(CONVERSATION_PAGE),
     open: ctx.open,
     notes: ctx.notes!,
     rerender: (entryId) => conversation.rerenderEntry(entryId),
@@ -156,11 +194,14 @@ export function mountApp(
         }
       } else conversation.renderConversation();
       container.dataset.leaf = store.leafId ?? '';
-      if (pendingReveal) {
-        const id = pendingReveal;
-        pendingReveal = undefined;
-        if (!conversation.reveal(id)) store.addNotice('info', 'That entry is not on the active path shown here.');
-      }
+      if (pendingReveal) revealOrLoad(pendingReveal);
+      conversation.checkNearTop();
+    }
+    if (parts.has('earlier')) {
+      conversation.renderEarlier();
+      if (pendingReveal && !store.loadingEarlier) revealOrLoad(pendingReveal);
+      // a short page may leave the viewport near the top still
+      conversation.checkNearTop();
     }
     if (parts.has('draft')) conversation.renderDraft();
     if (parts.has('tools')) conversation.renderTools();
@@ -196,8 +237,7 @@ export function mountApp(
         pendingReveal = entryId;
         return;
       }
-      if (conversation.reveal(entryId)) return;
-      store.addNotice('info', 'That entry is not on the active path shown here. Use Switch Here in the Session Tree (or click it in the conversation tree) to continue from it.');
+      revealOrLoad(entryId);
     },
     setEditorText(text) {
       composer.setText(text);

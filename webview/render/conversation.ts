@@ -1,16 +1,27 @@
 // The conversation area: welcome text for an empty session, the virtualized active path, and a tail that
-// is not virtualized (the streaming draft, inline notices). Streaming re-renders only the draft.
+// is not virtualized (the streaming draft, inline notices). Streaming re-renders only the draft. The path
+// is loaded from its end: a row above the list stands for the items the host has not sent yet, and
+// scrolling near it asks for them (they are put in front without moving what the user looks at).
 import type { ConversationItem } from '../../src/protocol';
 import { el } from '../dom';
 import type { Store } from '../store';
 import { renderBlocks, renderItem, type RenderContext } from './message';
 import { VirtualList } from './virtual-list';
 
+export interface ConversationHooks {
+  /** the user is near the top of the loaded items (or asked for more): load the page before them */
+  nearTop(): void;
+}
+
 export interface ConversationView {
   root: HTMLElement;
   scroller: HTMLElement;
   list: VirtualList<ConversationItem>;
   renderConversation(): void;
+  /** a page was put in front of the items, or the page request started or ended */
+  renderEarlier(): void;
+  /** asks for the page before the loaded items when the viewport is near their top */
+  checkNearTop(): void;
   renderDraft(): void;
   renderTools(): void;
   renderNotices(): void;
@@ -20,6 +31,8 @@ export interface ConversationView {
 }
 
 const HIGHLIGHT_MS = 2000;
+/** within this many viewport heights of the top of the loaded items, the page before them is asked for */
+const NEAR_TOP_SCREENS = 1;
 
 function estimate(item: ConversationItem): number {
   switch (item.kind) {
@@ -43,7 +56,7 @@ function estimate(item: ConversationItem): number {
   }
 }
 
-export function createConversation(ctx: RenderContext): ConversationView {
+export function createConversation(ctx: RenderContext, hooks: ConversationHooks): ConversationView {
   const { store } = ctx;
   // The entry last revealed and until when it stays highlighted (rows re-render while scrolling).
   let revealed: { id: string; until: number } | undefined;
@@ -54,10 +67,13 @@ export function createConversation(ctx: RenderContext): ConversationView {
     el('p', {}, 'Arbor is a coding agent whose conversations are trees: edit an earlier message to branch, and nothing you tried is lost.'),
     el('p', { class: 'hint' }, 'Ask for a change below. Type / for commands; the tree button shows every branch of this conversation.'),
   );
+  // One button whose text changes (not two elements), so the row keeps its height while loading.
+  const earlierButton = el('button', { type: 'button', class: 'link-btn', 'data-action': 'loadEarlier' }, 'Load earlier messages');
+  const earlier = el('div', { class: 'notice-line earlier', id: 'earlier', role: 'status', hidden: true }, earlierButton);
   const listContainer = el('div', { class: 'messages', id: 'messages', role: 'log', 'aria-label': 'Conversation', 'aria-live': 'off' });
   const draft = el('div', { class: 'draft', id: 'draft', 'aria-live': 'polite', 'aria-busy': 'true' });
   const notices = el('div', { class: 'notices', id: 'notices', role: 'status' });
-  const scroller = el('main', { class: 'conversation', id: 'conversation', tabindex: '-1' }, welcome, listContainer, draft, notices);
+  const scroller = el('main', { class: 'conversation', id: 'conversation', tabindex: '-1' }, welcome, earlier, listContainer, draft, notices);
   const list = new VirtualList<ConversationItem>({
     scroller,
     container: listContainer,
@@ -76,6 +92,21 @@ export function createConversation(ctx: RenderContext): ConversationView {
     return item.kind === 'assistant' && item.blocks.some((b) => b.type === 'toolCall');
   }
 
+  /** The row above the list: shown while the host has earlier items, saying whether they are on the way. */
+  function renderEarlierRow(): void {
+    const loading = store.loadingEarlier !== undefined;
+    earlier.hidden = !store.hasEarlier;
+    earlierButton.textContent = loading ? 'Loading earlier messages…' : 'Load earlier messages';
+    earlierButton.toggleAttribute('disabled', loading);
+    scroller.dataset.hasEarlier = String(store.hasEarlier);
+    scroller.dataset.loadingEarlier = String(loading);
+  }
+
+  function checkNearTop(): void {
+    if (store.hasEarlier && !store.loadingEarlier && scroller.scrollTop < scroller.clientHeight * NEAR_TOP_SCREENS) hooks.nearTop();
+  }
+  scroller.addEventListener('scroll', checkNearTop, { passive: true });
+
   return {
     root: scroller,
     scroller,
@@ -83,8 +114,15 @@ export function createConversation(ctx: RenderContext): ConversationView {
     renderConversation() {
       welcome.hidden = store.items.length > 0 || store.draft !== undefined;
       scroller.dataset.count = String(store.items.length);
+      renderEarlierRow();
       list.setItems(store.items, true);
     },
+    renderEarlier() {
+      scroller.dataset.count = String(store.items.length);
+      // the row may appear, change or go: the anchored replacement compensates what that does above the list
+      list.setItemsAnchored(store.items, renderEarlierRow);
+    },
+    checkNearTop,
     renderDraft() {
       welcome.hidden = store.items.length > 0 || store.draft !== undefined;
       const d = store.draft;

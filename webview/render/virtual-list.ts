@@ -1,7 +1,8 @@
 // A windowed list with measured heights: only the items near the viewport exist in the DOM. Heights start
 // as estimates, are replaced by measurements as items mount (and when they resize), and are remembered by
 // key across snapshots. While the user is at the bottom the list follows new content; otherwise the first
-// visible item stays put when heights above it change.
+// visible item stays put when heights above it change, and when items are put in front of it (earlier
+// pages of the conversation). The list anchors itself, so the browser's own scroll anchoring is off.
 
 export interface VirtualListOptions<T> {
   scroller: HTMLElement;
@@ -31,6 +32,8 @@ export class VirtualList<T> {
     this.bottom.className = 'vl-spacer';
     this.rows.className = 'vl-rows';
     options.container.append(this.top, this.rows, this.bottom);
+    // Browser scroll anchoring would correct the same height changes a second time.
+    options.scroller.style.overflowAnchor = 'none';
     options.scroller.addEventListener('scroll', () => {
       const s = options.scroller;
       this.atBottom = s.scrollHeight - s.scrollTop - s.clientHeight < 8;
@@ -50,6 +53,36 @@ export class VirtualList<T> {
     this.heights = items.map((item) => this.known.get(this.options.key(item)) ?? this.options.estimate(item));
     if (rerender) this.unmountAll();
     this.update();
+  }
+
+  /**
+   * Replaces the items so that what the user looks at stays where it is on screen: the row at the top of
+   * the viewport keeps its position, e.g. when earlier items are put in front of it. `aboveChanged` runs
+   * once that row is noted and may change content above the list (a loading row); that is compensated too.
+   * At the bottom the list keeps following the end instead.
+   */
+  setItemsAnchored(items: T[], aboveChanged?: () => void): void {
+    const anchor = this.atBottom ? undefined : this.viewportAnchor();
+    aboveChanged?.();
+    this.items = items;
+    this.heights = items.map((item) => this.known.get(this.options.key(item)) ?? this.options.estimate(item));
+    const index = anchor ? items.findIndex((item) => this.options.key(item) === anchor.key) : -1;
+    if (!anchor || index < 0) {
+      this.update();
+      return;
+    }
+    // Keep the mounted run around the anchor where it is in the new list, so the scroll height is the new
+    // one before scrollTop moves (it would be clamped to the old height) and no mounted row re-renders.
+    let first = index;
+    let last = index;
+    while (first > 0 && this.mounted.has(this.options.key(items[first - 1]!))) first--;
+    while (last < items.length - 1 && this.mounted.has(this.options.key(items[last + 1]!))) last++;
+    this.mountRange(first, last);
+    this.top.style.height = `${this.offsetOf(first)}px`;
+    this.bottom.style.height = `${this.offsetOf(items.length) - this.offsetOf(last + 1)}px`;
+    this.restoreAnchor(anchor);
+    this.update();
+    this.restoreAnchor(anchor);
   }
 
   /** Re-renders the mounted items that match (e.g. a tool card changed status). */
@@ -125,6 +158,25 @@ export class VirtualList<T> {
       else if (changed) scroller.scrollTop += this.offsetOf(anchor) - anchorOffsetBefore;
       if (!changed) break;
     }
+  }
+
+  /** The first mounted row that reaches into the viewport, and its distance from the viewport's top. */
+  private viewportAnchor(): { key: string; top: number } | undefined {
+    const viewTop = this.options.scroller.getBoundingClientRect().top;
+    for (const node of Array.from(this.rows.children) as HTMLElement[]) {
+      const rect = node.getBoundingClientRect();
+      if (rect.bottom > viewTop && node.dataset.vlKey !== undefined) return { key: node.dataset.vlKey, top: rect.top - viewTop };
+    }
+    return undefined;
+  }
+
+  /** Scrolls so the anchor row is back at its noted distance from the viewport's top. */
+  private restoreAnchor(anchor: { key: string; top: number }): void {
+    const node = this.mounted.get(anchor.key);
+    if (!node?.isConnected) return;
+    const scroller = this.options.scroller;
+    const drift = node.getBoundingClientRect().top - scroller.getBoundingClientRect().top - anchor.top;
+    if (Math.abs(drift) >= 0.5) scroller.scrollTop += drift;
   }
 
   private offsetOf(index: number): number {

@@ -30,6 +30,7 @@ export const validWebviewMessages: WebviewToHostMessage[] = [
   { type: 'newSession' },
   { type: 'openTree' },
   { type: 'userTyping' },
+  { type: 'loadEarlier', leafId: 'a2', beforeId: 'u1', count: 200 },
 ];
 
 export const validHostMessages: HostToWebviewMessage[] = [
@@ -102,7 +103,20 @@ export const validHostMessages: HostToWebviewMessage[] = [
       { kind: 'bash', entryId: 'x1', timestamp: 7, command: 'ls', output: 'a', exitCode: 0, cancelled: false },
       { kind: 'notice', entryId: 'n1', timestamp: 8, level: 'info', text: 'Model: fake' },
     ],
+    hasEarlier: true,
   },
+  { type: 'conversation', leafId: null, items: [], hasEarlier: false },
+  {
+    type: 'conversationPage',
+    leafId: 'a2',
+    beforeId: 'u1',
+    items: [
+      { kind: 'user', entryId: 'u0', timestamp: 0, text: 'earlier' },
+      { kind: 'toolResult', entryId: 't0', timestamp: 0, toolCallId: 'call_0', toolName: 'read', text: 'ok', isError: false },
+    ],
+    hasEarlier: false,
+  },
+  { type: 'labels', leafId: 'l1', labels: [{ entryId: 'u1', label: 'start' }, { entryId: 'a1' }] },
   {
     type: 'tree',
     leafId: 'a1',

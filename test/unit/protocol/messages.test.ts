@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  CONVERSATION_PAGE,
   LIMITS,
   hostToWebviewSchema,
   parseHostMessage,
@@ -81,3 +82,30 @@ test('host messages with unsafe numbers or oversize arrays are refused', () => {
   const queued = Array.from({ length: LIMITS.list + 1 }, () => 'q');
   assert.equal(parseHostMessage({ type: 'agentEvent', event: { type: 'queued', messages: queued } }).ok, false);
 });
+
+test('windowed conversation: page sizes and counts are bounded, hasEarlier is required, pages name their request', () => {
+  const items = (n: number) => Array.from({ length: n }, (_, i) => ({ kind: 'user', entryId: `u${i}`, timestamp: i, text: 'q' }));
+  assert.equal(parseHostMessage({ type: 'conversation', leafId: 'u0', items: items(LIMITS.page), hasEarlier: true }).ok, true);
+  assert.equal(parseHostMessage({ type: 'conversation', leafId: 'u0', items: items(LIMITS.page + 1), hasEarlier: true }).ok, false);
+  assert.match(reasonOf(parseHostMessage({ type: 'conversation', leafId: 'u0', items: items(1) })), /hasEarlier/);
+  assert.equal(parseHostMessage({ type: 'conversationPage', leafId: 'u0', beforeId: 'u1', items: items(LIMITS.page + 1), hasEarlier: false }).ok, false);
+  assert.equal(parseHostMessage({ type: 'conversationPage', leafId: null, beforeId: 'u1', items: [], hasEarlier: false }).ok, false);
+  assert.equal(parseHostMessage({ type: 'conversationPage', leafId: 'u0', beforeId: '', items: [], hasEarlier: false }).ok, false);
+  assert.ok(CONVERSATION_PAGE >= 1 && CONVERSATION_PAGE <= LIMITS.page, 'the tail fits one message');
+
+  const request = { type: 'loadEarlier', leafId: 'a1', beforeId: 'u1', count: 200 };
+  assert.equal(parseWebviewMessage(request).ok, true);
+  for (const count of [0, -1, 1.5, LIMITS.page + 1, Number.NaN, Number.POSITIVE_INFINITY, '200']) {
+    assert.match(reasonOf(parseWebviewMessage({ ...request, count })), /count/, String(count));
+  }
+  assert.match(reasonOf(parseWebviewMessage({ ...request, leafId: null })), /leafId/);
+  assert.match(reasonOf(parseWebviewMessage({ ...request, beforeId: 'x'.repeat(LIMITS.id + 1) })), /beforeId/);
+  assert.equal(parseWebviewMessage({ ...request, items: [] }).ok, false, 'unknown keys are refused');
+
+  assert.equal(parseHostMessage({ type: 'labels', leafId: null, labels: [{ entryId: 'e', label: '' }] }).ok, false, 'removal is an absent label, not an empty one');
+  assert.equal(parseHostMessage({ type: 'labels', leafId: 'l', labels: Array.from({ length: LIMITS.list + 1 }, () => ({ entryId: 'e' })) }).ok, false);
+});
+
+function reasonOf(parsed: { ok: boolean; reason?: string }): string {
+  return parsed.ok ? '(accepted)' : parsed.reason ?? '';
+}
