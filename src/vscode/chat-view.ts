@@ -39,6 +39,8 @@ export interface ChatViewStats {
   posted: number;
   /** handlers that threw (logged and reported to the webview as a notice) */
   failed: number;
+  /** valid `loadEarlier` requests refused as stale or off the path (logged, not answered) */
+  refusedPages: number;
 }
 
 const TREE_COALESCE_MS = 100;
@@ -51,7 +53,7 @@ function errorText(error: unknown): string {
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewId = 'arbor.chat';
 
-  readonly stats: ChatViewStats = { accepted: 0, rejected: 0, handshakes: 0, posted: 0, failed: 0 };
+  readonly stats: ChatViewStats = { accepted: 0, rejected: 0, handshakes: 0, posted: 0, failed: 0, refusedPages: 0 };
   /** the newest messages the host tried to post (bounded), for tests and diagnostics */
   readonly recentPosts: HostToWebviewMessage[] = [];
   private view: vscode.WebviewView | undefined;
@@ -382,6 +384,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private async loadEarlier(request: WebviewMessageOf<'loadEarlier'>): Promise<void> {
     const page = this.requireApp().conversationBefore(request);
     if (!page.ok) {
+      this.stats.refusedPages++;
       this.deps.log.warn(`chat view: refused loadEarlier before ${request.beforeId}: ${page.reason}`);
       return;
     }
