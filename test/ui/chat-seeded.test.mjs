@@ -2,7 +2,9 @@
 // and "Continue from before this compaction" navigates without touching the file; the in-panel tree shows
 // two branches and a click + Summarize puts a branch-summary marker into the chat; selecting a Session
 // Tree row scrolls the chat to that message (revealEntry); screenshots in light, dark and high-contrast
-// themes; a 5,000-message branch opens and scrolls with only a window of rows in the DOM.
+// themes; a 5,000-message branch opens with only its tail (the newest 200), scrolling to the top loads the
+// page before it without moving the message under the viewport, and selecting its first message in the
+// Session Tree loads the pages up to it and reveals it.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -288,49 +290,111 @@ wb.test('screenshots in light, dark and high-contrast themes: readable colours, 
   await setTheme(page, 'Default Dark Modern', 'vscode-dark');
 }, { timeout: 120_000 });
 
-wb.test('a 5,000-message branch opens and scrolls top, middle and bottom with a window of rows', async (page) => {
-  const chat = await openSession(page, 'First message of the long branch', `m${LONG - 1}`);
-  const scroller = chat.locator('#conversation');
-  await chat.locator(`#conversation[data-count="${LONG}"]`).waitFor({ timeout: 30_000 });
-  await chat.locator(`.msg[data-entry="m${LONG - 1}"]`).waitFor({ timeout: 20_000 });
-  const rowCount = () => chat.locator('.vl-rows > .row').count();
-  assert.ok((await rowCount()) < 300, `only a window of rows is mounted at the bottom (${await rowCount()})`);
-
-  const scrollTo = (fraction) => scroller.evaluate((s, f) => { s.scrollTop = f * (s.scrollHeight - s.clientHeight); }, fraction);
-  const visibleIndexes = () => chat.locator('.vl-rows > .row').evaluateAll((rows) => {
+/** Indexes of the mounted rows that intersect the chat's viewport. */
+function visibleIndexes(chat) {
+  return chat.locator('.vl-rows > .row').evaluateAll((rows) => {
     const s = document.getElementById('conversation').getBoundingClientRect();
     return rows.filter((r) => {
       const b = r.getBoundingClientRect();
       return b.bottom > s.top && b.top < s.bottom;
     }).map((r) => Number(r.dataset.vlIndex));
   });
+}
 
-  // Top: the first message is mounted and visible.
-  await retry('scrolling to the top', async () => {
-    await scrollTo(0);
-    await chat.locator('.msg[data-entry="m0"]', { hasText: 'First message of the long branch' }).waitFor({ timeout: 5000 });
-    const visible = await visibleIndexes();
-    assert.ok(visible.includes(0), `m0 is in the viewport (visible ${visible.slice(0, 5)})`);
+wb.test('a 5,000-message branch opens with only its tail; scrolling to the top loads earlier messages in place', async (page) => {
+  const chat = await openSession(page, 'First message of the long branch', `m${LONG - 1}`);
+  const scroller = chat.locator('#conversation');
+  // The host sends the newest 200 messages (CONVERSATION_PAGE) and says there are more.
+  await chat.locator('#conversation[data-count="200"][data-has-earlier="true"]').waitFor({ timeout: 30_000 });
+  await chat.locator(`.msg[data-entry="m${LONG - 1}"]`).waitFor({ timeout: 20_000 });
+  assert.equal(await chat.locator('.msg[data-entry="m0"]').count(), 0, 'the first message was not sent');
+  assert.ok((await chat.locator('.vl-rows > .row').count()) < 300, 'only a window of rows is mounted');
+  await chat.locator('#earlier').waitFor({ state: 'attached' });
+
+  // Record the loading row's states: it must say it is loading while the page is on its way.
+  await scroller.evaluate((s) => {
+    window.__loadingStates = [];
+    new MutationObserver(() => window.__loadingStates.push(`${s.dataset.loadingEarlier}:${document.querySelector('#earlier button').textContent}`)).observe(s, {
+      attributes: true,
+      attributeFilter: ['data-loading-earlier'],
+    });
   });
-  await screenshot(page, 'chat-seeded-long-branch-top');
-  assert.ok((await rowCount()) < 300, `only a window of rows is mounted at the top (${await rowCount()})`);
+  // Scroll to just below the "near the top" zone (one viewport), so the rows up there get mounted first …
+  await retry('scrolling near the top of the tail', async () => {
+    await scroller.evaluate((s) => { s.scrollTop = s.clientHeight * 1.5; });
+    await chat.locator(`.row[data-entry="m${LONG - 200}"]`).waitFor({ timeout: 5000 });
+  });
+  assert.equal(await scroller.getAttribute('data-count'), '200', 'no page asked for outside the zone');
+  // … then into it: note the message under the viewport's top edge at that moment.
+  const anchor = await scroller.evaluate((s) => {
+    s.scrollTop = s.clientHeight * 0.5;
+    const top = s.getBoundingClientRect().top;
+    const row = [...document.querySelectorAll('.vl-rows > .row')].find((r) => r.getBoundingClientRect().bottom > top + 1);
+    return { entry: row.dataset.entry, top: row.getBoundingClientRect().top - top };
+  });
+  await chat.locator('#conversation[data-count="400"]').waitFor({ timeout: 20_000 });
+  await chat.locator('#conversation[data-loading-earlier="false"]').waitFor();
+  const states = await scroller.evaluate(() => window.__loadingStates);
+  assert.ok(states.includes('true:Loading earlier messages…'), `the loading row showed (${states.join(', ')})`);
+  const after = await scroller.evaluate((s, entry) => {
+    const row = document.querySelector(`.vl-rows > .row[data-entry="${entry}"]`);
+    return row ? row.getBoundingClientRect().top - s.getBoundingClientRect().top : null;
+  }, anchor.entry);
+  assert.ok(after !== null && Math.abs(after - anchor.top) <= 2, `the message under the viewport stayed put (${anchor.entry}: ${anchor.top} → ${after})`);
+  assert.equal(await chat.locator('#conversation').getAttribute('data-has-earlier'), 'true');
+  // The earlier page is in the list, in order, right before what was loaded.
+  await scroller.evaluate((s) => { s.scrollTop -= s.clientHeight; });
+  await chat.locator(`.row[data-entry="m${LONG - 201}"]`).waitFor({ timeout: 5000 });
+  assert.equal(Number(await chat.locator(`.row[data-entry="m${LONG - 201}"]`).getAttribute('data-vl-index')), 199);
+  await screenshot(page, 'chat-seeded-long-branch-earlier-page');
+}, { timeout: 120_000 });
 
-  // Middle: rows from the middle of the branch, nothing from either end.
+wb.test('selecting the first message of the long branch in the Session Tree loads the pages up to it and reveals it', async (page) => {
+  const chat = await readyChat(page);
+  await chat.locator(`#app[data-leaf="m${LONG - 1}"]`).waitFor({ timeout: 20_000 });
+  await chat.locator('#conversation').evaluate((s) => { s.scrollTop = s.scrollHeight; });
+  await expandPane(page, 'Session Tree');
+  const pane = sidebarPane(page, 'Session Tree');
+  const row = pane.locator('.monaco-list-row', { hasText: 'First message of the long branch' }).first();
+  // The Session Tree lists 5,000 rows; its first one is at the top of the list.
+  await retry('finding the first message in the Session Tree', async () => {
+    await pane.locator('.monaco-list-row').first().waitFor({ timeout: 20_000 });
+    if ((await row.count()) === 0) {
+      await pane.locator('.monaco-list').first().hover();
+      for (let i = 0; i < 40 && (await row.count()) === 0; i++) await page.mouse.wheel(0, -20_000);
+    }
+    await row.waitFor({ timeout: 5000 });
+  });
+  await retry('selecting the first message in the Session Tree', async () => {
+    await row.click();
+    await chat.locator('#conversation[data-revealed="m0"]').waitFor({ timeout: 20_000 });
+  });
+  await chat.locator('.msg[data-entry="m0"].revealed').waitFor();
+  assert.equal(await chat.locator('#conversation').getAttribute('data-count'), String(LONG), 'every page up to the first message was loaded');
+  assert.equal(await chat.locator('#conversation').getAttribute('data-has-earlier'), 'false');
+  const geometry = await chat.locator('.msg[data-entry="m0"]').evaluate((node) => {
+    const s = node.closest('#conversation').getBoundingClientRect();
+    const r = node.getBoundingClientRect();
+    return { top: r.top - s.top, height: s.height };
+  });
+  assert.ok(geometry.top >= -1 && geometry.top < geometry.height / 2, `m0 is near the top of the viewport (${JSON.stringify(geometry)})`);
+  assert.ok((await visibleIndexes(chat)).includes(0), 'the first row is visible');
+  assert.ok((await chat.locator('.vl-rows > .row').count()) < 300, `only a window of rows is mounted (${await chat.locator('.vl-rows > .row').count()})`);
+  await screenshot(page, 'chat-seeded-long-branch-revealed-first');
+
+  // Middle and bottom of the whole branch: still a window of rows.
+  const scrollTo = (fraction) => chat.locator('#conversation').evaluate((s, f) => { s.scrollTop = f * (s.scrollHeight - s.clientHeight); }, fraction);
+  const frames = () => chat.locator('#conversation').evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   await retry('scrolling to the middle', async () => {
     await scrollTo(0.5);
-    await chat.locator('.vl-rows > .row[data-vl-index="2500"], .vl-rows > .row[data-vl-index="2400"], .vl-rows > .row[data-vl-index="2600"]').first().waitFor({ timeout: 5000 });
-    const visible = await visibleIndexes();
+    await frames();
+    const visible = await visibleIndexes(chat);
     assert.ok(visible.length > 0 && visible.every((i) => i > 1000 && i < 4000), `middle rows are visible (${visible.slice(0, 5)})`);
   });
   assert.equal(await chat.locator('.msg[data-entry="m0"]').count(), 0, 'the first message left the DOM');
-  assert.equal(await chat.locator(`.msg[data-entry="m${LONG - 1}"]`).count(), 0, 'the last message is not mounted');
-  assert.ok((await rowCount()) < 300, `only a window of rows is mounted in the middle (${await rowCount()})`);
-
-  // Bottom: the last message again.
   await retry('scrolling to the bottom', async () => {
     await scrollTo(1);
     await chat.locator(`.msg[data-entry="m${LONG - 1}"]`).waitFor({ timeout: 5000 });
-    const visible = await visibleIndexes();
-    assert.ok(visible.includes(LONG - 1), `the last message is in the viewport (${visible.slice(-3)})`);
+    assert.ok((await visibleIndexes(chat)).includes(LONG - 1), 'the last message is in the viewport');
   });
 }, { timeout: 120_000 });
