@@ -34,6 +34,7 @@ import {
   conversationOfPath,
   conversationSlice,
   pairToolCalls,
+  pathTail,
   type ConversationEntry,
   type ConversationSlice,
   type ToolCallView,
@@ -377,14 +378,20 @@ export class ArborApp implements Disposable {
 
   /**
    * The newest `count` views of the active path's conversation (what a chat shows first), tool calls paired
-   * as on the whole path. Views are built for those only; walking the path to the leaf is the rest.
+   * as on the whole path. Only the end of the path the slice needs is walked (O(count + turn), not O(path)).
    */
   conversationTail(count: number): ConversationWindow {
     const store = this.store;
     if (!store) return { leafId: null, views: [], hasEarlier: false };
     const leafId = store.getLeafId();
-    const path = this.pathIndex?.leafId === leafId ? this.pathIndex.path : store.getBranch();
-    return { leafId, ...this.decorated(conversationSlice(path, path.length, Math.max(1, Math.floor(count)), (id) => store.getLabel(id))) };
+    const wanted = Math.max(1, Math.floor(count));
+    const path = this.pathIndex?.leafId === leafId ? this.pathIndex.path : pathTail(store.getLeafEntry(), (entry) => this.parentOf(store, entry), wanted);
+    return { leafId, ...this.decorated(conversationSlice(path, path.length, wanted, (id) => store.getLabel(id))) };
+  }
+
+  /** An entry's parent as the store's paths see it: none for a root or a self-parented entry. */
+  private parentOf(store: SessionStore, entry: SessionEntry): SessionEntry | undefined {
+    return entry.parentId === null || entry.parentId === entry.id ? undefined : store.getEntry(entry.parentId);
   }
 
   /**

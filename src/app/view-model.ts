@@ -290,11 +290,32 @@ function messageView(entry: SessionEntry, message: AgentMessage, label: string |
   }
 }
 
+/** Whether the chat shows `entry` (conversationEntry gives it a view), without building anything. */
+export function isShownInConversation(entry: SessionEntry): boolean {
+  switch (entry.type) {
+    case 'message': {
+      const message = entry.message;
+      if (message.role === 'custom') return message.display !== false;
+      return message.role === 'user' || message.role === 'assistant' || message.role === 'toolResult' || message.role === 'bashExecution';
+    }
+    case 'compaction':
+    case 'branch_summary':
+    case 'model_change':
+    case 'thinking_level_change':
+      return true;
+    case 'custom_message':
+      return entry.display !== false;
+    default:
+      return false;
+  }
+}
+
 /**
  * The conversation view of one entry, or undefined for entries the chat does not show (model/thinking
  * changes, labels, custom data, hidden custom messages).
  */
 export function conversationEntry(entry: SessionEntry, label?: string): ConversationEntry | undefined {
+  if (!isShownInConversation(entry)) return undefined;
   switch (entry.type) {
     case 'message':
       return messageView(entry, entry.message, label);
@@ -399,10 +420,39 @@ export function conversationSlice(
   return { views, hasEarlier: hasShownEntryBefore(path, start) };
 }
 
-/** Whether anything in `path[0..index)` is shown (conversationEntry is cheap for the entries it hides). */
+/** Whether anything in `path[0..index)` is shown. */
 function hasShownEntryBefore(path: readonly SessionEntry[], index: number): boolean {
-  for (let i = index - 1; i >= 0; i--) if (conversationEntry(path[i]!)) return true;
+  for (let i = index - 1; i >= 0; i--) if (isShownInConversation(path[i]!)) return true;
   return false;
+}
+
+/**
+ * The end of the path to `leaf` that `conversationSlice(tail, tail.length, count)` needs to give the same
+ * result as on the whole path: back from the leaf past `count` shown entries, then on to one more shown
+ * entry (for `hasEarlier`) and to the turn's user message (or PAIRING_SCAN_LIMIT entries, for pairing), or
+ * to the root. O(count + turn) entries, whatever the length of the path. `parentOf` gives an entry's parent
+ * (undefined at the root); a parent cycle ends the walk as the root would.
+ */
+export function pathTail(leaf: SessionEntry | undefined, parentOf: (entry: SessionEntry) => SessionEntry | undefined, count: number): SessionEntry[] {
+  const reversed: SessionEntry[] = [];
+  const seen = new Set<string>();
+  let shown = 0;
+  let beforeSlice = 0;
+  let earlierShown = false;
+  let turnStart = false;
+  for (let entry = leaf; entry && !seen.has(entry.id); entry = parentOf(entry)) {
+    seen.add(entry.id);
+    reversed.push(entry);
+    if (shown < count) {
+      if (isShownInConversation(entry)) shown++;
+      continue;
+    }
+    beforeSlice++;
+    earlierShown ||= isShownInConversation(entry);
+    turnStart ||= isUserMessage(entry);
+    if (earlierShown && (turnStart || beforeSlice >= PAIRING_SCAN_LIMIT)) break;
+  }
+  return reversed.reverse();
 }
 
 function isUserMessage(entry: SessionEntry): boolean {

@@ -5,7 +5,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AgentMessage } from '../../../src/core/messages';
 import type { SessionEntry } from '../../../src/session/entries';
-import { PAIRING_SCAN_LIMIT, conversationOfPath, conversationSlice, type ConversationEntry } from '../../../src/app/view-model';
+import {
+  PAIRING_SCAN_LIMIT,
+  conversationEntry,
+  conversationOfPath,
+  conversationSlice,
+  isShownInConversation,
+  pathTail,
+  type ConversationEntry,
+} from '../../../src/app/view-model';
 
 /** Deterministic PRNG (mulberry32) so a failure reproduces from its seed. */
 function random(seed: number): () => number {
@@ -209,3 +217,87 @@ test('labels come from labelOf; an empty path or an end before anything gives an
   const path = generatePath(2, 10);
   assert.deepEqual(conversationSlice(path, path.length + 5, 1000, noLabels), { views: conversationOfPath(path, noLabels), hasEarlier: false });
 });
+
+/** pathTail over `path` (parents by id), counting the entries it visits. */
+function tailOf(path: readonly SessionEntry[], count: number): { tail: SessionEntry[]; visited: number } {
+  const byId = new Map(path.map((entry) => [entry.id, entry]));
+  let visited = 0;
+  const tail = pathTail(path.at(-1), (entry) => {
+    visited++;
+    return entry.parentId === null ? undefined : byId.get(entry.parentId);
+  }, count);
+  return { tail, visited };
+}
+
+test('the tail slice of pathTail (walked back from the leaf) equals the tail slice of the whole path', () => {
+  for (let seed = 100; seed < 140; seed++) {
+    const path = generatePath(seed, 25);
+    for (const count of [1, 2, 5, 17, 60, 1000]) {
+      const { tail } = tailOf(path, count);
+      assert.deepEqual(conversationSlice(tail, tail.length, count, noLabels), conversationSlice(path, path.length, count, noLabels), `seed ${seed}, count ${count}`);
+    }
+  }
+  // a turn longer than the pairing limit, and a run of hidden entries before the window
+  const b = new PathBuilder();
+  b.user('go');
+  b.assistant('calling', ['x']);
+  for (let i = 0; i < PAIRING_SCAN_LIMIT + 50; i++) b.other(() => 0.3);
+  b.result('x');
+  for (let i = 0; i < 300; i++) b.other(() => 0.1);
+  b.assistant('done');
+  for (const count of [1, 2, 3, 40]) {
+    const { tail } = tailOf(b.path, count);
+    assert.deepEqual(conversationSlice(tail, tail.length, count, noLabels), conversationSlice(b.path, b.path.length, count, noLabels), `long turn, count ${count}`);
+  }
+});
+
+test('pathTail visits the entries of the tail and its turn, not the whole path', () => {
+  const path = generatePath(12, 4000);
+  const { tail, visited } = tailOf(path, 200);
+  assert.ok(tail.length < 1_000 && visited < 1_000, `${visited} entries visited, ${tail.length} kept, of ${path.length}`);
+  assert.equal(tail.at(-1), path.at(-1));
+  assert.ok(isUserMessageEntry(tail[0]!), 'the tail starts at a user message (the turn before the window)');
+  assert.deepEqual(tailOf(path.slice(0, 3), 200).tail, path.slice(0, 3), 'a short path is walked to its root');
+  assert.deepEqual(pathTail(undefined, () => undefined, 5), []);
+});
+
+test('pathTail stops at a parent cycle', () => {
+  const b = new PathBuilder();
+  b.user('a');
+  b.assistant('b');
+  const looped = b.path.map((entry, i) => (i === 0 ? { ...entry, parentId: b.path[1]!.id } : entry)) as SessionEntry[];
+  assert.deepEqual(tailOf(looped, 10).tail.map((e) => e.id), looped.map((e) => e.id));
+});
+
+test('isShownInConversation says exactly which entries get a view', () => {
+  const b = new PathBuilder();
+  const rand = random(9);
+  for (let i = 0; i < 200; i++) b.other(rand);
+  b.message({ role: 'bashExecution', command: 'ls', output: 'a', exitCode: 0, cancelled: false });
+  b.message({ role: 'custom', customType: 'note', content: 'shown', display: true });
+  b.message({ role: 'custom', customType: 'note', content: 'hidden', display: false });
+  b.message({ role: 'somethingNew', content: 'x' });
+  const extra = (fields: Record<string, unknown>) => ({ id: `x${JSON.stringify(fields).length}`, parentId: null, timestamp: '2025-01-01T00:00:00.000Z', ...fields }) as SessionEntry;
+  const path = [
+    ...generatePath(4, 10),
+    ...b.path,
+    extra({ type: 'branch_summary', fromId: 'root', summary: 's' }),
+    extra({ type: 'thinking_level_change', thinkingLevel: 'high' }),
+    extra({ type: 'custom_message', customType: 'note', content: 'shown', display: true }),
+    extra({ type: 'session_info', name: 'n' }),
+    extra({ type: 'from_the_future' }),
+  ];
+  const kinds = new Set<string>();
+  for (const entry of path) {
+    assert.equal(isShownInConversation(entry), conversationEntry(entry) !== undefined, `${entry.type} ${JSON.stringify(entry).slice(0, 120)}`);
+    kinds.add(`${entry.type}:${isShownInConversation(entry)}`);
+  }
+  assert.deepEqual([...kinds].sort(), [
+    'branch_summary:true', 'compaction:true', 'custom:false', 'custom_message:false', 'custom_message:true', 'from_the_future:false',
+    'label:false', 'message:false', 'message:true', 'model_change:true', 'session_info:false', 'thinking_level_change:true',
+  ]);
+});
+
+function isUserMessageEntry(entry: SessionEntry): boolean {
+  return entry.type === 'message' && entry.message.role === 'user';
+}
