@@ -2,9 +2,13 @@
 // distinct icons for compactions and branch summaries, labels, the active path highlighted and the leaf
 // marked. ARIA tree with a roving tabindex: Up/Down/Home/End move, Enter/Space switches, the context
 // menu key (or Shift+F10, right click) opens the switch dialog with summary options.
+// Per update the panel costs O(visible rows): the rows are laid out once and then kept up to date by the
+// tree patches (tree-rows.ts), and only the rows in the viewport (plus a margin) are in the DOM.
 import type { TreeNode, TreeNodeKind } from '../../src/protocol';
 import { el } from '../dom';
-import { layoutTree, type TreeRow } from '../tree-layout';
+import type { TreeRow } from '../tree-layout';
+import { modelOfNodes, rowsOf, treeModelOf, type TreeModel } from '../tree-patch';
+import type { TreeRows } from '../tree-rows';
 
 const ROW = 22;
 
@@ -63,10 +67,11 @@ export function createTreePanel(actions: TreeActions): TreePanel {
     el('div', { class: 'tree-head' }, el('span', { class: 'tree-title' }, 'Conversation tree'), count, el('span', { class: 'tree-hint' }, 'Click to switch · right-click: switch with summary')),
     viewport,
   );
-  let rows: TreeRow[] = [];
+  let tree: TreeModel = treeModelOf(null, []);
+  let rows: TreeRows = rowsOf(tree);
   let focusIndex = 0;
   let frame = 0;
-  /** nodes received while the panel was closed: laid out when it opens (layout is O(session)) */
+  /** nodes received while the panel was closed: their rows are only needed (and laid out) when it opens */
   let stale: readonly TreeNode[] | undefined;
 
   function rowElement(row: TreeRow, index: number): HTMLElement {
@@ -104,9 +109,9 @@ export function createTreePanel(actions: TreeActions): TreePanel {
   function render(): void {
     const top = viewport.scrollTop;
     const first = Math.max(0, Math.floor(top / ROW) - 10);
-    const last = Math.min(rows.length - 1, Math.ceil((top + viewport.clientHeight) / ROW) + 10);
+    const last = Math.min(rows.size - 1, Math.ceil((top + viewport.clientHeight) / ROW) + 10);
     const nodes: HTMLElement[] = [];
-    for (let i = first; i <= last; i++) nodes.push(rowElement(rows[i]!, i));
+    for (let i = first; i <= last; i++) nodes.push(rowElement(rows.at(i)!, i));
     const hadFocus = rowsEl.contains(document.activeElement);
     rowsEl.replaceChildren(...nodes);
     if (hadFocus) rowsEl.querySelector<HTMLElement>(`[data-index="${focusIndex}"]`)?.focus({ preventScroll: true });
@@ -121,7 +126,7 @@ export function createTreePanel(actions: TreeActions): TreePanel {
   }
 
   function moveFocus(index: number): void {
-    focusIndex = Math.max(0, Math.min(rows.length - 1, index));
+    focusIndex = Math.max(0, Math.min(rows.size - 1, index));
     const y = focusIndex * ROW;
     if (y < viewport.scrollTop) viewport.scrollTop = y;
     else if (y + ROW > viewport.scrollTop + viewport.clientHeight) viewport.scrollTop = y + ROW - viewport.clientHeight;
@@ -133,7 +138,7 @@ export function createTreePanel(actions: TreeActions): TreePanel {
     const item = (target as HTMLElement | null)?.closest<HTMLElement>('.tree-row');
     if (!item) return undefined;
     focusIndex = Number(item.dataset.index);
-    return rows[focusIndex];
+    return rows.at(focusIndex);
   }
 
   viewport.addEventListener('scroll', schedule, { passive: true });
@@ -149,7 +154,7 @@ export function createTreePanel(actions: TreeActions): TreePanel {
     actions.switchWithSummary(row.node);
   });
   viewport.addEventListener('keydown', (event) => {
-    const row = rows[focusIndex];
+    const row = rows.at(focusIndex);
     switch (event.key) {
       case 'ArrowDown':
         moveFocus(focusIndex + 1);
@@ -161,7 +166,7 @@ export function createTreePanel(actions: TreeActions): TreePanel {
         moveFocus(0);
         break;
       case 'End':
-        moveFocus(rows.length - 1);
+        moveFocus(rows.size - 1);
         break;
       case 'PageDown':
         moveFocus(focusIndex + Math.floor(viewport.clientHeight / ROW));
@@ -188,12 +193,14 @@ export function createTreePanel(actions: TreeActions): TreePanel {
 
   function relayout(nodes: readonly TreeNode[]): void {
     stale = undefined;
-    rows = layoutTree(nodes);
-    spacer.style.height = `${rows.length * ROW}px`;
-    const leaf = rows.findIndex((r) => r.node.isLeaf);
-    if (focusIndex >= rows.length || !rowsEl.contains(document.activeElement)) focusIndex = Math.max(0, leaf);
-    const branches = nodes.filter((n) => n.childCount > 1).length;
-    count.textContent = `${nodes.length} entries · ${branches} branch point${branches === 1 ? '' : 's'}`;
+    tree = modelOfNodes(nodes) ?? standaloneModel(nodes);
+    // O(1) when the patches since the last update kept the rows; a full layout when one could not.
+    rows = rowsOf(tree);
+    spacer.style.height = `${rows.size * ROW}px`;
+    const leaf = rows.indexOf(tree.leafId);
+    if (focusIndex >= rows.size || !rowsEl.contains(document.activeElement)) focusIndex = Math.max(0, leaf);
+    const branches = tree.branchPoints;
+    count.textContent = `${tree.nodes.length} entries · ${branches} branch point${branches === 1 ? '' : 's'}`;
     render();
   }
 
@@ -208,7 +215,7 @@ export function createTreePanel(actions: TreeActions): TreePanel {
       if (open) {
         if (stale) relayout(stale);
         // Bring the current position into view.
-        const leaf = rows.findIndex((r) => r.node.isLeaf);
+        const leaf = rows.indexOf(tree.leafId);
         if (leaf >= 0) viewport.scrollTop = Math.max(0, leaf * ROW - viewport.clientHeight / 2);
         schedule();
       }
@@ -217,4 +224,12 @@ export function createTreePanel(actions: TreeActions): TreePanel {
       moveFocus(focusIndex);
     },
   };
+}
+
+/**
+ * A model for nodes that are not a store's tree (no patches will keep it): laid out in full on every
+ * update, as a copy so that changes to the caller's array cannot leave stale rows behind.
+ */
+function standaloneModel(nodes: readonly TreeNode[]): TreeModel {
+  return treeModelOf(nodes.find((node) => node.isLeaf)?.id ?? null, [...nodes]);
 }
