@@ -36,7 +36,7 @@ for (const file of benches) {
   }
   // A result file older than this run is stale: do not report it as fresh.
   const fresh = data && typeof data.date === 'string' ? Date.parse(data.date) >= started - 1000 : Boolean(data);
-  runs.push({ name, exitCode: r.status, seconds, metrics: fresh ? metricsOf(data) : [], note: !data ? 'no results file' : fresh ? undefined : 'results file not rewritten by this run' });
+  runs.push({ name, date: new Date(started).toISOString(), exitCode: r.status, seconds, metrics: fresh ? metricsOf(data) : [], note: !data ? 'no results file' : fresh ? undefined : 'results file not rewritten by this run' });
 }
 
 function metricsOf(data) {
@@ -54,6 +54,23 @@ function metricsOf(data) {
   };
   walk(data, []);
   return found;
+}
+
+// A filtered run refreshes only its benches: the others keep their rows from the last summary (each run
+// records its date), so `node bench/run-all.mjs tree-patch` does not drop every other bench's figures.
+if (filter.length > 0) {
+  const previous = readPreviousSummary();
+  const rerun = new Set(runs.map((r) => r.name));
+  for (const run of previous?.runs ?? []) if (!rerun.has(run.name)) runs.push({ ...run, date: run.date ?? previous.date });
+  runs.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+function readPreviousSummary() {
+  try {
+    return JSON.parse(readFileSync(join(results, 'summary.json'), 'utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 const rows = runs.flatMap((run) =>
@@ -75,9 +92,9 @@ const md = [
   '|---|---|---|---|---|',
   ...rows.map((r) => `| ${r.bench} | ${r.name} | ${fmt(r.value)}${r.unit && Number.isFinite(r.value) ? ' ' + r.unit : ''} | ≤ ${fmt(r.target)} | ${r.pass ? 'yes' : 'NO'} |`),
   '',
-  '| bench | exit | seconds |',
-  '|---|---|---|',
-  ...runs.map((r) => `| ${r.name} | ${r.exitCode} | ${r.seconds.toFixed(1)} |`),
+  '| bench | run at | exit | seconds |',
+  '|---|---|---|---|',
+  ...runs.map((r) => `| ${r.name} | ${r.date ?? summary.date} | ${r.exitCode} | ${r.seconds.toFixed(1)} |`),
 ].join('\n') + '\n';
 writeFileSync(join(results, 'summary.md'), md);
 console.log('\n' + md);
