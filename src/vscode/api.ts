@@ -11,6 +11,8 @@ import type { SecretKeys } from './secrets';
 import type { SessionTreeProvider } from './tree/session-tree-provider';
 
 export interface ArborApi {
+  /** how long activate() took in this extension host (ms), also in the log's activation line */
+  readonly activationMs: number;
   /** hooks around compaction: beforeCompact / compacting / compact (see src/compaction/hooks.ts) */
   readonly compactionHooks: CompactionHookRegistry;
   /** hooks around tree navigation: beforeTreeNavigation / afterNavigation (see src/branch/hooks.ts) */

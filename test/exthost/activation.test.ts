@@ -8,6 +8,9 @@ suite('activation', () => {
     assert.equal(vscode.extensions.getExtension(EXTENSION_ID)?.isActive, true);
     assert.ok(api.chatView, 'activate() returns the chat view provider');
     assert.ok(api.sessionTree, 'activate() returns the session tree provider');
+    // A figure, not a timing assert: reported for docs/reliability.md.
+    assert.ok(Number.isFinite(api.activationMs) && api.activationMs > 0, `activationMs: ${api.activationMs}`);
+    console.log(`# figure exthost-activation activateMs=${api.activationMs}`);
   });
 
   test('the manifest contributes the Arbor container, its views and the Open Chat command', () => {
