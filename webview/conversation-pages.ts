@@ -1,11 +1,14 @@
 // The webview holds a window of the active path: the host sends its tail (`conversation`), older pages come
 // on request (`loadEarlier` → `conversationPage`). These are the rules for that window, as pure functions
 // over the store's conversation fields (no DOM), so they are unit-tested in Node: one request at a time,
-// an answer that does not match the request in flight is ignored, a page never duplicates an item.
-import type { ConversationItem, HostMessageOf, ToolResultItem } from '../src/protocol';
+// each numbered (`seq`), only the answer carrying the number of the request in flight is taken, a page
+// never duplicates an item.
+import { LIMITS, type ConversationItem, type HostMessageOf, type ToolResultItem } from '../src/protocol';
 
 /** What a `loadEarlier` message asks for. */
 export interface PageRequest {
+  /** this request's number; its answer echoes it */
+  seq: number;
   leafId: string;
   beforeId: string;
   count: number;
@@ -25,6 +28,8 @@ export interface LoadedPath {
   snapshots: number;
   /** the request waiting for its answer, and the snapshot it was made in */
   loadingEarlier: (PageRequest & { snapshot: number }) | undefined;
+  /** number of the last request made; the next one takes the following number (wrapping to 0) */
+  lastSeq: number;
 }
 
 export type PageMessage = Omit<HostMessageOf<'conversationPage'>, 'type'>;
@@ -33,7 +38,8 @@ export type LabelChange = HostMessageOf<'labels'>['labels'][number];
 /** Starts a page request, or returns undefined when none is due (nothing earlier, or one in flight). */
 export function requestEarlier(path: LoadedPath, count: number): PageRequest | undefined {
   if (!path.hasEarlier || path.loadingEarlier || path.leafId === null || path.earliestId === null) return undefined;
-  const request = { leafId: path.leafId, beforeId: path.earliestId, count };
+  path.lastSeq = nextSeq(path.lastSeq);
+  const request = { seq: path.lastSeq, leafId: path.leafId, beforeId: path.earliestId, count };
   path.loadingEarlier = { ...request, snapshot: path.snapshots };
   return request;
 }
@@ -42,8 +48,9 @@ export function requestEarlier(path: LoadedPath, count: number): PageRequest | u
 export function stalePageReason(path: LoadedPath, page: PageMessage): string | undefined {
   const pending = path.loadingEarlier;
   if (!pending) return 'no page was asked for';
+  if (page.seq !== pending.seq) return `it answers request #${page.seq}, not #${pending.seq}`;
   if (pending.snapshot !== path.snapshots) return 'the conversation was reloaded since it was asked for';
-  if (page.leafId !== pending.leafId || page.beforeId !== pending.beforeId) return `it answers another request (before ${page.beforeId} on ${page.leafId})`;
+  if (page.leafId !== pending.leafId || page.beforeId !== pending.beforeId) return `it does not match request #${pending.seq} (before ${page.beforeId} on ${page.leafId})`;
   if (page.beforeId !== path.earliestId) return 'the earliest item changed since it was asked for';
   return undefined;
 }
@@ -76,10 +83,14 @@ export function prependPage(path: LoadedPath, page: PageMessage): string | undef
 
 /** Gives up on `request` (its answer did not come); true when it was the one in flight. */
 export function abandonRequest(path: LoadedPath, request: PageRequest): boolean {
-  const pending = path.loadingEarlier;
-  if (!pending || pending.leafId !== request.leafId || pending.beforeId !== request.beforeId) return false;
+  if (path.loadingEarlier?.seq !== request.seq) return false;
   path.loadingEarlier = undefined;
   return true;
+}
+
+/** The number after `seq`, within the protocol's bound. */
+export function nextSeq(seq: number): number {
+  return seq >= LIMITS.seq || seq < 0 || !Number.isInteger(seq) ? 0 : seq + 1;
 }
 
 /** Sets or removes labels on the loaded items (results included); returns whether any item changed. */

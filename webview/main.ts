@@ -19,7 +19,7 @@ function dispatch(store: Store, app: App, channel: HostChannel, message: HostToW
     case 'conversationPage': {
       // a late answer (the path changed, or it was given up) must not mix another path into this one
       const ignored = store.applyPage(message);
-      if (ignored) channel.report('info', `ignored a page of earlier messages before ${message.beforeId}: ${ignored}`);
+      if (ignored) channel.report('info', `ignored page #${message.seq} of earlier messages before ${message.beforeId}: ${ignored}`);
       return;
     }
     case 'labels':

@@ -63,6 +63,12 @@ export class Store implements LoadedPath {
   hasEarlier = false;
   earliestId: string | null = null;
   loadingEarlier: LoadedPath['loadingEarlier'];
+  /**
+   * Page requests are numbered from a random start, so a late answer to a request of an earlier instance of
+   * this webview (VS Code re-creates it when the view is shown again) is all but certain to carry another
+   * number than the request in flight (and its leaf and page are checked as well).
+   */
+  lastSeq = Math.floor(Math.random() * 2 ** 30);
   private treeModel: TreeModel = treeModelOf(null, []);
   tools = new Map<string, ToolLive>();
   draft: Draft | undefined;

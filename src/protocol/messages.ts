@@ -13,7 +13,9 @@ import { z } from 'zod';
 
 /** Bumped when a change is not backwards compatible; the webview reports the version it speaks.
  *  3: the conversation arrives windowed (`conversation` carries the tail and `hasEarlier`; `loadEarlier` /
- *  `conversationPage` fetch older pages), label changes arrive as `labels`. */
+ *  `conversationPage` fetch older pages, the answer echoing its request's `seq`), label changes arrive as
+ *  `labels`. The host does not act on the version (the webview ships in the same bundle as the host); it
+ *  names the shapes a webview speaks, so an incompatible change in a released version bumps it. */
 export const PROTOCOL_VERSION = 3;
 
 // ---------------------------------------------------------------------------------------------------
@@ -48,6 +50,8 @@ export const LIMITS = {
   files: 10_000,
   /** queued prompts, models */
   list: 1_000,
+  /** sequence numbers of `loadEarlier` requests (the webview wraps around to 0 after this) */
+  seq: 2_147_483_647,
 } as const;
 
 /**
@@ -63,6 +67,8 @@ export const CONVERSATION_PAGE = 200;
 // Primitive shapes
 
 const idSchema = z.string().min(1).max(LIMITS.id);
+/** numbers a `loadEarlier` request; its `conversationPage` answer carries the same number */
+const seqSchema = z.number().int().min(0).max(LIMITS.seq);
 const labelSchema = z.string().max(LIMITS.label);
 const shortSchema = z.string().max(LIMITS.short);
 const mediumSchema = z.string().max(LIMITS.medium);
@@ -461,10 +467,12 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('openTree') }),
   /**
    * the webview shows the path ending at `leafId` from `beforeId` on and wants the (at most) `count` items
-   * before `beforeId`; answered with `conversationPage`, or refused (logged) when the path changed since
+   * before `beforeId`; answered with `conversationPage` (echoing `seq`, which the webview numbers its
+   * requests with), or refused (logged) when the path changed since
    */
   z.strictObject({
     type: z.literal('loadEarlier'),
+    seq: seqSchema,
     leafId: idSchema,
     beforeId: idSchema,
     count: z.number().int().min(1).max(LIMITS.page),
@@ -496,9 +504,13 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
     items: z.array(conversationItemSchema).max(LIMITS.page),
     hasEarlier: z.boolean(),
   }),
-  /** the answer to `loadEarlier`: the items right before `beforeId` on the path ending at `leafId` */
+  /**
+   * the answer to `loadEarlier` number `seq`: the items right before `beforeId` on the path ending at
+   * `leafId`; the webview accepts only the answer to the request it is waiting for
+   */
   z.strictObject({
     type: z.literal('conversationPage'),
+    seq: seqSchema,
     leafId: idSchema,
     beforeId: idSchema,
     items: z.array(conversationItemSchema).max(LIMITS.page),

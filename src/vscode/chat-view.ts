@@ -389,7 +389,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       return;
     }
     const items = page.views.flatMap((entry) => toItem(entry) ?? []);
-    await this.post({ type: 'conversationPage', leafId: request.leafId, beforeId: request.beforeId, items, hasEarlier: page.hasEarlier });
+    await this.post({ type: 'conversationPage', seq: request.seq, leafId: request.leafId, beforeId: request.beforeId, items, hasEarlier: page.hasEarlier });
   }
 
   private async prompt(text: string): Promise<void> {

@@ -1,5 +1,6 @@
 // The chat view sends the conversation windowed: on ready only the tail of a long active path, earlier
-// pages on request; stale or hostile page requests are refused without a reply or a side effect; a label
+// pages on request, each answer carrying its request's number (seq); stale or hostile page requests are
+// refused without a reply or a side effect; a label
 // change patches items (`labels`) instead of re-sending the conversation.
 import * as assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -69,17 +70,20 @@ suite('chat view: windowed conversation', () => {
     assert.deepEqual(conversation.items.map((item) => item.entryId), fullIds.slice(-CONVERSATION_PAGE));
   });
 
-  test('loadEarlier is answered with the page before beforeId; walking back reaches the first message', async () => {
+  test('loadEarlier is answered with the page before beforeId, under its seq; walking back reaches the first message', async () => {
     const leafId = `a${TURNS - 1}`;
     let beforeId = fullIds[fullIds.length - CONVERSATION_PAGE]!;
     const loaded: string[] = [];
-    for (let hasEarlier = true; hasEarlier; ) {
+    // numbers as a webview picks them: anywhere in the bound, the largest one included
+    const seqs = [LIMITS.seq, 0, 17, 123_456];
+    for (let hasEarlier = true, n = 0; hasEarlier; n++) {
+      const seq = seqs[n % seqs.length]!;
       const start = api.chatView.recentPosts.length;
-      assert.equal(await api.chatView.receive({ type: 'loadEarlier', leafId, beforeId, count: LIMITS.page }), true);
+      assert.equal(await api.chatView.receive({ type: 'loadEarlier', seq, leafId, beforeId, count: LIMITS.page }), true);
       const page = postsSince(api, start).find((post) => post.type === 'conversationPage');
       assert.ok(page?.type === 'conversationPage', `a page before ${beforeId}`);
       assert.ok(parseHostMessage(page).ok);
-      assert.deepEqual([page.leafId, page.beforeId], [leafId, beforeId]);
+      assert.deepEqual([page.seq, page.leafId, page.beforeId], [seq, leafId, beforeId], 'the answer names its request');
       loaded.unshift(...page.items.map((item) => item.entryId));
       hasEarlier = page.hasEarlier;
       beforeId = page.items[0]!.entryId;
@@ -92,16 +96,22 @@ suite('chat view: windowed conversation', () => {
     const before = { ...api.chatView.stats };
     const start = api.chatView.recentPosts.length;
     const stale = [
-      { type: 'loadEarlier', leafId: 'no-such-leaf', beforeId: 'u3', count: 10 },
-      { type: 'loadEarlier', leafId, beforeId: 'no-such-entry', count: 10 },
-      { type: 'loadEarlier', leafId: 'u3', beforeId: 'a10', count: 10 },
+      { type: 'loadEarlier', seq: 1, leafId: 'no-such-leaf', beforeId: 'u3', count: 10 },
+      { type: 'loadEarlier', seq: 2, leafId, beforeId: 'no-such-entry', count: 10 },
+      { type: 'loadEarlier', seq: 3, leafId: 'u3', beforeId: 'a10', count: 10 },
     ];
     for (const raw of stale) assert.equal(await api.chatView.receive(raw), true, 'well-formed: accepted, then refused');
     const invalid = [
-      { type: 'loadEarlier', leafId, beforeId: 'u3', count: LIMITS.page + 1 },
-      { type: 'loadEarlier', leafId, beforeId: 'u3', count: 0 },
-      { type: 'loadEarlier', leafId, beforeId: 'u3' },
-      { type: 'loadEarlier', leafId: null, beforeId: 'u3', count: 10 },
+      { type: 'loadEarlier', seq: 4, leafId, beforeId: 'u3', count: LIMITS.page + 1 },
+      { type: 'loadEarlier', seq: 5, leafId, beforeId: 'u3', count: 0 },
+      { type: 'loadEarlier', seq: 6, leafId, beforeId: 'u3' },
+      { type: 'loadEarlier', seq: 7, leafId: null, beforeId: 'u3', count: 10 },
+      // the request number is required, an integer within LIMITS.seq
+      { type: 'loadEarlier', leafId, beforeId: 'u3', count: 10 },
+      { type: 'loadEarlier', seq: -1, leafId, beforeId: 'u3', count: 10 },
+      { type: 'loadEarlier', seq: 1.5, leafId, beforeId: 'u3', count: 10 },
+      { type: 'loadEarlier', seq: LIMITS.seq + 1, leafId, beforeId: 'u3', count: 10 },
+      { type: 'loadEarlier', seq: '8', leafId, beforeId: 'u3', count: 10 },
     ];
     for (const raw of invalid) assert.equal(await api.chatView.receive(raw), false, JSON.stringify(raw));
     assert.equal(api.chatView.stats.refusedPages, before.refusedPages + stale.length);

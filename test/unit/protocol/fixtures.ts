@@ -30,7 +30,8 @@ export const validWebviewMessages: WebviewToHostMessage[] = [
   { type: 'newSession' },
   { type: 'openTree' },
   { type: 'userTyping' },
-  { type: 'loadEarlier', leafId: 'a2', beforeId: 'u1', count: 200 },
+  { type: 'loadEarlier', seq: 7, leafId: 'a2', beforeId: 'u1', count: 200 },
+  { type: 'loadEarlier', seq: 0, leafId: 'a2', beforeId: 'u1', count: 1 },
 ];
 
 export const validHostMessages: HostToWebviewMessage[] = [
@@ -108,6 +109,7 @@ export const validHostMessages: HostToWebviewMessage[] = [
   { type: 'conversation', leafId: null, items: [], hasEarlier: false },
   {
     type: 'conversationPage',
+    seq: 7,
     leafId: 'a2',
     beforeId: 'u1',
     items: [

@@ -88,12 +88,14 @@ test('windowed conversation: page sizes and counts are bounded, hasEarlier is re
   assert.equal(parseHostMessage({ type: 'conversation', leafId: 'u0', items: items(LIMITS.page), hasEarlier: true }).ok, true);
   assert.equal(parseHostMessage({ type: 'conversation', leafId: 'u0', items: items(LIMITS.page + 1), hasEarlier: true }).ok, false);
   assert.match(reasonOf(parseHostMessage({ type: 'conversation', leafId: 'u0', items: items(1) })), /hasEarlier/);
-  assert.equal(parseHostMessage({ type: 'conversationPage', leafId: 'u0', beforeId: 'u1', items: items(LIMITS.page + 1), hasEarlier: false }).ok, false);
-  assert.equal(parseHostMessage({ type: 'conversationPage', leafId: null, beforeId: 'u1', items: [], hasEarlier: false }).ok, false);
-  assert.equal(parseHostMessage({ type: 'conversationPage', leafId: 'u0', beforeId: '', items: [], hasEarlier: false }).ok, false);
+  const page = { type: 'conversationPage', seq: 3, leafId: 'u0', beforeId: 'u1', items: items(2), hasEarlier: false };
+  assert.equal(parseHostMessage(page).ok, true);
+  assert.equal(parseHostMessage({ ...page, items: items(LIMITS.page + 1) }).ok, false);
+  assert.equal(parseHostMessage({ ...page, leafId: null }).ok, false);
+  assert.equal(parseHostMessage({ ...page, beforeId: '' }).ok, false);
   assert.ok(CONVERSATION_PAGE >= 1 && CONVERSATION_PAGE <= LIMITS.page, 'the tail fits one message');
 
-  const request = { type: 'loadEarlier', leafId: 'a1', beforeId: 'u1', count: 200 };
+  const request = { type: 'loadEarlier', seq: 3, leafId: 'a1', beforeId: 'u1', count: 200 };
   assert.equal(parseWebviewMessage(request).ok, true);
   for (const count of [0, -1, 1.5, LIMITS.page + 1, Number.NaN, Number.POSITIVE_INFINITY, '200']) {
     assert.match(reasonOf(parseWebviewMessage({ ...request, count })), /count/, String(count));
@@ -101,6 +103,19 @@ test('windowed conversation: page sizes and counts are bounded, hasEarlier is re
   assert.match(reasonOf(parseWebviewMessage({ ...request, leafId: null })), /leafId/);
   assert.match(reasonOf(parseWebviewMessage({ ...request, beforeId: 'x'.repeat(LIMITS.id + 1) })), /beforeId/);
   assert.equal(parseWebviewMessage({ ...request, items: [] }).ok, false, 'unknown keys are refused');
+
+  // The request number is required both ways and is a bounded integer (the webview wraps at LIMITS.seq).
+  assert.equal(parseWebviewMessage({ ...request, seq: 0 }).ok, true);
+  assert.equal(parseWebviewMessage({ ...request, seq: LIMITS.seq }).ok, true);
+  assert.equal(parseHostMessage({ ...page, seq: LIMITS.seq }).ok, true);
+  const { seq: _request, ...unnumbered } = request;
+  const { seq: _page, ...unnumberedPage } = page;
+  assert.match(reasonOf(parseWebviewMessage(unnumbered)), /seq/, 'a request without its number');
+  assert.match(reasonOf(parseHostMessage(unnumberedPage)), /seq/, 'an answer without its number');
+  for (const seq of [-1, 1.5, LIMITS.seq + 1, Number.NaN, Number.POSITIVE_INFINITY, '3', null]) {
+    assert.match(reasonOf(parseWebviewMessage({ ...request, seq })), /seq/, `request seq ${String(seq)}`);
+    assert.match(reasonOf(parseHostMessage({ ...page, seq })), /seq/, `page seq ${String(seq)}`);
+  }
 
   assert.equal(parseHostMessage({ type: 'labels', leafId: null, labels: [{ entryId: 'e', label: '' }] }).ok, false, 'removal is an absent label, not an empty one');
   assert.equal(parseHostMessage({ type: 'labels', leafId: 'l', labels: Array.from({ length: LIMITS.list + 1 }, () => ({ entryId: 'e' })) }).ok, false);

@@ -1,12 +1,13 @@
-// The webview's window on the active path: one page request at a time, answers that do not match it
-// (stale leaf, other beforeId, from before a reload) are ignored without changing anything, a page is put
-// in front without duplicates, and label changes patch loaded items.
+// The webview's window on the active path: one page request at a time, numbered; answers that do not match
+// it (another request's number, stale leaf, other beforeId, from before a reload) are ignored without
+// changing anything, a page is put in front without duplicates, and label changes patch loaded items.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ConversationItem, ToolResultItem } from '../../../src/protocol';
+import { LIMITS, type ConversationItem, type ToolResultItem } from '../../../src/protocol';
 import {
   abandonRequest,
   applyLabels,
+  nextSeq,
   prependPage,
   requestEarlier,
   stalePageReason,
@@ -30,10 +31,13 @@ function tail(): LoadedPath {
     earliestId: 'r9',
     snapshots: 1,
     loadingEarlier: undefined,
+    lastSeq: 40,
   };
 }
 
+/** The answer to the first request made on `tail()` (number 41), unless told otherwise. */
 const page = (fields: Partial<PageMessage> = {}): PageMessage => ({
+  seq: 41,
   leafId: 'a11',
   beforeId: 'r9',
   items: [user('u8'), call('a9', 'k9'), result('r8', 'k8')],
@@ -43,7 +47,7 @@ const page = (fields: Partial<PageMessage> = {}): PageMessage => ({
 
 test('one request at a time, for the items before the earliest one received, on the shown leaf', () => {
   const path = tail();
-  assert.deepEqual(requestEarlier(path, 200), { leafId: 'a11', beforeId: 'r9', count: 200 });
+  assert.deepEqual(requestEarlier(path, 200), { seq: 41, leafId: 'a11', beforeId: 'r9', count: 200 });
   assert.equal(requestEarlier(path, 200), undefined, 'no second request while one is in flight');
   assert.equal(requestEarlier({ ...tail(), hasEarlier: false }, 200), undefined, 'nothing earlier: no request');
   assert.equal(requestEarlier({ ...tail(), leafId: null, items: [], earliestId: null }, 200), undefined);
@@ -58,14 +62,15 @@ test('the answer is put in front: shown items before the loaded ones, results by
   assert.deepEqual([...path.results.keys()].sort(), ['k8', 'k9']);
   assert.equal(path.results.get('k9')!.entryId, 'r9', 'the later result for a call stays');
   assert.deepEqual([path.earliestId, path.hasEarlier, path.loadingEarlier], ['u8', true, undefined]);
-  assert.deepEqual(requestEarlier(path, 50), { leafId: 'a11', beforeId: 'u8', count: 50 }, 'the next request asks for what precedes the page');
+  assert.deepEqual(requestEarlier(path, 50), { seq: 42, leafId: 'a11', beforeId: 'u8', count: 50 }, 'the next request asks for what precedes the page, numbered next');
 });
 
 test('answers that do not match the request in flight are ignored and change nothing', () => {
   const cases: [string, (path: LoadedPath) => PageMessage, RegExp][] = [
     ['no request', () => page(), /no page was asked for/],
-    ['stale leaf', (path) => (requestEarlier(path, 200), page({ leafId: 'other-leaf' })), /another request/],
-    ['other beforeId', (path) => (requestEarlier(path, 200), page({ beforeId: 'u10' })), /another request/],
+    ['another request number', (path) => (requestEarlier(path, 200), page({ seq: 40 })), /answers request #40, not #41/],
+    ['stale leaf', (path) => (requestEarlier(path, 200), page({ leafId: 'other-leaf' })), /does not match request #41/],
+    ['other beforeId', (path) => (requestEarlier(path, 200), page({ beforeId: 'u10' })), /does not match request #41/],
     ['reloaded since', (path) => (requestEarlier(path, 200), path.snapshots++, page()), /reloaded/],
     ['earliest changed', (path) => (requestEarlier(path, 200), (path.earliestId = 'x'), page()), /earliest item changed/],
   ];
@@ -86,7 +91,7 @@ test('a page repeating loaded items cannot duplicate rows; an empty page ends th
   assert.deepEqual(path.items.map((i) => i.entryId), ['u8', 'u10', 'a11']);
   assert.equal(path.results.size, 1);
   requestEarlier(path, 200);
-  assert.equal(prependPage(path, page({ beforeId: 'u8', items: [], hasEarlier: true })), undefined);
+  assert.equal(prependPage(path, page({ seq: 42, beforeId: 'u8', items: [], hasEarlier: true })), undefined);
   assert.equal(path.hasEarlier, false, 'a hostile "empty but more" answer does not make the webview ask forever');
   assert.equal(requestEarlier(path, 200), undefined);
 });
@@ -94,12 +99,28 @@ test('a page repeating loaded items cannot duplicate rows; an empty page ends th
 test('an abandoned request lets the next one go; abandoning another request changes nothing', () => {
   const path = tail();
   const request = requestEarlier(path, 200)!;
-  assert.equal(abandonRequest(path, { ...request, beforeId: 'u10' }), false);
+  assert.equal(abandonRequest(path, { ...request, seq: request.seq - 1 }), false);
   assert.ok(path.loadingEarlier);
   assert.equal(abandonRequest(path, request), true);
   assert.equal(path.loadingEarlier, undefined);
   assert.equal(prependPage(path, page()), 'no page was asked for', 'its late answer is ignored');
-  assert.deepEqual(requestEarlier(path, 200), request);
+  const again = requestEarlier(path, 200)!;
+  assert.deepEqual(again, { ...request, seq: request.seq + 1 }, 'the same page asked again, under a new number');
+  assert.equal(abandonRequest(path, request), false, 'giving up the old request does not give up the new one');
+  // The late answer to the abandoned request names the same page, but not the request now in flight.
+  assert.match(prependPage(path, page({ seq: request.seq, items: [user('u8')] })) ?? '', /answers request #41, not #42/);
+  assert.equal(path.items.length, 2, 'nothing was put in front');
+  assert.equal(prependPage(path, page({ seq: again.seq })), undefined, 'its own answer is taken');
+  assert.deepEqual(path.items.map((i) => i.entryId), ['u8', 'a9', 'u10', 'a11']);
+});
+
+test('request numbers stay within the protocol bound: after LIMITS.seq comes 0', () => {
+  assert.equal(nextSeq(0), 1);
+  assert.equal(nextSeq(LIMITS.seq - 1), LIMITS.seq);
+  assert.equal(nextSeq(LIMITS.seq), 0);
+  for (const odd of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) assert.equal(nextSeq(odd), 0, String(odd));
+  const path = { ...tail(), lastSeq: LIMITS.seq };
+  assert.equal(requestEarlier(path, 10)?.seq, 0);
 });
 
 test('labels are set and removed on loaded items and results; unknown ids change nothing', () => {
