@@ -1,36 +1,53 @@
 // What survives the view being hidden and shown again (VS Code discards the webview's DOM): the input
-// text, the scroll position, whether the in-panel tree is open, and the prompt history for Up.
+// text, the scroll position (as an anchor: the entry at the top of the viewport, see scroll-anchor.ts),
+// whether the in-panel tree is open, and the prompt history for Up.
+import { parseAnchor, type ScrollAnchor } from './scroll-anchor';
+
 export interface PersistedUi {
   input: string;
-  scrollTop: number;
   /** true when the user was at the bottom (follow new messages) */
   atBottom: boolean;
+  /** where the user was scrolled to when not at the bottom */
+  anchor?: ScrollAnchor;
   treeOpen: boolean;
   history: string[];
 }
 
-const defaults: PersistedUi = { input: '', scrollTop: 0, atBottom: true, treeOpen: false, history: [] };
+/** The part of the webview API (acquireVsCodeApi) that keeps state across re-creations. */
+export interface StateApi {
+  getState(): unknown;
+  setState(state: unknown): void;
+}
 
-export function loadPersisted(api: VsCodeWebviewApi): PersistedUi {
-  const raw = api.getState() as Partial<PersistedUi> | undefined;
+const defaults: PersistedUi = { input: '', atBottom: true, treeOpen: false, history: [] };
+
+/**
+ * Reads the saved state, keeping only well-formed fields. State saved before anchors existed (a `scrollTop`
+ * of the old loaded range) has no anchor: such a view opens at the bottom.
+ */
+export function loadPersisted(api: Pick<StateApi, 'getState'>): PersistedUi {
+  const raw = api.getState() as Partial<Record<keyof PersistedUi, unknown>> | undefined;
   if (!raw || typeof raw !== 'object') return { ...defaults };
+  const anchor = parseAnchor(raw.anchor);
   return {
     input: typeof raw.input === 'string' ? raw.input : '',
-    scrollTop: typeof raw.scrollTop === 'number' && Number.isFinite(raw.scrollTop) ? raw.scrollTop : 0,
-    atBottom: raw.atBottom !== false,
+    atBottom: raw.atBottom !== false || !anchor,
+    ...(anchor ? { anchor } : {}),
     treeOpen: raw.treeOpen === true,
     history: Array.isArray(raw.history) ? raw.history.filter((h): h is string => typeof h === 'string').slice(-50) : [],
   };
 }
 
-/** Saves at most every 250 ms: scrolling calls this per frame. */
-export function createSaver(api: VsCodeWebviewApi, current: () => PersistedUi): () => void {
+/** Saves at most every 250 ms: scrolling calls this per frame. `saved` is told what was saved. */
+export function createSaver(api: Pick<StateApi, 'setState'>, current: () => PersistedUi, saved?: (ui: PersistedUi) => void): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   return () => {
     if (timer) return;
     timer = setTimeout(() => {
       timer = undefined;
-      api.setState(current());
+      const ui = current();
+      api.setState(ui);
+      saved?.(ui);
     }, 250);
   };
 }

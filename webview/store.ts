@@ -170,7 +170,11 @@ export class Store implements LoadedPath {
     return this.treeModel.leafId;
   }
 
+  /** whether a full `tree` has arrived (before it, `tree` is empty and says nothing about the path) */
+  treeReceived = false;
+
   setTree(leafId: string | null, nodes: TreeNode[]): void {
+    this.treeReceived = true;
     this.treeModel = treeModelOf(leafId, nodes);
     this.changed('tree');
   }

@@ -3,15 +3,16 @@
 // two branches and a click + Summarize puts a branch-summary marker into the chat; selecting a Session
 // Tree row scrolls the chat to that message (revealEntry); screenshots in light, dark and high-contrast
 // themes; a 5,000-message branch opens with only its tail (the newest 200), scrolling to the top loads the
-// page before it without moving the message under the viewport, and selecting its first message in the
-// Session Tree loads the pages up to it and reveals it.
+// page before it without moving the message under the viewport, selecting its first message in the
+// Session Tree loads the pages up to it and reveals it, and the message at the top of the viewport (in an
+// earlier page) is at the top again after the view was hidden and shown (the webview re-created).
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { startFakeLlm } from '../fake-llm/server.mjs';
-import { chatFrame, expandPane, openArborContainer, screenshot, sidebarPane } from '../harness/browser.mjs';
+import { chatFrame, expandPane, openArborContainer, screenshot, sidebar, sidebarPane } from '../harness/browser.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
 let fake;
@@ -397,4 +398,64 @@ wb.test('selecting the first message of the long branch in the Session Tree load
     await chat.locator(`.msg[data-entry="m${LONG - 1}"]`).waitFor({ timeout: 5000 });
     assert.ok((await visibleIndexes(chat)).includes(LONG - 1), 'the last message is in the viewport');
   });
+}, { timeout: 120_000 });
+
+/** The row at the top of the chat's viewport: its entry, index, and how many px of it are above the edge. */
+function topRow(chat) {
+  return chat.locator('#conversation').evaluate((s) => {
+    const top = s.getBoundingClientRect().top;
+    const row = [...document.querySelectorAll('.vl-rows > .row')].find((r) => r.getBoundingClientRect().bottom > top);
+    return row ? { entry: row.dataset.entry, index: Number(row.dataset.vlIndex), offset: top - row.getBoundingClientRect().top } : null;
+  });
+}
+
+wb.test('the scroll position inside an earlier page survives the view being hidden and shown: the same message is at the top', async (page) => {
+  const chat = await readyChat(page);
+  await chat.locator(`#app[data-leaf="m${LONG - 1}"]`).waitFor({ timeout: 20_000 });
+  const scroller = chat.locator('#conversation');
+  const frames = () => scroller.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  // Well before the tail of 200 (the previous test loaded the whole branch): a row more than one 1,000-item
+  // page before it, 10 px into the row.
+  await retry('scrolling into an earlier page', async () => {
+    await scroller.evaluate((s) => { s.scrollTop = 0.55 * (s.scrollHeight - s.clientHeight); });
+    await frames();
+    const row = await topRow(chat);
+    assert.ok(row && Number(row.entry.slice(1)) < LONG - 1200, `a row of an earlier page is at the top (${JSON.stringify(row)})`);
+  });
+  await scroller.evaluate((s) => {
+    const top = s.getBoundingClientRect().top;
+    const row = [...document.querySelectorAll('.vl-rows > .row')].find((r) => r.getBoundingClientRect().bottom > top);
+    s.scrollTop += 10 - (top - row.getBoundingClientRect().top);
+  });
+  await frames();
+  const before = await topRow(chat);
+  assert.ok(before && Math.abs(before.offset - 10) < 1, `10 px into the top row (${JSON.stringify(before)})`);
+  // The view saved that row (it saves at most every 250 ms while scrolling).
+  for (const deadline = Date.now() + 10_000; ; await page.waitForTimeout(100)) {
+    const saved = await scroller.getAttribute('data-saved-anchor');
+    const [entry, offset] = (saved ?? '').split('@');
+    if (entry === before.entry && Math.abs(Number(offset) - before.offset) < 1) break;
+    assert.ok(Date.now() < deadline, `the position was saved (saved ${saved}, at the top ${JSON.stringify(before)})`);
+  }
+  await chat.locator('#app').evaluate(() => { window.__arborBeforeHide = true; });
+
+  // Hide the Arbor container (VS Code drops the hidden webview's DOM), then show it again.
+  await page.locator('.part.activitybar .action-item .action-label[aria-label^="Explorer"]').click();
+  await sidebar(page).locator('.composite.title', { hasText: /explorer/i }).waitFor();
+  await page.locator('iframe.webview[src*="extensionId=arbor-dev.arbor"]:visible').waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {});
+  assert.equal(await page.locator('iframe.webview.ready[src*="extensionId=arbor-dev.arbor"]:visible').count(), 0, 'the chat is hidden');
+  const again = await readyChat(page);
+  assert.equal(await again.locator('#app').evaluate(() => window.__arborBeforeHide ?? null), null, 'the webview was re-created');
+
+  // The new webview got the tail only; it loads the pages up to the saved row and puts it back exactly.
+  await again.locator(`#conversation[data-restored="${before.entry}"]`).waitFor({ timeout: 30_000 });
+  await frames();
+  const after = await topRow(again);
+  assert.equal(after?.entry, before.entry, `the same message is at the top (${JSON.stringify(before)} → ${JSON.stringify(after)})`);
+  assert.ok(Math.abs(after.offset - before.offset) <= 1, `at the same offset (${before.offset} → ${after.offset})`);
+  // m<k> is the k-th message of the branch: the pages of 1,000 before the tail up to it, and no more.
+  const pages = Math.ceil((LONG - 200 - Number(before.entry.slice(1))) / 1000);
+  assert.ok(pages >= 2, `${before.entry} is more than one page before the tail`);
+  assert.equal(await again.locator('#conversation').getAttribute('data-count'), String(200 + pages * 1000), `the tail and ${pages} pages of 1,000 were loaded`);
+  await screenshot(page, 'chat-seeded-long-branch-restored');
 }, { timeout: 120_000 });

@@ -2,6 +2,7 @@
 import { CONVERSATION_PAGE, LIMITS, type NavigationMode, type TreeNode, type WebviewToHostMessage } from '../../src/protocol';
 import { installActions } from '../actions';
 import { createSaver, type PersistedUi } from '../persist';
+import { NEVER_SHOWN, restoreStep, type ScrollAnchor } from '../scroll-anchor';
 import type { ParsedInput } from '../slash';
 import type { Store } from '../store';
 import { createRestrictedBanner } from './banners';
@@ -24,8 +25,12 @@ export interface App {
 /** A page request whose answer has not come by then is given up (the host refuses stale ones silently). */
 const PAGE_TIMEOUT_MS = 15_000;
 const NOT_ON_PATH = 'That entry is not on the active path shown here. Use Switch Here in the Session Tree (or click it in the conversation tree) to continue from it.';
-/** Tree node kinds the chat never shows: revealing one must not load the whole path looking for it. */
-const NEVER_SHOWN = new Set<TreeNode['kind']>(['label', 'session_info', 'custom', 'other']);
+
+/**
+ * Scrolling that waits for its entry to be loaded: a Session Tree reveal (which then highlights it), or the
+ * scroll position saved before the webview was re-created (which then puts the same row at the same spot).
+ */
+type PendingScroll = { kind: 'reveal'; entryId: string } | { kind: 'restore'; anchor: ScrollAnchor };
 
 export function mountApp(
   container: HTMLElement,
@@ -37,8 +42,10 @@ export function mountApp(
   const ctx: RenderContext = { store, open: new Set(), notes: new Map() };
   let treeOpen = persisted.treeOpen;
   let restoredScroll = false;
-  /** a reveal waiting for its entry: before the first conversation snapshot, or while earlier pages load */
-  let pendingReveal: string | undefined;
+  /** a reveal or restore waiting for its entry: before the first snapshot (or tree), or while earlier pages load */
+  let pending: PendingScroll | undefined;
+  /** the scroll position last seen laid out (a hidden view has no size and no rows to tell it) */
+  let position: Pick<PersistedUi, 'atBottom' | 'anchor'> = !persisted.atBottom && persisted.anchor ? { atBottom: false, anchor: persisted.anchor } : { atBottom: true };
   /** the snapshot and leaf the list shows (tells a branch/session switch from an append or a label) */
   let shownSnapshot = 0;
   let shownLeaf: string | null = null;
@@ -60,9 +67,12 @@ export function mountApp(
     if (!request) return;
     post({ type: 'loadEarlier', ...request });
     setTimeout(() => {
-      if (!store.abandonEarlier(request) || !pendingReveal) return;
-      pendingReveal = undefined;
-      store.addNotice('warning', 'The earlier messages did not load, so that entry cannot be shown yet. Try again.');
+      if (!store.abandonEarlier(request) || !pending) return;
+      const gaveUp = pending;
+      pending = undefined;
+      // a restore leaves the view where it is (the end of the path); a reveal the user asked for says why
+      if (gaveUp.kind === 'reveal') store.addNotice('warning', 'The earlier messages did not load, so that entry cannot be shown yet. Try again.');
+      else conversation.scroller.dataset.restored = 'gave-up';
     }, PAGE_TIMEOUT_MS);
   }
 
@@ -74,15 +84,53 @@ export function mountApp(
 
   /** Scrolls to the entry when it is loaded; otherwise loads earlier pages (largest allowed) until it is. */
   function revealOrLoad(entryId: string): void {
-    pendingReveal = undefined;
+    pending = undefined;
     if (conversation.reveal(entryId)) return;
     if (store.hasEarlier && mayBeShownOnPath(entryId)) {
-      pendingReveal = entryId;
+      pending = { kind: 'reveal', entryId };
       // with a request in flight already, its answer continues this reveal (the `earlier` update below)
       loadEarlier(LIMITS.page);
       return;
     }
     store.addNotice('info', NOT_ON_PATH);
+  }
+
+  /**
+   * Puts the saved anchor's row back at its place when it is loaded; loads earlier pages while it is on the
+   * active path before them (as a reveal does); waits for the tree when only it can tell; otherwise (the
+   * path changed while the view was gone) shows the end of the path.
+   */
+  function restoreOrLoad(anchor: ScrollAnchor): void {
+    pending = undefined;
+    const step = restoreStep(anchor, {
+      isLoaded: (id) => store.items.some((item) => item.entryId === id),
+      hasEarlier: store.hasEarlier,
+      treeReceived: store.treeReceived,
+      node: (id) => store.tree.find((n) => n.id === id),
+    });
+    switch (step) {
+      case 'restore':
+        conversation.restore(anchor);
+        conversation.scroller.dataset.restored = anchor.entryId;
+        return;
+      case 'load':
+        pending = { kind: 'restore', anchor };
+        loadEarlier(LIMITS.page);
+        return;
+      case 'wait':
+        pending = { kind: 'restore', anchor };
+        return;
+      case 'bottom':
+        conversation.list.scrollToBottom();
+        conversation.scroller.dataset.restored = 'bottom';
+        return;
+    }
+  }
+
+  function continuePending(): void {
+    if (!pending) return;
+    if (pending.kind === 'reveal') revealOrLoad(pending.entryId);
+    else restoreOrLoad(pending.anchor);
   }
   const dialog = createBranchDialog({
     navigate: (targetId: string, mode: NavigationMode, instructions?: string) =>
@@ -144,13 +192,30 @@ export function mountApp(
     save();
   }
 
-  saver = createSaver(api, () => ({
-    input: composer.getText(),
-    scrollTop: conversation.scroller.scrollTop,
-    atBottom: conversation.list.atBottom,
-    treeOpen,
-    history: persisted.history,
-  }));
+  /** Where the user is, as saved: the anchor still to be restored, else the live position while laid out. */
+  function scrollPosition(): Pick<PersistedUi, 'atBottom' | 'anchor'> {
+    if (pending?.kind === 'restore') return { atBottom: false, anchor: pending.anchor };
+    // Before the first snapshot is shown, the list's position is not the user's yet.
+    if (!restoredScroll) return position;
+    if (conversation.scroller.clientHeight === 0) return position;
+    const anchor = conversation.list.atBottom ? undefined : conversation.anchor();
+    position = anchor ? { atBottom: false, anchor } : { atBottom: true };
+    return position;
+  }
+
+  saver = createSaver(
+    api,
+    () => ({
+      input: composer.getText(),
+      ...scrollPosition(),
+      treeOpen,
+      history: persisted.history,
+    }),
+    // tells tests (and anyone inspecting the DOM) which row the saved state names
+    (ui) => {
+      conversation.scroller.dataset.savedAnchor = ui.anchor ? `${ui.anchor.entryId}@${ui.anchor.offset}` : 'bottom';
+    },
+  );
   conversation.scroller.addEventListener('scroll', save, { passive: true });
 
   installActions(container, {
@@ -180,33 +245,38 @@ export function mountApp(
     }
     if (parts.has('conversation')) {
       // A new snapshot with another leaf (a branch switch, or another session) shows the new position,
-      // which is the end of the path; a snapshot with the same leaf (a label changed) keeps the scroll.
-      if (restoredScroll && store.snapshots !== shownSnapshot && store.leafId !== shownLeaf) conversation.list.atBottom = true;
+      // which is the end of the path (a restore still waiting is dropped); a snapshot with the same leaf
+      // keeps the scroll.
+      if (restoredScroll && store.snapshots !== shownSnapshot && store.leafId !== shownLeaf) {
+        conversation.list.atBottom = true;
+        if (pending?.kind === 'restore') pending = undefined;
+      }
       shownSnapshot = store.snapshots;
       shownLeaf = store.leafId;
-      if (!restoredScroll && store.items.length > 0) {
-        restoredScroll = true;
-        conversation.list.atBottom = persisted.atBottom;
-        conversation.renderConversation();
-        if (!persisted.atBottom) {
-          conversation.scroller.scrollTop = persisted.scrollTop;
-          conversation.list.update();
-        }
-      } else conversation.renderConversation();
+      // The tail shows from its end; a saved anchor (the view was re-created) then moves to its row.
+      conversation.renderConversation();
+      const first = !restoredScroll && store.items.length > 0;
+      if (first) restoredScroll = true;
+      // a reveal asked for before the first snapshot wins over the saved position
+      if (first && !pending && !persisted.atBottom && persisted.anchor) restoreOrLoad(persisted.anchor);
+      else continuePending();
       container.dataset.leaf = store.leafId ?? '';
-      if (pendingReveal) revealOrLoad(pendingReveal);
       conversation.checkNearTop();
     }
     if (parts.has('earlier')) {
       conversation.renderEarlier();
-      if (pendingReveal && !store.loadingEarlier) revealOrLoad(pendingReveal);
+      if (!store.loadingEarlier) continuePending();
       // a short page may leave the viewport near the top still
       conversation.checkNearTop();
     }
     if (parts.has('draft')) conversation.renderDraft();
     if (parts.has('tools')) conversation.renderTools();
     if (parts.has('notices')) conversation.renderNotices();
-    if (parts.has('tree')) tree.update(store.tree);
+    if (parts.has('tree')) {
+      tree.update(store.tree);
+      // a restore waiting for the tree to tell whether its entry is on the active path
+      if (pending?.kind === 'restore' && !store.loadingEarlier) continuePending();
+    }
     if (parts.has('navigation')) {
       const nav = store.navigation;
       dialog.progress(nav);
@@ -234,7 +304,7 @@ export function mountApp(
       // Render whatever arrived in this frame first (a snapshot may precede the reveal).
       store.flush();
       if (!store.hasConversation) {
-        pendingReveal = entryId;
+        pending = { kind: 'reveal', entryId };
         return;
       }
       revealOrLoad(entryId);

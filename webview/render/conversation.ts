@@ -4,6 +4,7 @@
 // scrolling near it asks for them (they are put in front without moving what the user looks at).
 import type { ConversationItem } from '../../src/protocol';
 import { el } from '../dom';
+import type { ScrollAnchor } from '../scroll-anchor';
 import type { Store } from '../store';
 import { renderBlocks, renderItem, type RenderContext } from './message';
 import { VirtualList } from './virtual-list';
@@ -28,6 +29,10 @@ export interface ConversationView {
   rerenderEntry(entryId: string): void;
   /** scrolls to an entry on the active path and highlights it; false when it is not on the path */
   reveal(entryId: string): boolean;
+  /** the entry at the top of the viewport and how far into it the viewport starts; undefined when not laid out */
+  anchor(): ScrollAnchor | undefined;
+  /** scrolls back to a saved anchor exactly; false when its entry is not loaded */
+  restore(anchor: ScrollAnchor): boolean;
 }
 
 const HIGHLIGHT_MS = 2000;
@@ -182,6 +187,13 @@ export function createConversation(ctx: RenderContext, hooks: ConversationHooks)
       }
       scroller.dataset.revealed = target;
       return true;
+    },
+    anchor() {
+      const top = list.topAnchor();
+      return top ? { entryId: top.key, offset: -top.top } : undefined;
+    },
+    restore(anchor) {
+      return list.scrollToAnchor(anchor.entryId, anchor.offset);
     },
   };
 }

@@ -35,8 +35,8 @@ export class VirtualList<T> {
     // Browser scroll anchoring would correct the same height changes a second time.
     options.scroller.style.overflowAnchor = 'none';
     options.scroller.addEventListener('scroll', () => {
-      const s = options.scroller;
-      this.atBottom = s.scrollHeight - s.scrollTop - s.clientHeight < 8;
+      // a scroller without a size (being hidden) says nothing about where the user is
+      if (options.scroller.clientHeight > 0) this.updateAtBottom();
       this.schedule();
     }, { passive: true });
     this.observer = new ResizeObserver(() => this.schedule());
@@ -112,18 +112,51 @@ export class VirtualList<T> {
    * window around the target has been measured.
    */
   reveal(key: string, margin = 24): boolean {
+    return this.scrollToRow(key, -margin);
+  }
+
+  /**
+   * Scrolls so the row of `key` starts `offset` px above the viewport's top edge (a saved `topAnchor()`),
+   * to the pixel; returns false when it is not in the list. An offset beyond the row's measured height
+   * (it got shorter, e.g. in a narrower view) is cut to its last pixel, so that row stays the top one.
+   */
+  scrollToAnchor(key: string, offset: number): boolean {
+    if (!this.scrollToRow(key, offset)) return false;
+    const node = this.mounted.get(key);
+    if (!node) return true;
+    const top = -Math.min(offset, Math.max(0, node.offsetHeight - 1));
+    // The passes place the row by offsets summed from (partly estimated) heights; settle on the row itself.
+    this.restoreAnchor({ key, top });
+    this.update();
+    this.restoreAnchor({ key, top });
+    this.updateAtBottom();
+    return true;
+  }
+
+  /** The first row reaching into the viewport and its top relative to the viewport's top; undefined when nothing is laid out. */
+  topAnchor(): { key: string; top: number } | undefined {
+    if (this.options.scroller.clientHeight === 0) return undefined;
+    return this.viewportAnchor();
+  }
+
+  /** Scrolls so the row of `key` starts `offset` px above the viewport's top; false when it is not in the list. */
+  private scrollToRow(key: string, offset: number): boolean {
     const index = this.items.findIndex((item) => this.options.key(item) === key);
     if (index < 0) return false;
     this.atBottom = false;
     for (let pass = 0; pass < 3; pass++) {
-      const wanted = Math.max(0, this.offsetOf(index) + this.top.offsetTop - margin);
+      const wanted = Math.max(0, this.offsetOf(index) + this.top.offsetTop + offset);
       if (pass > 0 && Math.abs(this.options.scroller.scrollTop - wanted) < 1) break;
       this.options.scroller.scrollTop = wanted;
       this.update();
     }
+    this.updateAtBottom();
+    return true;
+  }
+
+  private updateAtBottom(): void {
     const s = this.options.scroller;
     this.atBottom = s.scrollHeight - s.scrollTop - s.clientHeight < 8;
-    return true;
   }
 
   /** The mounted row of `key`, if it is in the rendered window. */
