@@ -3,7 +3,8 @@
 // marked. ARIA tree with a roving tabindex: Up/Down/Home/End move, Enter/Space switches, the context
 // menu key (or Shift+F10, right click) opens the switch dialog with summary options.
 // Per update the panel costs O(visible rows): the rows are laid out once and then kept up to date by the
-// tree patches (tree-rows.ts), and only the rows in the viewport (plus a margin) are in the DOM.
+// tree patches (tree-rows.ts), and only the rows in the viewport (plus a margin) are in the DOM. While the
+// leaf's row is in view, the panel keeps it in view as the leaf moves (a turn appended, a switch made).
 import type { TreeNode, TreeNodeKind } from '../../src/protocol';
 import { el } from '../dom';
 import type { TreeRow } from '../tree-layout';
@@ -73,6 +74,8 @@ export function createTreePanel(actions: TreeActions): TreePanel {
   let frame = 0;
   /** nodes received while the panel was closed: their rows are only needed (and laid out) when it opens */
   let stale: readonly TreeNode[] | undefined;
+  /** the leaf's row at the last layout (-1: none) */
+  let leafRow = -1;
 
   function rowElement(row: TreeRow, index: number): HTMLElement {
     const n = row.node;
@@ -125,11 +128,21 @@ export function createTreePanel(actions: TreeActions): TreePanel {
     });
   }
 
-  function moveFocus(index: number): void {
-    focusIndex = Math.max(0, Math.min(rows.size - 1, index));
-    const y = focusIndex * ROW;
+  /** Whether the whole row is inside the viewport. */
+  function inView(index: number): boolean {
+    return index >= 0 && index * ROW >= viewport.scrollTop && (index + 1) * ROW <= viewport.scrollTop + viewport.clientHeight;
+  }
+
+  /** Scrolls the least that brings the whole row into the viewport. */
+  function scrollIntoView(index: number): void {
+    const y = index * ROW;
     if (y < viewport.scrollTop) viewport.scrollTop = y;
     else if (y + ROW > viewport.scrollTop + viewport.clientHeight) viewport.scrollTop = y + ROW - viewport.clientHeight;
+  }
+
+  function moveFocus(index: number): void {
+    focusIndex = Math.max(0, Math.min(rows.size - 1, index));
+    scrollIntoView(focusIndex);
     render();
     rowsEl.querySelector<HTMLElement>(`[data-index="${focusIndex}"]`)?.focus({ preventScroll: true });
   }
@@ -192,12 +205,16 @@ export function createTreePanel(actions: TreeActions): TreePanel {
   });
 
   function relayout(nodes: readonly TreeNode[]): void {
+    // Follow the leaf only when the user had it in view (not when they scrolled elsewhere in the tree).
+    const followLeaf = inView(leafRow);
     stale = undefined;
     tree = modelOfNodes(nodes) ?? standaloneModel(nodes);
     // O(1) when the patches since the last update kept the rows; a full layout when one could not.
     rows = rowsOf(tree);
     spacer.style.height = `${rows.size * ROW}px`;
     const leaf = rows.indexOf(tree.leafId);
+    if (followLeaf && leaf >= 0) scrollIntoView(leaf);
+    leafRow = leaf;
     if (focusIndex >= rows.size || !rowsEl.contains(document.activeElement)) focusIndex = Math.max(0, leaf);
     const branches = tree.branchPoints;
     count.textContent = `${tree.nodes.length} entries · ${branches} branch point${branches === 1 ? '' : 's'}`;
@@ -217,6 +234,7 @@ export function createTreePanel(actions: TreeActions): TreePanel {
         // Bring the current position into view.
         const leaf = rows.indexOf(tree.leafId);
         if (leaf >= 0) viewport.scrollTop = Math.max(0, leaf * ROW - viewport.clientHeight / 2);
+        leafRow = leaf;
         schedule();
       }
     },
