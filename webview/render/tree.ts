@@ -7,18 +7,21 @@
 // leaf's row is in view, the panel keeps it in view as the leaf moves (a turn appended, a switch made).
 import type { TreeNode, TreeNodeKind } from '../../src/protocol';
 import { el } from '../dom';
+import { icon as svgIcon, type IconName } from '../icons';
 import type { TreeRow } from '../tree-layout';
 import { modelOfNodes, rowsOf, treeModelOf, type TreeModel } from '../tree-patch';
 import type { TreeRows } from '../tree-rows';
 
 const ROW = 22;
 
+// The two kinds the product is about get drawn icons: a glyph such as ⑂ is missing from many UI fonts
+// and shows as an empty box.
+const drawnIcon: Partial<Record<TreeNodeKind, IconName>> = { compaction: 'fold', branch_summary: 'branch' };
+
 const icon: Partial<Record<TreeNodeKind, string>> = {
   user: '●',
   assistant: '◆',
   toolResult: '⚙',
-  compaction: '⧉',
-  branch_summary: '⑂',
   bash: '$',
   custom_message: '✉',
   model_change: '⇄',
@@ -26,6 +29,11 @@ const icon: Partial<Record<TreeNodeKind, string>> = {
   label: '⚑',
   session_info: 'ℹ',
 };
+
+function kindIcon(kind: TreeNodeKind): Node | string {
+  const drawn = drawnIcon[kind];
+  return drawn ? svgIcon(drawn) : (icon[kind] ?? '·');
+}
 
 const kindName: Record<TreeNodeKind, string> = {
   user: 'You',
@@ -99,10 +107,10 @@ export function createTreePanel(actions: TreeActions): TreePanel {
         'data-index': String(index),
       },
       el('span', { class: 'tree-rails', style: `width:${row.depth * 12}px` }),
-      el('span', { class: `tree-icon icon-${n.kind}`, 'aria-hidden': 'true' }, icon[n.kind] ?? '·'),
+      el('span', { class: `tree-icon icon-${n.kind}`, 'aria-hidden': 'true' }, kindIcon(n.kind)),
       n.label ? el('span', { class: 'tree-label' }, n.label) : '',
       el('span', { class: 'tree-preview' }, n.preview || kindName[n.kind]),
-      row.branchPoint ? el('span', { class: 'tree-branches', title: `${n.childCount} branches` }, `⑂${n.childCount}`) : '',
+      row.branchPoint ? el('span', { class: 'tree-branches', title: `${n.childCount} branches` }, svgIcon('branch'), String(n.childCount)) : '',
       n.isLeaf ? el('span', { class: 'tree-leaf-mark' }, '◀ here') : '',
     );
     node.style.top = `${index * ROW}px`;
