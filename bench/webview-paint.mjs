@@ -85,7 +85,7 @@ try {
       const before = anchor.getBoundingClientRect().top - top();
       const handled = new Promise((resolve) => window.addEventListener('message', resolve, { once: true }));
       const t0 = performance.now();
-      window.postMessage({ type: 'conversationPage', leafId: request.leafId, beforeId: request.beforeId, items, hasEarlier: true }, '*');
+      window.postMessage({ type: 'conversationPage', seq: request.seq, leafId: request.leafId, beforeId: request.beforeId, items, hasEarlier: true }, '*');
       await handled;
       await frame();
       return { ms: performance.now() - t0, drift: anchor.getBoundingClientRect().top - top() - before, count: Number(s.dataset.count), beforeId: request.beforeId };
