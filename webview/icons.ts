@@ -3,7 +3,7 @@
 // (aria-hidden); the button that holds it carries the accessible name.
 const NS = 'http://www.w3.org/2000/svg';
 
-export type IconName = 'branch' | 'edit' | 'copy' | 'tag' | 'check' | 'add' | 'list' | 'tree' | 'fold';
+export type IconName = 'branch' | 'edit' | 'copy' | 'tag' | 'check' | 'list' | 'tree' | 'fold';
 
 type Shape = { d: string; fill?: boolean } | { circle: [number, number, number] };
 
@@ -19,7 +19,6 @@ const SHAPES: Record<IconName, Shape[]> = {
   copy: [{ d: 'M5.5 5.5h7v8h-7z M3.5 10.5v-8h7' }],
   tag: [{ d: 'M2.5 2.5h5.5l6 6-5.5 5.5-6-6z' }, { circle: [5.5, 5.5, 1] }],
   check: [{ d: 'M3 8.5l3 3 7-7' }],
-  add: [{ d: 'M8 3v10M3 8h10' }],
   // compaction: lines folded together
   fold: [{ d: 'M3 3.5h10M3 12.5h10M8 5.5v5M6 7.5l2-2 2 2M6 8.5l2 2 2-2' }],
   list: [{ d: 'M2.5 4h11M2.5 8h11M2.5 12h11' }],

@@ -55,7 +55,6 @@ export function mountApp(
   const header = createHeader({
     showSessionTree: () => post({ type: 'openTree' }),
     toggleTree: () => setTreeOpen(!treeOpen),
-    newSession: () => post({ type: 'newSession' }),
   });
   const restricted = createRestrictedBanner();
   const meter = createMeter({ compactNow: () => post({ type: 'compact' }) });

@@ -1,7 +1,8 @@
 // Header: one row that fits a 300 px side bar: the session name (ellipsised; workspace, version and model
-// in a quieter second line that hides when the view is very narrow), the Restricted Mode tag, and three
-// icon buttons (in-panel tree toggle, Session Tree view, new session). The model picker lives in the
-// composer's toolbar, next to Send, like VS Code's own chat. Re-rendered whenever a state message arrives.
+// in a quieter second line that hides when the view is very narrow), the Restricted Mode tag, and two
+// icon buttons (in-panel tree toggle, Session Tree view). New session is the view's own title action
+// (and /new), not a second + here. The model picker lives in the composer's toolbar, next to Send, like
+// VS Code's own chat. Re-rendered whenever a state message arrives.
 import type { ChatState } from '../../src/protocol';
 import { el } from '../dom';
 import { icon } from '../icons';
@@ -9,7 +10,6 @@ import { icon } from '../icons';
 export interface HeaderActions {
   showSessionTree(): void;
   toggleTree(): void;
-  newSession(): void;
 }
 
 export interface Header {
@@ -25,16 +25,14 @@ export function createHeader(actions: HeaderActions): Header {
   const model = el('span', { class: 'model', id: 'model-label' });
   const trust = el('vscode-tag', { id: 'trust-tag', hidden: true, title: 'Tools that change files or run commands are disabled' }, 'Restricted Mode');
   const treeToggle = el('vscode-button', { id: 'toggle-tree', appearance: 'icon', title: 'Show the conversation tree in this panel', 'aria-label': 'Conversation tree', 'aria-pressed': 'false' }, el('span', { class: 'glyph' }, icon('tree')));
-  const newSession = el('vscode-button', { id: 'new-session', appearance: 'icon', title: 'New session', 'aria-label': 'New session' }, el('span', { class: 'glyph' }, icon('add')));
   const treeButton = el('vscode-button', { id: 'show-session-tree', appearance: 'icon', title: 'Show the Session Tree view', 'aria-label': 'Session Tree view' }, el('span', { class: 'glyph' }, icon('list')));
   treeToggle.addEventListener('click', () => actions.toggleTree());
-  newSession.addEventListener('click', () => actions.newSession());
   treeButton.addEventListener('click', () => actions.showSessionTree());
   const root = el(
     'header',
     { class: 'header', id: 'header' },
     el('div', { class: 'header-text' }, el('div', { class: 'header-title-row' }, title, trust), el('div', { class: 'header-meta' }, workspace, model, version)),
-    el('div', { class: 'header-actions', role: 'toolbar', 'aria-label': 'Chat actions' }, treeToggle, treeButton, newSession),
+    el('div', { class: 'header-actions', role: 'toolbar', 'aria-label': 'Chat actions' }, treeToggle, treeButton),
   );
 
   return {
