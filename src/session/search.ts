@@ -1,0 +1,571 @@
+// Full-text search over session files ("Arbor: Search Sessions"). Each file is streamed in fixed-size
+// chunks and handled line by line, so memory stays bounded by the chunk and the longest line, never by
+// the file. Only the text a user recognises is matched: user and assistant text (thinking text too, not
+// its signature), tool-call names and argument values, tool results, shell commands and output,
+// extension messages that are displayed, compaction and branch summaries, labels and session names.
+// Matching is case-insensitive (Unicode simple case folding); every word of the query must occur in the
+// same entry, in any order. Bad lines are skipped, an unreadable file is one error in the result, and an
+// AbortSignal stops the search between lines.
+import { open } from 'node:fs/promises';
+
+export type SearchHitKind =
+  | 'user'
+  | 'assistant'
+  | 'toolResult'
+  | 'bash'
+  | 'custom'
+  | 'compaction'
+  | 'branchSummary'
+  | 'label'
+  | 'sessionName';
+
+/** A file to search; `title` (as the Sessions view shows it) saves reading the rest of a capped file for it. */
+export interface SearchTarget {
+  file: string;
+  title?: string;
+}
+
+export interface SessionSearchHit {
+  file: string;
+  /** the session header's id */
+  sessionId: string;
+  /** the session's name, else the first line of its first user message; undefined for an empty session */
+  title: string | undefined;
+  /** the entry to show: for a label hit the labelled entry, otherwise the matching entry itself */
+  entryId: string;
+  /** the id of the matching line's entry when it differs from `entryId` (the label entry) */
+  sourceEntryId?: string;
+  kind: SearchHitKind;
+  /** tool name of a toolResult hit */
+  toolName?: string;
+  /** ISO-8601 time of the entry, when it has one */
+  timestamp: string | undefined;
+  /** one line of text around the first match, whitespace collapsed, at most SNIPPET_MAX characters */
+  snippet: string;
+  /** [start, end) UTF-16 offsets into `snippet` of the first match */
+  match: [number, number];
+  /** [start, end) offsets into `snippet` of every occurrence of any query word in it, sorted, merged */
+  highlights: [number, number][];
+}
+
+export interface SearchFileError {
+  file: string;
+  message: string;
+}
+
+export interface SearchOptions {
+  signal?: AbortSignal;
+  /** most hits in total (default DEFAULT_LIMIT) */
+  limit?: number;
+  /** most hits per session (default DEFAULT_PER_SESSION): the first ones in file order */
+  perSession?: number;
+  /** called for every hit as soon as its session's title is known (right away when the target gives it); if it throws, the search rejects with that error at the end */
+  onResult?: (hit: SessionSearchHit) => void;
+  /** bytes per read (default 1 MiB) */
+  chunkSize?: number;
+}
+
+export interface SearchStats {
+  /** read calls */
+  reads: number;
+  /** the most bytes one read returned */
+  largestRead: number;
+  /** the longest line (bytes), which is as much as is ever held besides the chunk */
+  largestLine: number;
+  /** lines that were not valid JSON (skipped) */
+  badLines: number;
+}
+
+export interface SearchResult {
+  /** every hit delivered, in delivery order (files in the given order, entries in file order) */
+  hits: SessionSearchHit[];
+  /** files that could not be searched (unreadable, not a session file) */
+  errors: SearchFileError[];
+  filesSearched: number;
+  bytesRead: number;
+  /** the signal aborted the search; `hits` holds what was delivered before */
+  cancelled: boolean;
+  /** `limit` was reached: there may be more hits */
+  truncated: boolean;
+  /** files whose per-session cap was reached */
+  capped: string[];
+  stats: SearchStats;
+}
+
+export const DEFAULT_LIMIT = 200;
+export const DEFAULT_PER_SESSION = 20;
+export const SNIPPET_MAX = 120;
+const DEFAULT_CHUNK = 1024 * 1024;
+const NEWLINE = 0x0a;
+const MAX_WORDS = 16;
+
+interface Word {
+  text: string;
+  /** case-insensitive, Unicode-aware, first match */
+  once: RegExp;
+  /** the same, global, for highlights */
+  all: RegExp;
+  /** the word reads the same inside a JSON string (so the raw line can be tested before parsing) */
+  rawSafe: boolean;
+}
+
+/** The query's words: split on whitespace, duplicates (ignoring case) dropped, at most MAX_WORDS. */
+export function queryWords(query: string): string[] {
+  const seen = new Set<string>();
+  const words: string[] = [];
+  for (const word of query.split(/\s+/u)) {
+    if (!word) continue;
+    const key = word.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    words.push(word);
+    if (words.length === MAX_WORDS) break;
+  }
+  return words;
+}
+
+function compileWord(text: string): Word {
+  // In `u` mode only syntax characters may be escaped.
+  const source = text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+  return {
+    text,
+    once: new RegExp(source, 'iu'),
+    all: new RegExp(source, 'giu'),
+    // JSON.stringify escapes quotes, backslashes and control characters; other writers may escape `/`.
+    // Escaped non-ASCII (`\uXXXX`) is detected per line instead.
+    rawSafe: !/["\\/\u0000-\u001f]/u.test(text),
+  };
+}
+
+/** Searches `files` (paths or targets) for `query`; see the file comment for what is matched. */
+export async function searchSessions(
+  files: readonly (string | SearchTarget)[],
+  query: string,
+  options: SearchOptions = {},
+): Promise<SearchResult> {
+  const result: SearchResult = {
+    hits: [],
+    errors: [],
+    filesSearched: 0,
+    bytesRead: 0,
+    cancelled: false,
+    truncated: false,
+    capped: [],
+    stats: { reads: 0, largestRead: 0, largestLine: 0, badLines: 0 },
+  };
+  const words = queryWords(query).map(compileWord);
+  const limit = Math.max(0, options.limit ?? DEFAULT_LIMIT);
+  const perSession = Math.max(1, options.perSession ?? DEFAULT_PER_SESSION);
+  const chunkSize = Math.max(16, Math.floor(options.chunkSize ?? DEFAULT_CHUNK));
+  const signal = options.signal;
+  if (words.length === 0 || limit === 0) return result;
+  let total = 0;
+  let callbackError: { error: unknown } | undefined;
+  const deliver = (hit: SessionSearchHit) => {
+    result.hits.push(hit);
+    total++;
+    // A throwing callback is the caller's bug, not a problem of the file being read: rethrown at the end.
+    try {
+      options.onResult?.(hit);
+    } catch (error) {
+      callbackError ??= { error };
+    }
+  };
+  for (const item of files) {
+    if (signal?.aborted) {
+      result.cancelled = true;
+      break;
+    }
+    if (total >= limit) {
+      result.truncated = true;
+      break;
+    }
+    const target = typeof item === 'string' ? { file: item } : item;
+    const cap = Math.min(perSession, limit - total);
+    // With a given title hits go out at once; otherwise they wait for the end of the file (a later
+    // rename wins, as in the Sessions view).
+    const search = new FileSearch(target, words, cap, signal, target.title !== undefined ? deliver : undefined);
+    try {
+      await search.run(chunkSize, result.stats);
+      if (!search.cancelled) result.filesSearched++;
+    } catch (error) {
+      result.errors.push({ file: target.file, message: errorMessage(error) });
+    }
+    result.bytesRead += search.bytesRead;
+    if (search.cancelled) {
+      result.cancelled = true;
+      break;
+    }
+    if (target.title === undefined) {
+      const title = search.title();
+      for (const hit of search.hits) deliver({ ...hit, title });
+    }
+    if (search.hits.length >= perSession) result.capped.push(target.file);
+    else if (search.hits.length >= cap) result.truncated = true;
+  }
+  if (signal?.aborted) result.cancelled = true;
+  if (callbackError) throw callbackError.error;
+  return result;
+}
+
+class NotASession extends Error {}
+
+/** One file: streams it and collects up to `cap` hits. */
+class FileSearch {
+  readonly hits: SessionSearchHit[] = [];
+  bytesRead = 0;
+  cancelled = false;
+  private sessionId: string | undefined;
+  private name: string | undefined;
+  private firstUser: string | undefined;
+  private sawHeader = false;
+  private readonly ids = new Set<string>();
+
+  constructor(
+    private readonly target: SearchTarget,
+    private readonly words: readonly Word[],
+    private readonly cap: number,
+    private readonly signal: AbortSignal | undefined,
+    private readonly deliver: ((hit: SessionSearchHit) => void) | undefined,
+  ) {}
+
+  title(): string | undefined {
+    return this.target.title ?? this.name ?? (this.firstUser !== undefined ? firstLine(this.firstUser, 80) || undefined : undefined);
+  }
+
+  private get collecting(): boolean {
+    return this.hits.length < this.cap;
+  }
+
+  /** Reads the file chunk by chunk; lines are handled as they complete. Throws for unreadable files. */
+  async run(chunkSize: number, stats: SearchStats): Promise<void> {
+    const handle = await open(this.target.file, 'r');
+    try {
+      const chunk = Buffer.allocUnsafe(chunkSize);
+      let carry: Buffer[] = []; // the start of a line that continues in the next chunk (copied: `chunk` is reused)
+      let carryLength = 0;
+      let position = 0;
+      for (;;) {
+        if (this.signal?.aborted) {
+          this.cancelled = true;
+          return;
+        }
+        // Done once nothing more is collected and the title is known (or given).
+        if (!this.collecting && !this.needsTitle()) return;
+        const { bytesRead } = await handle.read(chunk, 0, chunkSize, position);
+        if (bytesRead === 0) break;
+        stats.reads++;
+        stats.largestRead = Math.max(stats.largestRead, bytesRead);
+        position += bytesRead;
+        this.bytesRead += bytesRead;
+        const data = chunk.subarray(0, bytesRead);
+        let start = 0;
+        for (;;) {
+          const nl = data.indexOf(NEWLINE, start);
+          if (nl < 0) break;
+          if (carryLength > 0) {
+            carry.push(data.subarray(start, nl));
+            const line = Buffer.concat(carry, carryLength + nl - start);
+            carry = [];
+            carryLength = 0;
+            this.line(line, 0, line.length, stats);
+          } else {
+            this.line(data, start, nl, stats);
+          }
+          start = nl + 1;
+          if (this.signal?.aborted) {
+            this.cancelled = true;
+            return;
+          }
+          if (!this.collecting && !this.needsTitle()) return;
+        }
+        if (start < bytesRead) {
+          carry.push(Buffer.from(data.subarray(start)));
+          carryLength += bytesRead - start;
+        }
+      }
+      if (carryLength > 0) {
+        const line = Buffer.concat(carry, carryLength);
+        this.line(line, 0, line.length, stats);
+      }
+      if (!this.sawHeader) throw new NotASession('empty file: no session header');
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private needsTitle(): boolean {
+    return this.target.title === undefined;
+  }
+
+  private line(data: Buffer, start: number, end: number, stats: SearchStats): void {
+    let textEnd = end;
+    if (textEnd > start && data[textEnd - 1] === 0x0d) textEnd--; // CRLF files
+    stats.largestLine = Math.max(stats.largestLine, textEnd - start);
+    if (textEnd === start) return;
+    const text = data.toString('utf8', start, textEnd);
+    if (!this.sawHeader) {
+      if (text.trim() === '') return;
+      const header = parseObject(text);
+      if (!header) {
+        stats.badLines++;
+        throw new NotASession('not a session file: the first line is not valid JSON');
+      }
+      if (header.type !== 'session' || typeof header.id !== 'string') throw new NotASession('not a session file: the first line is not a session header');
+      this.sawHeader = true;
+      this.sessionId = header.id;
+      return;
+    }
+    let parsed: Record<string, unknown> | null | undefined; // undefined: not parsed yet; null: bad line
+    const parse = () => {
+      if (parsed === undefined) {
+        parsed = parseObject(text) ?? null;
+        if (parsed === null) stats.badLines++;
+      }
+      return parsed;
+    };
+    if (this.needsTitle()) {
+      if (text.includes('"session_info"')) {
+        const entry = parse();
+        if (entry?.type === 'session_info') {
+          const name = typeof entry.name === 'string' ? entry.name.trim() : '';
+          this.name = name || undefined;
+        }
+      } else if (this.firstUser === undefined && text.includes('"user"')) {
+        const entry = parse();
+        const message = entry?.type === 'message' ? (entry.message as Record<string, unknown> | undefined) : undefined;
+        if (message && message.role === 'user') this.firstUser = contentText(message.content);
+      }
+    }
+    if (!this.collecting) return;
+    // Cheap test on the raw line first: most lines do not contain every word.
+    if (!text.includes('\\u')) {
+      for (const word of this.words) if (word.rawSafe && !word.once.test(text)) return;
+    }
+    const entry = parse();
+    if (!entry || typeof entry.type !== 'string' || typeof entry.id !== 'string') return;
+    if (this.ids.has(entry.id)) return; // a duplicated line: the first one counts, as in the store
+    this.ids.add(entry.id);
+    const found = searchableText(entry);
+    if (!found || !found.text) return;
+    const hit = this.match(entry, found);
+    if (!hit) return;
+    this.hits.push(hit);
+    this.deliver?.(hit);
+  }
+
+  private match(entry: Record<string, unknown>, found: Searchable): SessionSearchHit | undefined {
+    let first: { index: number; length: number } | undefined;
+    for (const word of this.words) {
+      const m = word.once.exec(found.text);
+      if (!m) return undefined;
+      if (!first || m.index < first.index) first = { index: m.index, length: m[0].length };
+    }
+    const { snippet, match, highlights } = makeSnippet(found.text, first!.index, first!.index + first!.length, this.words);
+    const entryId = found.entryId ?? (entry.id as string);
+    return {
+      file: this.target.file,
+      sessionId: this.sessionId ?? '',
+      title: this.target.title,
+      entryId,
+      ...(entryId !== entry.id ? { sourceEntryId: entry.id as string } : {}),
+      kind: found.kind,
+      ...(found.toolName !== undefined ? { toolName: found.toolName } : {}),
+      timestamp: timestampOf(entry),
+      snippet,
+      match,
+      highlights,
+    };
+  }
+}
+
+interface Searchable {
+  kind: SearchHitKind;
+  text: string;
+  /** the entry to show instead of the matching one (labels) */
+  entryId?: string;
+  toolName?: string;
+}
+
+/** The user-recognisable text of an entry, or undefined for entries that have none. */
+export function searchableText(entry: Record<string, unknown>): Searchable | undefined {
+  switch (entry.type) {
+    case 'message':
+      return messageText(entry.message);
+    case 'compaction': {
+      const parts = [str(entry.summary), str(entry.shortSummary)];
+      return { kind: 'compaction', text: join(parts) };
+    }
+    case 'branch_summary':
+      return { kind: 'branchSummary', text: str(entry.summary) };
+    case 'custom_message':
+      if (entry.display === false) return undefined;
+      return { kind: 'custom', text: contentText(entry.content) };
+    case 'label':
+      if (typeof entry.targetId !== 'string' || typeof entry.label !== 'string') return undefined;
+      return { kind: 'label', text: entry.label, entryId: entry.targetId };
+    case 'session_info':
+      return { kind: 'sessionName', text: str(entry.name) };
+    default:
+      return undefined;
+  }
+}
+
+function messageText(value: unknown): Searchable | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const message = value as Record<string, unknown>;
+  switch (message.role) {
+    case 'user':
+      return { kind: 'user', text: contentText(message.content) };
+    case 'assistant': {
+      const parts: string[] = [];
+      if (Array.isArray(message.content)) {
+        for (const block of message.content as Record<string, unknown>[]) {
+          if (!block || typeof block !== 'object') continue;
+          if (block.type === 'text') parts.push(str(block.text));
+          else if (block.type === 'thinking') parts.push(str(block.thinking)); // never the signature
+          else if (block.type === 'toolCall') parts.push(join([str(block.name), argumentText(block.arguments)], ' '));
+        }
+      }
+      parts.push(str(message.errorMessage));
+      return { kind: 'assistant', text: join(parts) };
+    }
+    case 'toolResult':
+      return { kind: 'toolResult', text: contentText(message.content), ...(typeof message.toolName === 'string' ? { toolName: message.toolName } : {}) };
+    case 'bashExecution':
+      return { kind: 'bash', text: join([str(message.command), str(message.output)]) };
+    case 'custom':
+      if (message.display === false) return undefined;
+      return { kind: 'custom', text: contentText(message.content) };
+    default:
+      return undefined;
+  }
+}
+
+/** Tool-call arguments as their values only (no keys, quotes or braces). */
+function argumentText(value: unknown, depth = 0): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (!value || typeof value !== 'object' || depth > 8) return '';
+  const values = Array.isArray(value) ? value : Object.values(value);
+  return join(values.map((v) => argumentText(v, depth + 1)), ' ');
+}
+
+/** Text blocks only: images (base64) are never searched. */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const block of content as Record<string, unknown>[]) {
+    if (block && typeof block === 'object' && block.type === 'text' && typeof block.text === 'string') parts.push(block.text);
+  }
+  return join(parts);
+}
+
+function str(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function join(parts: readonly string[], separator = '\n'): string {
+  return parts.filter((p) => p !== '').join(separator);
+}
+
+function timestampOf(entry: Record<string, unknown>): string | undefined {
+  if (typeof entry.timestamp === 'string' && !Number.isNaN(Date.parse(entry.timestamp))) return entry.timestamp;
+  const message = entry.message as { timestamp?: unknown } | undefined;
+  if (message && typeof message.timestamp === 'number' && Number.isFinite(message.timestamp)) {
+    const date = new Date(message.timestamp);
+    if (!Number.isNaN(date.getTime())) return date.toISOString();
+  }
+  return undefined;
+}
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function errorMessage(error: unknown): string {
+  if (error instanceof NotASession) return error.message;
+  const code = (error as NodeJS.ErrnoException)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return code && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+/** The first non-empty line, trimmed, cut to `max` characters (as the Sessions view titles sessions). */
+export function firstLine(text: string, max: number): string {
+  const line = text.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+/** Moves `index` off the middle of a surrogate pair (towards `direction`). */
+function codePointBoundary(text: string, index: number, direction: -1 | 1): number {
+  if (index <= 0 || index >= text.length) return Math.max(0, Math.min(text.length, index));
+  return isLowSurrogate(text.charCodeAt(index)) ? index + direction : index;
+}
+
+/**
+ * One line of at most SNIPPET_MAX characters around text[start, end): whitespace collapsed, an ellipsis
+ * where the text was cut, and the offsets of the match and of every word occurrence in it.
+ */
+export function makeSnippet(
+  text: string,
+  start: number,
+  end: number,
+  words: readonly Pick<Word, 'all'>[],
+  max = SNIPPET_MAX,
+): { snippet: string; match: [number, number]; highlights: [number, number][] } {
+  const collapse = (s: string) => s.replace(/\s+/gu, ' ');
+  // Enough raw text on both sides for the budget even after whitespace collapses a little.
+  const from = codePointBoundary(text, Math.max(0, start - 4 * max), -1);
+  const to = codePointBoundary(text, Math.min(text.length, end + 4 * max), 1);
+  let before = collapse(text.slice(from, start));
+  let after = collapse(text.slice(end, to));
+  let matched = collapse(text.slice(start, end));
+  if (from === 0) before = before.trimStart();
+  if (to === text.length) after = after.trimEnd();
+  const budget = max - 2; // room for two ellipses
+  if (matched.length > budget) matched = matched.slice(0, codePointBoundary(matched, budget, -1));
+  const room = budget - matched.length;
+  // About a third of the room before the match, the rest after; unused room goes to the other side.
+  let keepBefore = Math.min(before.length, Math.max(Math.floor(room / 3), room - after.length));
+  let keepAfter = Math.min(after.length, room - keepBefore);
+  keepBefore = Math.min(before.length, room - keepAfter);
+  let head = before.slice(codePointBoundary(before, before.length - keepBefore, 1));
+  let tail = after.slice(0, codePointBoundary(after, keepAfter, -1));
+  const cutBefore = head.length < before.length || from > 0;
+  const cutAfter = tail.length < after.length || to < text.length;
+  // Prefer cutting at a space near the edge, so the snippet does not start or end mid-word.
+  if (cutBefore) {
+    const space = head.indexOf(' ');
+    if (space >= 0 && space < 16) head = head.slice(space + 1);
+  }
+  if (cutAfter) {
+    const space = tail.lastIndexOf(' ');
+    if (space >= 0 && tail.length - space < 16) tail = tail.slice(0, space);
+  }
+  const prefix = cutBefore ? '…' : '';
+  const snippet = `${prefix}${head}${matched}${tail}${cutAfter ? '…' : ''}`;
+  const match: [number, number] = [prefix.length + head.length, prefix.length + head.length + matched.length];
+  const ranges: [number, number][] = [match];
+  for (const word of words) {
+    word.all.lastIndex = 0;
+    for (const m of snippet.matchAll(word.all)) {
+      if (m[0].length > 0) ranges.push([m.index!, m.index! + m[0].length]);
+    }
+  }
+  ranges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const highlights: [number, number][] = [];
+  for (const range of ranges) {
+    const last = highlights[highlights.length - 1];
+    if (last && range[0] <= last[1]) last[1] = Math.max(last[1], range[1]);
+    else highlights.push([range[0], range[1]]);
+  }
+  return { snippet, match, highlights };
+}
