@@ -12,6 +12,7 @@ import * as insertBranchSummary from './commands/insert-branch-summary';
 import * as labelEntry from './commands/label-entry';
 import * as openSessionFile from './commands/open-session-file';
 import * as revealInChat from './commands/reveal-in-chat';
+import * as searchSessions from './commands/search-sessions';
 import * as sessionsDelete from './commands/sessions-delete';
 import * as sessionsOpen from './commands/sessions-open';
 import * as sessionsRefresh from './commands/sessions-refresh';
@@ -51,6 +52,7 @@ export const SURFACE_COMMANDS = [
   sessionsRename,
   sessionsDelete,
   sessionsRefresh,
+  searchSessions,
 ] as const;
 
 export interface Surfaces {
