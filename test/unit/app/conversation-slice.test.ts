@@ -14,18 +14,7 @@ import {
   pathTail,
   type ConversationEntry,
 } from '../../../src/app/view-model';
-
-/** Deterministic PRNG (mulberry32) so a failure reproduces from its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../seeded-random';
 
 class PathBuilder {
   readonly path: SessionEntry[] = [];

@@ -15,22 +15,12 @@ import { TreePatchBuilder } from '../../../src/vscode/tree-patch';
 import { toTreeNode } from '../../../src/vscode/tree-nodes';
 import { applyTreePatch, treeModelOf, type TreeModel } from '../../../webview/tree-patch';
 import { assistant, user } from '../session/helpers';
+import { seededRandom as random } from '../seeded-random';
 
 const dirs: string[] = [];
 after(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Pipeline {
   store: SessionStore;

@@ -6,6 +6,7 @@ import { emptyUsage, type AssistantMessage, type ToolCall } from '../../../src/c
 import type { SessionEntry } from '../../../src/session/entries';
 import type { LeafMemory } from '../../../src/session/leaf-memory';
 import { SessionStore } from '../../../src/session/store';
+export { seededRandom as rng } from '../seeded-random';
 
 export function chars(tokens: number, fill = 'x'): string {
   return fill.repeat(tokens * 4);
@@ -93,14 +94,3 @@ export function ancestorsOf(entries: readonly SessionEntry[], id: string | null)
   return out;
 }
 
-/** Small deterministic PRNG (mulberry32), so failures reproduce from the printed seed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -6,17 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LIMITS, parseHostMessage, parseWebviewMessage, webviewToHostSchema, hostToWebviewSchema } from '../../../src/protocol';
 import { validHostMessages, validWebviewMessages } from './fixtures';
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as rng } from '../seeded-random';
 
 type Path = (string | number)[];
 /** Keys whose values are opaque (tool arguments): any value there is valid, so they are not mutated. */

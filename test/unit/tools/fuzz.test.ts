@@ -7,18 +7,7 @@ import { join } from 'node:path';
 import { createTools } from '../../../src/agent/tools/index';
 import { runTool, type ToolOutput } from '../../../src/agent/tools/types';
 import { ctxFor, makeSandbox } from './helpers';
-
-/** Small deterministic PRNG (mulberry32) so a failure can be replayed from the seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as rng } from '../seeded-random';
 
 const HOSTILE_STRINGS = [
   '', '.', '..', '/', '/etc/passwd', '../'.repeat(60) + 'etc/passwd', 'a/'.repeat(3000) + 'f', 'x'.repeat(200_000),

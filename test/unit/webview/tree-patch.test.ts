@@ -5,18 +5,7 @@ import assert from 'node:assert/strict';
 import type { TreeNode } from '../../../src/protocol';
 import { layoutTree } from '../../../webview/tree-layout';
 import { applyTreePatch, treeModelOf, type TreeModel } from '../../../webview/tree-patch';
-
-/** Deterministic PRNG (mulberry32) so a failure reproduces from its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../seeded-random';
 
 /** A session tree as the host would send it: file order, parents first, flags from the leaf. */
 function generateTree(rand: () => number, size: number): { nodes: TreeNode[]; leafId: string | null } {

@@ -6,18 +6,7 @@ import assert from 'node:assert/strict';
 import type { TreeNode } from '../../../src/protocol';
 import { layoutTree, type TreeRow } from '../../../webview/tree-layout';
 import { applyTreePatch, modelOfNodes, rowsOf, treeModelOf, type TreeModel, type TreePatch } from '../../../webview/tree-patch';
-
-/** Deterministic PRNG (mulberry32) so a failure reproduces from its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../seeded-random';
 
 /** A session as the host knows it: entry i is `n<i>`; the webview's nodes are derived from it. */
 interface Session {
