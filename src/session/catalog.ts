@@ -9,6 +9,7 @@ import type { LeafMemory } from './leaf-memory';
 import { SessionStore, type OpenOptions } from './store';
 import { writeFileAtomic } from './files';
 import { contentText } from '../core/messages';
+import { parseJsonObject } from './json-object';
 
 /** pi's per-workspace folder name: `--` + cwd without the leading separator, `/ \ :` → `-`, + `--`. */
 export function sessionDirName(cwd: string): string {
@@ -65,7 +66,7 @@ export async function summarizeSession(file: string): Promise<SessionSummary> {
     start = end + 1;
     if (!line) continue;
     if (!header) {
-      header = parseObject(line);
+      header = parseJsonObject(line);
       if (!header || header.type !== 'session' || typeof header.id !== 'string') {
         throw new SessionFileError(file, 'first line is not a session header');
       }
@@ -79,7 +80,7 @@ export async function summarizeSession(file: string): Promise<SessionSummary> {
     if (match) {
       [, type, id, parentId] = match as unknown as [string, string, string, string | undefined];
     } else {
-      parsed = parseObject(line);
+      parsed = parseJsonObject(line);
       if (!parsed || typeof parsed.type !== 'string' || typeof parsed.id !== 'string') continue;
       type = parsed.type;
       id = parsed.id;
@@ -90,10 +91,10 @@ export async function summarizeSession(file: string): Promise<SessionSummary> {
     entryCount++;
     if (parentId !== undefined && parentId !== id) parents.add(parentId);
     if (type === 'session_info') {
-      const value = (parsed ?? parseObject(line))?.name;
+      const value = (parsed ?? parseJsonObject(line))?.name;
       name = typeof value === 'string' && value.trim() ? value.trim() : undefined;
     } else if (firstUserMessage === undefined && type === 'message' && line.includes('"role":"user"')) {
-      const message = (parsed ?? parseObject(line))?.message as { role?: unknown; content?: unknown } | undefined;
+      const message = (parsed ?? parseJsonObject(line))?.message as { role?: unknown; content?: unknown } | undefined;
       if (message?.role === 'user' && (typeof message.content === 'string' || Array.isArray(message.content))) {
         firstUserMessage = contentText(message.content as string);
       }
@@ -122,15 +123,6 @@ async function readText(file: string): Promise<string> {
     return (await handle.readFile()).toString('utf8');
   } finally {
     await handle.close();
-  }
-}
-
-function parseObject(line: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(line);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
   }
 }
 

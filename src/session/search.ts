@@ -7,6 +7,7 @@
 // same entry, in any order. Bad lines are skipped, an unreadable file is one error in the result, and an
 // AbortSignal stops the search between lines.
 import { open } from 'node:fs/promises';
+import { parseJsonObject } from './json-object';
 
 export type SearchHitKind =
   | 'user'
@@ -306,7 +307,7 @@ class FileSearch {
     const text = data.toString('utf8', start, textEnd);
     if (!this.sawHeader) {
       if (text.trim() === '') return;
-      const header = parseObject(text);
+      const header = parseJsonObject(text);
       if (!header) {
         stats.badLines++;
         throw new NotASession('not a session file: the first line is not valid JSON');
@@ -319,7 +320,7 @@ class FileSearch {
     let parsed: Record<string, unknown> | null | undefined; // undefined: not parsed yet; null: bad line
     const parse = () => {
       if (parsed === undefined) {
-        parsed = parseObject(text) ?? null;
+        parsed = parseJsonObject(text) ?? null;
         if (parsed === null) stats.badLines++;
       }
       return parsed;
@@ -478,15 +479,6 @@ function timestampOf(entry: Record<string, unknown>): string | undefined {
     if (!Number.isNaN(date.getTime())) return date.toISOString();
   }
   return undefined;
-}
-
-function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function errorMessage(error: unknown): string {
