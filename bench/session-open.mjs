@@ -16,6 +16,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { writeTreeSession } from './lib/session-fixture.mjs';
+import { bundleAndRequire, bundlePath } from './lib/bundle-source.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 if (typeof globalThis.gc !== 'function') {
@@ -56,17 +57,13 @@ const TURNS = Number(process.env.BENCH_TURNS ?? 150);
 
 const work = mkdtempSync(join(tmpdir(), 'arbor-bench-'));
 try {
-  const esbuild = createRequire(join(root, 'package.json'))('esbuild');
-  const bundle = join(work, 'session.cjs');
-  await esbuild.build({
-    stdin: {
-      contents: "export { SessionStore } from './src/session/store'; export { convertToLlm } from './src/session/convert'; export { setPromptRoot } from './src/core/prompts';",
-      resolveDir: root,
-      loader: 'ts',
-    },
-    bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: bundle, logLevel: 'error',
-  });
-  const { SessionStore, convertToLlm, setPromptRoot } = createRequire(import.meta.url)(bundle);
+  const bundle = bundlePath(work, 'session'); // the memory children require the same bundle
+  const { SessionStore, convertToLlm, setPromptRoot } = await bundleAndRequire(
+    root,
+    work,
+    'session',
+    "export { SessionStore } from './src/session/store'; export { convertToLlm } from './src/session/convert'; export { setPromptRoot } from './src/core/prompts';",
+  );
   setPromptRoot(join(root, 'prompts'));
 
   const bigFile = join(work, 'big.jsonl');

@@ -20,10 +20,10 @@
 // Results: bench/results/tree-patch.{json,md}.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleAndRequire } from './lib/bundle-source.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 if (typeof globalThis.gc !== 'function') {
@@ -46,17 +46,7 @@ const TARGET_FIRST_VS_FULL = 0.05;
 const work = mkdtempSync(join(tmpdir(), 'arbor-bench-tree-'));
 let tree;
 try {
-  const esbuild = createRequire(join(root, 'package.json'))('esbuild');
-  const bundle = join(work, 'tree.cjs');
-  await esbuild.build({
-    stdin: {
-      contents: "export { applyTreePatch, rowsOf, treeModelOf } from './webview/tree-patch'; export { layoutTree } from './webview/tree-layout';",
-      resolveDir: root,
-      loader: 'ts',
-    },
-    bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: bundle, logLevel: 'error',
-  });
-  tree = createRequire(import.meta.url)(bundle);
+  tree = await bundleAndRequire(root, work, 'tree', "export { applyTreePatch, rowsOf, treeModelOf } from './webview/tree-patch'; export { layoutTree } from './webview/tree-layout';");
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
