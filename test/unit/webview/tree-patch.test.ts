@@ -6,6 +6,7 @@ import type { TreeNode } from '../../../src/protocol';
 import { layoutTree } from '../../../webview/tree-layout';
 import { applyTreePatch, treeModelOf, type TreeModel } from '../../../webview/tree-patch';
 import { seededRandom as random } from '../seeded-random';
+import { nodesOf } from './tree-fixtures';
 
 /** A session tree as the host would send it: file order, parents first, flags from the leaf. */
 function generateTree(rand: () => number, size: number): { nodes: TreeNode[]; leafId: string | null } {
@@ -20,28 +21,9 @@ function generateTree(rand: () => number, size: number): { nodes: TreeNode[]; le
 }
 
 function withFlags(rand: () => number, parents: (string | null)[], leafIndex: number, labels?: Map<string, string>): { nodes: TreeNode[]; leafId: string | null } {
-  const leafId = leafIndex < 0 ? null : `n${leafIndex}`;
-  const parentOf = new Map(parents.map((p, i) => [`n${i}`, p]));
-  const onPath = new Set<string>();
-  for (let id = leafId; id !== null; id = parentOf.get(id) ?? null) onPath.add(id);
-  const childCount = new Map<string, number>();
-  for (const p of parents) if (p !== null) childCount.set(p, (childCount.get(p) ?? 0) + 1);
-  const nodes = parents.map((parentId, i): TreeNode => {
-    const id = `n${i}`;
-    const label = labels ? labels.get(id) : rand() < 0.05 ? `label ${i}` : undefined;
-    return {
-      id,
-      parentId,
-      kind: i % 2 === 0 ? 'user' : 'assistant',
-      preview: `entry ${i}`,
-      ...(label ? { label } : {}),
-      onActivePath: onPath.has(id),
-      isLeaf: id === leafId,
-      childCount: childCount.get(id) ?? 0,
-      timestamp: 1_000 + i,
-    };
-  });
-  return { nodes, leafId };
+  // Random labels are drawn in entry order, one draw per entry, so a seed gives the same tree as before.
+  const chosen = labels ?? new Map(parents.flatMap((_, i) => (rand() < 0.05 ? [[`n${i}`, `label ${i}`] as const] : [])));
+  return { nodes: nodesOf({ parents, labels: chosen, leaf: leafIndex }), leafId: leafIndex < 0 ? null : `n${leafIndex}` };
 }
 
 const same = (a: TreeNode, b: TreeNode) => JSON.stringify(a) === JSON.stringify(b);

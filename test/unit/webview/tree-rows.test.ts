@@ -7,39 +7,10 @@ import type { TreeNode } from '../../../src/protocol';
 import { layoutTree, type TreeRow } from '../../../webview/tree-layout';
 import { applyTreePatch, modelOfNodes, rowsOf, treeModelOf, type TreeModel, type TreePatch } from '../../../webview/tree-patch';
 import { seededRandom as random } from '../seeded-random';
+import { nodesOf, type Session as HostSession } from './tree-fixtures';
 
-/** A session as the host knows it: entry i is `n<i>`; the webview's nodes are derived from it. */
-interface Session {
-  parents: (string | null)[];
-  timestamps: number[];
-  labels: Map<string, string>;
-  leaf: number;
-}
-
-/** The nodes the host would send for a session: file order, flags from the leaf (like toTreeNode). */
-function nodesOf(session: Session): TreeNode[] {
-  const { parents, timestamps, labels, leaf } = session;
-  const parentOf = new Map(parents.map((p, i) => [`n${i}`, p]));
-  const onPath = new Set<string>();
-  for (let id: string | null = leaf < 0 ? null : `n${leaf}`; id !== null && !onPath.has(id); id = parentOf.get(id) ?? null) onPath.add(id);
-  const childCount = new Map<string, number>();
-  for (const p of parents) if (p !== null) childCount.set(p, (childCount.get(p) ?? 0) + 1);
-  return parents.map((parentId, i): TreeNode => {
-    const id = `n${i}`;
-    const label = labels.get(id);
-    return {
-      id,
-      parentId,
-      kind: i % 2 === 0 ? 'user' : 'assistant',
-      preview: `entry ${i}`,
-      ...(label ? { label } : {}),
-      onActivePath: onPath.has(id),
-      isLeaf: i === leaf,
-      childCount: childCount.get(id) ?? 0,
-      timestamp: timestamps[i]!,
-    };
-  });
-}
+/** These tests move timestamps around (ties, skew), so every session carries its own. */
+type Session = HostSession & { timestamps: number[] };
 
 /** What the host sends between two states: new nodes, and the known ones whose view changed. */
 function patchBetween(before: readonly TreeNode[], after: readonly TreeNode[], leaf: number): TreePatch {
