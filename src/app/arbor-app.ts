@@ -25,6 +25,7 @@ import { createSession, forkBranch as forkSessionBranch, listSessions, openSessi
 import type { SessionEntry } from '../session/entries';
 import type { LeafMemory } from '../session/leaf-memory';
 import type { SessionStore } from '../session/store';
+import { SessionSummaryCache } from '../session/summary-cache';
 import { previewFileChange } from './approval-preview';
 import { LOCAL_PROVIDER, THINKING_LEVELS, type ArborSettings } from './settings';
 import { parseSlashCommand } from './slash-commands';
@@ -225,6 +226,8 @@ export class ArborApp implements Disposable {
   private lastThinkingSetting: ThinkingLevel;
   /** the conversation's leaf as the UI last heard it; appends onto it are "appended", others "reset" */
   private conversationLeaf: string | null = null;
+  /** the Sessions list after a turn reads only what changed (see SessionSummaryCache) */
+  private readonly sessionSummaries = new SessionSummaryCache();
   private pendingCalls = new Map<string, { entry: ConversationEntry; call: ToolCallView }>();
   private navigation: AbortController | undefined;
   private navigationSummarizing = false;
@@ -471,7 +474,8 @@ export class ArborApp implements Disposable {
 
   /** Sessions in the sessions directory, newest first. */
   async listSessions(): Promise<SessionSummary[]> {
-    return (await listSessions(this.deps.sessionsDir())).sessions;
+    const listing = await listSessions(this.deps.sessionsDir(), { cache: this.sessionSummaries, growing: this.store?.file });
+    return listing.sessions;
   }
 
   /** Starts an empty session (its file is written with the first message). A running turn is stopped. */

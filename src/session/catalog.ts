@@ -8,8 +8,8 @@ import { generateEntryId } from './ids';
 import type { LeafMemory } from './leaf-memory';
 import { SessionStore, type OpenOptions } from './store';
 import { writeFileAtomic } from './files';
-import { contentText } from '../core/messages';
-import { parseJsonObject } from './json-object';
+import { SummaryScan } from './summary-scan';
+import type { SessionSummaryCache } from './summary-cache';
 
 /** pi's per-workspace folder name: `--` + cwd without the leading separator, `/ \ :` → `-`, + `--`. */
 export function sessionDirName(cwd: string): string {
@@ -41,78 +41,30 @@ export interface SessionSummary {
   parentSession: string | undefined;
 }
 
-/** The leading fields as pi (and Arbor) write them: lets the catalog skip JSON.parse for most lines. */
-const ENTRY_PREFIX = /^\{"type":"([^"\\]+)","id":"([^"\\]+)","parentId":(?:null|"([^"\\]*)")/;
-
 /**
  * Summarizes one session without building the full index: most lines are only matched by a prefix
  * regex; user messages (until the first), session_info and lines in other layouts are parsed.
  */
 export async function summarizeSession(file: string): Promise<SessionSummary> {
   const info = await stat(file);
-  const text = await readText(file);
-  let start = 0;
-  let header: Record<string, unknown> | undefined;
-  let name: string | undefined;
-  let firstUserMessage: string | undefined;
-  let entryCount = 0;
-  const ids = new Set<string>();
-  const parents = new Set<string>();
-  while (start < text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    const line = text.slice(start, end).trim();
-    const isLast = end >= text.length - 1;
-    start = end + 1;
-    if (!line) continue;
-    if (!header) {
-      header = parseJsonObject(line);
-      if (!header || header.type !== 'session' || typeof header.id !== 'string') {
-        throw new SessionFileError(file, 'first line is not a session header');
-      }
-      continue;
-    }
-    const match = isLast ? null : ENTRY_PREFIX.exec(line);
-    let type: string;
-    let id: string;
-    let parentId: string | undefined;
-    let parsed: Record<string, unknown> | undefined;
-    if (match) {
-      [, type, id, parentId] = match as unknown as [string, string, string, string | undefined];
-    } else {
-      parsed = parseJsonObject(line);
-      if (!parsed || typeof parsed.type !== 'string' || typeof parsed.id !== 'string') continue;
-      type = parsed.type;
-      id = parsed.id;
-      parentId = typeof parsed.parentId === 'string' ? parsed.parentId : undefined;
-    }
-    if (ids.has(id)) continue;
-    ids.add(id);
-    entryCount++;
-    if (parentId !== undefined && parentId !== id) parents.add(parentId);
-    if (type === 'session_info') {
-      const value = (parsed ?? parseJsonObject(line))?.name;
-      name = typeof value === 'string' && value.trim() ? value.trim() : undefined;
-    } else if (firstUserMessage === undefined && type === 'message' && line.includes('"role":"user"')) {
-      const message = (parsed ?? parseJsonObject(line))?.message as { role?: unknown; content?: unknown } | undefined;
-      if (message?.role === 'user' && (typeof message.content === 'string' || Array.isArray(message.content))) {
-        firstUserMessage = contentText(message.content as string);
-      }
-    }
-  }
+  const scan = new SummaryScan(file);
+  scan.feed(await readText(file), true);
+  return summaryOf(file, scan, info.mtime);
+}
+
+export function summaryOf(file: string, scan: SummaryScan, modified: Date): SessionSummary {
+  const header = scan.header;
   if (!header) throw new SessionFileError(file, 'empty file: no session header');
-  let tips = 0;
-  for (const id of ids) if (!parents.has(id)) tips++;
   return {
     file,
     id: header.id as string,
     cwd: typeof header.cwd === 'string' ? header.cwd : undefined,
-    name,
-    firstUserMessage,
-    modified: info.mtime,
+    name: scan.name,
+    firstUserMessage: scan.firstUserMessage,
+    modified,
     created: typeof header.timestamp === 'string' ? header.timestamp : undefined,
-    entryCount,
-    branchCount: tips,
+    entryCount: scan.entryCount,
+    branchCount: scan.tips,
     parentSession: typeof header.parentSession === 'string' ? header.parentSession : undefined,
   };
 }
@@ -127,7 +79,14 @@ async function readText(file: string): Promise<string> {
 }
 
 /** Sessions in `dir`, most recently modified first. Unreadable files are skipped (reported in `skipped`). */
-export async function listSessions(dir: string): Promise<{ sessions: SessionSummary[]; skipped: { file: string; reason: string }[] }> {
+export interface ListOptions {
+  /** summaries kept between listings: unchanged files are not read again */
+  cache?: SessionSummaryCache;
+  /** the session being written to: its cached summary is brought up to date by reading only the bytes added */
+  growing?: string;
+}
+
+export async function listSessions(dir: string, options: ListOptions = {}): Promise<{ sessions: SessionSummary[]; skipped: { file: string; reason: string }[] }> {
   let names: string[];
   try {
     names = await readdir(dir);
@@ -137,15 +96,18 @@ export async function listSessions(dir: string): Promise<{ sessions: SessionSumm
   }
   const sessions: SessionSummary[] = [];
   const skipped: { file: string; reason: string }[] = [];
+  const listed = new Set<string>();
   for (const name of names) {
     if (!name.endsWith('.jsonl')) continue;
     const file = join(dir, name);
+    listed.add(file);
     try {
-      sessions.push(await summarizeSession(file));
+      sessions.push(options.cache ? await options.cache.summarize(file, file === options.growing) : await summarizeSession(file));
     } catch (error) {
       skipped.push({ file, reason: (error as Error).message });
     }
   }
+  options.cache?.retainOnly(listed);
   sessions.sort((a, b) => b.modified.getTime() - a.modified.getTime());
   return { sessions, skipped };
 }
