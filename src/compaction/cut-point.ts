@@ -77,3 +77,25 @@ function pullBackMetadata(entries: readonly SessionEntry[], cut: number, floor: 
   while (index > floor && isMetadata(entries[index - 1]!)) index--;
   return index;
 }
+
+export interface ChosenCutResult extends CutPointResult {
+  /** true when the chosen entry could not start the kept part and the cut moved back */
+  snapped: boolean;
+}
+
+/**
+ * A cut the user chose ("Compact Up To Here"): keep `chosenIndex` onwards. The same rule as the
+ * automatic cut decides what may start the kept part (a cut point: never a tool result, which would
+ * lose its tool call, nor a metadata or compaction entry). An entry that is not one snaps back to the
+ * nearest cut point at or before it, so everything the user asked to keep is still kept. Unlike the
+ * automatic cut, metadata just before the chosen entry is not pulled into the kept part: it carries no
+ * message, and the kept part starts exactly where the user said. Undefined when no cut point lies in
+ * [startIndex, chosenIndex].
+ */
+export function snapCutPoint(entries: readonly SessionEntry[], startIndex: number, chosenIndex: number): ChosenCutResult | undefined {
+  let cut = chosenIndex;
+  while (cut >= startIndex && !isCutPoint(entries[cut]!)) cut--;
+  if (cut < startIndex) return undefined;
+  const turnStartIndex = isTurnStart(entries[cut]!) ? -1 : findTurnStart(entries, cut, startIndex);
+  return { firstKeptEntryIndex: cut, turnStartIndex, isSplitTurn: turnStartIndex !== -1, snapped: cut !== chosenIndex };
+}

@@ -2,8 +2,18 @@
 export * from './settings';
 export * from './thresholds';
 export * from './tokens';
-export { findCutPoint, type CutPointResult } from './cut-point';
-export { prepareCompaction, measureContext, newestTurnTokens, type CompactionPreparation, type PrepareOptions } from './prepare';
+export { findCutPoint, snapCutPoint, type CutPointResult, type ChosenCutResult } from './cut-point';
+export {
+  prepareCompaction,
+  prepareCompactionAt,
+  compactionCutTargets,
+  measureContext,
+  newestTurnTokens,
+  type CompactionPreparation,
+  type PrepareOptions,
+  type ChosenCutPreparation,
+  type ChosenCutRefusal,
+} from './prepare';
 export { answerText, callSummarizerModel, type SummarizerCall, type SummarizerOutcome } from './summarizer-call';
 export { serializeConversation, truncateToolOutput, TOOL_RESULT_MAX_CHARS } from './serialize';
 export * from './file-ops';
@@ -52,4 +62,7 @@ export {
   type RunOptions,
   type RetryPolicy,
   type SkipReason,
+  type ChosenCut,
+  type ChosenCutPreview,
+  MANUAL_CUT_REASON,
 } from './runner';

@@ -4,8 +4,8 @@
 import type { AgentMessage } from '../core/messages';
 import type { CompactionEntry, SessionEntry } from '../session/entries';
 import { contextFromPath } from '../session/context';
-import { findCutPoint } from './cut-point';
-import { compactionMessageOf } from './entry-messages';
+import { findCutPoint, snapCutPoint, type CutPointResult } from './cut-point';
+import { compactionMessageOf, isCutPoint } from './entry-messages';
 import { addFileOpsFromDetails, addFileOpsFromMessage, createFileOps, type FileOperations } from './file-ops';
 import type { CompactionSettings } from './settings';
 import { calculateContextTokens, estimateTokens, hasValidUsage, sumTokens, type TokenEstimator } from './tokens';
@@ -30,7 +30,10 @@ export interface CompactionPreparation {
   previousSummary?: string;
   fileOps: FileOperations;
   settings: CompactionSettings;
-  /** keepRecentTokens after rescaling by the measured usage/estimate ratio (estimator units) */
+  /**
+   * keepRecentTokens after rescaling by the measured usage/estimate ratio (estimator units); for a cut
+   * the user chose (prepareCompactionAt), the estimated tokens of the kept part
+   */
   effectiveKeepRecentTokens: number;
 }
 
@@ -72,8 +75,128 @@ export function prepareCompaction(
   const effectiveKeepRecentTokens =
     options.keepRecentTokensOverride ?? Math.max(1, Math.round(settings.keepRecentTokens / measured.ratio));
   const cut = findCutPoint(pathEntries, boundaryStart, pathEntries.length, effectiveKeepRecentTokens, estimator);
-  const historyEnd = cut.isSplitTurn ? cut.turnStartIndex : cut.firstKeptEntryIndex;
+  return buildPreparation(pathEntries, previous, boundaryStart, cut, measured, settings, () => effectiveKeepRecentTokens);
+}
 
+/** Why a chosen cut was refused; `nothing-to-compact` when nothing of the context lies before it. */
+export type ChosenCutRefusal = 'not-on-path' | 'already-summarized' | 'nothing-to-compact';
+
+export type ChosenCutPreparation =
+  | {
+      ok: true;
+      preparation: CompactionPreparation;
+      /** the entry the user chose; preparation.firstKeptEntryId differs when it was snapped */
+      requestedEntryId: string;
+      snapped: boolean;
+      /** says where the cut moved and why (snapped only) */
+      note?: string;
+    }
+  | { ok: false; why: ChosenCutRefusal; message: string };
+
+/**
+ * "Compact Up To Here": keep the path from `keepFromId` on verbatim and summarize what the context holds
+ * before it (from the latest compaction's kept start, folding in its summary like prepareCompaction).
+ * `keepFromId` must be on the path at or after that kept start; an entry that cannot start the kept
+ * part (a tool result, whose tool call would be lost; metadata) snaps back to the nearest cut point
+ * before it (`snapped`, `note`). Refused, with a message for the user, when the entry is not on the
+ * path, was already summarized, or nothing precedes it. Unlike prepareCompaction, a leaf that is a
+ * compaction is not "already compacted": the user may still move the cut further forward.
+ */
+export function prepareCompactionAt(
+  pathEntries: readonly SessionEntry[],
+  settings: CompactionSettings,
+  keepFromId: string,
+  options: Omit<PrepareOptions, 'keepRecentTokensOverride'> = {},
+): ChosenCutPreparation {
+  const estimator = options.estimator ?? estimateTokens;
+  const index = pathEntries.findIndex((e) => e.id === keepFromId);
+  if (index === -1) {
+    return { ok: false, why: 'not-on-path', message: 'That entry is not on the current branch: switch to its branch first, then compact.' };
+  }
+  const prevIndex = findLastCompaction(pathEntries);
+  const previous = prevIndex >= 0 ? (pathEntries[prevIndex] as CompactionEntry) : undefined;
+  const boundaryStart = previous ? keptStartOf(pathEntries, prevIndex, previous.firstKeptEntryId) : 0;
+  if (index === prevIndex) {
+    return { ok: false, why: 'nothing-to-compact', message: 'Nothing to compact before this point: the context already starts with this summary.' };
+  }
+  if (index < boundaryStart) {
+    return {
+      ok: false,
+      why: 'already-summarized',
+      message: 'That entry is already summarized by the latest compaction: pick an entry the context still holds (after it).',
+    };
+  }
+  const cut = snapCutPoint(pathEntries, boundaryStart, index);
+  const measured = measureContext(pathEntries, estimator, options.fixedOverheadTokens ?? 0);
+  const preparation = cut
+    ? buildPreparation(pathEntries, previous, boundaryStart, cut, measured, settings, (kept) => Math.max(1, sumTokens(kept, 0, kept.length, estimator)))
+    : undefined;
+  if (!preparation) {
+    return { ok: false, why: 'nothing-to-compact', message: 'Nothing to compact before this entry: it is the oldest one the context holds.' };
+  }
+  const snapped = cut!.snapped;
+  return {
+    ok: true,
+    preparation,
+    requestedEntryId: keepFromId,
+    snapped,
+    ...(snapped ? { note: snapNote(pathEntries[index]!, pathEntries[cut!.firstKeptEntryIndex]!) } : {}),
+  };
+}
+
+/**
+ * Ids of the path entries a "Compact Up To Here" can keep from as they are (no snapping, no refusal):
+ * cut points after the latest compaction's kept start with at least one message before them.
+ */
+export function compactionCutTargets(pathEntries: readonly SessionEntry[]): Set<string> {
+  const prevIndex = findLastCompaction(pathEntries);
+  const previous = prevIndex >= 0 ? (pathEntries[prevIndex] as CompactionEntry) : undefined;
+  const boundaryStart = previous ? keptStartOf(pathEntries, prevIndex, previous.firstKeptEntryId) : 0;
+  const targets = new Set<string>();
+  let seenMessage = false;
+  for (let i = boundaryStart; i < pathEntries.length; i++) {
+    const entry = pathEntries[i]!;
+    if (seenMessage && isCutPoint(entry)) targets.add(entry.id);
+    if (compactionMessageOf(entry)) seenMessage = true;
+  }
+  return targets;
+}
+
+function snapNote(requested: SessionEntry, cut: SessionEntry): string {
+  const why =
+    requested.type === 'message' && requested.message.role === 'toolResult'
+      ? 'a tool result cannot be kept without the tool call before it'
+      : 'that entry carries no message the context could start with';
+  return `The kept part starts at the nearest earlier ${entryKind(cut)} instead: ${why}.`;
+}
+
+function entryKind(entry: SessionEntry): string {
+  if (entry.type === 'branch_summary') return 'branch summary';
+  if (entry.type === 'custom_message') return 'extension message';
+  if (entry.type !== 'message') return 'entry';
+  switch (entry.message.role) {
+    case 'user':
+      return 'user message';
+    case 'assistant':
+      return 'assistant message';
+    case 'bashExecution':
+      return 'shell command';
+    default:
+      return 'message';
+  }
+}
+
+/** The preparation for a cut, or undefined when nothing lies before it (the shared tail of both entry points). */
+function buildPreparation(
+  pathEntries: readonly SessionEntry[],
+  previous: CompactionEntry | undefined,
+  boundaryStart: number,
+  cut: CutPointResult,
+  measured: MeasuredContext,
+  settings: CompactionSettings,
+  keepTokens: (kept: AgentMessage[]) => number,
+): CompactionPreparation | undefined {
+  const historyEnd = cut.isSplitTurn ? cut.turnStartIndex : cut.firstKeptEntryIndex;
   const summarized = collect(pathEntries, boundaryStart, historyEnd);
   const prefix = cut.isSplitTurn ? collect(pathEntries, cut.turnStartIndex, cut.firstKeptEntryIndex) : emptySpan();
   if (summarized.messages.length === 0 && prefix.messages.length === 0) return undefined;
@@ -96,7 +219,7 @@ export function prepareCompaction(
     tokensBefore: measured.tokens,
     fileOps,
     settings,
-    effectiveKeepRecentTokens,
+    effectiveKeepRecentTokens: keepTokens(kept.messages),
   };
   if (cut.isSplitTurn) preparation.turnStartEntryId = pathEntries[cut.turnStartIndex]!.id;
   if (previous) preparation.previousSummary = previous.summary;

@@ -18,7 +18,7 @@ import {
   tryNativeCompaction,
   type OpenAIRemoteCompaction,
 } from './openai-native';
-import { newestTurnTokens, prepareCompaction, type CompactionPreparation } from './prepare';
+import { newestTurnTokens, prepareCompaction, prepareCompactionAt, type ChosenCutPreparation, type ChosenCutRefusal, type CompactionPreparation } from './prepare';
 import { buildPreview, type CompactionPreview } from './preview';
 import { compactionPrompt } from './prompt-text';
 import type { CompactionSettings } from './settings';
@@ -91,12 +91,44 @@ export interface RunOptions {
    * save (possibly with an edited summary) or undefined to cancel.
    */
   review?: (result: CompactionResult, preparation: CompactionPreparation) => Promise<CompactionResult | undefined>;
+  /**
+   * "Compact Up To Here": keep the path from this entry on and summarize what comes before it (see
+   * prepareCompactionAt for the rules). Always compacts in place (never a handoff).
+   */
+  keepFrom?: string;
 }
 
-export type SkipReason = 'disabled' | 'already-compacted' | 'nothing-to-compact' | 'busy';
+/** `details.reason` of a compaction whose cut the user chose ("Compact Up To Here"). */
+export const MANUAL_CUT_REASON = 'manual-cut';
+
+/** Where a user-chosen compaction cut: the entry asked for and the entry the kept part starts at. */
+export interface ChosenCut {
+  requestedEntryId: string;
+  firstKeptEntryId: string;
+  /** the chosen entry could not start the kept part; the cut moved back to the nearest one that can */
+  snapped: boolean;
+  /** why and where it moved (snapped only) */
+  note?: string;
+}
+
+export type ChosenCutPreview =
+  | { ok: true; preview: CompactionPreview; cut: ChosenCut }
+  | { ok: false; why: ChosenCutRefusal; message: string };
+
+/** `invalid-cut`: the chosen entry is off the path or already summarized. */
+export type SkipReason = 'disabled' | 'already-compacted' | 'nothing-to-compact' | 'busy' | 'invalid-cut';
 
 export type CompactionOutcome =
-  | { status: 'compacted'; entry: CompactionEntry; result: CompactionResult; fromHook: boolean; autoContinue: boolean; model?: ModelInfo }
+  | {
+      status: 'compacted';
+      entry: CompactionEntry;
+      result: CompactionResult;
+      fromHook: boolean;
+      autoContinue: boolean;
+      model?: ModelInfo;
+      /** set when the cut was the user's (RunOptions.keepFrom) */
+      cut?: ChosenCut;
+    }
   | { status: 'handoff'; document: string; customType: 'handoff'; content: string }
   | { status: 'skipped'; why: SkipReason; message: string }
   | { status: 'cancelled' }
@@ -111,6 +143,7 @@ const SKIP_MESSAGES: Record<SkipReason, string> = {
   'already-compacted': 'Already compacted.',
   'nothing-to-compact': 'Nothing to compact (session too small).',
   busy: 'A compaction is already running.',
+  'invalid-cut': 'That entry cannot be compacted up to.',
 };
 
 /** Failure wording per trigger, as the seeds word it. */
@@ -166,11 +199,21 @@ export class CompactionRunner {
     return preparation ? buildPreview(preparation, this.deps.estimator) : undefined;
   }
 
+  /** What "Compact Up To Here" on `keepFrom` would summarize and keep now, or why it is refused. */
+  previewAt(keepFrom: string): ChosenCutPreview {
+    const chosen = this.prepareAt(this.deps.settings(), keepFrom);
+    if (!chosen.ok) return chosen;
+    return { ok: true, preview: buildPreview(chosen.preparation, this.deps.estimator), cut: chosenCut(chosen, chosen.preparation.firstKeptEntryId) };
+  }
+
   async run(options: RunOptions): Promise<CompactionOutcome> {
     const settings = this.deps.settings();
-    const skip = this.skipReason(options.reason, settings);
-    if (skip) return { status: 'skipped', why: skip, message: SKIP_MESSAGES[skip] };
-    const handoff = settings.strategy === 'handoff' && (options.reason === 'threshold' || options.reason === 'idle' || options.reason === 'length');
+    const skip = this.skipReason(options, settings);
+    if (skip) return { status: 'skipped', ...skip };
+    const handoff =
+      options.keepFrom === undefined &&
+      settings.strategy === 'handoff' &&
+      (options.reason === 'threshold' || options.reason === 'idle' || options.reason === 'length');
     const controller = new AbortController();
     this.controller = controller;
     this.emit({ type: 'start', reason: options.reason, action: handoff ? 'handoff' : 'context-full' });
@@ -196,15 +239,26 @@ export class CompactionRunner {
     return outcome;
   }
 
-  private skipReason(reason: CompactionReason, settings: CompactionSettings): SkipReason | undefined {
-    if (this.running) return 'busy';
+  private skipReason(options: RunOptions, settings: CompactionSettings): { why: SkipReason; message: string } | undefined {
+    const skip = (why: SkipReason) => ({ why, message: SKIP_MESSAGES[why] });
+    const reason = options.reason;
+    if (this.running) return skip('busy');
     if (reason !== 'manual') {
-      if (settings.strategy === 'off') return 'disabled';
-      if (!settings.enabled && reason !== 'idle') return 'disabled';
+      if (settings.strategy === 'off') return skip('disabled');
+      if (!settings.enabled && reason !== 'idle') return skip('disabled');
     }
+    // A chosen cut may follow a compaction directly: it moves the kept start further forward.
+    if (options.keepFrom !== undefined) return chosenSkip(this.prepareAt(settings, options.keepFrom));
     const branch = this.deps.store.getBranch();
-    if (branch[branch.length - 1]?.type === 'compaction') return 'already-compacted';
-    return this.prepare(settings, reason) ? undefined : 'nothing-to-compact';
+    if (branch[branch.length - 1]?.type === 'compaction') return skip('already-compacted');
+    return this.prepare(settings, reason) ? undefined : skip('nothing-to-compact');
+  }
+
+  private prepareAt(settings: CompactionSettings, keepFrom: string): ChosenCutPreparation {
+    return prepareCompactionAt(this.deps.store.getBranch(), settings, keepFrom, {
+      ...(this.deps.estimator ? { estimator: this.deps.estimator } : {}),
+      fixedOverheadTokens: this.deps.fixedOverheadTokens?.() ?? 0,
+    });
   }
 
   /**
@@ -224,7 +278,9 @@ export class CompactionRunner {
 
   private async runContextFull(options: RunOptions, settings: CompactionSettings, signal: AbortSignal): Promise<CompactionOutcome> {
     const branch = this.deps.store.getBranch();
-    const preparation = this.prepare(settings, options.reason);
+    const chosen = options.keepFrom !== undefined ? this.prepareAt(settings, options.keepFrom) : undefined;
+    if (chosen && !chosen.ok) return { status: 'skipped', ...chosenSkip(chosen)! };
+    const preparation = chosen?.ok ? chosen.preparation : this.prepare(settings, options.reason);
     if (!preparation) return { status: 'skipped', why: 'nothing-to-compact', message: SKIP_MESSAGES['nothing-to-compact'] };
 
     const before = await this.hooks.beforeCompact({
@@ -265,6 +321,7 @@ export class CompactionRunner {
       if (!reviewed || signal.aborted) throw new CompactionCancelled();
       result = reviewed;
     }
+    if (chosen?.ok) result = { ...result, details: { ...(isRecord(result.details) ? result.details : {}), reason: MANUAL_CUT_REASON } };
     this.assertStillOnBranch(preparation.firstKeptEntryId);
     const entry = await this.deps.store.appendCompaction({
       summary: result.summary,
@@ -283,6 +340,7 @@ export class CompactionRunner {
       fromHook,
       autoContinue: options.reason === 'threshold' && settings.autoContinue,
       ...(model ? { model } : {}),
+      ...(chosen?.ok ? { cut: chosenCut(chosen, entry.firstKeptEntryId) } : {}),
     };
   }
 
@@ -412,4 +470,22 @@ export class CompactionRunner {
       }
     }
   }
+}
+
+function chosenSkip(chosen: ChosenCutPreparation): { why: SkipReason; message: string } | undefined {
+  if (chosen.ok) return undefined;
+  return { why: chosen.why === 'nothing-to-compact' ? 'nothing-to-compact' : 'invalid-cut', message: chosen.message };
+}
+
+function chosenCut(chosen: Extract<ChosenCutPreparation, { ok: true }>, firstKeptEntryId: string): ChosenCut {
+  return {
+    requestedEntryId: chosen.requestedEntryId,
+    firstKeptEntryId,
+    snapped: chosen.snapped,
+    ...(chosen.note ? { note: chosen.note } : {}),
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
