@@ -116,6 +116,8 @@ export interface AgentSessionDeps {
 export interface CompactOptions {
   /** preview-and-edit: return the result to save (maybe edited) or undefined to cancel */
   review?: (result: CompactionResult, preparation: CompactionPreparation) => Promise<CompactionResult | undefined>;
+  /** "Compact Up To Here": keep the path from this entry on (see prepareCompactionAt) */
+  keepFrom?: string;
 }
 
 /** Per-prompt bookkeeping: each recovery runs at most once per user message, and so does auto-continue. */
@@ -297,8 +299,9 @@ export class AgentSession {
   // ---- compaction ---------------------------------------------------------------------------------
 
   /**
-   * Manual compaction (`/compact [instructions]`, "Arbor: Compact Session"). A running turn is stopped
-   * first (its partial reply is kept as "aborted"); messages queued meanwhile are sent afterwards.
+   * Manual compaction (`/compact [instructions]`, "Arbor: Compact Session"; with `keepFrom`, "Compact
+   * Up To Here"). A running turn is stopped first (its partial reply is kept as "aborted"); messages
+   * queued meanwhile are sent afterwards.
    * Throws "Already compacted", "Nothing to compact (session too small)", "Compaction cancelled" or the
    * failure message.
    */
@@ -323,6 +326,7 @@ export class AgentSession {
             reason: 'manual',
             ...(trimmed ? { customInstructions: trimmed } : {}),
             ...(options.review ? { review: options.review } : {}),
+            ...(options.keepFrom !== undefined ? { keepFrom: options.keepFrom } : {}),
           });
         } finally {
           done();
@@ -751,7 +755,7 @@ export class AgentSession {
   }
 
   private async runCompaction(
-    options: { reason: CompactionReason; willRetry?: boolean; customInstructions?: string; review?: CompactOptions['review'] },
+    options: { reason: CompactionReason; willRetry?: boolean; customInstructions?: string; review?: CompactOptions['review']; keepFrom?: string },
     signal?: AbortSignal,
   ): Promise<CompactionOutcome> {
     const onAbort = () => this.runner.cancel();

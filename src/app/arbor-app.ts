@@ -177,6 +177,14 @@ export interface InsertSummaryOptions {
 
 export type CompactReview = (result: CompactionResult, preparation: CompactionPreparation) => Promise<CompactionResult | undefined>;
 
+export interface CompactAppOptions {
+  /**
+   * "Compact Up To Here": keep the active path from this entry on and summarize what the context holds
+   * before it. Refused while a turn (or another compaction) is running.
+   */
+  keepFrom?: string;
+}
+
 /** Errors meant for the user (bad id, no session…): shown as they are. */
 export class ArborAppError extends Error {
   constructor(message: string) {
@@ -771,10 +779,21 @@ export class ArborApp implements Disposable {
 
   // ---- compaction ---------------------------------------------------------------------------------
 
-  /** Manual compaction; throws with a user-facing message when skipped, cancelled or failed. */
-  async compact(customInstructions?: string, review?: CompactReview): Promise<CompactionOutcome> {
+  /**
+   * Manual compaction; throws with a user-facing message when skipped, cancelled or failed. With
+   * `keepFrom` the cut is the user's (the outcome's `cut` says whether it had to move back).
+   */
+  async compact(customInstructions?: string, review?: CompactReview, options: CompactAppOptions = {}): Promise<CompactionOutcome> {
     const agent = this.requireAgent();
-    return agent.compact(customInstructions, review ? { review } : {});
+    if (options.keepFrom !== undefined) {
+      // The path is about to change under a running turn; the user picked the cut on what they saw.
+      if (agent.compacting) throw new ArborAppError('A compaction is already running.');
+      if (agent.busy) throw new ArborAppError('Wait for the agent to finish (or stop it) before compacting up to an entry.');
+    }
+    return agent.compact(customInstructions, {
+      ...(review ? { review } : {}),
+      ...(options.keepFrom !== undefined ? { keepFrom: options.keepFrom } : {}),
+    });
   }
 
   cancelCompaction(): boolean {

@@ -64,7 +64,7 @@ export function adaptArborApp(app: ArborApp, chat: ChatHooks = {}): SurfacesApp 
       await app.insertBranchSummary(sourceLeafId, options);
     },
     compact: async (instructions, options) => {
-      await app.compact(instructions, options.review);
+      await app.compact(instructions, options.review, options.keepFrom !== undefined ? { keepFrom: options.keepFrom } : {});
     },
     cancelCompaction: () => app.cancelCompaction(),
     previewCompaction: () => app.previewCompaction(),

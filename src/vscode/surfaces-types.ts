@@ -26,6 +26,8 @@ export interface SurfaceNavigateOptions {
 export interface SurfaceCompactOptions {
   /** called with the generated summary before it is saved: return it (maybe edited) or undefined to cancel */
   review?: (result: CompactionResult, preparation: CompactionPreparation) => Promise<CompactionResult | undefined>;
+  /** "Compact Up To Here": keep the active path from this entry on (refused while a turn runs) */
+  keepFrom?: string;
 }
 
 /** What the app is busy with, for the status bar spinner. */

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { ArborApp } from '../app';
 import * as cancelCompaction from './commands/cancel-compaction';
 import * as compactSession from './commands/compact-session';
+import * as compactUpToHere from './commands/compact-up-to-here';
 import * as copyEntry from './commands/copy-entry';
 import * as exportSession from './commands/export-session';
 import * as forkSession from './commands/fork-session';
@@ -43,6 +44,7 @@ export const SURFACE_COMMANDS = [
   copyEntry,
   revealInChat,
   compactSession,
+  compactUpToHere,
   cancelCompaction,
   exportSession,
   toggleAutoCompaction,

@@ -1,4 +1,5 @@
-// QuickPick of entries (Label Entry / Fork Session from the palette): the current path, newest first.
+// QuickPick of entries (Label Entry / Fork Session / Compact Up To Here from the palette): the current
+// path, newest first, optionally limited to the entries a command accepts.
 // Not a command itself.
 import * as vscode from 'vscode';
 import type { SessionEntry } from '../../session/entries';
@@ -22,13 +23,26 @@ export function entryPickItem(store: SessionStore, entry: SessionEntry, extra?: 
   return { label: `$(${look.icon}) ${look.title}`, description: parts.join(' · '), entryId: entry.id };
 }
 
-export async function pickPathEntry(store: SessionStore, title: string): Promise<string | undefined> {
-  const path = store.getBranch().filter((e) => e.type !== 'label' && e.type !== 'session_info');
+export interface PathPickOptions {
+  /** only entries for which this is true are offered (default: every entry but labels and names) */
+  include?: (entry: SessionEntry) => boolean;
+  /** shown instead of the default when no entry qualifies */
+  emptyMessage?: string;
+  placeHolder?: string;
+}
+
+export async function pickPathEntry(store: SessionStore, title: string, options: PathPickOptions = {}): Promise<string | undefined> {
+  const include = options.include ?? ((e: SessionEntry) => e.type !== 'label' && e.type !== 'session_info');
+  const path = store.getBranch().filter(include);
   if (path.length === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('The session has no entries yet.'));
+    void vscode.window.showInformationMessage(options.emptyMessage ?? vscode.l10n.t('The session has no entries yet.'));
     return undefined;
   }
   const items = path.slice(-PICKER_LIMIT).reverse().map((entry) => entryPickItem(store, entry));
-  const picked = await vscode.window.showQuickPick(items, { title, matchOnDescription: true, placeHolder: vscode.l10n.t('Pick an entry of the current branch') });
+  const picked = await vscode.window.showQuickPick(items, {
+    title,
+    matchOnDescription: true,
+    placeHolder: options.placeHolder ?? vscode.l10n.t('Pick an entry of the current branch'),
+  });
   return picked?.entryId;
 }

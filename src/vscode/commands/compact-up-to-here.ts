@@ -1,0 +1,127 @@
+// "Compact Up To Here" (Session Tree context menu on entries of the active path; from the palette, a
+// picker of the entries it accepts): keeps the conversation from the chosen entry on as it is and
+// summarizes only what the context holds before it. The same flow as Compact Session: optional focus
+// instructions, a preview (Compact / Edit summary before saving / Cancel), progress with Cancel.
+// Refused with a message while a turn runs, for entries off the branch or already summarized, and when
+// nothing precedes the entry; a tool result snaps back to the call that produced it (the preview says
+// so). Cancelled or failed: the session is unchanged.
+import * as vscode from 'vscode';
+import { buildPreview, compactionCutTargets, prepareCompactionAt } from '../../compaction';
+import type { SessionStore } from '../../session/store';
+import { presentEntry } from '../tree/entry-presentation';
+import { revealInTree } from './branch-switch';
+import { previewDetail, previewTitle, reviewInEditor } from './compact-session';
+import { pickPathEntry } from './entry-picker';
+import { entryIdFrom, errorText, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
+
+export const id = 'arbor.compactUpToHere';
+
+export type CompactUpToHereOutcome = 'compacted' | 'cancelled' | 'refused' | 'failed' | 'invalid';
+
+interface ActionItem extends vscode.QuickPickItem {
+  action: 'compact' | 'edit' | 'cancel';
+}
+
+/** From the palette: only entries the cut accepts as they are (after the latest kept start, with history before). */
+async function pickTarget(store: SessionStore): Promise<string | undefined> {
+  const targets = compactionCutTargets(store.getBranch());
+  return pickPathEntry(store, vscode.l10n.t('Compact up to which entry?'), {
+    include: (entry) => targets.has(entry.id),
+    emptyMessage: vscode.l10n.t('Nothing to compact up to: the context holds no entry with history before it.'),
+    placeHolder: vscode.l10n.t('Everything before the entry you pick is summarized; it and what follows stay as they are.'),
+  });
+}
+
+/** Why nothing may start now, or undefined when the app is idle. */
+function busyMessage(deps: SurfaceDeps): string | undefined {
+  switch (deps.app.activity()) {
+    case 'idle':
+      return undefined;
+    case 'compacting':
+      return vscode.l10n.t('A compaction is already running.');
+    default:
+      return vscode.l10n.t('Wait for the agent to finish (or stop it) before compacting up to an entry.');
+  }
+}
+
+export async function run(deps: SurfaceDeps, arg?: unknown, instructionsArg?: unknown): Promise<CompactUpToHereOutcome> {
+  const store = requireStore(deps);
+  if (!store) return 'invalid';
+  const keepFrom = arg === undefined ? await pickTarget(store) : entryIdFrom(arg);
+  if (arg === undefined && keepFrom === undefined) return 'cancelled';
+  const entry = requireEntry(deps, store, keepFrom);
+  if (!entry) return 'invalid';
+  const busy = busyMessage(deps);
+  if (busy) {
+    void vscode.window.showWarningMessage(busy);
+    return 'refused';
+  }
+  const plan = prepareCompactionAt(store.getBranch(), deps.settings.compaction(), entry.id);
+  if (!plan.ok) {
+    void vscode.window.showWarningMessage(plan.message);
+    return 'refused';
+  }
+
+  let instructions: string | undefined = typeof instructionsArg === 'string' ? instructionsArg : undefined;
+  if (instructions === undefined) {
+    instructions = await vscode.window.showInputBox({
+      title: vscode.l10n.t('Compact Up To Here'),
+      prompt: vscode.l10n.t('Optional: what should the summary focus on? Leave empty for a general summary.'),
+      placeHolder: vscode.l10n.t('e.g. keep the API decisions and the open TODOs'),
+      ignoreFocusOut: true,
+    });
+    if (instructions === undefined) return 'cancelled';
+  }
+  const focus = instructions.trim() || undefined;
+
+  const preview = buildPreview(plan.preparation);
+  const kept = store.getEntry(plan.preparation.firstKeptEntryId) ?? entry;
+  const where = vscode.l10n.t('Keeps everything from “{0}” on.', presentEntry(kept).title);
+  const detail = [where, ...(plan.note ? [plan.note] : []), previewDetail(preview)].join(' ');
+  const items: ActionItem[] = [
+    { label: `$(fold) ${vscode.l10n.t('Compact Up To Here')}`, detail, action: 'compact' },
+    { label: `$(edit) ${vscode.l10n.t('Edit summary before saving')}`, detail: vscode.l10n.t('Review and edit the generated summary in an editor first.'), action: 'edit' },
+    { label: `$(close) ${vscode.l10n.t('Cancel')}`, action: 'cancel' },
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title: previewTitle(preview), placeHolder: detail, ignoreFocusOut: true });
+  if (!picked || picked.action === 'cancel') return 'cancelled';
+
+  const done = deps.status?.beginActivity('compacting');
+  try {
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Compacting up to the chosen entry…'), cancellable: true },
+      async (_progress, token) => {
+        const subscription = token.onCancellationRequested(() => deps.app.cancelCompaction());
+        try {
+          await deps.app.compact(focus, { keepFrom: entry.id, ...(picked.action === 'edit' ? { review: (result) => reviewInEditor(result) } : {}) });
+        } finally {
+          subscription.dispose();
+        }
+      },
+    );
+    deps.log.info(`compacted up to ${plan.preparation.firstKeptEntryId}${plan.snapped ? ` (chosen: ${entry.id})` : ''}${focus ? ` (focus: ${focus})` : ''}`);
+    if (plan.note) void vscode.window.showInformationMessage(plan.note);
+    const leaf = deps.app.store?.getLeafId();
+    if (leaf) await revealInTree(deps, leaf);
+    return 'compacted';
+  } catch (error) {
+    const message = errorText(error);
+    if (/cancel/i.test(message)) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Compaction cancelled. The session is unchanged.'));
+      return 'cancelled';
+    }
+    if (/nothing to compact|not on the current branch|already summarized|already running|wait for the agent/i.test(message)) {
+      void vscode.window.showWarningMessage(message);
+      return 'refused';
+    }
+    deps.log.error(`compact up to ${entry.id} failed: ${message}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Compaction failed: {0}. The session is unchanged.', message.replace(/\.$/, '')));
+    return 'failed';
+  } finally {
+    done?.();
+  }
+}
+
+export function register(deps: SurfaceDeps): vscode.Disposable {
+  return vscode.commands.registerCommand(id, (arg?: unknown, instructions?: unknown) => run(deps, arg, instructions));
+}
