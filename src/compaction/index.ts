@@ -63,6 +63,5 @@ export {
   type RetryPolicy,
   type SkipReason,
   type ChosenCut,
-  type ChosenCutPreview,
   MANUAL_CUT_REASON,
 } from './runner';

@@ -111,10 +111,6 @@ export interface ChosenCut {
   note?: string;
 }
 
-export type ChosenCutPreview =
-  | { ok: true; preview: CompactionPreview; cut: ChosenCut }
-  | { ok: false; why: ChosenCutRefusal; message: string };
-
 /** `invalid-cut`: the chosen entry is off the path or already summarized. */
 export type SkipReason = 'disabled' | 'already-compacted' | 'nothing-to-compact' | 'busy' | 'invalid-cut';
 
@@ -197,13 +193,6 @@ export class CompactionRunner {
   preview(): CompactionPreview | undefined {
     const preparation = this.prepare(this.deps.settings(), 'manual');
     return preparation ? buildPreview(preparation, this.deps.estimator) : undefined;
-  }
-
-  /** What "Compact Up To Here" on `keepFrom` would summarize and keep now, or why it is refused. */
-  previewAt(keepFrom: string): ChosenCutPreview {
-    const chosen = this.prepareAt(this.deps.settings(), keepFrom);
-    if (!chosen.ok) return chosen;
-    return { ok: true, preview: buildPreview(chosen.preparation, this.deps.estimator), cut: chosenCut(chosen, chosen.preparation.firstKeptEntryId) };
   }
 
   async run(options: RunOptions): Promise<CompactionOutcome> {

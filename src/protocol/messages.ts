@@ -84,7 +84,8 @@ const toolArgsSchema = z.record(z.string().max(LIMITS.short), z.unknown());
 export const thinkingLevelSchema = z.enum(['off', 'minimal', 'low', 'medium', 'high', 'xhigh']);
 export type ThinkingLevel = z.infer<typeof thinkingLevelSchema>;
 
-export const compactionReasonSchema = z.enum(['manual', 'threshold', 'overflow', 'idle', 'length']);
+/** why a compaction ran; `manual-cut`: Compact Up To Here, at an entry the user chose */
+export const compactionReasonSchema = z.enum(['manual', 'manual-cut', 'threshold', 'overflow', 'idle', 'length']);
 export type CompactionReasonName = z.infer<typeof compactionReasonSchema>;
 
 const logLevelSchema = z.enum(['info', 'warn', 'error']);

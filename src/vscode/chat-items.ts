@@ -3,13 +3,13 @@
 import type { AgentEvent, UsageInfo } from '../agent/events';
 import type { ConversationEntry } from '../app/view-model';
 import { contentText } from '../core/messages';
-import { LIMITS, type AgentUiEvent, type AssistantBlock, type ConversationItem, type UsageSnapshot } from '../protocol';
+import { compactionReasonSchema, LIMITS, type AgentUiEvent, type CompactionReasonName, type AssistantBlock, type ConversationItem, type UsageSnapshot } from '../protocol';
 import { canDiff } from './approval-prompter';
 import { epochMs } from './tree-nodes';
 
 export { toTreeNode } from './tree-nodes';
 
-const REASONS = new Set(['manual', 'threshold', 'overflow', 'idle', 'length']);
+const REASONS: ReadonlySet<string> = new Set(compactionReasonSchema.options);
 
 export function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, Math.max(0, max - 40))}\n… [${text.length - max + 40} characters not shown]` : text;
@@ -71,7 +71,7 @@ export function toItem(entry: ConversationEntry): ConversationItem | undefined {
         summary: clip(entry.text, LIMITS.content),
         ...(entry.shortSummary ? { shortSummary: clip(entry.shortSummary, LIMITS.medium) } : {}),
         tokensBefore: Math.max(0, Math.floor(entry.tokensBefore ?? 0)),
-        ...(entry.reason && REASONS.has(entry.reason) ? { reason: entry.reason as 'manual' } : {}),
+        ...(entry.reason && REASONS.has(entry.reason) ? { reason: entry.reason as CompactionReasonName } : {}),
         readFiles: files(entry.readFiles),
         modifiedFiles: files(entry.modifiedFiles),
         firstKeptEntryId: entry.firstKeptEntryId || entry.id,

@@ -56,6 +56,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   readonly stats: ChatViewStats = { accepted: 0, rejected: 0, handshakes: 0, posted: 0, failed: 0, refusedPages: 0 };
   /** the newest messages the host tried to post (bounded), for tests and diagnostics */
   readonly recentPosts: HostToWebviewMessage[] = [];
+  /** how many messages the host tried to post since activation: a mark for `postsSince` */
+  postCount = 0;
   private view: vscode.WebviewView | undefined;
   private webviewReady = false;
   private readonly disposables: vscode.Disposable[] = [];
@@ -479,7 +481,18 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     await this.navigate(target, 'none', undefined);
   }
 
+  /**
+   * The messages posted after `mark` (an earlier `postCount`). Throws if some of them already left the
+   * bounded buffer, so a caller never mistakes a partial list for the whole.
+   */
+  postsSince(mark: number): HostToWebviewMessage[] {
+    const wanted = this.postCount - mark;
+    if (wanted > this.recentPosts.length) throw new Error(`postsSince(${mark}): ${wanted - this.recentPosts.length} of the ${wanted} posts since then were dropped from the buffer of ${RECENT_POSTS}`);
+    return wanted <= 0 ? [] : this.recentPosts.slice(this.recentPosts.length - wanted);
+  }
+
   private async post(message: HostToWebviewMessage): Promise<boolean> {
+    this.postCount++;
     this.recentPosts.push(message);
     if (this.recentPosts.length > RECENT_POSTS) this.recentPosts.splice(0, this.recentPosts.length - RECENT_POSTS);
     if (!this.view) return false;

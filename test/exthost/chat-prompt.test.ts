@@ -18,11 +18,11 @@ suite('chat view ⇄ app', () => {
     await waitFor('the chat view to resolve', () => api.chatView.isResolved);
     await api.chatView.receive({ type: 'ready', protocolVersion: 2 });
     await api.app.newSession();
-    const start = api.chatView.recentPosts.length;
+    const start = api.chatView.postCount;
     await enqueue({ text: 'Streamed reply from the fake.', chunkSize: 4 });
     assert.equal(await api.chatView.receive({ type: 'prompt', text: 'stream please' }), true);
     await waitFor('the turn to finish', () => !api.app.busy && api.app.snapshot().conversation.length === 2);
-    const posts = api.chatView.recentPosts.slice(start);
+    const posts = api.chatView.postsSince(start);
     for (const post of posts) assert.ok(parseHostMessage(post).ok, `valid: ${JSON.stringify(post).slice(0, 200)}`);
     const events = posts.filter((p) => p.type === 'agentEvent').map((p) => (p.type === 'agentEvent' ? p.event.type : ''));
     assert.ok(events.includes('message_delta'), 'deltas were streamed');
@@ -39,11 +39,11 @@ suite('chat view ⇄ app', () => {
     await api.app.prompt('first');
     await api.app.prompt('second');
     const second = api.app.snapshot().conversation.find((e) => e.text === 'second')!;
-    const start = api.chatView.recentPosts.length;
+    const start = api.chatView.postCount;
     assert.equal(await api.chatView.receive({ type: 'navigate', targetId: second.id, mode: 'none' }), true);
     assert.deepEqual(api.app.snapshot().conversation.map((e) => e.text), ['first', 'first answer']);
     if (api.chatView.isReady) {
-      const posts = api.chatView.recentPosts.slice(start);
+      const posts = api.chatView.postsSince(start);
       assert.ok(posts.some((p) => p.type === 'editorText' && p.text === 'second'), 'edit-and-resend text sent back');
     }
     const first = api.app.snapshot().conversation[0]!;

@@ -18,25 +18,25 @@ suite('chat view tree patches', () => {
     await waitFor('the chat view to resolve', () => api.chatView.isResolved);
     // Let the real webview finish its own handshake first, so its `ready` cannot land mid-test.
     await waitFor('the webview handshake', () => api.chatView.stats.handshakes > 0, 30_000);
-    const posts = api.chatView.recentPosts;
-    const opened = posts.length;
+    const chat = api.chatView;
+    const opened = chat.postCount;
     await api.app.newSession();
-    await waitFor('the new session\'s full tree', () => posts.slice(opened).some((p) => p.type === 'tree'));
-    const full = posts.slice(opened).filter((p): p is Extract<Post, { type: 'tree' }> => p.type === 'tree').at(-1)!;
-    const start = posts.length;
+    await waitFor('the new session\'s full tree', () => chat.postsSince(opened).some((p) => p.type === 'tree'));
+    const full = chat.postsSince(opened).filter((p): p is Extract<Post, { type: 'tree' }> => p.type === 'tree').at(-1)!;
+    const start = chat.postCount;
 
     await fakeAdmin('enqueue', { text: 'Patched reply.' });
     assert.equal(await api.chatView.receive({ type: 'prompt', text: 'patch me' }), true);
     await waitFor('the turn to finish', () => !api.app.busy && api.app.snapshot().conversation.length === 2);
     const [question, reply] = api.app.snapshot().conversation;
-    const patches = () => posts.slice(start).filter((p): p is Patch => p.type === 'treePatch');
+    const patches = () => chat.postsSince(start).filter((p): p is Patch => p.type === 'treePatch');
     await waitFor('the reply in a treePatch', () => patches().some((p) => p.added.some((n) => n.id === reply!.id)));
     assert.ok(patches().some((p) => p.added.some((n) => n.id === question!.id)), 'the prompt was patched in too');
 
     assert.equal(await api.chatView.receive({ type: 'label', entryId: question!.id, label: 'patched label' }), true);
     await waitFor('the label in a treePatch', () => patches().some((p) => p.changed.some((n) => n.id === question!.id && n.label === 'patched label')));
 
-    const since = posts.slice(start);
+    const since = chat.postsSince(start);
     for (const post of since) assert.ok(parseHostMessage(post).ok, `valid: ${JSON.stringify(post).slice(0, 200)}`);
     assert.deepEqual(since.filter((p) => p.type === 'tree'), [], 'no full tree was resent for appends, labels or leaf moves');
     // Patches carry each new entry once (the prompt, the reply, the label entry), not the session.
@@ -56,10 +56,10 @@ suite('chat view tree patches', () => {
   test('a session switch sends the full tree again', async () => {
     const api = await activateArbor();
     await waitFor('the chat view to be ready', () => api.chatView.isReady, 30_000);
-    const start = api.chatView.recentPosts.length;
+    const start = api.chatView.postCount;
     await api.app.newSession();
-    await waitFor('a full tree', () => api.chatView.recentPosts.slice(start).some((p) => p.type === 'tree'));
-    const tree = api.chatView.recentPosts.slice(start).find((p) => p.type === 'tree');
+    await waitFor('a full tree', () => api.chatView.postsSince(start).some((p) => p.type === 'tree'));
+    const tree = api.chatView.postsSince(start).find((p) => p.type === 'tree');
     assert.equal(tree?.type === 'tree' && tree.leafId, api.app.snapshot().leafId);
   });
 });

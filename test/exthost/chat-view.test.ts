@@ -37,9 +37,9 @@ suite('chat view', () => {
     await vscode.commands.executeCommand('arbor.openChat');
     await waitFor('the chat view to resolve', () => api.chatView.isResolved);
     const posted = api.chatView.stats.posted;
-    const recent = api.chatView.recentPosts.length;
+    const recent = api.chatView.postCount;
     assert.equal(await api.chatView.receive({ type: 'ready', protocolVersion: 2 }), true);
     assert.equal(api.chatView.stats.posted, posted + 3);
-    assert.deepEqual(api.chatView.recentPosts.slice(recent).map((m) => m.type), ['state', 'conversation', 'tree']);
+    assert.deepEqual(api.chatView.postsSince(recent).map((m) => m.type), ['state', 'conversation', 'tree']);
   });
 });

@@ -36,7 +36,7 @@ async function writeLongSession(dir: string): Promise<string> {
 }
 
 function postsSince(api: ArborApi, start: number): HostToWebviewMessage[] {
-  return api.chatView.recentPosts.slice(start);
+  return api.chatView.postsSince(start);
 }
 
 suite('chat view: windowed conversation', () => {
@@ -60,7 +60,7 @@ suite('chat view: windowed conversation', () => {
 
   test('ready is answered with the tail of the path and hasEarlier, not the whole conversation', async () => {
     assert.equal(fullIds.length, TURNS * 4);
-    const start = api.chatView.recentPosts.length;
+    const start = api.chatView.postCount;
     assert.equal(await api.chatView.receive({ type: 'ready', protocolVersion: 3 }), true);
     const conversation = postsSince(api, start).find((post) => post.type === 'conversation');
     assert.ok(conversation?.type === 'conversation');
@@ -78,7 +78,7 @@ suite('chat view: windowed conversation', () => {
     const seqs = [LIMITS.seq, 0, 17, 123_456];
     for (let hasEarlier = true, n = 0; hasEarlier; n++) {
       const seq = seqs[n % seqs.length]!;
-      const start = api.chatView.recentPosts.length;
+      const start = api.chatView.postCount;
       assert.equal(await api.chatView.receive({ type: 'loadEarlier', seq, leafId, beforeId, count: LIMITS.page }), true);
       const page = postsSince(api, start).find((post) => post.type === 'conversationPage');
       assert.ok(page?.type === 'conversationPage', `a page before ${beforeId}`);
@@ -94,7 +94,7 @@ suite('chat view: windowed conversation', () => {
   test('stale, off-path and oversized page requests get no answer and change nothing', async () => {
     const leafId = `a${TURNS - 1}`;
     const before = { ...api.chatView.stats };
-    const start = api.chatView.recentPosts.length;
+    const start = api.chatView.postCount;
     const stale = [
       { type: 'loadEarlier', seq: 1, leafId: 'no-such-leaf', beforeId: 'u3', count: 10 },
       { type: 'loadEarlier', seq: 2, leafId, beforeId: 'no-such-entry', count: 10 },
@@ -122,7 +122,7 @@ suite('chat view: windowed conversation', () => {
   });
 
   test('a label on an early entry is sent as a labels patch, not as a new conversation', async () => {
-    const start = api.chatView.recentPosts.length;
+    const start = api.chatView.postCount;
     assert.equal(await api.chatView.receive({ type: 'label', entryId: 'u2', label: 'early' }), true);
     await waitFor('the labels message', () => postsSince(api, start).some((post) => post.type === 'labels'));
     const posts = postsSince(api, start);

@@ -135,15 +135,7 @@ async function assertNextRequest(api: ArborApi, firstKeptEntryId: string) {
 }
 
 suite('Compact Up To Here (extension host, fake provider)', () => {
-  // These turns post hundreds of chat messages; the chat view keeps only the newest 500, and later
-  // suites measure their own posts from `recentPosts.length`. Leave the buffer as this suite found it.
-  let postsBefore: unknown[] = [];
-  suiteSetup(async () => {
-    postsBefore = [...(await activateArbor()).chatView.recentPosts];
-  });
   suiteTeardown(async () => {
-    const posts = (await activateArbor()).chatView.recentPosts;
-    posts.splice(0, posts.length, ...(postsBefore as typeof posts));
     await fakeAdmin('reset', {});
   });
 
@@ -183,6 +175,14 @@ suite('Compact Up To Here (extension host, fake provider)', () => {
     const compaction = after.compactions[0]!;
     assert.equal(compaction.firstKeptEntryId, ids.call, 'snapped to the assistant message with the tool call');
     assert.equal(compaction.details.reason, 'manual-cut');
+    // The chat marker says where the cut came from (the reason survives the host → webview mapping).
+    await vscode.commands.executeCommand('arbor.openChat');
+    await waitFor('the chat webview handshake', () => api.chatView.stats.handshakes > 0, 30_000);
+    const mark = api.chatView.postCount;
+    assert.equal(await api.chatView.postConversation(), true);
+    const conversation = api.chatView.postsSince(mark).find((p) => p.type === 'conversation');
+    const marker = conversation?.type === 'conversation' ? conversation.items.find((i) => i.kind === 'compaction') : undefined;
+    assert.equal(marker?.kind === 'compaction' ? marker.reason : undefined, 'manual-cut');
     assert.ok(after.bytes.subarray(0, before.bytes.length).equals(before.bytes), 'nothing removed or rewritten: the file only grew');
     assert.equal(after.lines.length, before.lines.length + 1);
 

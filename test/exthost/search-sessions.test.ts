@@ -84,7 +84,7 @@ suite('Search Sessions (real extension)', () => {
   test('hits of both sessions, newest session first; a hit on the active path opens its session and is revealed in the chat', async () => {
     const api = await activateArbor();
     let seen: readonly SessionSearchHit[] = [];
-    const postsBefore = api.chatView.recentPosts.length;
+    const postsBefore = api.chatView.postCount;
     const outcome = await vscode.commands.executeCommand<SearchSessionsOutcome>(SEARCH_COMMAND, {
       query: 'TAMARIN',
       choose: (hits: readonly SessionSearchHit[]) => {
@@ -107,7 +107,7 @@ suite('Search Sessions (real extension)', () => {
     assert.equal(outcome.open.status, 'revealed');
     assert.equal(api.app.currentStore?.file, files.alpha, 'the hit\'s session is open');
     assert.equal(api.app.currentStore?.getLeafId(), 'a3', 'opening does not move the leaf');
-    const reveals = api.chatView.recentPosts.slice(postsBefore).filter((m) => m.type === 'revealEntry');
+    const reveals = api.chatView.postsSince(postsBefore).filter((m) => m.type === 'revealEntry');
     assert.deepEqual(reveals, [{ type: 'revealEntry', entryId: 'a3' }], 'the chat was asked to scroll to the entry');
   });
 
@@ -118,7 +118,7 @@ suite('Search Sessions (real extension)', () => {
       showQuickPick: (items: readonly { label: string }[]) => items.find((i) => i.label.includes('No summary')),
     });
     try {
-      const postsBefore = api.chatView.recentPosts.length;
+      const postsBefore = api.chatView.postCount;
       const outcome = await vscode.commands.executeCommand<SearchSessionsOutcome>(SEARCH_COMMAND, {
         query: 'gum marmoset',
         choose: (hits: readonly SessionSearchHit[]) => hits.find((h) => h.entryId === 'a2'),
@@ -133,7 +133,7 @@ suite('Search Sessions (real extension)', () => {
       assert.equal(ui.pickers.length, 1, 'Switch Here asked about a summary (the setting is on)');
       await waitFor('the leaf to move to the hit', () => api.app.currentStore?.getLeafId() === 'a2');
       assert.equal(
-        api.chatView.recentPosts.slice(postsBefore).filter((m) => m.type === 'revealEntry').length,
+        api.chatView.postsSince(postsBefore).filter((m) => m.type === 'revealEntry').length,
         0,
         'an off-path hit is not "revealed" in a chat that does not show it',
       );

@@ -89,7 +89,7 @@ suite('security scan: the API key never leaves SecretStorage (extension host, fa
     await vscode.commands.executeCommand('arbor.openChat');
     await waitFor('the chat view to resolve', () => api.chatView.isResolved);
     await waitFor('the ready handshake', () => api.chatView.isReady, 30_000);
-    const postsBefore = api.chatView.recentPosts.length;
+    const postsBefore = api.chatView.postCount;
     const postedBefore = api.chatView.stats.posted;
 
     // 3. A scripted run: a tool call and its result, a reply; then a provider error that echoes the key
@@ -114,7 +114,7 @@ suite('security scan: the API key never leaves SecretStorage (extension host, fa
     assert.deepEqual([...new Set(modelRequests.map((r) => r.auth))], ['valid'], 'every request authenticated with the stored key');
     const conversation = api.app.snapshot().conversation;
     assert.ok(conversation.some((e) => e.text.includes('SECSCAN-REPLY-1')) && conversation.some((e) => e.text.includes('SECSCAN-REPLY-3')), 'the replies arrived');
-    const posts = api.chatView.recentPosts.slice(postsBefore);
+    const posts = api.chatView.postsSince(postsBefore);
     assert.ok(api.chatView.stats.posted - postedBefore >= 5 && posts.length >= 5, `the webview was sent the run (${posts.length} messages)`);
     const postsText = JSON.stringify(posts);
     assert.ok(postsText.includes('SECSCAN-REPLY-1'), 'the posted messages carry the conversation (the scan looks at real content)');

@@ -1,6 +1,6 @@
 // One conversation item -> DOM. Pure functions of the item and the store; actions are data-action
 // attributes handled by delegation (actions.ts), so re-rendering never leaks listeners.
-import type { AssistantBlock, BranchSummaryItem, CompactionItem, ConversationItem } from '../../src/protocol';
+import type { AssistantBlock, BranchSummaryItem, CompactionItem, CompactionReasonName, ConversationItem } from '../../src/protocol';
 import { el } from '../dom';
 import { formatCost, formatTime, formatTokens } from '../format';
 import { icon, type IconName } from '../icons';
@@ -108,8 +108,9 @@ function fileList(title: string, files: string[]): HTMLElement | string {
   return el('div', { class: 'file-list' }, el('div', { class: 'file-list-title' }, `${title} (${files.length})`), el('ul', {}, ...files.slice(0, 200).map((f) => el('li', {}, el('code', {}, f)))));
 }
 
-const reasonText: Record<string, string> = {
+const reasonText: Record<CompactionReasonName, string> = {
   manual: 'Compacted on request',
+  'manual-cut': 'Compacted up to here',
   threshold: 'Compacted automatically',
   overflow: 'Compacted after a context overflow',
   idle: 'Compacted while idle',
@@ -132,7 +133,7 @@ function markerShell(ctx: RenderContext, kind: 'compaction' | 'branch_summary', 
 }
 
 function renderCompaction(ctx: RenderContext, item: CompactionItem): HTMLElement {
-  const parts = [reasonText[item.reason ?? ''] ?? 'Compacted'];
+  const parts = [item.reason ? reasonText[item.reason] : 'Compacted'];
   parts.push(item.tokensAfter !== undefined ? `${formatTokens(item.tokensBefore)} → ${formatTokens(item.tokensAfter)} tokens` : `${formatTokens(item.tokensBefore)} tokens summarized`);
   if (item.model) parts.push(item.model);
   if (item.cost !== undefined) parts.push(formatCost(item.cost));

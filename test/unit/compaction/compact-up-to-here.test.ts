@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { AgentMessage } from '../../../src/core/messages';
 import { emptyUsage } from '../../../src/core/messages';
 import { compactionCutTargets, prepareCompactionAt } from '../../../src/compaction/prepare';
+import { buildPreview } from '../../../src/compaction/preview';
 import { CompactionRunner, MANUAL_CUT_REASON } from '../../../src/compaction/runner';
 import { DEFAULT_COMPACTION_SETTINGS } from '../../../src/compaction/settings';
 import { SessionStore } from '../../../src/session/store';
@@ -221,10 +222,11 @@ test('runner: the compaction keeps from the chosen entry; the context is the sum
   try {
     const provider = summarizer();
     const runner = runnerFor(store, provider);
-    const preview = runner.previewAt(ids[2]!);
-    assert.ok(preview.ok);
-    assert.equal(preview.preview.summarizeCount, 2);
-    assert.equal(preview.preview.keptCount, 6);
+    const plan = prepareCompactionAt(store.getBranch(), DEFAULT_COMPACTION_SETTINGS, ids[2]!);
+    assert.ok(plan.ok);
+    const preview = buildPreview(plan.preparation);
+    assert.equal(preview.summarizeCount, 2);
+    assert.equal(preview.keptCount, 6);
     const outcome = await runner.run({ reason: 'manual', keepFrom: ids[2]! });
     assert.equal(outcome.status, 'compacted', JSON.stringify(outcome));
     if (outcome.status !== 'compacted') return;
@@ -281,7 +283,7 @@ test('runner: refusals, failures and cancellations leave the session file byte-i
     });
     const off = await runner.run({ reason: 'manual', keepFrom: 'elsewhere' });
     assert.equal(off.status === 'skipped' && off.why, 'invalid-cut');
-    assert.deepEqual(runner.previewAt('elsewhere').ok, false);
+    assert.equal(prepareCompactionAt(store.getBranch(), DEFAULT_COMPACTION_SETTINGS, 'elsewhere').ok, false);
     assert.equal(provider.requests.length, 0, 'a refused cut calls no model');
     const failed = await runnerFor(store, new FakeProvider(() => ({ error: 'invalid request' }))).run({ reason: 'manual', keepFrom: ids[2]! });
     assert.equal(failed.status, 'failed');
