@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { buildPreview, prepareCompaction, type CompactionPreview, type CompactionResult } from '../../compaction';
 import { formatTokens } from '../status-bar';
-import { revealInTree } from './branch-switch';
+import { askFocus, compactWithProgress, reportedAsCancel } from './compaction-flow';
 import { errorText, requireStore, type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.compactSession';
@@ -74,17 +74,9 @@ function previewFor(deps: SurfaceDeps): CompactionPreview | undefined {
 export async function run(deps: SurfaceDeps, instructionsArg?: unknown): Promise<CompactOutcome> {
   const store = requireStore(deps);
   if (!store) return 'invalid';
-  let instructions: string | undefined = typeof instructionsArg === 'string' ? instructionsArg : undefined;
-  if (instructions === undefined) {
-    instructions = await vscode.window.showInputBox({
-      title: vscode.l10n.t('Compact Session'),
-      prompt: vscode.l10n.t('Optional: what should the summary focus on? Leave empty for a general summary.'),
-      placeHolder: vscode.l10n.t('e.g. keep the API decisions and the open TODOs'),
-      ignoreFocusOut: true,
-    });
-    if (instructions === undefined) return 'cancelled';
-  }
-  const focus = instructions.trim() || undefined;
+  const asked = await askFocus(vscode.l10n.t('Compact Session'), instructionsArg);
+  if (!asked) return 'cancelled';
+  const focus = asked.focus;
   const preview = previewFor(deps);
   if (!preview || preview.summarizeCount + preview.turnPrefixCount === 0) {
     void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to compact yet: the session is small enough, or was just compacted.'));
@@ -93,29 +85,15 @@ export async function run(deps: SurfaceDeps, instructionsArg?: unknown): Promise
   const action = await askAction(preview);
   if (action === undefined || action === 'cancel') return 'cancelled';
 
-  const done = deps.status?.beginActivity('compacting');
   try {
-    await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Compacting the session…'), cancellable: true },
-      async (_progress, token) => {
-        const subscription = token.onCancellationRequested(() => deps.app.cancelCompaction());
-        try {
-          await deps.app.compact(focus, action === 'edit' ? { review: (result) => reviewInEditor(result) } : {});
-        } finally {
-          subscription.dispose();
-        }
-      },
+    await compactWithProgress(deps, vscode.l10n.t('Compacting the session…'), () =>
+      deps.app.compact(focus, action === 'edit' ? { review: (result) => reviewInEditor(result) } : {}),
     );
     deps.log.info(`manual compaction done${focus ? ` (focus: ${focus})` : ''}`);
-    const leaf = deps.app.store?.getLeafId();
-    if (leaf) await revealInTree(deps, leaf);
     return 'compacted';
   } catch (error) {
     const message = errorText(error);
-    if (/cancel/i.test(message)) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Compaction cancelled. The session is unchanged.'));
-      return 'cancelled';
-    }
+    if (reportedAsCancel(message)) return 'cancelled';
     if (/nothing to compact|already compacted/i.test(message)) {
       void vscode.window.showInformationMessage(message);
       return 'nothing';
@@ -123,8 +101,6 @@ export async function run(deps: SurfaceDeps, instructionsArg?: unknown): Promise
     deps.log.error(`manual compaction failed: ${message}`);
     void vscode.window.showErrorMessage(vscode.l10n.t('Compaction failed: {0}. The session is unchanged.', message.replace(/\.$/, '')));
     return 'failed';
-  } finally {
-    done?.();
   }
 }
 

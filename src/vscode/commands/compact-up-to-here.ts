@@ -9,8 +9,8 @@ import * as vscode from 'vscode';
 import { buildPreview, compactionCutTargets, prepareCompactionAt } from '../../compaction';
 import type { SessionStore } from '../../session/store';
 import { presentEntry } from '../tree/entry-presentation';
-import { revealInTree } from './branch-switch';
 import { previewDetail, previewTitle, reviewInEditor } from './compact-session';
+import { askFocus, compactWithProgress, reportedAsCancel } from './compaction-flow';
 import { pickPathEntry } from './entry-picker';
 import { entryIdFrom, errorText, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
 
@@ -62,17 +62,9 @@ export async function run(deps: SurfaceDeps, arg?: unknown, instructionsArg?: un
     return 'refused';
   }
 
-  let instructions: string | undefined = typeof instructionsArg === 'string' ? instructionsArg : undefined;
-  if (instructions === undefined) {
-    instructions = await vscode.window.showInputBox({
-      title: vscode.l10n.t('Compact Up To Here'),
-      prompt: vscode.l10n.t('Optional: what should the summary focus on? Leave empty for a general summary.'),
-      placeHolder: vscode.l10n.t('e.g. keep the API decisions and the open TODOs'),
-      ignoreFocusOut: true,
-    });
-    if (instructions === undefined) return 'cancelled';
-  }
-  const focus = instructions.trim() || undefined;
+  const asked = await askFocus(vscode.l10n.t('Compact Up To Here'), instructionsArg);
+  if (!asked) return 'cancelled';
+  const focus = asked.focus;
 
   const preview = buildPreview(plan.preparation);
   const kept = store.getEntry(plan.preparation.firstKeptEntryId) ?? entry;
@@ -86,30 +78,16 @@ export async function run(deps: SurfaceDeps, arg?: unknown, instructionsArg?: un
   const picked = await vscode.window.showQuickPick(items, { title: previewTitle(preview), placeHolder: detail, ignoreFocusOut: true });
   if (!picked || picked.action === 'cancel') return 'cancelled';
 
-  const done = deps.status?.beginActivity('compacting');
   try {
-    await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Compacting up to the chosen entry…'), cancellable: true },
-      async (_progress, token) => {
-        const subscription = token.onCancellationRequested(() => deps.app.cancelCompaction());
-        try {
-          await deps.app.compact(focus, { keepFrom: entry.id, ...(picked.action === 'edit' ? { review: (result) => reviewInEditor(result) } : {}) });
-        } finally {
-          subscription.dispose();
-        }
-      },
+    await compactWithProgress(deps, vscode.l10n.t('Compacting up to the chosen entry…'), () =>
+      deps.app.compact(focus, { keepFrom: entry.id, ...(picked.action === 'edit' ? { review: (result) => reviewInEditor(result) } : {}) }),
     );
     deps.log.info(`compacted up to ${plan.preparation.firstKeptEntryId}${plan.snapped ? ` (chosen: ${entry.id})` : ''}${focus ? ` (focus: ${focus})` : ''}`);
     if (plan.note) void vscode.window.showInformationMessage(plan.note);
-    const leaf = deps.app.store?.getLeafId();
-    if (leaf) await revealInTree(deps, leaf);
     return 'compacted';
   } catch (error) {
     const message = errorText(error);
-    if (/cancel/i.test(message)) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Compaction cancelled. The session is unchanged.'));
-      return 'cancelled';
-    }
+    if (reportedAsCancel(message)) return 'cancelled';
     if (/nothing to compact|not on the current branch|already summarized|already running|wait for the agent/i.test(message)) {
       void vscode.window.showWarningMessage(message);
       return 'refused';
@@ -117,8 +95,6 @@ export async function run(deps: SurfaceDeps, arg?: unknown, instructionsArg?: un
     deps.log.error(`compact up to ${entry.id} failed: ${message}`);
     void vscode.window.showErrorMessage(vscode.l10n.t('Compaction failed: {0}. The session is unchanged.', message.replace(/\.$/, '')));
     return 'failed';
-  } finally {
-    done?.();
   }
 }
 
