@@ -15,44 +15,11 @@ import { ChatViewProvider } from '../../src/vscode/chat-view';
 import type { ChatState } from '../../src/protocol';
 import { activateArbor, EXTENSION_ID, waitFor, fakeAdmin } from './helpers';
 import { memoryLog } from './surfaces-fixtures';
+import { ManualClock } from '../unit/agent/manual-clock';
+import { wellFormedSummary } from '../unit/compaction/fixtures';
 
 const SUMMARY_SYSTEM = 'You write context checkpoints';
-const SUMMARY = [
-  '## Goal\nIDLE goal',
-  '## Constraints & Preferences\n- (none)',
-  '## Progress\n### Done\n- [x] thing\n### In Progress\n- [ ] other\n### Blocked\n- (none)',
-  '## Key Decisions\n- **A**: because',
-  '## Next Steps\n1. next',
-  '## Critical Context\n- (none)',
-].join('\n\n');
-
-
-/** Timers fire only through `advance`. */
-class ManualClock implements Clock {
-  private time = Date.parse('2026-03-01T10:00:00Z');
-  private timers: { at: number; callback: () => void; id: number }[] = [];
-  private nextId = 1;
-  now(): number {
-    return this.time;
-  }
-  setTimeout(callback: () => void, ms: number): unknown {
-    const id = this.nextId++;
-    this.timers.push({ at: this.time + ms, callback, id });
-    return id;
-  }
-  clearTimeout(handle: unknown): void {
-    this.timers = this.timers.filter((t) => t.id !== handle);
-  }
-  get pending(): number {
-    return this.timers.length;
-  }
-  advance(ms: number): void {
-    this.time += ms;
-    const due = this.timers.filter((t) => t.at <= this.time);
-    this.timers = this.timers.filter((t) => t.at > this.time);
-    for (const timer of due) timer.callback();
-  }
-}
+const SUMMARY = wellFormedSummary('IDLE');
 
 suite('idle compaction wiring (extension host)', () => {
   const temps: string[] = [];
