@@ -103,6 +103,26 @@ export function chatFrame(page) {
     .contentFrame();
 }
 
+/**
+ * The chat document once the webview finished the ready -> state handshake. `openContainer: false` for
+ * tests whose point is that something else (a command) revealed the chat.
+ */
+export async function readyChat(page, { openContainer = true } = {}) {
+  if (openContainer) await openArborContainer(page);
+  await expandPane(page, 'Chat');
+  const chat = chatFrame(page);
+  await chat.locator('#app[data-status="ready"]').waitFor({ timeout: 30_000 });
+  return chat;
+}
+
+/** Settings that point Arbor at the fake LLM server's OpenAI-compatible endpoint as its model. */
+export function fakeModelSettings(fake, { id = 'fake-gpt', name = 'Fake GPT' } = {}) {
+  return {
+    'arbor.models': [{ provider: 'fake', id, name, api: 'openai-compatible', baseUrl: fake.openaiBaseUrl, contextWindow: 128000, maxOutputTokens: 1024 }],
+    'arbor.model': `fake/${id}`,
+  };
+}
+
 /** Runs a command from the palette by its title, e.g. "Arbor: Open Chat" (retries if focus is stolen). */
 export async function runCommand(page, title, { attempts = 3 } = {}) {
   let lastError;

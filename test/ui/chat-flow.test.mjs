@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
-import { chatFrame, expandPane, openArborContainer } from '../harness/browser.mjs';
+import { readyChat } from '../harness/browser.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 import { startFakeLlm } from '../fake-llm/server.mjs';
 
@@ -30,13 +30,6 @@ const wb = useWorkbench('chat-flow', async () => {
   };
 });
 
-async function readyChat(page) {
-  await openArborContainer(page);
-  await expandPane(page, 'Chat');
-  const chat = chatFrame(page);
-  await chat.locator('#app[data-status="ready"]').waitFor({ timeout: 30_000 });
-  return chat;
-}
 
 function sessionFiles() {
   const out = [];

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { startFakeLlm } from '../fake-llm/server.mjs';
-import { chatFrame, expandPane, openArborContainer, screenshot, sidebar, sidebarPane } from '../harness/browser.mjs';
+import { chatFrame, expandPane, fakeModelSettings, openArborContainer, readyChat, screenshot, sidebar, sidebarPane } from '../harness/browser.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
 let fake;
@@ -78,10 +78,7 @@ const wb = useWorkbench('chat-seeded', async () => {
     extraEnv: { ARBOR_TEST_LLM_URL: fake.url },
     settings: {
       'arbor.sessions.directory': sessionsDir,
-      'arbor.models': [
-        { provider: 'fake', id: 'fake-gpt', name: 'Fake GPT', api: 'openai-compatible', baseUrl: fake.openaiBaseUrl, contextWindow: 128000, maxOutputTokens: 1024 },
-      ],
-      'arbor.model': 'fake/fake-gpt',
+      ...fakeModelSettings(fake),
       'workbench.colorTheme': 'Default Dark Modern',
     },
   };
@@ -100,13 +97,6 @@ async function retry(what, fn, attempts = 3) {
   throw new Error(`${what} failed after ${attempts} attempts: ${lastError?.message}`);
 }
 
-async function readyChat(page) {
-  await openArborContainer(page);
-  await expandPane(page, 'Chat');
-  const chat = chatFrame(page);
-  await chat.locator('#app[data-status="ready"]').waitFor({ timeout: 30_000 });
-  return chat;
-}
 
 /** Opens a seeded session from the Sessions view and waits until the chat shows `leafId` as its leaf. */
 async function openSession(page, rowText, leafId) {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  chatFrame, expandPane, openArborContainer, runCommand, sidebar, sidebarPane,
+  chatFrame, expandPane, openArborContainer, readyChat, runCommand, sidebar, sidebarPane,
 } from '../harness/browser.mjs';
 import { repoRoot } from '../harness/paths.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
@@ -10,13 +10,6 @@ import { useWorkbench } from '../harness/ui.mjs';
 const version = JSON.parse(readFileSync(`${repoRoot}/package.json`, 'utf8')).version;
 const wb = useWorkbench('chat');
 
-/** The chat document, once the webview finished the ready -> state handshake. */
-async function readyChat(page) {
-  await expandPane(page, 'Chat');
-  const chat = chatFrame(page);
-  await chat.locator('#app[data-status="ready"]').waitFor({ timeout: 30_000 });
-  return chat;
-}
 
 wb.test('the activity bar opens the Arbor container with Chat and Session Tree', async (page) => {
   await openArborContainer(page);
@@ -26,7 +19,7 @@ wb.test('the activity bar opens the Arbor container with Chat and Session Tree',
 });
 
 wb.test('the chat webview renders toolkit components in the theme colours', async (page) => {
-  const chat = await readyChat(page);
+  const chat = await readyChat(page, { openContainer: false });
   const look = await chat.locator('body').evaluate(() => {
     const probe = (value) => {
       const el = document.createElement('div');
@@ -68,7 +61,7 @@ wb.test('the chat webview renders toolkit components in the theme colours', asyn
 });
 
 wb.test('the ready handshake brings the host state into the webview header', async (page, server) => {
-  const chat = await readyChat(page);
+  const chat = await readyChat(page, { openContainer: false });
   const folder = server.workspace.split('/').pop();
   await chat.locator('#workspace-label', { hasText: folder }).waitFor();
   assert.equal(await chat.locator('#version-label').innerText(), `Arbor v${version}`);
@@ -79,7 +72,7 @@ wb.test('the ready handshake brings the host state into the webview header', asy
 });
 
 wb.test('the webview drops a malformed message instead of acting on it', async (page) => {
-  const chat = await readyChat(page);
+  const chat = await readyChat(page, { openContainer: false });
   const before = await chat.locator('#workspace-label').innerText();
   await chat.locator('body').evaluate(() => {
     window.postMessage({ type: 'state', state: { extensionVersion: 42 } }, '*');
@@ -113,7 +106,7 @@ wb.test('the Session Tree shows its welcome message until a session exists', asy
 });
 
 wb.test('the webview Session Tree button reaches the host, which focuses the tree', async (page) => {
-  const chat = await readyChat(page);
+  const chat = await readyChat(page, { openContainer: false });
   const treeHeader = sidebarPane(page, 'Session Tree').locator('.pane-header');
   if ((await treeHeader.getAttribute('aria-expanded')) === 'true') await treeHeader.click();
   await sidebarPane(page, 'Session Tree').locator('.pane-header[aria-expanded="false"]').waitFor();

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { startFakeLlm } from '../fake-llm/server.mjs';
-import { expandPane, openArborContainer, sidebarPane } from '../harness/browser.mjs';
+import { expandPane, fakeModelSettings, openArborContainer, sidebarPane } from '../harness/browser.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
 let fake;
@@ -63,10 +63,7 @@ const serverOptions = () => ({
   extraEnv: { ARBOR_TEST_LLM_URL: fake.url },
   settings: {
     'arbor.sessions.directory': sessionsDir,
-    'arbor.models': [
-      { provider: 'fake', id: 'fake-gpt', name: 'Fake GPT', api: 'openai-compatible', baseUrl: fake.openaiBaseUrl, contextWindow: 128000, maxOutputTokens: 1024 },
-    ],
-    'arbor.model': 'fake/fake-gpt',
+    ...fakeModelSettings(fake),
     'arbor.compaction.keepRecentTokens': 2000,
   },
 });
