@@ -259,6 +259,13 @@ function assistantView(entry: SessionEntry, message: Extract<AgentMessage, { rol
   return view;
 }
 
+/** An extension's message, whether stored as a `custom` role message or a `custom_message` entry. */
+function customMessageView(entry: SessionEntry, content: Parameters<typeof textBlocks>[0], customType: string, label: string | undefined): ConversationEntry {
+  const view = baseView(entry, 'custom_message', contentText(content), textBlocks(content), label);
+  view.customType = customType;
+  return view;
+}
+
 function messageView(entry: SessionEntry, message: AgentMessage, label: string | undefined): ConversationEntry | undefined {
   switch (message.role) {
     case 'user':
@@ -279,12 +286,8 @@ function messageView(entry: SessionEntry, message: AgentMessage, label: string |
       view.cancelled = message.cancelled === true;
       return view;
     }
-    case 'custom': {
-      if (message.display === false) return undefined;
-      const view = baseView(entry, 'custom_message', contentText(message.content), textBlocks(message.content), label);
-      view.customType = message.customType;
-      return view;
-    }
+    case 'custom':
+      return message.display === false ? undefined : customMessageView(entry, message.content, message.customType, label);
     default:
       return undefined;
   }
@@ -341,12 +344,8 @@ export function conversationEntry(entry: SessionEntry, label?: string): Conversa
       const text = entry.type === 'model_change' ? `Model: ${entry.provider}/${entry.modelId}` : `Thinking level: ${entry.thinkingLevel}`;
       return baseView(entry, 'notice', text, [{ type: 'text', text }], label);
     }
-    case 'custom_message': {
-      if (entry.display === false) return undefined;
-      const view = baseView(entry, 'custom_message', contentText(entry.content), textBlocks(entry.content), label);
-      view.customType = entry.customType;
-      return view;
-    }
+    case 'custom_message':
+      return entry.display === false ? undefined : customMessageView(entry, entry.content, entry.customType, label);
     default:
       return undefined;
   }
