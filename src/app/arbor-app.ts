@@ -34,6 +34,7 @@ import {
   conversationEntry,
   conversationOfPath,
   conversationSlice,
+  PAIRING_SCAN_LIMIT,
   pairToolCalls,
   pathTail,
   type ConversationEntry,
@@ -136,6 +137,8 @@ export type ConversationOption = boolean | { last: number };
 /** The active path and each entry's position on it (no views: cheap to build, O(path)). */
 interface PathIndex {
   leafId: string | null;
+  /** the store's indexRevision it was built from: a rewrite (pruning) replaces the entry objects */
+  revision: number;
   path: SessionEntry[];
   position: Map<string, number>;
 }
@@ -396,7 +399,7 @@ export class ArborApp implements Disposable {
     if (!store) return { leafId: null, views: [], hasEarlier: false };
     const leafId = store.getLeafId();
     const wanted = Math.max(1, Math.floor(count));
-    const path = this.pathIndex?.leafId === leafId ? this.pathIndex.path : pathTail(store.getLeafEntry(), (entry) => this.parentOf(store, entry), wanted);
+    const path = this.isCurrentPathIndex(store) ? this.pathIndex!.path : pathTail(store.getLeafEntry(), (entry) => this.parentOf(store, entry), wanted);
     return { leafId, ...this.decorated(conversationSlice(path, path.length, wanted, (id) => store.getLabel(id))) };
   }
 
@@ -424,15 +427,18 @@ export class ArborApp implements Disposable {
     return { ok: true, leafId: request.leafId, ...this.decorated(slice) };
   }
 
+  private isCurrentPathIndex(store: SessionStore): boolean {
+    return this.pathIndex?.leafId === store.getLeafId() && this.pathIndex.revision === store.indexRevision;
+  }
+
   private activePathIndex(store: SessionStore): PathIndex {
-    const leafId = store.getLeafId();
-    if (this.pathIndex?.leafId !== leafId) {
+    if (!this.isCurrentPathIndex(store)) {
       const path = store.getBranch();
       const position = new Map<string, number>();
       for (let i = 0; i < path.length; i++) position.set(path[i]!.id, i);
-      this.pathIndex = { leafId, path, position };
+      this.pathIndex = { leafId: store.getLeafId(), revision: store.indexRevision, path, position };
     }
-    return this.pathIndex;
+    return this.pathIndex!;
   }
 
   /** Keeps the path index in step with an append that extends the active path (O(1)). */
@@ -635,18 +641,20 @@ export class ArborApp implements Disposable {
   /**
    * A tool result whose call was not appended in this process: walk back along its path to the call, as
    * pairing the whole path would. Stops at the call, or at an earlier result for the same call (then this
-   * one is unpaired). Results follow their call closely, so the walk is short in practice.
+   * one is unpaired). Like the windowed pairing (view-model), the walk ends at the turn's user message
+   * and after PAIRING_SCAN_LIMIT entries, so an orphan result never costs a walk to the root per append.
    */
   private pairWithEarlierCall(view: ConversationEntry, store: SessionStore): void {
     const callId = view.toolCallId;
     if (view.kind !== 'toolResult' || !callId || this.pendingCalls.has(callId)) return;
     const seen = new Set<string>();
-    for (let id = view.parentId; id !== null && !seen.has(id); ) {
+    for (let id = view.parentId; id !== null && !seen.has(id) && seen.size < PAIRING_SCAN_LIMIT; ) {
       seen.add(id);
       const entry = store.getEntry(id);
       if (!entry) return;
       if (entry.type === 'message') {
         const message = entry.message;
+        if (message.role === 'user') return;
         if (message.role === 'toolResult' && message.toolCallId === callId) return;
         if (message.role === 'assistant' && message.content.some((block) => block.type === 'toolCall' && block.id === callId)) {
           view.callEntryId = entry.id;

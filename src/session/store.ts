@@ -112,6 +112,8 @@ export class SessionStore {
   private opaque = new WeakMap<object, unknown>();
   private leafId: string | null = null;
   private contextCache: { leafId: string; context: SessionContext } | undefined;
+  /** bumped whenever the index is rebuilt (reload, rewrite): entry objects from before are stale */
+  private revision = 0;
 
   private persisted: boolean;
   /** whether this store already cleared the temps killed rewrites left (once per open, under the lock) */
@@ -246,6 +248,7 @@ export class SessionStore {
   }
 
   private clearIndex(): void {
+    this.revision++;
     this.entries = [];
     this.rawOffset = [];
     this.rawLength = [];
@@ -544,6 +547,12 @@ export class SessionStore {
   /** Reads entries other writers appended since our last read. Returns them (file order). */
   refresh(): Promise<SessionEntry[]> {
     return this.enqueue(async () => (this.persisted ? this.syncWithDisk() : []));
+  }
+
+  /** Changes when the index is rebuilt (another writer replaced the file, or a rewrite such as pruning):
+   * anything a caller cached from earlier entry objects must be rebuilt then. Appends do not change it. */
+  get indexRevision(): number {
+    return this.revision;
   }
 
   onDidAppend(listener: (entry: SessionEntry) => void): () => void {

@@ -119,3 +119,22 @@ test('without a session there is no tail and every page request is refused', asy
   const page = h.app.conversationBefore({ leafId: 'a', beforeId: 'b', count: 1 });
   assert.deepEqual(page, { ok: false, reason: 'no session is open' });
 });
+
+test('after a rewrite of the file (pruning), pages and the tail show the rewritten entries, not cached ones', async () => {
+  const { h } = await openLong();
+  const leafId = h.app.snapshot({ tree: false }).leafId!;
+  // build and cache the path index, then rewrite tool results in place (what pruning does)
+  assert.equal(h.app.conversationBefore({ leafId, beforeId: `u${TURNS - 1}`, count: 4 }).ok, true);
+  await h.app.store!.rewriteEntries((entries) =>
+    entries.map((entry) =>
+      entry.type === 'message' && entry.message.role === 'toolResult'
+        ? { ...entry, message: { ...entry.message, content: [{ type: 'text', text: '[pruned]' }] } }
+        : entry,
+    ),
+  );
+  const page = h.app.conversationBefore({ leafId, beforeId: `u${TURNS - 1}`, count: 4 });
+  assert.ok(page.ok);
+  const result = page.views.find((v) => v.kind === 'toolResult');
+  assert.equal(result?.text, '[pruned]');
+  assert.equal(h.app.conversationTail(4).views.find((v) => v.kind === 'toolResult')?.text, '[pruned]');
+});
