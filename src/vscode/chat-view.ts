@@ -222,8 +222,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         this.scheduleTree();
         return;
       case 'session':
+        // the app follows every 'session' with a conversation reset, which posts the new conversation
         this.scheduleState();
-        void this.postConversation();
         this.treePatches.invalidate();
         this.scheduleTree();
         return;
