@@ -67,9 +67,7 @@ export function prepareCompaction(
   const last = pathEntries[pathEntries.length - 1];
   if (!last || last.type === 'compaction') return undefined;
 
-  const prevIndex = findLastCompaction(pathEntries);
-  const previous = prevIndex >= 0 ? (pathEntries[prevIndex] as CompactionEntry) : undefined;
-  const boundaryStart = previous ? keptStartOf(pathEntries, prevIndex, previous.firstKeptEntryId) : 0;
+  const { previous, boundaryStart } = contextStart(pathEntries);
 
   const measured = measureContext(pathEntries, estimator, options.fixedOverheadTokens ?? 0);
   const effectiveKeepRecentTokens =
@@ -113,9 +111,7 @@ export function prepareCompactionAt(
   if (index === -1) {
     return { ok: false, why: 'not-on-path', message: 'That entry is not on the current branch: switch to its branch first, then compact.' };
   }
-  const prevIndex = findLastCompaction(pathEntries);
-  const previous = prevIndex >= 0 ? (pathEntries[prevIndex] as CompactionEntry) : undefined;
-  const boundaryStart = previous ? keptStartOf(pathEntries, prevIndex, previous.firstKeptEntryId) : 0;
+  const { prevIndex, previous, boundaryStart } = contextStart(pathEntries);
   if (index === prevIndex) {
     return { ok: false, why: 'nothing-to-compact', message: 'Nothing to compact before this point: the context already starts with this summary.' };
   }
@@ -145,13 +141,21 @@ export function prepareCompactionAt(
 }
 
 /**
+ * Where the model's context starts on a path: the latest compaction (index -1 when none) and the first
+ * entry it kept. Every cut (automatic, chosen, or offered in the picker) must lie at or after that start.
+ */
+function contextStart(pathEntries: readonly SessionEntry[]): { prevIndex: number; previous: CompactionEntry | undefined; boundaryStart: number } {
+  const prevIndex = findLastCompaction(pathEntries);
+  const previous = prevIndex >= 0 ? (pathEntries[prevIndex] as CompactionEntry) : undefined;
+  return { prevIndex, previous, boundaryStart: previous ? keptStartOf(pathEntries, prevIndex, previous.firstKeptEntryId) : 0 };
+}
+
+/**
  * Ids of the path entries a "Compact Up To Here" can keep from as they are (no snapping, no refusal):
  * cut points after the latest compaction's kept start with at least one message before them.
  */
 export function compactionCutTargets(pathEntries: readonly SessionEntry[]): Set<string> {
-  const prevIndex = findLastCompaction(pathEntries);
-  const previous = prevIndex >= 0 ? (pathEntries[prevIndex] as CompactionEntry) : undefined;
-  const boundaryStart = previous ? keptStartOf(pathEntries, prevIndex, previous.firstKeptEntryId) : 0;
+  const { boundaryStart } = contextStart(pathEntries);
   const targets = new Set<string>();
   let seenMessage = false;
   for (let i = boundaryStart; i < pathEntries.length; i++) {

@@ -125,7 +125,7 @@ test('after a rewrite of the file (pruning), pages and the tail show the rewritt
   const leafId = h.app.snapshot({ tree: false }).leafId!;
   // build and cache the path index, then rewrite tool results in place (what pruning does)
   assert.equal(h.app.conversationBefore({ leafId, beforeId: `u${TURNS - 1}`, count: 4 }).ok, true);
-  await h.app.store!.rewriteEntries((entries) =>
+  await h.app.currentStore!.rewriteEntries((entries) =>
     entries.map((entry) =>
       entry.type === 'message' && entry.message.role === 'toolResult'
         ? { ...entry, message: { ...entry.message, content: [{ type: 'text', text: '[pruned]' }] } }
