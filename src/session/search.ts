@@ -8,6 +8,7 @@
 // AbortSignal stops the search between lines.
 import { open } from 'node:fs/promises';
 import { parseJsonObject } from './json-object';
+import { sessionDisplayTitle } from '../core/text';
 
 export type SearchHitKind =
   | 'user'
@@ -231,7 +232,7 @@ class FileSearch {
   ) {}
 
   title(): string | undefined {
-    return this.target.title ?? this.name ?? (this.firstUser !== undefined ? firstLine(this.firstUser, 80) || undefined : undefined);
+    return this.target.title ?? sessionDisplayTitle(this.name, this.firstUser);
   }
 
   private get collecting(): boolean {
@@ -488,11 +489,6 @@ function errorMessage(error: unknown): string {
   return code && !message.includes(code) ? `${code}: ${message}` : message;
 }
 
-/** The first non-empty line, trimmed, cut to `max` characters (as the Sessions view titles sessions). */
-export function firstLine(text: string, max: number): string {
-  const line = text.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
 
 const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 

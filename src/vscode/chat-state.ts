@@ -6,7 +6,7 @@ import type { ArborSettings } from '../app/settings';
 import { RESTRICTED_MODE_REASON } from '../agent/approval';
 import { LIMITS, type ChatState } from '../protocol';
 import { clip, toUsage } from './chat-items';
-import { firstLine } from './tree/entry-presentation';
+import { sessionDisplayTitle } from '../core/text';
 
 export function collectChatState(context: vscode.ExtensionContext, app?: ArborApp, settings?: () => ArborSettings): ChatState {
   const version = (context.extension.packageJSON as { version?: unknown }).version;
@@ -27,7 +27,7 @@ export function collectChatState(context: vscode.ExtensionContext, app?: ArborAp
     modelLabel: snapshot.model.name.slice(0, LIMITS.short),
     ...(trusted ? {} : { restrictedReason: RESTRICTED_MODE_REASON }),
     // Unnamed sessions read as their first user message (one line), as in the Sessions view.
-    sessionName: (snapshot.session?.name ?? (firstUser ? firstLine(firstUser, 80) : undefined))?.slice(0, LIMITS.short) ?? null,
+    sessionName: sessionDisplayTitle(snapshot.session?.name, firstUser)?.slice(0, LIMITS.short) ?? null,
     sessionFile: snapshot.session?.file ?? null,
     models: app.availableModels().slice(0, LIMITS.list).map((model) => ({
       key: model.key.slice(0, LIMITS.id),

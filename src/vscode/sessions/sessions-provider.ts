@@ -6,6 +6,7 @@ import type { SessionSummary } from '../../session/catalog';
 import type { Logger } from '../log';
 import type { SurfacesApp } from '../surfaces-types';
 import { firstLine } from '../tree/entry-presentation';
+import { sessionDisplayTitle } from '../../core/text';
 
 export const SESSIONS_VIEW_ID = 'arbor.sessions';
 export const OPEN_SESSION_COMMAND = 'arbor.sessions.open';
@@ -24,7 +25,7 @@ export function relativeTime(date: Date, now = Date.now()): string {
 }
 
 export function sessionTitle(session: SessionSummary): string {
-  return session.name ?? (session.firstUserMessage ? firstLine(session.firstUserMessage, 80) : vscode.l10n.t('(empty session)'));
+  return sessionDisplayTitle(session.name, session.firstUserMessage) ?? vscode.l10n.t('(empty session)');
 }
 
 export class SessionsProvider implements vscode.TreeDataProvider<SessionSummary>, vscode.Disposable {

@@ -2,6 +2,7 @@
 // the full text (tooltip, Copy). No vscode import, so it can be reused by QuickPicks and tests alike.
 import { messageText } from '../../cli/describe';
 import type { SessionEntry } from '../../session/entries';
+import { firstLine as firstLineOf } from '../../core/text';
 
 export interface EntryPresentation {
   /** short kind shown when there is no text, and in tooltips: "You", "Assistant", … */
@@ -31,8 +32,7 @@ export function useLocalizer(localize: Localize): void {
 }
 
 export function firstLine(text: string, max = MAX_TITLE): string {
-  const line = text.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  return firstLineOf(text, max);
 }
 
 function messagePresentation(entry: SessionEntry & { type: 'message' }): Omit<EntryPresentation, 'title'> {
