@@ -111,6 +111,12 @@ export interface ChosenCut {
   note?: string;
 }
 
+/** What a run summarizes: the preparation, and for a chosen cut where it came from. */
+interface CompactionPlan {
+  preparation: CompactionPreparation;
+  chosen?: Extract<ChosenCutPreparation, { ok: true }>;
+}
+
 /** `invalid-cut`: the chosen entry is off the path or already summarized. */
 export type SkipReason = 'disabled' | 'already-compacted' | 'nothing-to-compact' | 'busy' | 'invalid-cut';
 
@@ -197,8 +203,8 @@ export class CompactionRunner {
 
   async run(options: RunOptions): Promise<CompactionOutcome> {
     const settings = this.deps.settings();
-    const skip = this.skipReason(options, settings);
-    if (skip) return { status: 'skipped', ...skip };
+    const checked = this.check(options, settings);
+    if ('skip' in checked) return { status: 'skipped', ...checked.skip };
     const handoff =
       options.keepFrom === undefined &&
       settings.strategy === 'handoff' &&
@@ -208,7 +214,10 @@ export class CompactionRunner {
     this.emit({ type: 'start', reason: options.reason, action: handoff ? 'handoff' : 'context-full' });
     let outcome: CompactionOutcome;
     try {
-      outcome = (handoff ? await this.runHandoff(options, controller.signal) : undefined) ?? (await this.runContextFull(options, settings, controller.signal));
+      // The plan made by the check is used as is unless a handoff ran first and fell back (time passed).
+      outcome = handoff
+        ? ((await this.runHandoff(options, controller.signal)) ?? (await this.runContextFull(options, settings, controller.signal)))
+        : await this.runContextFull(options, settings, controller.signal, checked.plan);
     } catch (error) {
       outcome =
         error instanceof CompactionCancelled || controller.signal.aborted
@@ -228,8 +237,9 @@ export class CompactionRunner {
     return outcome;
   }
 
-  private skipReason(options: RunOptions, settings: CompactionSettings): { why: SkipReason; message: string } | undefined {
-    const skip = (why: SkipReason) => ({ why, message: SKIP_MESSAGES[why] });
+  /** Why this run is skipped, or what it will summarize (prepared once: preparing walks the whole path). */
+  private check(options: RunOptions, settings: CompactionSettings): { skip: { why: SkipReason; message: string } } | { plan: CompactionPlan } {
+    const skip = (why: SkipReason) => ({ skip: { why, message: SKIP_MESSAGES[why] } });
     const reason = options.reason;
     if (this.running) return skip('busy');
     if (reason !== 'manual') {
@@ -237,10 +247,21 @@ export class CompactionRunner {
       if (!settings.enabled && reason !== 'idle') return skip('disabled');
     }
     // A chosen cut may follow a compaction directly: it moves the kept start further forward.
-    if (options.keepFrom !== undefined) return chosenSkip(this.prepareAt(settings, options.keepFrom));
-    const branch = this.deps.store.getBranch();
-    if (branch[branch.length - 1]?.type === 'compaction') return skip('already-compacted');
-    return this.prepare(settings, reason) ? undefined : skip('nothing-to-compact');
+    if (options.keepFrom === undefined) {
+      const branch = this.deps.store.getBranch();
+      if (branch[branch.length - 1]?.type === 'compaction') return skip('already-compacted');
+    }
+    return this.plan(options, settings);
+  }
+
+  /** What to summarize now: the chosen cut, or the automatic one (nothing-to-compact when there is none). */
+  private plan(options: RunOptions, settings: CompactionSettings): { skip: { why: SkipReason; message: string } } | { plan: CompactionPlan } {
+    if (options.keepFrom !== undefined) {
+      const chosen = this.prepareAt(settings, options.keepFrom);
+      return chosen.ok ? { plan: { preparation: chosen.preparation, chosen } } : { skip: chosenSkip(chosen)! };
+    }
+    const preparation = this.prepare(settings, options.reason);
+    return preparation ? { plan: { preparation } } : { skip: { why: 'nothing-to-compact', message: SKIP_MESSAGES['nothing-to-compact'] } };
   }
 
   private prepareAt(settings: CompactionSettings, keepFrom: string): ChosenCutPreparation {
@@ -265,12 +286,11 @@ export class CompactionRunner {
     return prepareCompaction(branch, settings, { ...options, keepRecentTokensOverride: newestTurnTokens(branch, this.deps.estimator) });
   }
 
-  private async runContextFull(options: RunOptions, settings: CompactionSettings, signal: AbortSignal): Promise<CompactionOutcome> {
+  private async runContextFull(options: RunOptions, settings: CompactionSettings, signal: AbortSignal, planned?: CompactionPlan): Promise<CompactionOutcome> {
     const branch = this.deps.store.getBranch();
-    const chosen = options.keepFrom !== undefined ? this.prepareAt(settings, options.keepFrom) : undefined;
-    if (chosen && !chosen.ok) return { status: 'skipped', ...chosenSkip(chosen)! };
-    const preparation = chosen?.ok ? chosen.preparation : this.prepare(settings, options.reason);
-    if (!preparation) return { status: 'skipped', why: 'nothing-to-compact', message: SKIP_MESSAGES['nothing-to-compact'] };
+    const checked = planned ? { plan: planned } : this.plan(options, settings);
+    if ('skip' in checked) return { status: 'skipped', ...checked.skip };
+    const { preparation, chosen } = checked.plan;
 
     const before = await this.hooks.beforeCompact({
       reason: options.reason,
