@@ -677,19 +677,8 @@ export class AgentSession {
         this.refreshFromStore();
       }
     }
-    const window = this.currentModel.contextWindow;
-    if (!shouldCompact(tokens, window, settings)) {
-      this.deferral.observeBelowThreshold(tokens);
-      return false;
-    }
-    if (await this.tryPromotion('threshold', tokens)) return false;
-    const threshold = compactionThreshold(window, settings);
-    if (!(await this.confirmAutoCompaction({ reason: 'threshold', contextTokens: tokens, threshold, window }, signal))) return false;
-    const outcome = await this.runCompaction({ reason: 'threshold' }, signal);
-    if (outcome.status !== 'compacted' && outcome.status !== 'handoff') {
-      this.reportFailure(outcome);
-      return false;
-    }
+    const outcome = await this.thresholdCompaction(tokens, signal);
+    if (outcome?.status !== 'compacted' && outcome?.status !== 'handoff') return false;
     // A queued user message carries the conversation on; auto-continue runs once per user message.
     if (signal.aborted || this.queue.length > 0 || !settings.autoContinue || state.autoContinued) return false;
     state.autoContinued = true;
@@ -712,17 +701,27 @@ export class AgentSession {
     if (!settings.enabled || settings.strategy === 'off') return;
     const live = newestLiveUsage(this.currentStore.buildContext().messages);
     if (!live) return;
-    const tokens = replyContextTokens(live.message);
+    await this.thresholdCompaction(replyContextTokens(live.message), signal);
+  }
+
+  /**
+   * The threshold trigger, after a run and before a prompt: compacts when `tokens` passed the threshold,
+   * unless a promotion to a larger model or the user's "later" (warnBeforeAuto) takes care of it.
+   * Undefined when nothing ran; a failure is reported here.
+   */
+  private async thresholdCompaction(tokens: number, signal: AbortSignal): Promise<CompactionOutcome | undefined> {
+    const settings = this.settings();
     const window = this.currentModel.contextWindow;
     if (!shouldCompact(tokens, window, settings)) {
       this.deferral.observeBelowThreshold(tokens);
-      return;
+      return undefined;
     }
-    if (await this.tryPromotion('threshold', tokens)) return;
+    if (await this.tryPromotion('threshold', tokens)) return undefined;
     const threshold = compactionThreshold(window, settings);
-    if (!(await this.confirmAutoCompaction({ reason: 'threshold', contextTokens: tokens, threshold, window }, signal))) return;
+    if (!(await this.confirmAutoCompaction({ reason: 'threshold', contextTokens: tokens, threshold, window }, signal))) return undefined;
     const outcome = await this.runCompaction({ reason: 'threshold' }, signal);
     this.reportFailure(outcome);
+    return outcome;
   }
 
   /**
