@@ -134,8 +134,9 @@ export async function deleteSession(file: string): Promise<void> {
 
 /**
  * pi's `createBranchedSession`: a new file whose header names the old file as `parentSession`, holding
- * the root→leaf path without label entries (written byte-for-byte), followed by re-created labels for
- * labelled entries on the path (original timestamps kept) chained after the last path entry.
+ * the root→leaf path without label entries (byte-for-byte, but re-linked where a dropped label was the
+ * parent), followed by re-created labels for labelled entries on the path (original timestamps kept)
+ * chained after the last path entry.
  */
 export async function forkBranch(
   store: SessionStore,
@@ -163,7 +164,20 @@ export async function forkBranch(
     labels.push({ type: 'label', id, parentId, timestamp, targetId: node.id, label });
     parentId = id;
   }
-  const lines = [JSON.stringify(target.header), ...(await store.rawLines(kept)), ...labels.map((l) => JSON.stringify(l))];
+  const pathLines = relinkLines(kept, await store.rawLines(kept));
+  const lines = [JSON.stringify(target.header), ...pathLines, ...labels.map((l) => JSON.stringify(l))];
   await writeFileAtomic(target.file, [lines.join('\n') + '\n']);
   return SessionStore.open(target.file, { leafMemory: options.leafMemory });
+}
+
+/**
+ * Dropping label entries from a path leaves the entry after each label pointing at a parent the fork does
+ * not have; such entries are re-linked to the entry kept before them (the rest stay byte for byte).
+ */
+function relinkLines(kept: readonly SessionEntry[], raw: readonly string[]): string[] {
+  return kept.map((entry, index) => {
+    const parentId = index === 0 ? null : kept[index - 1]!.id;
+    if ((entry.parentId ?? null) === parentId) return raw[index]!;
+    return JSON.stringify({ ...(JSON.parse(raw[index]!) as object), parentId });
+  });
 }

@@ -39,6 +39,22 @@ test('list: name, first user message, counts, newest first; bad files skipped', 
   assert.equal(existsSync(two.file), false);
 });
 
+test('fork: an entry whose parent was a label is re-linked, so the fork keeps the whole path', async (t) => {
+  const dir = tempDir(t);
+  const s = await SessionStore.create({ dir, cwd: '/w' });
+  const first = await s.appendMessage(user('first'));
+  await s.appendMessage(assistant('answer'));
+  await s.appendLabelChange(first.id, 'start');
+  const after = await s.appendMessage(user('after the label'));
+  const reply = await s.appendMessage(assistant('last'));
+  const fork = await forkBranch(s, reply.id, { dir: join(dir, 'forks') });
+  assert.deepEqual(fork.getBranch(reply.id).filter((e) => e.type === 'message').length, 4);
+  assert.equal(fork.getEntry(after.id)?.parentId, s.getBranch(reply.id).filter((e) => e.type !== 'label')[1]!.id);
+  assert.equal(fork.buildContext().messages.length, 4);
+  const rawAfter = JSON.parse(readFileSync(fork.file, 'utf8').split('\n').find((l) => l.includes(after.id))!);
+  assert.equal(rawAfter.message.content[0].text ?? rawAfter.message.content, 'after the label');
+});
+
 test('fork: path without labels, labels re-created after it, parentSession = old file, raw bytes kept', async (t) => {
   const dir = tempDir(t);
   const s = await SessionStore.create({ dir, cwd: '/w' });
