@@ -1,7 +1,8 @@
 // Tool-output pruning (reference §3.11, omp): before the threshold check, old bulky tool output in the
-// live context is replaced by a one-line notice. The newest output and the output of tools whose
-// result *is* the working material (read, skill) are protected, and nothing is rewritten unless the
-// saving is worth a file rewrite.
+// live context is replaced by a one-line notice. An output is protected when the outputs newer than it
+// (of every tool, pruned ones included) are still inside the 40k window, so the newest output is always
+// kept whatever its size; output of tools whose result *is* the working material (read, skill) is never
+// pruned, and nothing is rewritten unless the saving is worth a file rewrite.
 import type { AgentMessage, ToolResultMessage } from '../core/messages';
 import type { CompactionEntry, MessageEntry, SessionEntry } from '../session/entries';
 import { estimateTokens, type TokenEstimator } from './tokens';
@@ -55,14 +56,15 @@ export function planPruning(
 ): PrunePlan {
   const live = liveContextEntries(pathEntries);
   const prune = new Map<string, number>();
-  let newestTokens = 0;
+  let newerTokens = 0;
   let saved = 0;
   for (let i = live.length - 1; i >= 0; i--) {
     const result = toolResultOf(live[i]!);
-    if (!result || result.prunedAt !== undefined || config.protectedTools.includes(result.toolName)) continue;
+    if (!result) continue;
     const tokens = estimator(result);
-    newestTokens += tokens;
-    if (newestTokens <= config.protectTokens) continue;
+    const protectedByWindow = newerTokens < config.protectTokens;
+    newerTokens += tokens;
+    if (protectedByWindow || result.prunedAt !== undefined || config.protectedTools.includes(result.toolName)) continue;
     const noticeTokens = estimator({ ...result, content: [{ type: 'text', text: pruneNotice(tokens) }] });
     if (tokens <= noticeTokens) continue;
     prune.set(live[i]!.id, tokens);

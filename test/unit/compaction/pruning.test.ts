@@ -28,6 +28,29 @@ test('protects the newest 40k tokens of tool output and prunes older output when
   assert.equal(pruned[b.index(ids[3]!)], b.entries[b.index(ids[3]!)], 'untouched entries are the same objects');
 });
 
+test('the newest output is protected even when it alone is larger than the 40k window', () => {
+  const { b, ids } = session([30_000, 30_000, 60_000]);
+  const plan = planPruning(b.entries);
+  assert.equal(plan.prune.has(ids[2]!), false, 'the output the model just produced is never pruned');
+  assert.deepEqual([...plan.prune.keys()].sort(), [ids[0], ids[1]].sort());
+});
+
+test('read, skill and already-pruned output count toward the protected 40k (only they are never pruned)', () => {
+  const b = new PathBuilder();
+  const older: string[] = [];
+  for (const tokens of [25_000, 25_000]) {
+    b.user('go');
+    b.assistant('', [b.toolCall('bash', {})]);
+    older.push(b.toolResult(chars(tokens), 'bash'));
+  }
+  b.user('go');
+  b.assistant('', [b.toolCall('read', {})]);
+  const read = b.toolResult(chars(45_000), 'read');
+  const plan = planPruning(b.entries);
+  assert.equal(plan.prune.has(read), false);
+  assert.deepEqual([...plan.prune.keys()].sort(), [...older].sort(), 'the newest 45k of read output fills the window');
+});
+
 test('does nothing when the saving is below 20k', () => {
   const { b } = session([10_000, 20_000, 20_000]);
   assert.equal(planPruning(b.entries).prune.size, 0);
@@ -52,6 +75,8 @@ test('only looks at the live context (after the latest compaction)', () => {
   assert.equal(planPruning(b.entries).prune.size, 0, 'old outputs are already out of the context');
   b.assistant('', [b.toolCall('bash', {})]);
   b.toolResult(chars(30_000));
+  b.assistant('', [b.toolCall('bash', {})]);
+  b.toolResult(chars(15_000));
   assert.equal(planPruning(b.entries).prune.size, 2, 'live outputs beyond the newest 40k are pruned');
 });
 
