@@ -92,11 +92,17 @@ async function callModel(messages: LlmMessage[], maxTokens: number, options: Sum
   return outcome.reply;
 }
 
+/** A hook that replaced the prompt chose the format, so the default headings are not demanded. */
+function summaryCheck(options: SummarizeOptions): (text: string) => string[] {
+  return options.promptOverride === undefined ? checkSummarySections : () => [];
+}
+
 /** A checkpoint from the model, retried once with a corrective note when its structure is broken. */
 async function guardedSummary(prompt: string, maxTokens: number, options: SummarizeOptions): Promise<string> {
+  const check = summaryCheck(options);
   const first = await callModel([userMessage(prompt)], maxTokens, options);
   const firstText = answerText(first);
-  const problems = checkSummarySections(firstText);
+  const problems = check(firstText);
   if (problems.length === 0) return firstText;
   options.log?.(`compaction: summary rejected by the guard (${problems.join('; ')}); retrying once`);
   const retry = await callModel(
@@ -105,7 +111,7 @@ async function guardedSummary(prompt: string, maxTokens: number, options: Summar
     options,
   );
   const retryText = answerText(retry);
-  const retryProblems = checkSummarySections(retryText);
+  const retryProblems = check(retryText);
   if (retryProblems.length > 0) options.log?.(`compaction: retried summary still malformed (${retryProblems.join('; ')}); keeping it`);
   return retryProblems.length <= problems.length ? retryText : firstText;
 }

@@ -82,6 +82,16 @@ test('guard: a summary missing sections is retried once with a corrective note',
   assert.match(result.summary, /FIXED goal/);
 });
 
+test("guard: a hook's replacement prompt sets the format, so the default headings are not demanded", async () => {
+  const prep = prepareCompaction(twoTurnSession().entries, settings)!;
+  const provider = new FakeProvider(() => 'STATE: parser half done; next: tests.');
+  const promptOverride = 'Summarize the conversation as one line starting with STATE:.';
+  const result = await compact(prep, { provider, model: FAKE_MODEL, promptOverride, shortSummary: false });
+  assert.equal(provider.requests.length, 1, 'no corrective retry against the hook\'s format');
+  assert.ok(provider.prompt(0).includes(promptOverride));
+  assert.match(result.summary, /^STATE: parser half done; next: tests\./);
+});
+
 test("quirk 3 fixed: a split turn with no history keeps the previous summary", async () => {
   const b = new PathBuilder();
   const u = b.user('TURN-START ' + chars(100));
