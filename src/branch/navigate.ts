@@ -25,7 +25,7 @@ export interface NavigateOptions {
   customInstructions?: string;
   /** customInstructions replace our prompt instead of adding focus to it */
   replaceInstructions?: boolean;
-  /** label to set on the target entry */
+  /** label to set on the summary entry, or on the target when there is no summary (pi) */
   label?: string;
   /** aborting cancels the navigation (while hooks run or the summary is generated) */
   signal?: AbortSignal;
@@ -168,7 +168,7 @@ export async function navigateTree(
     store.branch(newPosition);
   }
   const label = plan.label?.trim();
-  if (label) await store.appendLabelChange(targetId, label);
+  if (label) await store.appendLabelChange(summaryEntry?.id ?? targetId, label);
 
   const newLeafId = store.getLeafId();
   if (deps.hooks) {

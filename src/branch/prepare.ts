@@ -34,11 +34,15 @@ function isSummaryEntry(entry: SessionEntry): boolean {
   return entry.type === 'compaction' || entry.type === 'branch_summary';
 }
 
-/** File operations of all entries, regardless of the budget; hook-provided details are not trusted. */
+/**
+ * File operations of all entries, regardless of the budget. Nested branch summaries add theirs (not when
+ * a hook wrote them); a compaction's lists are not used: they reach back before the common ancestor,
+ * and the abandoned branch's own messages are all here to count from.
+ */
 export function collectBranchFileOps(entries: readonly SessionEntry[]): FileOperations {
   const ops = createFileOps();
   for (const entry of entries) {
-    if (entry.type === 'branch_summary' || entry.type === 'compaction') {
+    if (entry.type === 'branch_summary') {
       addFileOpsFromDetails(ops, entry.details, entry.fromHook);
     } else if (entry.type === 'message') {
       const message = messageFromEntry(entry);

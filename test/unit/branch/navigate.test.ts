@@ -183,11 +183,12 @@ test('label: set on the target (the label entry is appended at the new position)
     assert.equal(leaf.parentId, B2);
   }));
 
-test('label with summary: the target is labelled after the summary entry', () =>
+test('label with summary: the summary entry is labelled (as pi does), not the target', () =>
   run(async ({ t, B2 }) => {
     fake.enqueue({ text: 'summary' });
     const result = await navigateTree(t.store, B2, { summarize: true, label: 'after summary' }, { summarizer: summarizer(fake) });
-    assert.equal(t.store.getLabel(B2), 'after summary');
+    assert.equal(t.store.getLabel(result.summaryEntry!.id), 'after summary');
+    assert.equal(t.store.getLabel(B2), undefined);
     assert.equal(t.store.getLeafEntry()!.parentId, result.summaryEntry!.id);
   }));
 
