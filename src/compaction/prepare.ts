@@ -7,6 +7,7 @@ import { contextFromPath } from '../session/context';
 import { findCutPoint, snapCutPoint, type CutPointResult } from './cut-point';
 import { compactionMessageOf, isCutPoint } from './entry-messages';
 import { addFileOpsFromDetails, addFileOpsFromMessage, createFileOps, type FileOperations } from './file-ops';
+import { collectConstraints, constraintsFromDetails, pinnedEntryIds, type KeptConstraint } from './constraints';
 import type { CompactionSettings } from './settings';
 import { calculateContextTokens, estimateTokens, hasValidUsage, sumTokens, type TokenEstimator } from './tokens';
 
@@ -29,6 +30,8 @@ export interface CompactionPreparation {
   /** summary of the previous compaction on the path; the new summary updates it */
   previousSummary?: string;
   fileOps: FileOperations;
+  /** the user's words that must survive: carried from the previous compaction plus the summarized span's */
+  constraints: KeptConstraint[];
   settings: CompactionSettings;
   /**
    * keepRecentTokens after rescaling by the measured usage/estimate ratio (estimator units); for a cut
@@ -211,6 +214,12 @@ function buildPreparation(
   for (const message of summarized.messages) addFileOpsFromMessage(fileOps, message);
   for (const message of prefix.messages) addFileOpsFromMessage(fileOps, message);
 
+  const constraints = collectConstraints(
+    previous ? constraintsFromDetails(previous.details, previous.fromHook) : [],
+    [...spanEntries(summarized), ...spanEntries(prefix)],
+    pinnedEntryIds(pathEntries),
+  );
+
   const preparation: CompactionPreparation = {
     firstKeptEntryId: pathEntries[cut.firstKeptEntryIndex]!.id,
     messagesToSummarize: summarized.messages,
@@ -222,6 +231,7 @@ function buildPreparation(
     keptEntryIds: kept.ids,
     tokensBefore: measured.tokens,
     fileOps,
+    constraints,
     settings,
     effectiveKeepRecentTokens: keepTokens(kept.messages),
   };
@@ -261,6 +271,10 @@ function keptStartOf(path: readonly SessionEntry[], compactionIndex: number, fir
 interface Span {
   messages: AgentMessage[];
   ids: string[];
+}
+
+function spanEntries(span: Span): { id: string; message: AgentMessage }[] {
+  return span.messages.map((message, i) => ({ id: span.ids[i]!, message }));
 }
 
 function emptySpan(): Span {

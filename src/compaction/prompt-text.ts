@@ -18,7 +18,10 @@ export type CompactionTemplate =
   | 'focus'
   | 'split-turn'
   | 'no-prior-history'
-  | 'guard-retry';
+  | 'guard-retry'
+  | 'user-constraints'
+  | 'constraints-retry'
+  | 'kept-constraints';
 
 export function compactionPrompt(name: CompactionTemplate, vars: Record<string, string> = {}): string {
   return renderPrompt(`compaction/${name}`, vars).replace(/\r?\n$/, '');

@@ -8,6 +8,8 @@ import { convertToLlm } from '../session/convert';
 import { CompactionCancelled, SummarizationFailed, isTransientErrorText, throwIfAborted } from './errors';
 import { computeFileLists, stripFileOperations, upsertFileOperations } from './file-ops';
 import { checkSummarySections } from './guard';
+import { constraintLines, keepConstraints, type KeptConstraint } from './constraint-guard';
+import { missingConstraints } from './constraints';
 import type { CompactionPreparation } from './prepare';
 import { compactionPrompt } from './prompt-text';
 import { RemoteEndpointRefused, requestRemoteSummary, type RemoteCallOptions } from './remote';
@@ -61,11 +63,13 @@ export function buildSummaryPrompt(
   messages: readonly AgentMessage[],
   previousSummary: string | undefined,
   options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext' | 'promptOverride'> = {},
+  constraints: readonly KeptConstraint[] = [],
 ): string {
   const parts = [compactionPrompt('conversation', { conversation: serializeConversation(convertToLlm(messages)) })];
   if (previousSummary !== undefined) parts.push(compactionPrompt('previous-summary', { summary: previousSummary }));
   const context = (options.additionalContext ?? []).map((l) => l.trim()).filter((l) => l !== '');
   if (context.length > 0) parts.push(compactionPrompt('additional-context', { lines: context.map((l) => `- ${l}`).join('\n') }));
+  if (constraints.length > 0) parts.push(compactionPrompt('user-constraints', { lines: constraintLines(constraints) }));
   parts.push(options.promptOverride ?? compactionPrompt(previousSummary !== undefined ? 'update-summary' : 'summary'));
   const focus = options.customInstructions?.trim();
   if (focus) parts.push(compactionPrompt('focus', { focus }));
@@ -97,23 +101,52 @@ function summaryCheck(options: SummarizeOptions): (text: string) => string[] {
   return options.promptOverride === undefined ? checkSummarySections : () => [];
 }
 
+/** One model answer to the summary prompt, kept with the reply so a correction can follow it. */
+interface SummaryAnswer {
+  text: string;
+  reply: AssistantMessage;
+}
+
+/** A correction after an answer: the prompt, the answer, the note, in one conversation. */
+async function corrected(prompt: string, answer: SummaryAnswer, note: string, maxTokens: number, options: SummarizeOptions): Promise<SummaryAnswer> {
+  const reply = await callModel([userMessage(prompt), answer.reply, userMessage(note)], maxTokens, options);
+  return { text: answerText(reply), reply };
+}
+
 /** A checkpoint from the model, retried once with a corrective note when its structure is broken. */
-async function guardedSummary(prompt: string, maxTokens: number, options: SummarizeOptions): Promise<string> {
+async function guardedSummary(prompt: string, maxTokens: number, options: SummarizeOptions): Promise<SummaryAnswer> {
   const check = summaryCheck(options);
-  const first = await callModel([userMessage(prompt)], maxTokens, options);
-  const firstText = answerText(first);
-  const problems = check(firstText);
-  if (problems.length === 0) return firstText;
+  const reply = await callModel([userMessage(prompt)], maxTokens, options);
+  const first = { text: answerText(reply), reply };
+  const problems = check(first.text);
+  if (problems.length === 0) return first;
   options.log?.(`compaction: summary rejected by the guard (${problems.join('; ')}); retrying once`);
-  const retry = await callModel(
-    [userMessage(prompt), first, userMessage(compactionPrompt('guard-retry', { problems: problems.join('; ') }))],
-    maxTokens,
-    options,
-  );
-  const retryText = answerText(retry);
-  const retryProblems = check(retryText);
+  const retry = await corrected(prompt, first, compactionPrompt('guard-retry', { problems: problems.join('; ') }), maxTokens, options);
+  const retryProblems = check(retry.text);
   if (retryProblems.length > 0) options.log?.(`compaction: retried summary still malformed (${retryProblems.join('; ')}); keeping it`);
-  return retryProblems.length <= problems.length ? retryText : firstText;
+  return retryProblems.length <= problems.length ? retry : first;
+}
+
+/** The guarded checkpoint, asked once more when it dropped words of the user (which are then put back by compact). */
+async function constraintGuardedSummary(
+  prompt: string,
+  maxTokens: number,
+  options: SummarizeOptions,
+  constraints: readonly KeptConstraint[],
+): Promise<string> {
+  const answer = await guardedSummary(prompt, maxTokens, options);
+  const missing = missingConstraints(answer.text, constraints);
+  if (missing.length === 0) return answer.text;
+  options.log?.(`compaction: the summary dropped ${missing.length} of the user's constraints; asking once more`);
+  const note = compactionPrompt('constraints-retry', { lines: constraintLines(missing) });
+  const retry = await corrected(prompt, answer, note, maxTokens, options);
+  const retryMissing = missingConstraints(retry.text, constraints);
+  return retryMissing.length <= missing.length && checkSummarySectionsFor(options, retry.text) ? retry.text : answer.text;
+}
+
+/** Whether a corrected answer still has the structure the first pass was held to. */
+function checkSummarySectionsFor(options: SummarizeOptions, text: string): boolean {
+  return summaryCheck(options)(text).length === 0;
 }
 
 export interface HistorySummary {
@@ -128,13 +161,15 @@ export async function generateSummary(
   previousSummary: string | undefined,
   reserveTokens: number,
   options: SummarizeOptions,
+  constraints: readonly KeptConstraint[] = [],
 ): Promise<HistorySummary> {
-  const prompt = buildSummaryPrompt(messages, previousSummary, options);
+  const prompt = buildSummaryPrompt(messages, previousSummary, options, constraints);
   if (options.remote?.endpoint) {
     const remote = await tryRemote(prompt, options);
     if (remote) return remote;
   }
-  return { summary: await guardedSummary(prompt, outputBudget(options.model, reserveTokens, HISTORY_SHARE), options) };
+  const maxTokens = outputBudget(options.model, reserveTokens, HISTORY_SHARE);
+  return { summary: await constraintGuardedSummary(prompt, maxTokens, options, constraints) };
 }
 
 /** The remote endpoint's answer; undefined (fall back to the model) on transport or format failures. */
@@ -189,16 +224,19 @@ export function mergeSplitTurn(history: string, prefix: string): string {
  */
 export async function compact(preparation: CompactionPreparation, options: SummarizeOptions): Promise<CompactionResult> {
   const reserve = preparation.settings.reserveTokens;
-  const { messagesToSummarize, turnPrefixMessages, previousSummary } = preparation;
+  const { messagesToSummarize, turnPrefixMessages, previousSummary, constraints } = preparation;
   const historyTask: Promise<HistorySummary> =
     messagesToSummarize.length > 0
-      ? generateSummary(messagesToSummarize, previousSummary, reserve, options)
+      ? generateSummary(messagesToSummarize, previousSummary, reserve, options, constraints)
       : Promise.resolve({ summary: previousSummary !== undefined ? stripFileOperations(previousSummary) : compactionPrompt('no-prior-history') });
   const prefixTask =
     preparation.isSplitTurn && turnPrefixMessages.length > 0 ? generateTurnPrefixSummary(turnPrefixMessages, reserve, options) : undefined;
   const [history, prefix] = await Promise.all([historyTask, prefixTask]);
 
-  const body = prefix !== undefined ? mergeSplitTurn(stripFileOperations(history.summary), prefix) : stripFileOperations(history.summary);
+  const merged = prefix !== undefined ? mergeSplitTurn(stripFileOperations(history.summary), prefix) : stripFileOperations(history.summary);
+  const kept = keepConstraints(merged, constraints);
+  if (kept.missing.length > 0) options.log?.(`compaction: ${kept.missing.length} of the user's constraints put back verbatim`);
+  const body = kept.summary;
   const lists = computeFileLists(preparation.fileOps);
   const summary = upsertFileOperations(body, lists);
   throwIfAborted(options.signal);
@@ -207,7 +245,11 @@ export async function compact(preparation: CompactionPreparation, options: Summa
     summary,
     firstKeptEntryId: preparation.firstKeptEntryId,
     tokensBefore: preparation.tokensBefore,
-    details: { readFiles: lists.readFiles, modifiedFiles: lists.modifiedFiles },
+    details: {
+      readFiles: lists.readFiles,
+      modifiedFiles: lists.modifiedFiles,
+      ...(constraints.length > 0 ? { constraints: [...constraints], restoredConstraints: kept.missing.length } : {}),
+    },
   };
   const shortSummary = history.shortSummary ?? (options.shortSummary === false ? undefined : await tryShortSummary(body, reserve, options));
   if (shortSummary) result.shortSummary = shortSummary;
