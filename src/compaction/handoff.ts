@@ -38,7 +38,8 @@ export async function generateHandoff(context: HandoffContext, options: HandoffO
       model: options.model,
       systemPrompt: context.systemPrompt,
       messages: [...context.messages, request],
-      ...(context.tools ? { tools: context.tools } : {}),
+      // The tools stay for the provider cache, but the answer must be the document, not a tool call.
+      ...(context.tools ? { tools: context.tools, toolChoice: 'none' as const } : {}),
       ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });

@@ -108,6 +108,7 @@ export class AnthropicMessagesProvider implements Provider {
       stream: true as const,
       ...(system ? { system } : {}),
       ...(tools ? { tools } : {}),
+      ...(tools && request.toolChoice ? { tool_choice: { type: request.toolChoice } } : {}),
       ...(budget ? { thinking: { type: 'enabled', budget_tokens: budget } } : {}),
     };
   }

@@ -120,6 +120,7 @@ export class OpenAICompletionsProvider implements Provider {
       // Local servers (older llama.cpp/Ollama) know only max_tokens; OpenAI wants max_completion_tokens.
       ...(this.compatible ? { max_tokens: maxTokens } : { max_completion_tokens: maxTokens }),
       ...(tools ? { tools } : {}),
+      ...(tools && request.toolChoice ? { tool_choice: request.toolChoice } : {}),
       ...(effort ? { reasoning_effort: effort } : {}),
     };
   }

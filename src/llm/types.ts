@@ -36,6 +36,8 @@ export interface StreamRequest {
   systemPrompt: string;
   messages: LlmMessage[];
   tools?: ToolDefinition[];
+  /** 'none': the tools stay in the request (so a provider's prompt cache still hits) but must not be called */
+  toolChoice?: 'auto' | 'none';
   maxTokens?: number;
   thinkingLevel?: ThinkingLevel;
   signal?: AbortSignal;
