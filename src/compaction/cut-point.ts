@@ -3,8 +3,8 @@
 //      before it are pulled into the kept part, so a user message preceded by a label or model change
 //      is a clean turn boundary, not a "split turn";
 //  (b) when the newest entries (typically huge tool results) alone exceed the budget, pi finds no cut
-//      point and keeps everything; we keep the newest whole turn and summarize everything before it
-//      (or, when the range is one single turn, keep its newest assistant step and split the turn);
+//      point and keeps everything; we keep the newest assistant step and summarize everything before
+//      it, splitting the turn if need be (a whole turn can be larger than the window);
 //  (c) never cut at a tool result (it would lose its tool call); metadata just before the cut stays
 //      with the kept part.
 import type { SessionEntry } from '../session/entries';
@@ -51,18 +51,17 @@ function chooseCut(
     if (message) kept += estimator(message);
     if (kept < keepRecentTokens) continue;
     const atOrAfter = cutPoints.find((c) => c >= i);
-    return atOrAfter ?? newestTurnCut(entries, cutPoints, startIndex);
+    return atOrAfter ?? newestStepCut(cutPoints, startIndex);
   }
   return cutPoints[0]!; // everything fits: keep it all
 }
 
-/** Quirk (b): the budget was exhausted after the last cut point; keep the newest turn whole. */
-function newestTurnCut(entries: readonly SessionEntry[], cutPoints: readonly number[], startIndex: number): number {
-  for (let k = cutPoints.length - 1; k >= 0; k--) {
-    const c = cutPoints[k]!;
-    if (c > startIndex && isTurnStart(entries[c]!)) return c;
-  }
-  // One turn only: keeping it whole would summarize nothing, so keep its newest assistant step.
+/**
+ * Quirk (b): the budget was exhausted inside the newest step (its tool output alone is larger). Keep
+ * just that step, even when that splits the turn: keeping the whole turn could hold more than the
+ * window, and the retry after an overflow would overflow again.
+ */
+function newestStepCut(cutPoints: readonly number[], startIndex: number): number {
   const newest = cutPoints[cutPoints.length - 1]!;
   return newest > startIndex ? newest : cutPoints[0]!;
 }

@@ -39,7 +39,7 @@ test('quirk (a) fixed: a cut on a user message preceded by metadata is not a spl
   assert.deepEqual(cut, { firstKeptEntryIndex: 2, turnStartIndex: -1, isSplitTurn: false });
 });
 
-test('quirk (b) fixed: oversized trailing tool results keep the newest whole turn and summarize the rest', () => {
+test('quirk (b) fixed: oversized trailing tool results keep the newest step and summarize the rest (the turn is split)', () => {
   const b = new PathBuilder();
   b.user(chars(6000)); // 0
   b.assistant(chars(10)); // 1
@@ -48,7 +48,24 @@ test('quirk (b) fixed: oversized trailing tool results keep the newest whole tur
   b.toolResult(chars(25000)); // 4
   const cut = findCutPoint(b.entries, 0, b.entries.length, 20000);
   // pi: firstKeptEntryIndex 0 (summarize nothing).
-  assert.deepEqual(cut, { firstKeptEntryIndex: 2, turnStartIndex: -1, isSplitTurn: false });
+  assert.deepEqual(cut, { firstKeptEntryIndex: 3, turnStartIndex: 2, isSplitTurn: true });
+});
+
+test('a turn that alone fills the window is split: only its newest step is kept, its earlier steps are summarized', () => {
+  const b = new PathBuilder();
+  b.user(chars(50)); // 0
+  b.assistant(chars(50)); // 1
+  b.user('refactor everything'); // 2: the current turn starts here
+  for (let step = 0; step < 30; step++) {
+    b.assistant('', [b.toolCall('bash', {})]);
+    b.toolResult(chars(4000));
+  }
+  const newest = b.entries.length;
+  b.assistant('', [b.toolCall('bash', { command: 'cat huge.log' })]);
+  b.toolResult(chars(25000));
+  const cut = findCutPoint(b.entries, 0, b.entries.length, 20000);
+  // Keeping the whole current turn (145k tokens) would overflow the retry again.
+  assert.deepEqual(cut, { firstKeptEntryIndex: newest, turnStartIndex: 2, isSplitTurn: true });
 });
 
 test('quirk (b), single turn: keeps the newest assistant step and splits the turn', () => {
