@@ -43,7 +43,7 @@ function userText(message: AgentMessage): string | undefined {
 /** Sentences and lines of a message, trimmed (a constraint is usually one sentence or one bullet). */
 export function sentencesOf(text: string): string[] {
   return text
-    .split(/\n+|(?<=[.!?])\s+(?=[A-Z"'(`*-])/)
+    .split(/\n+|(?<=[.!?])\s+/)
     .map((s) => s.replace(/^\s*(?:[-*•]|\d+[.)])\s+/, '').trim())
     .filter((s) => s.length >= 4);
 }

@@ -1,6 +1,7 @@
 // The command registry: adding a command is one line here plus its module.
 import type { CliCommand } from '../command';
 import { branchPlanCommand } from './branch-plan';
+import { compactCommand } from './compact';
 import { contextCommand } from './context';
 import { exportCommand } from './export';
 import { planCommand } from './plan';
@@ -14,4 +15,5 @@ export const commands: Record<string, CliCommand> = {
   export: exportCommand,
   plan: planCommand,
   'branch-plan': branchPlanCommand,
+  compact: compactCommand,
 };
