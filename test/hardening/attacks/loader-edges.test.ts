@@ -60,10 +60,19 @@ test('a header with a newer version opens read-only: appends and rewrites refuse
 
 test('the app tells the user a newer session was opened read-only', async (t) => {
   const h = await appHarness();
-  const file = tempFile(t, 'future-app.jsonl', header(4) + '\n' + entryLine('a1', null, 'from the future') + '\n');
+  const original = header(4) + '\n' + entryLine('a1', null, 'from the future') + '\n';
+  const file = tempFile(t, 'future-app.jsonl', original);
   await h.app.openSession(file);
   const notices = h.changes.flatMap((c) => (c.kind === 'agent' && c.event.type === 'notice' ? [c.event] : []));
   const expected = 'This session was written by a newer version (v4); Arbor opened it read-only.';
   assert.ok(notices.some((n) => n.level === 'warning' && n.message.startsWith(expected)), `notices: ${JSON.stringify(notices)}`);
   assert.ok(h.logs.some((l) => l.startsWith('warn') && l.includes('read-only')), 'the notice is logged too');
+  // Typing into it anyway: the turn ends with that reason as an error, and nothing is written.
+  await h.app.prompt('hello');
+  await h.app.currentStore?.refresh();
+  const deadline = Date.now() + 5_000;
+  const failed = () => h.changes.some((c) => c.kind === 'agent' && c.event.type === 'error' && /read-only/.test(c.event.message));
+  while (!failed() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.ok(failed(), 'the prompt must fail with the read-only reason');
+  assert.equal(readFileSync(file, 'utf8'), original, 'the newer file was changed');
 });
