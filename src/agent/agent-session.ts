@@ -586,7 +586,7 @@ export class AgentSession {
     const settings = this.settings();
     if (!settings.enabled || settings.strategy === 'off') return 'none';
     if (kind === 'overflow' && !this.overflowGuard.tryBegin()) {
-      this.emit({ type: 'error', message: OVERFLOW_GIVE_UP_MESSAGE, kind: 'overflow' });
+      this.emit({ type: 'error', message: giveUpMessage(this.currentStore.getEntry(entryId)), kind: 'overflow' });
       return 'reported';
     }
     if (kind === 'length') {
@@ -968,6 +968,12 @@ function sameModel(a: ModelInfo, b: ModelInfo): boolean {
 
 function thinkingOf(level: string): { thinkingLevel?: ThinkingLevel } {
   return THINKING_LEVELS.includes(level as ThinkingLevel) ? { thinkingLevel: level as ThinkingLevel } : {};
+}
+
+/** The give-up text plus the provider's own words, so the user sees which limit was hit (issue #18). */
+function giveUpMessage(failing: unknown): string {
+  const reply = (failing as { message?: { errorMessage?: unknown } } | undefined)?.message;
+  return typeof reply?.errorMessage === 'string' && reply.errorMessage ? `${OVERFLOW_GIVE_UP_MESSAGE} (${reply.errorMessage})` : OVERFLOW_GIVE_UP_MESSAGE;
 }
 
 function errorKindOf(message: AssistantMessage): { kind?: string } {

@@ -179,7 +179,8 @@ export class AnthropicMessagesProvider implements Provider {
     if (request.signal?.aborted || watchdog.timedOut) return { stopReason: 'aborted' };
     const leftover = builder.endAllTools();
     yield* leftover.events;
-    if (!sawStop) return { stopReason: 'error', errorMessage: 'The provider stream ended without message_stop (connection closed early)', extra: { errorKind: 'network' } };
+    // Thrown, not returned: a cut before any delta is retried like a TCP reset (guardedAttempt).
+    if (!sawStop) throw new Error('The provider stream ended without message_stop (connection closed early)');
     const mapped = mapStop(stopReason);
     if (toolError && mapped.stop === 'toolUse') return { stopReason: 'error', errorMessage: toolError };
     return { stopReason: mapped.stop, errorMessage: mapped.error };

@@ -43,6 +43,15 @@ function innerError(body: unknown): Record<string, unknown> | undefined {
   return nested ?? record;
 }
 
+/**
+ * The SDKs print a body they cannot read a top-level message from as raw JSON (an Anthropic `error`
+ * event mid-stream: `{"type":"error","error":{…}}`); the API's own message reads better.
+ */
+function withoutRawBody(baseMessage: string, apiMessage: string): string {
+  const raw = /^(\d{3} )?\s*[{[]/.exec(baseMessage);
+  return raw ? `${raw[1] ?? ''}${apiMessage}` : baseMessage;
+}
+
 export function errorFacts(err: unknown): ErrorFacts {
   const record = asRecord(err) ?? {};
   const body = record.error;
@@ -54,7 +63,8 @@ export function errorFacts(err: unknown): ErrorFacts {
   const apiMessage =
     str(record.apiMessage) ?? str(inner?.message) ?? (typeof body === 'string' ? body : undefined) ?? undefined;
   const baseMessage = err instanceof Error ? err.message : typeof err === 'string' ? err : String(err);
-  const message = apiMessage && !baseMessage.includes(apiMessage) ? `${baseMessage}: ${apiMessage}` : baseMessage;
+  const readable = apiMessage ? withoutRawBody(baseMessage, apiMessage) : baseMessage;
+  const message = apiMessage && !readable.includes(apiMessage) ? `${readable}: ${apiMessage}` : readable;
   const cause = asRecord(record.cause);
   const causeMessage = cause && typeof cause.message === 'string' ? cause.message : undefined;
   return {

@@ -9,6 +9,10 @@ import type { MessageBuilder } from './message-builder';
 import { runWithRetry } from './retry';
 import { resolveProviderOptions, type ProviderOptions, type ResolvedProviderOptions } from './provider-options';
 import { countTextTokens, estimateMessageTokens } from './tokens';
+import { readSse } from './sse';
+import { ProviderStreamError } from './stream-error';
+import { withNestedErrorBody } from './error-body';
+import { applyOpenAIUsage, chunkUsage, parseChunk } from './openai-chunks';
 
 /** Sent to local servers that need no key (the SDK refuses an empty one). */
 export const LOCAL_DUMMY_KEY = 'arbor-local-no-key';
@@ -43,23 +47,6 @@ export function estimatePromptTokens(request: Pick<StreamRequest, 'systemPrompt'
   for (const message of request.messages as LlmMessage[]) total += 4 + estimateMessageTokens(message);
   if (request.tools?.length) total += countTextTokens(JSON.stringify(request.tools));
   return total;
-}
-
-interface ChunkLike {
-  choices?: {
-    delta?: {
-      content?: string | null;
-      reasoning_content?: string | null;
-      reasoning?: string | null;
-      tool_calls?: { index: number; id?: string; function?: { name?: string; arguments?: string } }[];
-    };
-    finish_reason?: string | null;
-  }[];
-  usage?: {
-    prompt_tokens?: number;
-    completion_tokens?: number;
-    prompt_tokens_details?: { cached_tokens?: number } | null;
-  } | null;
 }
 
 export class OpenAICompletionsProvider implements Provider {
@@ -134,22 +121,26 @@ export class OpenAICompletionsProvider implements Provider {
       baseURL: this.options.baseUrl ?? model.baseUrl ?? OPENAI_DEFAULT_BASE_URL,
       maxRetries: 0,
       timeout: 10 * 60_000,
-      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+      fetch: withNestedErrorBody(this.options.fetch ?? fetch),
     });
     const body = this.buildBody(model, request);
-    const stream = await client.chat.completions.create(body as never, { signal: watchdog.signal });
+    const response = await client.chat.completions.create(body as never, { signal: watchdog.signal }).asResponse();
     watchdog.kick();
+    if (!response.body) throw new Error('The provider answered without a body (connection closed early)');
     let finish: string | null | undefined;
     let sawUsage = false;
-    for await (const raw of stream as unknown as AsyncIterable<ChunkLike>) {
-      watchdog.kick();
-      if (raw.usage) {
-        const u = raw.usage;
-        const cached = u.prompt_tokens_details?.cached_tokens ?? 0;
-        builder.usage.input = Math.max(0, (u.prompt_tokens ?? 0) - cached);
-        builder.usage.cacheRead = cached;
-        builder.usage.output = u.completion_tokens ?? 0;
+    for await (const sse of readSse(response.body as unknown as AsyncIterable<Uint8Array>, () => watchdog.kick())) {
+      const raw = parseChunk(sse);
+      if (raw === 'done') break;
+      const usage = chunkUsage(raw);
+      if (usage) {
+        applyOpenAIUsage(builder.usage, usage);
         sawUsage = true;
+      }
+      // An error after the finish (OpenRouter's "Token limit reached" after `length`) does not undo it.
+      if (raw.error !== undefined && raw.error !== null) {
+        if (finish) break;
+        throw new ProviderStreamError(raw.error);
       }
       const choice = raw.choices?.[0];
       if (!choice) continue;
@@ -166,9 +157,10 @@ export class OpenAICompletionsProvider implements Provider {
       if (choice.finish_reason) finish = choice.finish_reason;
     }
     if (request.signal?.aborted || watchdog.timedOut) return { stopReason: 'aborted' };
+    // Thrown, not returned: a cut before any delta is retried like a TCP reset (guardedAttempt).
+    if (!finish) throw new Error('The provider stream ended without a finish_reason (connection closed early)');
     const ended = builder.endAllTools();
     yield* ended.events;
-    if (!finish) return { stopReason: 'error', errorMessage: 'The provider stream ended without a finish_reason (connection closed early)', extra: { errorKind: 'network' } };
     const mapped = mapFinish(finish, builder.hasToolCalls());
     const extra: Record<string, unknown> = {};
     if (!sawUsage || builder.usage.input + builder.usage.output + builder.usage.cacheRead === 0) {

@@ -43,12 +43,20 @@ const OVERFLOW = [
   /token limit exceeded/i,
   /too many tokens/i,
   /request_too_large/i,
+  /context size has been exceeded/i,
+  /is longer than the maximum model length/i,
 ];
+
+// OpenAI's 429 "Request too large for <model> … (TPM): Limit M, Requested N": one request above the
+// per-minute limit can never succeed by waiting, so it is handled like an overflow (compact, or show
+// the limit), never retried. Checked before the rate-limit exclusions, which it would otherwise hit.
+const REQUEST_ABOVE_LIMIT = /request too large\b.*\blimit\b/i;
 
 const NO_BODY = /^4(?:00|13)\s*(?:status code)?\s*\(no body\)/i;
 
 /** True when an error message (as stored in `errorMessage`) describes a context overflow. */
 export function isOverflowMessage(text: string): boolean {
+  if (REQUEST_ABOVE_LIMIT.test(text)) return true;
   if (NOT_OVERFLOW.some((p) => p.test(text))) return false;
   return OVERFLOW.some((p) => p.test(text)) || NO_BODY.test(text.trim());
 }
@@ -99,6 +107,7 @@ function kindOf(err: unknown, f: ErrorFacts): ErrorKind {
   const text = [f.code, f.type, f.message].filter(Boolean).join(' ');
   if (isAbortError(err, f)) return 'aborted';
   if (f.code === 'context_length_exceeded' || f.type === 'exceed_context_size_error') return 'overflow';
+  if (REQUEST_ABOVE_LIMIT.test(text)) return 'overflow';
   if (f.code === 'insufficient_quota' || f.errorCode === 'enforced_spend_limit_reached') return 'quota';
   if (f.status === 429 || /rate.?limit|too many requests/i.test(text)) return 'rate_limit';
   if (isOverflowMessage(text)) return 'overflow';

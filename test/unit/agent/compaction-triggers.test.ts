@@ -79,7 +79,9 @@ test('overflow twice without progress stops with a clear message and never loops
   assert.equal(h.llmRequests().length, 4);
   assert.deepEqual(h.fake.queue.map((t) => t.text), ['must never be requested']);
   const errors = h.events.filter((e) => e.type === 'error').map((e) => (e as { message: string }).message);
-  assert.deepEqual(errors, [OVERFLOW_GIVE_UP_MESSAGE]);
+  assert.equal(errors.length, 1);
+  assert.ok(errors[0]!.startsWith(OVERFLOW_GIVE_UP_MESSAGE), errors[0]);
+  assert.match(errors[0]!, /prompt is too long/, 'the provider\'s words follow');
   assert.equal(compactionEvents(h.events).filter((e) => e.type === 'compaction_start').length, 1);
   assert.deepEqual((await fileEntries(h.store)).slice(-4), ['user', 'assistant:error', 'compaction', 'assistant:error']);
   assert.equal(h.agent.busy, false);
@@ -258,4 +260,33 @@ test('stop during a manual compaction cancels it: "Compaction cancelled" and the
   await assert.rejects(compacting, { message: 'Compaction cancelled' });
   assert.equal(await readFile(h.store.file, 'utf8'), before);
   assert.equal(h.agent.busy, false);
+});
+
+const TPM_TOO_LARGE = 'Request too large for gpt-4o in organization org-test on tokens per min (TPM): Limit 30000, Requested 41250. The input or output tokens must be reduced in order to run successfully.';
+
+test('issue #18: OpenAI 429 "Request too large … Limit, Requested" is compacted and retried once, never retried as a rate limit', async () => {
+  const h = await withHistory();
+  h.fake.enqueue({ error: { kind: 'rate_limit', message: TPM_TOO_LARGE } });
+  enqueueSummary(h, 'TPM-SUMMARY');
+  h.fake.enqueue({ text: 'fits now' });
+  await h.agent.prompt(FINAL);
+  const requests = h.llmRequests();
+  assert.equal(requests.length, 4, 'the 429, two summary requests, the retried turn');
+  assert.ok(isSummaryRequest(requests[1]!));
+  assert.deepEqual(compactionEvents(h.events).map((e) => [e.type, e.reason]), [['compaction_start', 'overflow'], ['compaction_end', 'overflow']]);
+  assert.ok(!h.events.some((e) => e.type === 'error'));
+});
+
+test('issue #18: when the request is still above the limit after compacting, the user is told which limit was hit', async () => {
+  const h = await withHistory();
+  h.fake.enqueue({ error: { kind: 'rate_limit', message: TPM_TOO_LARGE } });
+  enqueueSummary(h, 'TPM-S1');
+  h.fake.enqueue({ error: { kind: 'rate_limit', message: TPM_TOO_LARGE } });
+  h.fake.enqueue({ text: 'must never be requested' });
+  await h.agent.prompt(FINAL);
+  assert.equal(h.llmRequests().length, 4);
+  const errors = h.events.filter((e) => e.type === 'error').map((e) => (e as { message: string }).message);
+  assert.equal(errors.length, 1);
+  assert.ok(errors[0]!.startsWith(OVERFLOW_GIVE_UP_MESSAGE), errors[0]);
+  assert.match(errors[0]!, /Limit 30000, Requested 41250/);
 });

@@ -22,10 +22,15 @@ const OVERFLOW = [
   'prompt token count of 130000 exceeds the limit of 128000',
   '400 status code (no body)',
   'Error: context_length_exceeded',
+  // issue #18: llama.cpp (HTTP 500 and mid-stream) and LM Studio (HTTP 400)
+  'Context size has been exceeded.',
+  // issue #18: vLLM's current wording
+  'The decoder prompt (length 2136) is longer than the maximum model length of 2048.',
+  // issue #18: one request above OpenAI's per-minute limit can never succeed by waiting
+  'Request too large for gpt-4o on tokens per min (TPM): Limit 30000, Requested 30601. The input or output tokens must be reduced',
 ];
 const NOT_OVERFLOW = [
   'Rate limit reached for gpt-4o in organization org-x on tokens per min (TPM): Limit 30000, Used 14567, Requested 24754.',
-  'Request too large for gpt-4o on tokens per min (TPM): Limit 30000, Requested 30601. The input or output tokens must be reduced',
   'max_tokens: 21333 > 4096, which is the maximum allowed number of output tokens for claude',
   'Too many requests, please slow down (too many tokens)',
   'Throttling error: Too many tokens, please wait before trying again.',
