@@ -9,7 +9,9 @@ export type LoadProblemKind =
   | 'torn-final-line'
   | 'duplicate-id'
   | 'migrated'
-  | 'foreign-rewrite';
+  | 'foreign-rewrite'
+  /** an entry that loaded but could not be shown fully (wrong types, odd numbers or ids; see src/app/normalize-view.ts) */
+  | 'partly-shown';
 
 export interface LoadProblem {
   /** 1-based line number in the file (0 when the problem is not tied to a line) */
