@@ -19,6 +19,7 @@ import { realId, wireId, wireIdOrNull } from '../app/wire-ids';
 import type { ChatApprovalPrompter } from './approval-prompter';
 import { toItem, toTreeNode, toUiEvent, toUsage } from './chat-items';
 import type { Logger } from './log';
+import { webviewLogLine } from './log-text';
 import { TreePatchBuilder } from './tree-patch';
 import { renderChatHtml, webviewResourceRoots } from './webview-html';
 
@@ -308,7 +309,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         await this.deps.showSessionTree();
         return;
       case 'log':
-        this.deps.log[message.level](`chat webview: ${message.message}`);
+        this.deps.log[message.level](webviewLogLine(message.message));
         return;
       case 'prompt':
         return this.prompt(message.text);
