@@ -15,6 +15,9 @@ import type { ApprovalRequest } from '../../../src/agent/events';
 import type { ArborApp } from '../../../src/app/arbor-app';
 import { appHarness, ScriptedPrompter } from '../../unit/app/helpers';
 import { headerLine } from '../session-corpus';
+import { convertToLlm } from '../../../src/session/convert';
+import { toOpenAIMessages } from '../../../src/llm/convert-openai';
+import { toAnthropicMessages } from '../../../src/llm/convert-anthropic';
 
 const usage = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.01 } };
 const at = (n: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, n)).toISOString();
@@ -141,6 +144,12 @@ test('a tool call without arguments: no throw on the host, shown with empty argu
   assertRestShown(items, 4);
   assert.ok(items.some((i) => i.kind === 'assistant' && i.blocks.some((b) => b.type === 'toolCall' && Object.keys(b.arguments).length === 0)));
   assertReported(app, /arguments/);
+  // what the next request sends: the provider conversions treat the missing arguments as {}
+  const messages = convertToLlm(app.currentStore!.buildContext().messages);
+  const openai = toOpenAIMessages('system', messages).find((m) => m.role === 'assistant') as { tool_calls?: { function: { arguments: string } }[] };
+  assert.equal(openai.tool_calls?.[0]?.function.arguments, '{}');
+  const anthropic = JSON.stringify(toAnthropicMessages(messages));
+  assert.match(anthropic, /"type":"tool_use","id":"c1","name":"read","input":\{\}/);
 });
 
 /** Answers like the chat webview: only an approval request the webview can parse gets an answer. */
