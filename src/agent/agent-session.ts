@@ -40,6 +40,7 @@ import { convertToLlm } from '../session/convert';
 import type { SessionEntry } from '../session/entries';
 import { SessionStore } from '../session/store';
 import type { ApprovalPolicy } from './approval';
+import { withValidToolCallIds } from './tool-call-ids';
 import { CompactionDeferral, type AutoCompactionQuestion, type CompactionConfirmer } from './auto-compaction-confirm';
 import {
   livePromptTokens,
@@ -563,11 +564,21 @@ export class AgentSession {
       final = failedReply(model, signal.aborted ? 'aborted' : 'error', (error as Error)?.message ?? String(error), this.clock.now());
     }
     final ??= failedReply(model, signal.aborted ? 'aborted' : 'error', 'The provider stream ended without a reply.', this.clock.now());
+    final = this.withValidToolCallIds(final);
     const entryId = await this.persist(final);
     this.lastCost = final.usage?.cost?.total ?? 0;
     this.sessionCost += this.lastCost;
     this.emitUsage();
     return { message: final, entryId };
+  }
+
+  /** Replaces tool-call ids the UI cannot carry (or duplicates) before the reply is persisted; logged. */
+  private withValidToolCallIds(reply: AssistantMessage): AssistantMessage {
+    const { message, replaced } = withValidToolCallIds(reply);
+    for (const { original, replacement, reason } of replaced) {
+      this.deps.log?.(`tool call id ${JSON.stringify(original.slice(0, 80))} from ${reply.provider} is ${reason}; replaced by ${replacement}`);
+    }
+    return message;
   }
 
   // ---- recovery and maintenance -------------------------------------------------------------------

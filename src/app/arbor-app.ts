@@ -28,6 +28,7 @@ import { describeReadOnly, type ReadOnlyReason } from '../session/header';
 import type { SessionStore } from '../session/store';
 import { SessionSummaryCache } from '../session/summary-cache';
 import { previewFileChange } from './approval-preview';
+import { usageView } from './normalize-view';
 import { LOCAL_PROVIDER, THINKING_LEVELS, type ArborSettings } from './settings';
 import { parseSlashCommand } from './slash-commands';
 import { TreeIndex, type TreeDelta } from './tree-index';
@@ -214,8 +215,8 @@ const PROVIDER_PREFERENCE = ['anthropic', 'openai'] as const;
 /** What one entry adds to the branch totals (assistant replies with usage; as `branchTotals` in chat-items). */
 function replyUsage(entry: SessionEntry): { cost: number; tokens: number } {
   if (entry.type !== 'message' || entry.message.role !== 'assistant' || !entry.message.usage) return { cost: 0, tokens: 0 };
-  const usage = entry.message.usage;
-  return { cost: usage.cost?.total ?? 0, tokens: (usage.input ?? 0) + (usage.output ?? 0) };
+  const usage = usageView(entry.message.usage, []);
+  return usage ? { cost: usage.cost, tokens: usage.input + usage.output } : { cost: 0, tokens: 0 };
 }
 
 export class ArborApp implements Disposable {
@@ -479,6 +480,7 @@ export class ArborApp implements Disposable {
   }
 
   private decorate(view: ConversationEntry): void {
+    if (view.problems) this.store?.notePartlyShown(view.id, view.problems);
     if (view.kind === 'compaction' && view.reason === undefined) {
       const reason = this.compactionReasons.get(view.id);
       if (reason) view.reason = reason;

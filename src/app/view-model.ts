@@ -3,6 +3,9 @@
 // view model can be posted to a webview as is.
 import { contentText, type AgentMessage } from '../core/messages';
 import type { SessionEntry } from '../session/entries';
+import { conversationEntry, isShownInConversation } from './conversation-entry';
+
+export { conversationEntry, isShownInConversation };
 
 export type ConversationKind = 'user' | 'assistant' | 'toolResult' | 'compaction' | 'branch_summary' | 'custom_message' | 'bash' | 'notice';
 
@@ -59,6 +62,8 @@ export interface ConversationEntry {
   command?: string;
   exitCode?: number | null;
   cancelled?: boolean;
+  /** what had to be repaired to show the entry (wrong types, odd numbers or ids); reported as 'partly-shown' */
+  problems?: string[];
 }
 
 export type TreeNodeKind =
@@ -85,7 +90,8 @@ export interface TreeNodeView {
 
 const FIRST_LINE_MAX = 120;
 
-export function firstLine(text: string): string {
+export function firstLine(text: unknown): string {
+  if (typeof text !== 'string') return '';
   const trimmed = text.trimStart();
   const end = trimmed.indexOf('\n');
   const line = (end === -1 ? trimmed : trimmed.slice(0, end)).trim();
@@ -191,163 +197,6 @@ export function entrySummaryLine(entry: SessionEntry): string {
       return entry.customType;
     default:
       return (entry as { type: string }).type;
-  }
-}
-
-function textBlocks(content: string | readonly { type: string; [k: string]: unknown }[]): ViewBlock[] {
-  if (typeof content === 'string') return [{ type: 'text', text: content }];
-  const blocks: ViewBlock[] = [];
-  for (const block of content) {
-    if (block.type === 'text' && typeof block.text === 'string') blocks.push({ type: 'text', text: block.text });
-    else if (block.type === 'image') blocks.push({ type: 'image', mimeType: String(block.mimeType ?? '') });
-  }
-  return blocks;
-}
-
-function stringList(value: unknown): string[] | undefined {
-  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : undefined;
-}
-
-/** The fields every view has; optional ones are assigned only when present (plain literals, no spreads:
- *  opening a long session builds tens of thousands of these, and spreads make them slow and large). */
-function baseView(entry: SessionEntry, kind: ConversationKind, text: string, blocks: ViewBlock[], label: string | undefined): ConversationEntry {
-  const view: ConversationEntry = { id: entry.id, parentId: entry.parentId, timestamp: entry.timestamp, kind, text, blocks };
-  if (label) view.label = label;
-  return view;
-}
-
-function addFiles(view: ConversationEntry, details: unknown): Record<string, unknown> {
-  const record = (details ?? {}) as Record<string, unknown>;
-  const readFiles = stringList(record.readFiles);
-  const modifiedFiles = stringList(record.modifiedFiles);
-  if (readFiles) view.readFiles = readFiles;
-  if (modifiedFiles) view.modifiedFiles = modifiedFiles;
-  return record;
-}
-
-function assistantView(entry: SessionEntry, message: Extract<AgentMessage, { role: 'assistant' }>, label: string | undefined): ConversationEntry {
-  const blocks: ViewBlock[] = [];
-  const toolCalls: ToolCallView[] = [];
-  let text = '';
-  for (const block of message.content) {
-    if (block.type === 'text') {
-      blocks.push({ type: 'text', text: block.text });
-      text += block.text;
-    } else if (block.type === 'thinking') blocks.push({ type: 'thinking', text: block.thinking });
-    else if (block.type === 'toolCall') {
-      blocks.push({ type: 'toolCall', id: block.id, name: block.name, args: block.arguments });
-      toolCalls.push({ id: block.id, name: block.name, args: block.arguments });
-    }
-  }
-  const view = baseView(entry, 'assistant', text, blocks, label);
-  view.model = message.model;
-  view.provider = message.provider;
-  view.stopReason = message.stopReason;
-  if (message.errorMessage) view.errorMessage = message.errorMessage;
-  view.toolCalls = toolCalls;
-  const usage = message.usage;
-  if (usage) {
-    view.usage = {
-      input: usage.input ?? 0,
-      output: usage.output ?? 0,
-      cacheRead: usage.cacheRead ?? 0,
-      cacheWrite: usage.cacheWrite ?? 0,
-      totalTokens: usage.totalTokens ?? 0,
-      cost: usage.cost?.total ?? 0,
-    };
-  }
-  return view;
-}
-
-/** An extension's message, whether stored as a `custom` role message or a `custom_message` entry. */
-function customMessageView(entry: SessionEntry, content: Parameters<typeof textBlocks>[0], customType: string, label: string | undefined): ConversationEntry {
-  const view = baseView(entry, 'custom_message', contentText(content), textBlocks(content), label);
-  view.customType = customType;
-  return view;
-}
-
-function messageView(entry: SessionEntry, message: AgentMessage, label: string | undefined): ConversationEntry | undefined {
-  switch (message.role) {
-    case 'user':
-      return baseView(entry, 'user', contentText(message.content), textBlocks(message.content), label);
-    case 'assistant':
-      return assistantView(entry, message, label);
-    case 'toolResult': {
-      const view = baseView(entry, 'toolResult', contentText(message.content), textBlocks(message.content), label);
-      view.toolCallId = message.toolCallId;
-      view.toolName = message.toolName;
-      view.isError = message.isError === true;
-      return view;
-    }
-    case 'bashExecution': {
-      const view = baseView(entry, 'bash', message.output, [{ type: 'text', text: message.output }], label);
-      view.command = message.command;
-      view.exitCode = message.exitCode ?? null;
-      view.cancelled = message.cancelled === true;
-      return view;
-    }
-    case 'custom':
-      return message.display === false ? undefined : customMessageView(entry, message.content, message.customType, label);
-    default:
-      return undefined;
-  }
-}
-
-/** Whether the chat shows `entry` (conversationEntry gives it a view), without building anything. */
-export function isShownInConversation(entry: SessionEntry): boolean {
-  switch (entry.type) {
-    case 'message': {
-      const message = entry.message;
-      if (message.role === 'custom') return message.display !== false;
-      return message.role === 'user' || message.role === 'assistant' || message.role === 'toolResult' || message.role === 'bashExecution';
-    }
-    case 'compaction':
-    case 'branch_summary':
-    case 'model_change':
-    case 'thinking_level_change':
-      return true;
-    case 'custom_message':
-      return entry.display !== false;
-    default:
-      return false;
-  }
-}
-
-/**
- * The conversation view of one entry, or undefined for entries the chat does not show (model/thinking
- * changes, labels, custom data, hidden custom messages).
- */
-export function conversationEntry(entry: SessionEntry, label?: string): ConversationEntry | undefined {
-  if (!isShownInConversation(entry)) return undefined;
-  switch (entry.type) {
-    case 'message':
-      return messageView(entry, entry.message, label);
-    case 'compaction': {
-      const view = baseView(entry, 'compaction', entry.summary, [{ type: 'text', text: entry.summary }], label);
-      view.tokensBefore = entry.tokensBefore;
-      view.firstKeptEntryId = entry.firstKeptEntryId;
-      if (entry.shortSummary) view.shortSummary = entry.shortSummary;
-      const details = addFiles(view, entry.details);
-      if (typeof details.reason === 'string') view.reason = details.reason;
-      if (entry.fromHook) view.fromHook = true;
-      return view;
-    }
-    case 'branch_summary': {
-      const view = baseView(entry, 'branch_summary', entry.summary, [{ type: 'text', text: entry.summary }], label);
-      view.fromId = entry.fromId;
-      addFiles(view, entry.details);
-      if (entry.fromHook) view.fromHook = true;
-      return view;
-    }
-    case 'model_change':
-    case 'thinking_level_change': {
-      const text = entry.type === 'model_change' ? `Model: ${entry.provider}/${entry.modelId}` : `Thinking level: ${entry.thinkingLevel}`;
-      return baseView(entry, 'notice', text, [{ type: 'text', text }], label);
-    }
-    case 'custom_message':
-      return entry.display === false ? undefined : customMessageView(entry, entry.content, entry.customType, label);
-    default:
-      return undefined;
   }
 }
 

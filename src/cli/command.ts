@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { SessionStore } from '../session/store';
 import { SessionFileError } from '../session/errors';
+import { scanLines } from '../session/scan';
 
 export interface CliIO {
   out(text: string): void;
@@ -65,4 +66,14 @@ export function resolveLeafOption(store: SessionStore, leaf: string | undefined)
   if (leaf === 'null') return null;
   if (!store.getEntry(leaf)) throw new CliError(`no entry with id ${leaf} in ${store.file}`);
   return leaf;
+}
+
+/** Entry id → 1-based line number in `file` (read again: the store keeps no line numbers). */
+export async function entryLines(file: string): Promise<Map<string, number>> {
+  const lines = new Map<string, number>();
+  for (const line of (await scanLines(file)).lines) {
+    const id = (line.value as { id?: unknown } | null)?.id;
+    if (typeof id === 'string' && !lines.has(id)) lines.set(id, line.lineNo);
+  }
+  return lines;
 }

@@ -1,6 +1,7 @@
 // `arbor-session`: inspect pi/Arbor session files from a terminal. Plain Node, no VS Code.
 import { CliError, type CliIO } from './command';
 import { commands } from './commands/index';
+import { escapeControls } from './terminal-text';
 
 function usage(): string {
   const lines = ['usage: arbor-session <command> [options]', '', 'commands:'];
@@ -8,7 +9,13 @@ function usage(): string {
   return lines.join('\n');
 }
 
-export async function runCli(argv: string[], io: CliIO): Promise<number> {
+/** Everything a command prints goes through here: session content never reaches the terminal raw. */
+function terminalSafe(io: CliIO): CliIO {
+  return { out: (text) => io.out(escapeControls(text)), err: (text) => io.err(escapeControls(text)) };
+}
+
+export async function runCli(argv: string[], rawIO: CliIO): Promise<number> {
+  const io = terminalSafe(rawIO);
   const [name, ...args] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     (name === undefined ? io.err : io.out)(usage());

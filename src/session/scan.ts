@@ -14,7 +14,9 @@ export type LoadProblemKind =
   /** the file is shown but never written (a newer version's session) */
   | 'read-only'
   /** another writer took our lock over; its lock was left in place */
-  | 'lock-lost';
+  | 'lock-lost'
+  /** an entry that loaded but could not be shown fully (wrong types, odd numbers or ids; see src/app/normalize-view.ts) */
+  | 'partly-shown';
 
 export interface LoadProblem {
   /** 1-based line number in the file (0 when the problem is not tied to a line) */
@@ -118,6 +120,10 @@ function handleLine(
   // The raw range keeps a byte order mark, so a rewrite writes the header back as it was.
   const text = offset === 0 ? withoutByteOrderMark(raw) : raw;
   if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === '')) return true;
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    problems.push({ line: lineNo, kind: 'invalid-json', message: `JSON nested deeper than ${MAX_JSON_DEPTH} levels; line skipped` });
+    return false;
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -133,4 +139,37 @@ function handleLine(
   }
   lines.push({ lineNo, offset, length, value });
   return true;
+}
+
+/**
+ * Lines nested deeper than this are refused: whatever reads an entry later (JSON.stringify, validation,
+ * copies) recurses once per level, and 200,000 levels overflow the stack far from the loader. No session
+ * entry needs more than a few dozen.
+ */
+export const MAX_JSON_DEPTH = 1000;
+
+/** How many times `char` occurs in `text`, counting up to `stop` at most. */
+function countUpTo(text: string, char: string, stop: number): number {
+  let count = 0;
+  for (let i = text.indexOf(char); i !== -1 && count < stop; i = text.indexOf(char, i + 1)) count++;
+  return count;
+}
+
+/** Whether the JSON text nests arrays/objects deeper than `limit` (brackets inside strings do not count). */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  // Cheap screen first: a line with at most `limit` opening brackets cannot nest deeper.
+  if (countUpTo(text, '[', limit + 1) + countUpTo(text, '{', limit + 1) <= limit) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
 }

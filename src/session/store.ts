@@ -99,6 +99,8 @@ export class SessionStore {
   header: SessionHeader;
   /** problems found while reading the file (and later foreign appends); never fatal */
   readonly loadReport: LoadProblem[] = [];
+  /** entries already reported as 'partly-shown' (each is reported once) */
+  private readonly partlyShown = new Set<string>();
   /** set when the file is v1/v2 and was migrated in memory only; cleared once written as v3 */
   migratedFrom: number | undefined;
   /** set when the file must never be written (a newer version's session): appends and rewrites refuse */
@@ -138,6 +140,14 @@ export class SessionStore {
     this.header = header;
     this.persisted = persisted;
     this.leafMemory = leafMemory;
+  }
+
+  /** Reports, once per entry, that an entry loaded but the UI could show it only partly (and why). */
+  notePartlyShown(entryId: string, problems: readonly string[]): void {
+    if (this.partlyShown.has(entryId)) return;
+    this.partlyShown.add(entryId);
+    const shownId = entryId.length > 40 ? `${entryId.slice(0, 40)}…` : entryId;
+    this.loadReport.push({ line: 0, kind: 'partly-shown', message: `entry ${JSON.stringify(shownId)} is shown partly: ${problems.join('; ')}` });
   }
 
   // ---- opening ------------------------------------------------------------------------------------

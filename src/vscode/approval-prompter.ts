@@ -5,7 +5,8 @@
 import * as vscode from 'vscode';
 import type { ApprovalAnswer } from '../agent/approval';
 import type { ApprovalPrompter, ApprovalRequest } from '../agent/events';
-import type { FileChangePreview } from '../app/approval-preview';
+import { canDiff, fileChange } from '../app/approval-preview';
+import { approvalRequestProblem } from './chat-items';
 
 export const PROPOSED_SCHEME = 'arbor-proposed';
 
@@ -21,14 +22,7 @@ export interface PendingApproval {
   canDiff: boolean;
 }
 
-function fileChange(preview: unknown): FileChangePreview | undefined {
-  const candidate = preview as FileChangePreview | undefined;
-  return candidate && candidate.kind === 'fileChange' && typeof candidate.proposed === 'string' ? candidate : undefined;
-}
-
-export function canDiff(request: ApprovalRequest): boolean {
-  return fileChange(request.preview) !== undefined;
-}
+export { canDiff } from '../app/approval-preview';
 
 export class ChatApprovalPrompter implements ApprovalPrompter, vscode.Disposable {
   private readonly pending = new Map<string, Pending>();
@@ -58,6 +52,9 @@ export class ChatApprovalPrompter implements ApprovalPrompter, vscode.Disposable
       // The agent treats an aborted ask as a stop; the answer does not matter, only that we let go.
       const onAbort = () => finish({ kind: 'deny', feedback: 'Stopped by the user.' });
       if (signal.aborted) return onAbort();
+      // An approval card the webview cannot show would leave the agent waiting forever: deny at once.
+      const unshowable = approvalRequestProblem(request);
+      if (unshowable) return resolve({ kind: 'deny', feedback: `Arbor could not show this approval request, so the call did not run: ${unshowable}` });
       signal.addEventListener('abort', onAbort, { once: true });
       this.pending.set(request.toolCallId, { request, resolve: finish });
       this.emitter.fire(this.describe(request));

@@ -1,10 +1,11 @@
 // Maps the app controller's view models and agent events onto the webview protocol (src/protocol),
 // truncating to the protocol's bounds so a huge tool output cannot make a message invalid.
-import type { AgentEvent, UsageInfo } from '../agent/events';
+import type { AgentEvent, ApprovalRequest, UsageInfo } from '../agent/events';
 import type { ConversationEntry } from '../app/view-model';
 import { contentText } from '../core/messages';
-import { compactionReasonSchema, LIMITS, type AgentUiEvent, type CompactionReasonName, type AssistantBlock, type ConversationItem, type UsageSnapshot } from '../protocol';
-import { canDiff } from './approval-prompter';
+import { compactionReasonSchema, LIMITS, parseHostMessage, type AgentUiEvent, type CompactionReasonName, type AssistantBlock, type ConversationItem, type UsageSnapshot } from '../protocol';
+import { canDiff } from '../app/approval-preview';
+import { wireId } from '../app/wire-ids';
 import { epochMs } from './tree-nodes';
 
 export { toTreeNode } from './tree-nodes';
@@ -30,7 +31,7 @@ function boundedArgs(args: Record<string, unknown>): Record<string, unknown> {
 }
 
 export function toItem(entry: ConversationEntry): ConversationItem | undefined {
-  const base = { entryId: entry.id, timestamp: ms(entry.timestamp), ...(entry.label ? { label: entry.label.slice(0, LIMITS.label) } : {}) };
+  const base = { entryId: wireId(entry.id), timestamp: ms(entry.timestamp), ...(entry.label ? { label: entry.label.slice(0, LIMITS.label) } : {}) };
   switch (entry.kind) {
     case 'user': {
       const images = entry.blocks.filter((b) => b.type === 'image').length;
@@ -40,7 +41,7 @@ export function toItem(entry: ConversationEntry): ConversationItem | undefined {
       const blocks = entry.blocks.slice(0, LIMITS.blocks).flatMap((block): AssistantBlock[] => {
         if (block.type === 'text') return [{ type: 'text' as const, text: clip(block.text, LIMITS.content) }];
         if (block.type === 'thinking') return [{ type: 'thinking' as const, thinking: clip(block.text, LIMITS.content) }];
-        if (block.type === 'toolCall') return [{ type: 'toolCall' as const, id: block.id, name: block.name.slice(0, LIMITS.short), arguments: boundedArgs(block.args) }];
+        if (block.type === 'toolCall') return [{ type: 'toolCall' as const, id: wireId(block.id), name: block.name.slice(0, LIMITS.short), arguments: boundedArgs(block.args) }];
         return [];
       });
       const stop = entry.stopReason;
@@ -59,7 +60,7 @@ export function toItem(entry: ConversationEntry): ConversationItem | undefined {
       return {
         kind: 'toolResult',
         ...base,
-        toolCallId: entry.toolCallId ?? 'unknown',
+        toolCallId: wireId(entry.toolCallId ?? ''),
         toolName: (entry.toolName ?? '').slice(0, LIMITS.short),
         text: clip(entry.text, LIMITS.content),
         isError: entry.isError === true,
@@ -74,14 +75,14 @@ export function toItem(entry: ConversationEntry): ConversationItem | undefined {
         ...(entry.reason && REASONS.has(entry.reason) ? { reason: entry.reason as CompactionReasonName } : {}),
         readFiles: files(entry.readFiles),
         modifiedFiles: files(entry.modifiedFiles),
-        firstKeptEntryId: entry.firstKeptEntryId || entry.id,
+        firstKeptEntryId: wireId(entry.firstKeptEntryId || entry.id),
       };
     case 'branch_summary':
       return {
         kind: 'branch_summary',
         ...base,
         summary: clip(entry.text, LIMITS.content),
-        fromId: entry.fromId || 'root',
+        fromId: wireId(entry.fromId || 'root'),
         readFiles: files(entry.readFiles),
         modifiedFiles: files(entry.modifiedFiles),
       };
@@ -145,31 +146,31 @@ export function toUiEvent(event: AgentEvent): AgentUiEvent | undefined {
       if (delta.kind === 'toolcall_end') {
         return {
           type: 'message_delta',
-          delta: { kind: 'toolcall_end', contentIndex: delta.contentIndex, toolCall: { type: 'toolCall', id: delta.toolCall.id, name: delta.toolCall.name.slice(0, LIMITS.short), arguments: boundedArgs(delta.toolCall.arguments) } },
+          delta: { kind: 'toolcall_end', contentIndex: delta.contentIndex, toolCall: { type: 'toolCall', id: wireId(delta.toolCall.id), name: delta.toolCall.name.slice(0, LIMITS.short), arguments: boundedArgs(delta.toolCall.arguments) } },
         };
       }
-      if (delta.kind === 'toolcall_start') return { type: 'message_delta', delta: { kind: 'toolcall_start', contentIndex: delta.contentIndex, id: delta.id, name: delta.name.slice(0, LIMITS.short) } };
+      if (delta.kind === 'toolcall_start') return { type: 'message_delta', delta: { kind: 'toolcall_start', contentIndex: delta.contentIndex, id: wireId(delta.id), name: delta.name.slice(0, LIMITS.short) } };
       return { type: 'message_delta', delta: { kind: delta.kind, contentIndex: delta.contentIndex, delta: clip(delta.delta, LIMITS.delta) } };
     }
     case 'message_end':
       return undefined;
     case 'tool_start':
-      return { type: 'tool_start', toolCallId: event.toolCallId, toolName: event.toolName.slice(0, LIMITS.short), args: boundedArgs(event.args) };
+      return { type: 'tool_start', toolCallId: wireId(event.toolCallId), toolName: event.toolName.slice(0, LIMITS.short), args: boundedArgs(event.args) };
     case 'tool_update':
-      return { type: 'tool_update', toolCallId: event.toolCallId, partialText: clip(event.partialText, LIMITS.content) };
+      return { type: 'tool_update', toolCallId: wireId(event.toolCallId), partialText: clip(event.partialText, LIMITS.content) };
     case 'tool_end':
       return {
         type: 'tool_end',
-        toolCallId: event.toolCallId,
+        toolCallId: wireId(event.toolCallId),
         toolName: event.toolName.slice(0, LIMITS.short),
         status: event.status,
         resultText: clip(contentText(event.result.content), LIMITS.content),
-        entryId: event.entryId,
+        entryId: wireId(event.entryId),
       };
     case 'approval_request':
       return {
         type: 'approval_request',
-        toolCallId: event.request.toolCallId,
+        toolCallId: wireId(event.request.toolCallId),
         toolName: event.request.toolName.slice(0, LIMITS.short),
         args: boundedArgs(event.request.args),
         canDiff: canDiff(event.request),
@@ -177,7 +178,7 @@ export function toUiEvent(event: AgentEvent): AgentUiEvent | undefined {
     case 'approval_resolved':
       return {
         type: 'approval_resolved',
-        toolCallId: event.toolCallId,
+        toolCallId: wireId(event.toolCallId),
         approved: event.approved,
         ...(event.answer?.kind === 'approveAlways' ? { always: true } : {}),
         ...(event.reason ? { reason: clip(event.reason, LIMITS.medium) } : {}),
@@ -213,6 +214,20 @@ export function toUiEvent(event: AgentEvent): AgentUiEvent | undefined {
       return { type: 'notice', level: event.level, message: clip(event.message, LIMITS.medium) };
     default:
       return undefined;
+  }
+}
+
+/**
+ * Why the chat webview could not show the approval card for `request` (the message would fail its
+ * validation and be dropped), or undefined when it can. The prompter denies such a call at once instead of
+ * waiting for an answer that cannot come.
+ */
+export function approvalRequestProblem(request: ApprovalRequest): string | undefined {
+  try {
+    const parsed = parseHostMessage({ type: 'agentEvent', event: toUiEvent({ type: 'approval_request', request }) });
+    return parsed.ok ? undefined : parsed.reason.slice(0, 500);
+  } catch (error) {
+    return `the request cannot be shown (${(error as Error)?.message ?? String(error)})`.slice(0, 500);
   }
 }
 

@@ -15,9 +15,11 @@ import {
   type WebviewMessageOf,
   type WebviewToHostMessage,
 } from '../protocol';
+import { realId, wireId, wireIdOrNull } from '../app/wire-ids';
 import type { ChatApprovalPrompter } from './approval-prompter';
 import { toItem, toTreeNode, toUiEvent, toUsage } from './chat-items';
 import type { Logger } from './log';
+import { webviewLogLine } from './log-text';
 import { TreePatchBuilder } from './tree-patch';
 import { renderChatHtml, webviewResourceRoots } from './webview-html';
 
@@ -142,7 +144,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (!this.webviewReady || !app) return false;
     const snapshot = app.snapshot({ tree: false, conversation: { last: CONVERSATION_PAGE } });
     const items = snapshot.conversation.flatMap((entry) => toItem(entry) ?? []);
-    return this.post({ type: 'conversation', leafId: snapshot.leafId, items, hasEarlier: snapshot.conversationHasEarlier });
+    return this.post({ type: 'conversation', leafId: wireIdOrNull(snapshot.leafId), items, hasEarlier: snapshot.conversationHasEarlier });
   }
 
   /** Sends every node of the session (after ready and session switches; O(session), so not per turn). */
@@ -151,7 +153,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (!this.webviewReady || !app) return false;
     const snapshot = app.snapshot({ conversation: false });
     this.treePatches.fullSent(snapshot.leafId);
-    return this.post({ type: 'tree', leafId: snapshot.leafId, nodes: (snapshot.tree ?? []).map((node) => toTreeNode(node, snapshot.leafId)) });
+    return this.post({ type: 'tree', leafId: wireIdOrNull(snapshot.leafId), nodes: (snapshot.tree ?? []).map((node) => toTreeNode(node, snapshot.leafId)) });
   }
 
   /** Prefills the chat input (edit and resend after switching to a user message). */
@@ -176,7 +178,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       });
       if (!ready) return false;
     }
-    return this.post({ type: 'revealEntry', entryId: entryId.slice(0, 256) });
+    return this.post({ type: 'revealEntry', entryId: wireId(entryId) });
   }
 
   /** Host-initiated UI action (commands, keybindings). */
@@ -240,8 +242,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const leafId = this.deps.app?.currentStore?.getLeafId() ?? null;
     await this.post({
       type: 'labels',
-      leafId,
-      labels: labels.slice(0, LIMITS.list).map(({ id, label }) => ({ entryId: id, ...(label ? { label: label.slice(0, LIMITS.label) } : {}) })),
+      leafId: wireIdOrNull(leafId),
+      labels: labels.slice(0, LIMITS.list).map(({ id, label }) => ({ entryId: wireId(id), ...(label ? { label: label.slice(0, LIMITS.label) } : {}) })),
     });
   }
 
@@ -296,7 +298,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           await this.postConversation();
           await this.postTree();
           for (const pending of this.deps.prompter?.list() ?? []) {
-            await this.post({ type: 'agentEvent', event: { type: 'approval_request', toolCallId: pending.toolCallId, toolName: pending.toolName, args: pending.args, canDiff: pending.canDiff } });
+            await this.post({ type: 'agentEvent', event: { type: 'approval_request', toolCallId: wireId(pending.toolCallId), toolName: pending.toolName, args: pending.args, canDiff: pending.canDiff } });
           }
         }
         this.stats.handshakes++;
@@ -307,7 +309,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         await this.deps.showSessionTree();
         return;
       case 'log':
-        this.deps.log[message.level](`chat webview: ${message.message}`);
+        this.deps.log[message.level](webviewLogLine(message.message));
         return;
       case 'prompt':
         return this.prompt(message.text);
@@ -317,17 +319,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       }
       case 'approve':
-        if (!this.deps.prompter?.answer(message.toolCallId, message.always ? { kind: 'approveAlways' } : { kind: 'approve' })) {
+        if (!this.deps.prompter?.answer(realId(message.toolCallId), message.always ? { kind: 'approveAlways' } : { kind: 'approve' })) {
           this.deps.log.warn(`chat view: no pending approval for ${message.toolCallId}`);
         }
         return;
       case 'deny':
-        if (!this.deps.prompter?.answer(message.toolCallId, { kind: 'deny', ...(message.feedback ? { feedback: message.feedback } : {}) })) {
+        if (!this.deps.prompter?.answer(realId(message.toolCallId), { kind: 'deny', ...(message.feedback ? { feedback: message.feedback } : {}) })) {
           this.deps.log.warn(`chat view: no pending approval for ${message.toolCallId}`);
         }
         return;
       case 'openDiff':
-        if (!(await this.deps.prompter?.openDiff(message.toolCallId))) {
+        if (!(await this.deps.prompter?.openDiff(realId(message.toolCallId)))) {
           await this.post({ type: 'notice', level: 'warning', message: 'There is no proposed change to review for this tool call.' });
         }
         return;
@@ -337,15 +339,15 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         this.requireApp().cancelNavigation();
         return;
       case 'branchHere':
-        return this.branchHere(message.entryId);
+        return this.branchHere(realId(message.entryId));
       case 'compact':
         await this.requireApp().compact(message.instructions?.trim() || undefined);
         return;
       case 'label':
-        await this.requireApp().label(message.entryId, message.label);
+        await this.requireApp().label(realId(message.entryId), message.label);
         return;
       case 'fork':
-        await this.requireApp().forkBranch(message.entryId);
+        await this.requireApp().forkBranch(realId(message.entryId));
         return;
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);
@@ -359,9 +361,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         await this.requireApp().setThinkingLevel(message.level);
         return;
       case 'showOriginal':
-        return this.showOriginal(message.compactionId);
+        return this.showOriginal(realId(message.compactionId));
       case 'continueBeforeCompaction':
-        return this.continueBeforeCompaction(message.compactionId);
+        return this.continueBeforeCompaction(realId(message.compactionId));
       case 'dequeue': {
         const text = this.requireApp().dequeue(message.index);
         if (text !== undefined) await this.post({ type: 'editorText', text });
@@ -384,7 +386,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
    * webview gets the new tail anyway) or one naming an entry off the path is refused and logged, no reply.
    */
   private async loadEarlier(request: WebviewMessageOf<'loadEarlier'>): Promise<void> {
-    const page = this.requireApp().conversationBefore(request);
+    const page = this.requireApp().conversationBefore({ ...request, leafId: realId(request.leafId), beforeId: realId(request.beforeId) });
     if (!page.ok) {
       this.stats.refusedPages++;
       this.deps.log.warn(`chat view: refused loadEarlier before ${request.beforeId}: ${page.reason}`);
@@ -417,7 +419,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const summarize = mode !== 'none';
     if (summarize) await this.post({ type: 'navigationProgress', targetId, state: 'summarizing' });
     try {
-      const result = await app.navigate(targetId, {
+      const result = await app.navigate(realId(targetId), {
         summarize,
         ...(mode === 'custom' && instructions?.trim() ? { customInstructions: instructions.trim() } : {}),
       });
@@ -478,7 +480,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     const firstKept = store.getEntry(compaction.firstKeptEntryId);
     const target = firstKept?.parentId ?? compaction.parentId;
     if (!target) throw new Error('There is nothing before this compaction to continue from.');
-    await this.navigate(target, 'none', undefined);
+    await this.navigate(wireId(target), 'none', undefined);
   }
 
   /**

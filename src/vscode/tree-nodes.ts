@@ -1,6 +1,7 @@
 // Maps the app's tree nodes onto the webview protocol's TreeNode, truncated to the protocol's bounds.
 // No `vscode` import, so the patch builder and its unit tests can use it outside the editor.
 import type { TreeNodeView } from '../app/view-model';
+import { wireId, wireIdOrNull } from '../app/wire-ids';
 import { LIMITS, type TreeNode } from '../protocol';
 
 /** ms since epoch from an ISO string or number; 0 when unknown or invalid */
@@ -11,8 +12,8 @@ export function epochMs(iso: string | number | undefined): number {
 
 export function toTreeNode(node: TreeNodeView, leafId: string | null): TreeNode {
   return {
-    id: node.id,
-    parentId: node.parentId,
+    id: wireId(node.id),
+    parentId: wireIdOrNull(node.parentId),
     kind: node.kind,
     preview: node.firstLine.slice(0, LIMITS.short),
     ...(node.label ? { label: node.label.slice(0, LIMITS.label) } : {}),

@@ -7,6 +7,7 @@
 import type { TreeDelta } from '../app/tree-index';
 import type { TreeNodeView } from '../app/view-model';
 import { LIMITS, type HostMessageOf } from '../protocol';
+import { wireIdOrNull } from '../app/wire-ids';
 import { toTreeNode } from './tree-nodes';
 
 export type TreePatchMessage = HostMessageOf<'treePatch'>;
@@ -60,7 +61,7 @@ export class TreePatchBuilder {
       const node = lookup(id);
       return node ? [toTreeNode(node, leafId)] : [];
     });
-    const patch: TreePatchMessage = { type: 'treePatch', added: nodes(this.added), changed: nodes(this.changed), leafId };
+    const patch: TreePatchMessage = { type: 'treePatch', added: nodes(this.added), changed: nodes(this.changed), leafId: wireIdOrNull(leafId) };
     this.clear();
     this.sentLeaf = leafId;
     return patch;

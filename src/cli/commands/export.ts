@@ -5,7 +5,8 @@ import type { AgentMessage } from '../../core/messages';
 import type { SessionEntry } from '../../session/entries';
 import { bashExecutionText } from '../../session/convert';
 import type { SessionStore } from '../../session/store';
-import { CliError, openForCli, parseCommandArgs, resolveLeafOption, type CliCommand } from '../command';
+import { finiteCount, optionalText, readableText, toolArguments, type ViewProblems } from '../../app/normalize-view';
+import { CliError, entryLines, openForCli, parseCommandArgs, resolveLeafOption, type CliCommand, type CliIO } from '../command';
 
 interface Section {
   title: string;
@@ -15,26 +16,31 @@ interface Section {
   code?: string;
 }
 
-function messageSections(message: AgentMessage): Section[] {
+function assistantSections(message: Extract<AgentMessage, { role: 'assistant' }>, problems: ViewProblems): Section[] {
+  const sections: Section[] = [];
+  for (const block of message.content as readonly { type: string; [k: string]: unknown }[]) {
+    if (block.type === 'text') sections.push({ title: `Assistant (${message.model})`, text: readableText(block.text, 'text', problems) });
+    else if (block.type === 'thinking') sections.push({ title: 'Thinking', text: readableText(block.thinking, 'thinking', problems) });
+    else if (block.type === 'toolCall') {
+      const name = readableText(block.name, 'tool name', problems);
+      sections.push({ title: `Tool call: ${name}`, code: JSON.stringify(toolArguments(block.arguments, problems), null, 2) });
+    }
+  }
+  const error = optionalText(message.errorMessage, 'errorMessage', problems);
+  if (error) sections.push({ title: 'Error', text: error });
+  return sections;
+}
+
+function messageSections(message: AgentMessage, problems: ViewProblems): Section[] {
   switch (message.role) {
     case 'user':
-      return [{ title: 'User', ...contentParts(message.content) }];
+      return [{ title: 'User', ...contentParts(message.content, problems) }];
     case 'custom':
-      return [{ title: `Extension message (${message.customType})`, ...contentParts(message.content) }];
-    case 'assistant': {
-      const sections: Section[] = [];
-      for (const block of message.content) {
-        if (block.type === 'text') sections.push({ title: `Assistant (${message.model})`, text: block.text });
-        else if (block.type === 'thinking') sections.push({ title: 'Thinking', text: block.thinking });
-        else if (block.type === 'toolCall') {
-          sections.push({ title: `Tool call: ${block.name}`, code: JSON.stringify(block.arguments, null, 2) });
-        }
-      }
-      if (message.errorMessage) sections.push({ title: 'Error', text: message.errorMessage });
-      return sections;
-    }
+      return [{ title: `Extension message (${message.customType})`, ...contentParts(message.content, problems) }];
+    case 'assistant':
+      return assistantSections(message, problems);
     case 'toolResult':
-      return [{ title: `Tool result: ${message.toolName}${message.isError ? ' (error)' : ''}`, code: contentParts(message.content).text ?? '' }];
+      return [{ title: `Tool result: ${message.toolName}${message.isError ? ' (error)' : ''}`, code: contentParts(message.content, problems).text }];
     case 'bashExecution':
       return [{ title: 'Shell command', code: bashExecutionText(message) }];
     default:
@@ -42,23 +48,23 @@ function messageSections(message: AgentMessage): Section[] {
   }
 }
 
-function contentParts(content: string | readonly { type: string; text?: unknown }[]): { text: string } {
+function contentParts(content: string | readonly { type: string; text?: unknown }[], problems: ViewProblems): { text: string } {
   if (typeof content === 'string') return { text: content };
   return {
-    text: content.map((b) => (b.type === 'text' && typeof b.text === 'string' ? b.text : `[${b.type}]`)).join('\n'),
+    text: content.map((b) => (b.type === 'text' ? readableText(b.text, 'text', problems) : `[${b.type}]`)).join('\n'),
   };
 }
 
-function entrySections(entry: SessionEntry): Section[] {
+function entrySections(entry: SessionEntry, problems: ViewProblems): Section[] {
   switch (entry.type) {
     case 'message':
-      return messageSections(entry.message);
+      return messageSections(entry.message, problems);
     case 'compaction':
-      return [{ title: `Compaction summary (${entry.tokensBefore} tokens before)`, text: entry.summary }];
+      return [{ title: `Compaction summary (${finiteCount(entry.tokensBefore, 'tokensBefore', problems)} tokens before)`, text: entry.summary }];
     case 'branch_summary':
       return entry.summary ? [{ title: 'Branch summary', text: entry.summary }] : [];
     case 'custom_message':
-      return [{ title: `Extension message (${entry.customType})`, ...contentParts(entry.content) }];
+      return [{ title: `Extension message (${entry.customType})`, ...contentParts(entry.content, problems) }];
     case 'model_change':
       return [{ title: 'Model', text: `${entry.provider}/${entry.modelId}` }];
     case 'thinking_level_change':
@@ -111,10 +117,31 @@ export function renderHtml(title: string, sections: readonly Section[]): string 
   ].join('\n');
 }
 
-export function exportSession(store: SessionStore, leafId: string | null, format: 'md' | 'html'): string {
+/** An entry the export could show only partly, and what was repaired (normalize-view's rules). */
+export interface ExportProblem {
+  entryId: string;
+  problems: string[];
+}
+
+export function exportSession(store: SessionStore, leafId: string | null, format: 'md' | 'html', report: ExportProblem[] = []): string {
   const title = store.getSessionName() ?? `Session ${store.header.id}`;
-  const sections = store.getBranch(leafId).flatMap(entrySections);
+  const sections = store.getBranch(leafId).flatMap((entry) => {
+    const problems: ViewProblems = [];
+    const shown = entrySections(entry, problems);
+    if (problems.length > 0) report.push({ entryId: entry.id, problems });
+    return shown;
+  });
   return format === 'md' ? renderMarkdown(title, sections) : renderHtml(title, sections);
+}
+
+/** Warns, per line of the file, about entries the export showed only partly. */
+async function reportPartlyShown(file: string, report: readonly ExportProblem[], io: CliIO): Promise<void> {
+  if (report.length === 0) return;
+  const lines = await entryLines(file);
+  for (const { entryId, problems } of report) {
+    const line = lines.get(entryId);
+    io.err(`warning: ${file}${line ? `:${line}` : ''}: partly-shown: entry ${entryId}: ${problems.join('; ')}; shown as unreadable`);
+  }
 }
 
 export const exportCommand: CliCommand = {
@@ -129,7 +156,9 @@ export const exportCommand: CliCommand = {
     const format = values.format;
     if (format !== 'md' && format !== 'html') throw new CliError('--format must be md or html');
     const store = await openForCli(positionals[0]!, io);
-    const text = exportSession(store, resolveLeafOption(store, values.leaf), format);
+    const report: ExportProblem[] = [];
+    const text = exportSession(store, resolveLeafOption(store, values.leaf), format, report);
+    await reportPartlyShown(positionals[0]!, report, io);
     if (values.out) await writeFile(values.out, text);
     else io.out(text);
     return 0;

@@ -24,8 +24,9 @@ export interface SessionStats {
 }
 
 export function computeStats(store: SessionStore): SessionStats {
-  const byType: Record<string, number> = {};
-  const messagesByRole: Record<string, number> = {};
+  // no prototype: entry types and roles named `constructor` or `__proto__` are plain keys here
+  const byType: Record<string, number> = Object.create(null) as Record<string, number>;
+  const messagesByRole: Record<string, number> = Object.create(null) as Record<string, number>;
   const childCount = new Map<string, number>();
   let chars = 0;
   let roots = 0;
