@@ -16,6 +16,12 @@ export interface FileChangePreview {
   isNewFile: boolean;
 }
 
+/** The preview of an approval request if it is a file change (previews travel as `unknown`). */
+export function asFileChange(preview: unknown): FileChangePreview | undefined {
+  const candidate = preview as FileChangePreview | undefined;
+  return candidate && candidate.kind === 'fileChange' && typeof candidate.proposed === 'string' && typeof candidate.original === 'string' ? candidate : undefined;
+}
+
 export async function previewFileChange(
   toolName: string,
   args: Record<string, unknown>,

@@ -4,7 +4,7 @@ import type { AgentEvent, UsageInfo } from '../agent/events';
 import type { ConversationEntry } from '../app/view-model';
 import { contentText } from '../core/messages';
 import { compactionReasonSchema, LIMITS, type AgentUiEvent, type CompactionReasonName, type AssistantBlock, type ConversationItem, type UsageSnapshot } from '../protocol';
-import { canDiff } from './approval-prompter';
+import { approvalRequestEvent } from './approval-event';
 import { epochMs } from './tree-nodes';
 
 export { toTreeNode } from './tree-nodes';
@@ -167,13 +167,7 @@ export function toUiEvent(event: AgentEvent): AgentUiEvent | undefined {
         entryId: event.entryId,
       };
     case 'approval_request':
-      return {
-        type: 'approval_request',
-        toolCallId: event.request.toolCallId,
-        toolName: event.request.toolName.slice(0, LIMITS.short),
-        args: boundedArgs(event.request.args),
-        canDiff: canDiff(event.request),
-      };
+      return approvalRequestEvent(event.request, boundedArgs(event.request.args));
     case 'approval_resolved':
       return {
         type: 'approval_resolved',
