@@ -1,15 +1,16 @@
 // Makes every character of a command or file line visible on the approval card (docs/reliability.md,
 // "the card shows exactly what will run"): control characters (C0, DEL, C1), bidi controls, zero-width
-// and other invisible characters, unusual spaces and lone surrogates become distinct badges; long runs
-// of spaces stay spaces (so the layout is exact) but are marked with their count; newlines stay newlines.
+// and other invisible characters, unusual spaces and lone surrogates become distinct badges; a long run
+// of spaces (padding that pushes the rest of a command out of view) becomes one "⟨300 spaces⟩" badge;
+// newlines stay newlines.
 
 export type VisiblePiece =
   | { kind: 'text'; text: string }
   | { kind: 'badge'; text: string; title: string }
-  | { kind: 'spaces'; text: string; title: string };
+  | { kind: 'spaces'; text: string; title: string; raw: string };
 
-/** Runs of at least this many plain spaces are marked (padding that pushes text out of view). */
-export const SPACE_RUN = 4;
+/** Runs of at least this many plain spaces become one badge; shorter ones (indentation) stay as they are. */
+export const SPACE_RUN = 16;
 
 const BIDI_NAMES: Readonly<Record<number, string>> = {
   0x061c: 'ARABIC LETTER MARK',
@@ -67,13 +68,14 @@ function pushPlain(pieces: VisiblePiece[], text: string): void {
   let at = 0;
   for (const match of text.matchAll(pattern)) {
     if (match.index > at) pushText(pieces, text.slice(at, match.index));
-    pieces.push({ kind: 'spaces', text: match[0], title: `${match[0].length} spaces` });
+    const count = match[0].length;
+    pieces.push({ kind: 'spaces', text: `⟨${count} spaces⟩`, title: `${count} spaces in a row`, raw: match[0] });
     at = match.index + match[0].length;
   }
   if (at < text.length) pushText(pieces, text.slice(at));
 }
 
-/** The pieces of `text`, in order; joining their `text` gives `text` with every hidden character badged. */
+/** The pieces of `text`, in order; joining their `text` gives `text` with every hidden character and long space run badged. */
 export function visiblePieces(text: string): VisiblePiece[] {
   const pieces: VisiblePiece[] = [];
   let plain = '';

@@ -39,6 +39,11 @@ installFakeDocument();
 const { renderToolCard } = require('../../../webview/render/tool-card') as { renderToolCard: (ctx: unknown, call: unknown) => unknown };
 const { Store } = require('../../../webview/store') as { Store: new () => { applyEvent(event: unknown): void } };
 
+/** The card's text with each badge turned back into what it stands for. */
+function unbadge(shown: string): string {
+  return shown.replace('⟨U+202E⟩', '\u202E').replace(/⟨(\d+) spaces⟩/g, (_, n: string) => ' '.repeat(Number(n)));
+}
+
 function cardFor(request: ApprovalRequest): FakeNode {
   const event = toUiEvent({ type: 'approval_request', request });
   const parsed = parseHostMessage({ type: 'agentEvent', event });
@@ -55,12 +60,12 @@ test('a bash card carries the whole command for each hostile spelling, hidden ch
     assert.ok(box, 'no command box on the approval card');
     const shown = textOf(box);
     assert.doesNotMatch(shown, BIDI_CLASS);
-    assert.equal(shown.replace('⟨U+202E⟩', '\u202E'), command, 'the command box must show the command exactly');
+    assert.equal(unbadge(shown), command, 'the command box must show the command exactly');
   }
   const bidiCard = cardFor({ toolCallId: 'c2', toolName: 'bash', args: { command: BIDI } });
   assert.deepEqual(byClass(byClass(bidiCard, 'approval-text')[0]!, 'hidden-char').map((n) => [textOf(n), n.attrs.title]), [['⟨U+202E⟩', 'bidirectional control: RIGHT-TO-LEFT OVERRIDE (reorders the text around it)']]);
   assert.match(textOf(byClass(cardFor({ toolCallId: 'c3', toolName: 'bash', args: { command: TWO_LINES } }), 'approval-arg-label')[0]!), /2 lines/);
-  assert.deepEqual(byClass(byClass(cardFor({ toolCallId: 'c4', toolName: 'bash', args: { command: PADDED } }), 'approval-text')[0]!, 'space-run').map((n) => n.attrs.title), ['300 spaces']);
+  assert.deepEqual(byClass(byClass(cardFor({ toolCallId: 'c4', toolName: 'bash', args: { command: PADDED } }), 'approval-text')[0]!, 'space-run').map((n) => n.attrs.title), ['300 spaces in a row']);
 });
 
 test('a write card shows the diff inline, the protected-file warning, no "Always", and Deny as the prominent button', () => {

