@@ -1,4 +1,6 @@
 // Small text formatters shared by render modules.
+import { lineCount, visibleString } from './visible-text';
+
 export function formatTokens(n: number): string {
   if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(n >= 10_000_000 ? 0 : 1)}M`;
   if (n >= 1000) return `${(n / 1000).toFixed(n >= 100_000 ? 0 : 1)}k`;
@@ -22,13 +24,24 @@ export function formatTime(ms: number): string {
   return date.toLocaleString(undefined, { hour: '2-digit', minute: '2-digit', month: 'short', day: 'numeric' });
 }
 
-/** The argument that says what a tool call does: its path, command or pattern. */
+/**
+ * The argument that says what a tool call does: its path, command or pattern, as one line with hidden
+ * characters badged and any further lines announced ("+1 line"), so the summary never hides silently.
+ */
 export function keyArgument(args: Record<string, unknown>): string {
   for (const key of ['path', 'command', 'pattern', 'query', 'file', 'url']) {
     const value = args[key];
-    if (typeof value === 'string' && value.length > 0) return firstLine(value, 160);
+    if (typeof value === 'string' && value.length > 0) return oneLineSummary(value, 160);
   }
   return '';
+}
+
+function oneLineSummary(value: string, max: number): string {
+  const text = value.trimStart();
+  const more = lineCount(text.trimEnd()) - 1;
+  const line = visibleString(text.split('\n', 1)[0] ?? '');
+  const shown = line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  return more > 0 ? `${shown} … (+${more} line${more === 1 ? '' : 's'})` : shown;
 }
 
 export function safeJson(value: unknown): string {

@@ -2,6 +2,8 @@
 // approval status, the streaming draft, navigation progress. Render modules read it; main.ts writes it
 // from validated host messages. Listeners are told which part changed so only that part re-renders.
 import type {
+  ApprovalDiffView,
+  ApprovalWarningView,
   AgentUiEvent,
   AssistantBlock,
   AssistantItem,
@@ -31,6 +33,10 @@ export interface ToolLive {
   partialText?: string;
   canDiff?: boolean;
   reason?: string;
+  /** why the call asks whatever the settings say (protected file, hard link) */
+  warnings?: ApprovalWarningView[];
+  /** write/edit: the compact diff shown on the approval card */
+  diff?: ApprovalDiffView;
 }
 
 export interface NavigationStatus {
@@ -232,7 +238,7 @@ export class Store implements LoadedPath {
         this.setTool(event.toolCallId, { status: event.status === 'skipped' ? 'skipped' : event.status, partialText: event.resultText });
         return;
       case 'approval_request':
-        this.setTool(event.toolCallId, { status: 'awaitingApproval', canDiff: event.canDiff });
+        this.setTool(event.toolCallId, { status: 'awaitingApproval', canDiff: event.canDiff, warnings: event.warnings, diff: event.diff });
         return;
       case 'approval_resolved':
         this.setTool(event.toolCallId, { status: event.approved ? 'running' : 'denied', reason: event.reason });

@@ -96,6 +96,8 @@ export interface AgentSessionDeps {
   prompter: ApprovalPrompter;
   /** extra shown with an approval request (e.g. the edited file for a diff view) */
   approvalPreview?: (toolName: string, args: Record<string, unknown>) => Promise<unknown>;
+  /** folders whose files always ask besides .vscode/, .git/, … (Arbor's sessions directory); read per run */
+  protectedDirectories?: () => readonly string[];
   workspace: WorkspaceRoots;
   /** VS Code workspace trust; a function so a trust change applies to the next tool call */
   trusted: boolean | (() => boolean);
@@ -854,6 +856,7 @@ export class AgentSession {
       trusted: this.trusted(),
       ...(this.deps.toolLimits ? { limits: this.deps.toolLimits } : {}),
       ...(this.deps.approvalPreview ? { approvalPreview: this.deps.approvalPreview } : {}),
+      ...(this.deps.protectedDirectories ? { protectedDirectories: this.deps.protectedDirectories() } : {}),
       now: () => this.clock.now(),
       emit: (event) => this.emit(event),
       persist: (result) => this.persist(result),

@@ -7,6 +7,15 @@ export type ApprovalSetting = 'ask' | 'allow' | 'deny';
 
 export type ApprovalDecision = { kind: 'allow' } | { kind: 'ask' } | { kind: 'deny'; reason: string };
 
+/**
+ * Why a call must ask whatever the settings say: it writes a protected file (.vscode/, .git/, …), a file
+ * with other hard links, or a command names such a file. Found by sensitive-paths.ts; shown on the card.
+ */
+export interface ApprovalWarning {
+  kind: 'protectedPath' | 'hardLink' | 'commandMention';
+  message: string;
+}
+
 /** Defaults: tools that change files or run commands ask first; reading tools run freely. */
 export const DEFAULT_APPROVAL: Readonly<Record<string, ApprovalSetting>> = {
   read: 'allow',
@@ -82,12 +91,17 @@ export class ApprovalPolicy {
     return this.mutating.has(toolName) || !this.readOnly.has(toolName);
   }
 
-  decide(toolName: string, context: { trusted: boolean }): ApprovalDecision {
+  /**
+   * Restricted mode and "deny" refuse; any warning asks, whatever "allow" or "always allow for this
+   * session" say (a setting cannot approve a change to the files that hold the settings).
+   */
+  decide(toolName: string, context: { trusted: boolean }, warnings: readonly ApprovalWarning[] = []): ApprovalDecision {
     if (!context.trusted && this.isMutating(toolName)) return { kind: 'deny', reason: RESTRICTED_MODE_REASON };
     const setting = this.settingFor(toolName);
     if (setting === 'deny') {
       return { kind: 'deny', reason: `The ${toolName} tool is turned off in Arbor's settings.` };
     }
+    if (warnings.length > 0) return { kind: 'ask' };
     if (setting === 'allow' || this.alwaysAllowed.has(toolName)) return { kind: 'allow' };
     return { kind: 'ask' };
   }

@@ -3,7 +3,7 @@
 import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage } from '../core/messages';
 import type { CompactionOutcome, CompactionReason } from '../compaction';
 import type { ModelInfo } from '../llm/types';
-import type { ApprovalAnswer } from './approval';
+import type { ApprovalAnswer, ApprovalWarning } from './approval';
 
 /** What the UI (chat panel, VS Code diff editor) is asked before a mutating tool call runs. */
 export interface ApprovalRequest {
@@ -12,6 +12,8 @@ export interface ApprovalRequest {
   args: Record<string, unknown>;
   /** optional extra for the UI (e.g. the proposed file content of an edit), from `approvalPreview` */
   preview?: unknown;
+  /** why this call asks whatever the settings say (protected file, hard link); shown as a warning */
+  warnings?: ApprovalWarning[];
 }
 
 export interface ApprovalPrompter {

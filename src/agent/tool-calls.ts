@@ -1,11 +1,13 @@
 // Runs the tool calls of one assistant message, one after another in the order the model wrote them.
 // Each call is checked against the approval policy (restricted mode and "deny" settings refuse, "ask"
-// asks the user); a refused call becomes a tool result the model can read. Every call gets exactly
-// one result, also when the user stops the agent: calls that did not run get a "skipped" result.
+// asks the user, and so does a write of a protected file or a hard link: sensitive-paths.ts); a refused
+// call becomes a tool result the model can read. Every call gets exactly one result, also when the user
+// stops the agent: calls that did not run get a "skipped" result.
 import type { ToolCall, ToolResultMessage } from '../core/messages';
 import { renderPrompt } from '../core/prompts';
-import { applyAnswer, deniedToolResult, type ApprovalPolicy } from './approval';
+import { applyAnswer, deniedToolResult, type ApprovalPolicy, type ApprovalWarning } from './approval';
 import type { ApprovalPrompter, ApprovalRequest, AgentEvent, ToolEndStatus } from './events';
+import { approvalWarnings } from './sensitive-paths';
 import { runTool, type AgentTool, type ToolOutput, type WorkspaceRoots, type ToolLimits } from './tools';
 
 export interface ToolCallEnvironment {
@@ -16,6 +18,8 @@ export interface ToolCallEnvironment {
   trusted: boolean;
   limits?: Partial<ToolLimits>;
   approvalPreview?: (toolName: string, args: Record<string, unknown>) => Promise<unknown>;
+  /** folders outside the built-in list whose files always ask (Arbor's sessions directory) */
+  protectedDirectories?: readonly string[];
   now: () => number;
   emit: (event: AgentEvent) => void;
   /** persists a tool result, resolving with its entry id */
@@ -75,8 +79,9 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 'ab
 }
 
 /** Asks the user; a prompter that fails counts as a denial, never as an approval. */
-async function askUser(env: ToolCallEnvironment, call: ToolCall, signal: AbortSignal): Promise<ToolOutput | 'run' | 'aborted'> {
+async function askUser(env: ToolCallEnvironment, call: ToolCall, warnings: ApprovalWarning[], signal: AbortSignal): Promise<ToolOutput | 'run' | 'aborted'> {
   const request: ApprovalRequest = { toolCallId: call.id, toolName: call.name, args: call.arguments };
+  if (warnings.length > 0) request.warnings = warnings;
   if (env.approvalPreview) {
     try {
       const preview = await env.approvalPreview(call.name, call.arguments);
@@ -126,14 +131,15 @@ export async function runToolCalls(env: ToolCallEnvironment, calls: readonly Too
       await finish(env, call, unknownToolOutput(env, call.name), 'error');
       continue;
     }
-    const decision = env.approval.decide(call.name, { trusted: env.trusted });
+    const warnings = await approvalWarnings(call.name, call.arguments, env.workspace, { protectedDirectories: env.protectedDirectories ?? [] });
+    const decision = env.approval.decide(call.name, { trusted: env.trusted }, warnings);
     if (decision.kind === 'deny') {
       env.emit({ type: 'approval_resolved', toolCallId: call.id, approved: false, reason: decision.reason });
       await finish(env, call, deniedToolResult(call.name, { by: 'policy', reason: decision.reason }), 'denied');
       continue;
     }
     if (decision.kind === 'ask') {
-      const asked = await askUser(env, call, signal);
+      const asked = await askUser(env, call, warnings, signal);
       if (asked === 'aborted') {
         await skipToolCalls(env, calls.slice(i), STOPPED_REASON);
         return 'aborted';

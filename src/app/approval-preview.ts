@@ -16,15 +16,15 @@ export interface FileChangePreview {
   isNewFile: boolean;
 }
 
-/** The preview of an approval request when it is a file change (write/edit), else undefined. */
-export function fileChange(preview: unknown): FileChangePreview | undefined {
+/** The preview of an approval request if it is a file change (previews travel as `unknown`). */
+export function asFileChange(preview: unknown): FileChangePreview | undefined {
   const candidate = preview as FileChangePreview | undefined;
-  return candidate && candidate.kind === 'fileChange' && typeof candidate.proposed === 'string' ? candidate : undefined;
+  return candidate && candidate.kind === 'fileChange' && typeof candidate.proposed === 'string' && typeof candidate.original === 'string' ? candidate : undefined;
 }
 
 /** Whether the request's change can be reviewed in a diff editor. */
 export function canDiff(request: { preview?: unknown }): boolean {
-  return fileChange(request.preview) !== undefined;
+  return asFileChange(request.preview) !== undefined;
 }
 
 export async function previewFileChange(

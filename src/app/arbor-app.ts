@@ -589,6 +589,7 @@ export class ArborApp implements Disposable {
       approval: this.policy,
       prompter: this.deps.prompter,
       approvalPreview: (toolName, args) => previewFileChange(toolName, args, this.workspace),
+      protectedDirectories: () => [this.deps.sessionsDir()],
       workspace: this.workspace,
       trusted: () => this.deps.trusted(),
       compaction: {

@@ -340,6 +340,20 @@ export const messageDeltaSchema = z.discriminatedUnion('kind', [
 ]);
 export type MessageDelta = z.infer<typeof messageDeltaSchema>;
 
+/** why an approval asks whatever the settings say; shown as a warning banner on the card */
+export const approvalWarningSchema = z.strictObject({ kind: z.enum(['protectedPath', 'hardLink', 'commandMention']), message: mediumSchema });
+export type ApprovalWarningView = z.infer<typeof approvalWarningSchema>;
+
+/** write/edit: the compact unified diff shown inline on the approval card (full diff: openDiff) */
+export const approvalDiffSchema = z.strictObject({
+  lines: z.array(z.strictObject({ kind: z.enum([' ', '-', '+', '@']), text: z.string().max(4000) })).max(LIMITS.page),
+  omittedLines: countSchema,
+  added: countSchema,
+  removed: countSchema,
+  isNewFile: z.boolean(),
+});
+export type ApprovalDiffView = z.infer<typeof approvalDiffSchema>;
+
 export const agentEventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('busy') }),
   z.strictObject({ type: z.literal('idle') }),
@@ -366,6 +380,8 @@ export const agentEventSchema = z.discriminatedUnion('type', [
     args: toolArgsSchema,
     /** write/edit: a diff can be reviewed (openDiff) */
     canDiff: z.boolean(),
+    warnings: z.array(approvalWarningSchema).max(10).optional(),
+    diff: approvalDiffSchema.optional(),
   }),
   z.strictObject({
     type: z.literal('approval_resolved'),

@@ -3,9 +3,9 @@
 // webview (approve/deny messages), from the extension API (tests, other extensions) or are aborted by
 // Stop. For write/edit it can open VS Code's diff editor on the proposed content ("Review diff").
 import * as vscode from 'vscode';
-import type { ApprovalAnswer } from '../agent/approval';
+import type { ApprovalAnswer, ApprovalWarning } from '../agent/approval';
 import type { ApprovalPrompter, ApprovalRequest } from '../agent/events';
-import { canDiff, fileChange } from '../app/approval-preview';
+import { asFileChange, canDiff } from '../app/approval-preview';
 import { approvalRequestProblem } from './chat-items';
 
 export const PROPOSED_SCHEME = 'arbor-proposed';
@@ -20,6 +20,8 @@ export interface PendingApproval {
   toolName: string;
   args: Record<string, unknown>;
   canDiff: boolean;
+  /** why this call asks whatever the settings say (protected file, hard link) */
+  warnings: ApprovalWarning[];
 }
 
 export { canDiff } from '../app/approval-preview';
@@ -66,6 +68,11 @@ export class ChatApprovalPrompter implements ApprovalPrompter, vscode.Disposable
     return [...this.pending.values()].map((p) => this.describe(p.request));
   }
 
+  /** The requests waiting for an answer, oldest first (a reloaded chat shows their cards again). */
+  pendingRequests(): ApprovalRequest[] {
+    return [...this.pending.values()].map((p) => p.request);
+  }
+
   /** Answers a pending approval; false when nothing waits for `toolCallId`. */
   answer(toolCallId: string, answer: ApprovalAnswer): boolean {
     const pending = this.pending.get(toolCallId);
@@ -77,7 +84,7 @@ export class ChatApprovalPrompter implements ApprovalPrompter, vscode.Disposable
   /** Opens the diff editor: current file (or empty) ↔ proposed content. False when there is nothing to diff. */
   async openDiff(toolCallId: string): Promise<boolean> {
     const pending = this.pending.get(toolCallId);
-    const change = pending ? fileChange(pending.request.preview) : undefined;
+    const change = pending ? asFileChange(pending.request.preview) : undefined;
     if (!change) return false;
     this.proposed.set(toolCallId, change.proposed);
     const name = change.path.split(/[\\/]/).pop() ?? change.path;
@@ -89,7 +96,7 @@ export class ChatApprovalPrompter implements ApprovalPrompter, vscode.Disposable
   }
 
   private describe(request: ApprovalRequest): PendingApproval {
-    return { toolCallId: request.toolCallId, toolName: request.toolName, args: request.args, canDiff: canDiff(request) };
+    return { toolCallId: request.toolCallId, toolName: request.toolName, args: request.args, canDiff: canDiff(request), warnings: request.warnings ?? [] };
   }
 
   dispose(): void {

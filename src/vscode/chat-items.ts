@@ -4,8 +4,8 @@ import type { AgentEvent, ApprovalRequest, UsageInfo } from '../agent/events';
 import type { ConversationEntry } from '../app/view-model';
 import { contentText } from '../core/messages';
 import { compactionReasonSchema, LIMITS, parseHostMessage, type AgentUiEvent, type CompactionReasonName, type AssistantBlock, type ConversationItem, type UsageSnapshot } from '../protocol';
-import { canDiff } from '../app/approval-preview';
 import { wireId } from '../app/wire-ids';
+import { approvalRequestEvent } from './approval-event';
 import { epochMs } from './tree-nodes';
 
 export { toTreeNode } from './tree-nodes';
@@ -168,13 +168,7 @@ export function toUiEvent(event: AgentEvent): AgentUiEvent | undefined {
         entryId: wireId(event.entryId),
       };
     case 'approval_request':
-      return {
-        type: 'approval_request',
-        toolCallId: wireId(event.request.toolCallId),
-        toolName: event.request.toolName.slice(0, LIMITS.short),
-        args: boundedArgs(event.request.args),
-        canDiff: canDiff(event.request),
-      };
+      return approvalRequestEvent(event.request, boundedArgs(event.request.args));
     case 'approval_resolved':
       return {
         type: 'approval_resolved',

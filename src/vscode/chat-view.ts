@@ -297,8 +297,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         if (this.deps.app) {
           await this.postConversation();
           await this.postTree();
-          for (const pending of this.deps.prompter?.list() ?? []) {
-            await this.post({ type: 'agentEvent', event: { type: 'approval_request', toolCallId: wireId(pending.toolCallId), toolName: pending.toolName, args: pending.args, canDiff: pending.canDiff } });
+          for (const request of this.deps.prompter?.pendingRequests() ?? []) {
+            const event = toUiEvent({ type: 'approval_request', request });
+            if (event) await this.post({ type: 'agentEvent', event });
           }
         }
         this.stats.handshakes++;

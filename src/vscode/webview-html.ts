@@ -34,6 +34,7 @@ export function renderChatHtml(webview: vscode.Webview, extensionUri: vscode.Uri
   <meta http-equiv="Content-Security-Policy" content="${csp}">
   <meta name="viewport" content="width=device-width, initial-scale=1.0">
   <link rel="stylesheet" href="${asset('main.css').toString()}">
+  <link rel="stylesheet" href="${asset('approval-card.css').toString()}">
   <script type="module" nonce="${nonce}" src="${asset('toolkit.min.js').toString()}"></script>
   <script defer nonce="${nonce}" src="${asset('main.js').toString()}"></script>
   <title>Arbor Chat</title>

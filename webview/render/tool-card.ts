@@ -1,9 +1,10 @@
-// A tool call as a card: name, key argument, status, collapsible arguments and result, and the approval
-// buttons while the call waits for the user.
+// A tool call as a card: name, key argument, status, collapsible arguments and result, and while the call
+// waits for the user the approval body (approval-card.ts: exactly what will run) and buttons.
 import type { ToolStatus } from '../../src/protocol';
 import { el } from '../dom';
 import { keyArgument, safeJson } from '../format';
 import { toolStatus } from '../store';
+import { approvalBody, visibleNodes } from './approval-card';
 import type { RenderContext } from './message';
 
 const statusText: Record<ToolStatus, string> = {
@@ -39,13 +40,13 @@ export function renderToolCard(
       { class: 'tool-head' },
       el('span', { class: 'tool-icon', 'aria-hidden': 'true' }, statusIcon[status]),
       el('span', { class: 'tool-name' }, call.name),
-      keyArg ? el('code', { class: 'tool-key', title: keyArg }, keyArg) : '',
+      keyArg ? el('code', { class: 'tool-key', title: keyArg, dir: 'ltr' }, keyArg) : '',
       el('span', { class: 'tool-status' }, statusText[status]),
     ),
   );
   const argsKey = `tool:${call.id}:args`;
   const argsText = streamingArgs ?? safeJson(call.arguments);
-  card.append(el('details', { class: 'tool-section', 'data-key': argsKey, open: ctx.open.has(argsKey) }, el('summary', {}, 'Arguments'), el('pre', {}, el('code', {}, argsText))));
+  card.append(el('details', { class: 'tool-section', 'data-key': argsKey, open: ctx.open.has(argsKey) }, el('summary', {}, 'Arguments'), el('pre', {}, el('code', {}, ...visibleNodes(argsText)))));
   const output = result?.text ?? live?.partialText;
   if (output !== undefined && output.length > 0) {
     const key = `tool:${call.id}:result`;
@@ -56,15 +57,20 @@ export function renderToolCard(
   if (live?.reason && status === 'denied') card.append(el('div', { class: 'inline-note' }, live.reason));
   if (status === 'awaitingApproval') {
     const canDiff = live?.canDiff ?? (call.name === 'write' || call.name === 'edit');
+    // A warning (protected file, hard link) makes Deny the prominent button and drops "Always": the
+    // session-wide approval would not cover such a file anyway (docs/reliability.md).
+    const warned = (live?.warnings?.length ?? 0) > 0;
+    if (warned) card.classList.add('approval-warned');
     card.append(
+      approvalBody(call, live),
       el(
         'div',
         { class: 'approval', role: 'group', 'aria-label': 'Approve this tool call?' },
         el('span', { class: 'approval-question' }, `Allow ${call.name}?`),
-        canDiff ? el('vscode-button', { appearance: 'secondary', 'data-action': 'openDiff', 'data-id': call.id }, 'Review diff') : '',
-        el('vscode-button', { appearance: 'primary', 'data-action': 'approve', 'data-id': call.id, class: 'approve-btn' }, 'Approve'),
-        el('vscode-button', { appearance: 'secondary', 'data-action': 'approveAlways', 'data-id': call.id, title: `Approve every ${call.name} call in this session` }, 'Always'),
-        el('vscode-button', { appearance: 'secondary', 'data-action': 'deny', 'data-id': call.id, title: 'Deny (with the note below, if any, sent to the model)' }, 'Deny'),
+        canDiff ? el('vscode-button', { appearance: 'secondary', 'data-action': 'openDiff', 'data-id': call.id }, 'Open in diff editor') : '',
+        el('vscode-button', { appearance: warned ? 'secondary' : 'primary', 'data-action': 'approve', 'data-id': call.id, class: 'approve-btn' }, warned ? 'Approve anyway' : 'Approve'),
+        warned ? '' : el('vscode-button', { appearance: 'secondary', 'data-action': 'approveAlways', 'data-id': call.id, title: `Approve every ${call.name} call in this session` }, 'Always'),
+        el('vscode-button', { appearance: warned ? 'primary' : 'secondary', 'data-action': 'deny', 'data-id': call.id, title: 'Deny (with the note below, if any, sent to the model)' }, 'Deny'),
         // Deny with feedback: the note goes back to the model as the reason, so it can try differently.
         el('input', {
           type: 'text',

@@ -75,3 +75,14 @@ test('a denial becomes an error tool result the model can act on', () => {
   assert.match(byPolicy.content[0].type === 'text' ? byPolicy.content[0].text : '', /restricted mode/);
   assert.deepEqual(byPolicy.details, { denied: true, by: 'policy', reason: RESTRICTED_MODE_REASON });
 });
+
+test('a warning makes allow and "always" ask; deny and restricted mode still refuse', () => {
+  const warning = [{ kind: 'protectedPath' as const, message: 'Protected file (.vscode/)' }];
+  const policy = new ApprovalPolicy({ settings: { write: 'allow', bash: 'deny' } });
+  policy.rememberAlways('edit');
+  assert.deepEqual(policy.decide('write', trusted), { kind: 'allow' });
+  assert.deepEqual(policy.decide('write', trusted, warning), { kind: 'ask' });
+  assert.deepEqual(policy.decide('edit', trusted, warning), { kind: 'ask' });
+  assert.equal(policy.decide('bash', trusted, warning).kind, 'deny');
+  assert.deepEqual(policy.decide('write', untrusted, warning), { kind: 'deny', reason: RESTRICTED_MODE_REASON });
+});

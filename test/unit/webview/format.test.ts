@@ -31,9 +31,11 @@ test('formatTime: empty for an unknown (0) timestamp, text otherwise', () => {
   assert.match(formatTime(Date.parse('2025-02-01T09:00:00Z')), /\d/);
 });
 
-test('keyArgument: path, command, pattern… in that order; first line only', () => {
+test('keyArgument: path, command, pattern… in that order; first line, further lines announced', () => {
   assert.equal(keyArgument({ command: 'ls', path: 'src/a.ts' }), 'src/a.ts');
-  assert.equal(keyArgument({ command: 'npm test\nnpm run build' }), 'npm test');
+  assert.equal(keyArgument({ command: 'npm test\nnpm run build' }), 'npm test … (+1 line)');
+  assert.equal(keyArgument({ command: 'a\nb\nc\n' }), 'a … (+2 lines)');
+  assert.equal(keyArgument({ command: 'rm\u202Efdp.exe' }), 'rm⟨U+202E⟩fdp.exe');
   assert.equal(keyArgument({ pattern: 'TODO' }), 'TODO');
   assert.equal(keyArgument({ path: '', content: 'x' }), '');
   assert.equal(keyArgument({ path: 42 }), '');

@@ -1,0 +1,94 @@
+// Which workspace files change how the agent or the editor behave, so that writing them always asks
+// (docs/reliability.md, threat model: a hostile repository or model reply must not turn its own
+// approvals off). Pure string rules: the file-system probe in sensitive-paths.ts feeds them both the
+// path as written and the real path, relative to a workspace root.
+//
+// The list, matched case-insensitively (macOS and Windows file systems are):
+// - any path segment `.vscode` (settings, tasks, launch configs: VS Code runs and trusts them), at any depth
+// - any path segment `.git` (config, hooks: git runs them), at any depth; also a `.git` file (gitdir link)
+// - any segment `.devcontainer`, and `.devcontainer.json` (commands run when the folder is reopened)
+// - any file named `*.code-workspace` (workspace settings, like .vscode/settings.json)
+// - `.gitattributes`, `.gitmodules` (filters and submodule URLs git acts on)
+// - `AGENTS.md` (Arbor puts it into the system prompt)
+
+export type ProtectedPathKind = 'editor' | 'git' | 'agent';
+
+export interface ProtectedMatch {
+  kind: ProtectedPathKind;
+  /** the rule that matched, for the card: e.g. ".vscode/", "*.code-workspace" */
+  rule: string;
+}
+
+const DIRECTORY_RULES: ReadonlyArray<readonly [string, ProtectedMatch]> = [
+  ['.vscode', { kind: 'editor', rule: '.vscode/' }],
+  ['.git', { kind: 'git', rule: '.git/' }],
+  ['.devcontainer', { kind: 'editor', rule: '.devcontainer/' }],
+];
+
+const FILE_RULES: ReadonlyArray<readonly [string, ProtectedMatch]> = [
+  ['.git', { kind: 'git', rule: '.git' }],
+  ['.gitattributes', { kind: 'git', rule: '.gitattributes' }],
+  ['.gitmodules', { kind: 'git', rule: '.gitmodules' }],
+  ['.devcontainer.json', { kind: 'editor', rule: '.devcontainer.json' }],
+  ['agents.md', { kind: 'agent', rule: 'AGENTS.md' }],
+];
+
+/** Windows 8.3 short names of the protected directories (`VSCODE~1`, `GIT~1`, `DEVCON~1`). */
+const SHORT_NAME = /^(vscode|git|devcon\w{0,2})~\d+$/;
+
+/**
+ * One path segment as the most lenient file system would compare it: Unicode case folded, Windows'
+ * ignored trailing dots and spaces removed, an NTFS stream suffix (`.git::$INDEX_ALLOCATION`) cut off.
+ */
+export function foldSegment(segment: string): string {
+  const folded = segment.normalize('NFC').toUpperCase().toLowerCase();
+  const streamless = folded.includes(':') ? folded.slice(0, folded.indexOf(':')) : folded;
+  return streamless.replace(/[. ]+$/, '') || streamless;
+}
+
+/** Splits a relative path on both separators and drops empty and `.` segments (`..` was resolved before). */
+export function pathSegments(relativePath: string): string[] {
+  return relativePath.split(/[\\/]+/).filter((s) => s !== '' && s !== '.').map(foldSegment);
+}
+
+function directoryMatch(segment: string): ProtectedMatch | undefined {
+  if (SHORT_NAME.test(segment)) return { kind: segment.startsWith('git') ? 'git' : 'editor', rule: `${segment} (short name)` };
+  return DIRECTORY_RULES.find(([name]) => name === segment)?.[1];
+}
+
+function fileMatch(name: string): ProtectedMatch | undefined {
+  if (name.endsWith('.code-workspace')) return { kind: 'editor', rule: '*.code-workspace' };
+  return FILE_RULES.find(([rule]) => rule === name)?.[1] ?? directoryMatch(name);
+}
+
+/** The rule a workspace-relative path falls under, or undefined for an ordinary file. */
+export function protectedPathMatch(relativePath: string): ProtectedMatch | undefined {
+  const segments = pathSegments(relativePath);
+  if (segments.length === 0) return undefined;
+  for (const segment of segments.slice(0, -1)) {
+    const match = directoryMatch(segment);
+    if (match) return match;
+  }
+  return fileMatch(segments[segments.length - 1]!);
+}
+
+/** Words in a shell command that name a protected path or rewrite git's config. */
+const COMMAND_MENTIONS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\.vscode\b/, '.vscode'],
+  [/(^|[\s"'=/\\])\.git([\s"'/\\]|$)/, '.git'],
+  [/\.code-workspace\b/, '*.code-workspace'],
+  [/\.devcontainer\b/, '.devcontainer'],
+  [/\.git(attributes|modules)\b/, '.gitattributes / .gitmodules'],
+  [/\bagents\.md\b/, 'AGENTS.md'],
+  [/\bgit\s+(-c\s|config\b)/, 'git config'],
+  [/\bhookspath\b/, 'core.hooksPath'],
+];
+
+/**
+ * The protected names a shell command mentions. A tripwire for `bash` set to "allow", not a boundary:
+ * a command can reach any file without naming it (docs/reliability.md).
+ */
+export function commandMentions(command: string): string[] {
+  const folded = command.normalize('NFKC').toUpperCase().toLowerCase();
+  return COMMAND_MENTIONS.filter(([pattern]) => pattern.test(folded)).map(([, name]) => name);
+}
