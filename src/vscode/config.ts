@@ -5,8 +5,7 @@ import * as vscode from 'vscode';
 import { parseArborSettings, type ArborSettings, type RawArborSettings } from '../app/settings';
 import type { BranchSummarySettings } from '../branch';
 import type { CompactionSettings } from '../compaction';
-import { DEFAULT_COMPACTION_SETTINGS } from '../compaction';
-import { DEFAULT_BRANCH_SUMMARY_SETTINGS } from '../branch';
+import { readRawSettings as readRaw } from '../app/settings-read';
 import { detectContextWindow } from '../llm/context-window';
 import type { Logger } from './log';
 
@@ -16,33 +15,9 @@ export interface SectionReader {
   branchSummary(): BranchSummarySettings;
 }
 
-function section(name: string, keys: readonly string[]): Record<string, unknown> {
-  const config = vscode.workspace.getConfiguration(name);
-  const out: Record<string, unknown> = {};
-  for (const key of keys) {
-    const value = config.get<unknown>(key);
-    if (value !== undefined) out[key] = value;
-  }
-  return out;
-}
-
-/** Raw values of every arbor.* setting this module parses (user/workspace values over defaults). */
+/** Raw values of every arbor.* setting this module parses (see src/app/settings-read.ts). */
 export function readRawSettings(): RawArborSettings {
-  const arbor = vscode.workspace.getConfiguration('arbor');
-  return {
-    model: arbor.get<unknown>('model'),
-    models: arbor.get<unknown>('models'),
-    thinkingLevel: arbor.get<unknown>('thinkingLevel'),
-    toolsApproval: arbor.get<unknown>('tools.approval'),
-    compaction: section('arbor.compaction', Object.keys(DEFAULT_COMPACTION_SETTINGS)),
-    branchSummary: section('arbor.branchSummary', Object.keys(DEFAULT_BRANCH_SUMMARY_SETTINGS)),
-    baseUrls: {
-      openai: arbor.get<unknown>('providers.openai.baseUrl'),
-      anthropic: arbor.get<unknown>('providers.anthropic.baseUrl'),
-      local: arbor.get<unknown>('providers.local.baseUrl'),
-    },
-    sessionsDirectory: arbor.get<unknown>('sessions.directory'),
-  };
+  return readRaw((section) => vscode.workspace.getConfiguration(section));
 }
 
 export class ArborConfig implements vscode.Disposable {

@@ -9,6 +9,7 @@ import {
   type BranchSummarySettings,
 } from '../branch';
 import { DEFAULT_COMPACTION_SETTINGS, parseCompactionSettings, type CompactionSettings } from '../compaction';
+import { readSection } from '../app/settings-read';
 import type { Logger } from './log';
 
 /** Arbor-only compaction option (not part of the engine's settings). */
@@ -67,13 +68,7 @@ export class SettingsReader {
 
 /** The section's values as the user set them (explicit keys only, so defaults are the parser's). */
 function rawSection(section: string, keys: readonly string[]): Record<string, unknown> {
-  const config = vscode.workspace.getConfiguration(section);
-  const raw: Record<string, unknown> = {};
-  for (const key of keys) {
-    const value = config.get<unknown>(key);
-    if (value !== undefined) raw[key] = value;
-  }
-  return raw;
+  return readSection((name) => vscode.workspace.getConfiguration(name), section, keys);
 }
 
 /** Watches configuration changes of both sections and validates them right away. */
