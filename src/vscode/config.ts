@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { parseArborSettings, type ArborSettings, type RawArborSettings } from '../app/settings';
 import type { BranchSummarySettings } from '../branch';
 import type { CompactionSettings } from '../compaction';
-import { readRawSettings as readRaw } from '../app/settings-read';
+import { ignoredSettingWarning, readRawSettings as readRaw } from '../app/settings-read';
 import { detectContextWindow } from '../llm/context-window';
 import type { Logger } from './log';
 
@@ -16,8 +16,8 @@ export interface SectionReader {
 }
 
 /** Raw values of every arbor.* setting this module parses (see src/app/settings-read.ts). */
-export function readRawSettings(): RawArborSettings {
-  return readRaw((section) => vscode.workspace.getConfiguration(section));
+export function readRawSettings(onIgnored?: (setting: string) => void): RawArborSettings {
+  return readRaw((section) => vscode.workspace.getConfiguration(section), onIgnored);
 }
 
 export class ArborConfig implements vscode.Disposable {
@@ -52,13 +52,16 @@ export class ArborConfig implements vscode.Disposable {
   }
 
   private read(): ArborSettings {
-    const raw = readRawSettings();
+    const ignored: string[] = [];
+    const raw = readRawSettings((setting) => ignored.push(ignoredSettingWarning(setting)));
     const url = typeof raw.baseUrls?.local === 'string' ? raw.baseUrls.local.trim() : '';
     if (this.local && this.local.url === url) {
       if (this.local.contextWindow !== undefined) raw.localContextWindow = this.local.contextWindow;
       if (this.local.modelId !== undefined) raw.localModelId = this.local.modelId;
     }
-    const { settings, warnings } = parseArborSettings(raw);
+    const parsed = parseArborSettings(raw);
+    const settings = parsed.settings;
+    const warnings = [...ignored, ...parsed.warnings];
     // The surfaces' SettingsReader (settings-contrib.ts) warns about these two sections; one warning each.
     const reported = warnings.filter((w) => !w.startsWith('arbor.compaction') && !w.startsWith('arbor.branchSummary'));
     if (this.sections) {
