@@ -21,6 +21,7 @@ import type { AgentMessage, LlmMessage } from '../core/messages';
 import type { KeyResolver, ModelInfo } from '../llm/types';
 import { convertToLlm } from '../session/convert';
 import { compactionSummaryText } from '../session/convert';
+import { checkKeyTransport } from '../llm/key-transport';
 import { CompactionCancelled } from './errors';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -180,6 +181,8 @@ export async function requestNativeCompaction(options: NativeCompactionOptions):
   // would only come back as an error.
   if (estimateChars(input) / 4 > options.model.contextWindow) throw new Error('the conversation is larger than the model window');
   const base = (options.model.baseUrl ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const transport = checkKeyTransport(base, true);
+  if (!transport.ok) throw new Error(transport.message);
   const timeoutMs = options.timeoutMs ?? NATIVE_COMPACTION_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;

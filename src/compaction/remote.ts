@@ -3,6 +3,10 @@
 // this machine (loopback); no credentials of any kind (no Authorization header, no user:pass in the
 // URL, no cookies); no redirects (a redirect could lead to a plain-http host); a timeout.
 
+import { isLoopbackHost } from '../llm/key-transport';
+
+export { isLoopbackHost };
+
 export const DEFAULT_REMOTE_TIMEOUT_MS = 120_000;
 
 export class RemoteEndpointRefused extends Error {
@@ -26,13 +30,6 @@ export interface RemoteCallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   fetchImpl?: typeof fetch;
-}
-
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  if (host === 'localhost' || host === '::1') return true;
-  const parts = host.split('.');
-  return parts.length === 4 && parts[0] === '127' && parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255);
 }
 
 /** Validates the endpoint URL against the transport policy; throws RemoteEndpointRefused. */
