@@ -5,6 +5,7 @@ import { parseApprovalSettings, type ApprovalSetting } from '../agent/approval';
 import { parseBranchSummarySettings, type BranchSummarySettings } from '../branch/settings';
 import { parseCompactionSettings, DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../compaction/settings';
 import { DEFAULT_BRANCH_SUMMARY_SETTINGS } from '../branch/settings';
+import { checkKeyTransport } from '../llm/key-transport';
 import { BUILTIN_MODELS, resolveModels } from '../llm/models';
 import type { ModelInfo, ThinkingLevel } from '../llm/types';
 
@@ -90,6 +91,7 @@ export function parseArborSettings(raw: RawArborSettings): ParsedArborSettings {
     if (typeof value === 'string' && isHttpUrl(value.trim())) settings.baseUrls[provider] = value.trim().replace(/\/+$/, '');
     else warnings.push(`arbor.providers.${provider}.baseUrl: ${JSON.stringify(value)} is not an http(s) URL; using the default.`);
   }
+  warnings.push(...keyTransportWarnings(settings.baseUrls));
 
   const resolved = resolveModels(raw.models ?? undefined, BUILTIN_MODELS);
   for (const problem of resolved.problems) warnings.push(`arbor.${problem.startsWith('models') ? '' : 'models: '}${problem}`);
@@ -120,6 +122,20 @@ export function parseArborSettings(raw: RawArborSettings): ParsedArborSettings {
     else warnings.push(`arbor.sessions.directory: ${JSON.stringify(raw.sessionsDirectory)} is not a path; using the default.`);
   }
   return { settings, warnings };
+}
+
+/**
+ * OpenAI and Anthropic always send a key, so a base URL that would carry it over plain http to another
+ * machine is reported at load time; each request is refused as well (src/llm/key-transport.ts).
+ */
+function keyTransportWarnings(baseUrls: ArborSettings['baseUrls']): string[] {
+  const out: string[] = [];
+  for (const provider of ['openai', 'anthropic'] as const) {
+    const url = baseUrls[provider];
+    const verdict = url ? checkKeyTransport(url, true) : undefined;
+    if (verdict && !verdict.ok) out.push(`arbor.providers.${provider}.baseUrl: ${verdict.message}`);
+  }
+  return out;
 }
 
 /** Built-in OpenAI/Anthropic models take the provider base URL (unless a model sets its own); a local URL adds a model. */

@@ -21,10 +21,15 @@ import type { AgentMessage, LlmMessage } from '../core/messages';
 import type { KeyResolver, ModelInfo } from '../llm/types';
 import { convertToLlm } from '../session/convert';
 import { compactionSummaryText } from '../session/convert';
+import { checkKeyTransport } from '../llm/key-transport';
+import { describeBytes, readBoundedBody } from './bounded-body';
 import { CompactionCancelled } from './errors';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 export const NATIVE_COMPACTION_TIMEOUT_MS = 120_000;
+/** The replacement history carries the kept messages and an encrypted item: generous, but bounded. */
+export const NATIVE_COMPACTION_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+const NATIVE_COMPACTION_STALL_MS = 60_000;
 /** Preserve-data key on the compaction entry (same name as omp, so files stay interchangeable). */
 export const OPENAI_REMOTE_COMPACTION_KEY = 'openaiRemoteCompaction';
 
@@ -180,6 +185,8 @@ export async function requestNativeCompaction(options: NativeCompactionOptions):
   // would only come back as an error.
   if (estimateChars(input) / 4 > options.model.contextWindow) throw new Error('the conversation is larger than the model window');
   const base = (options.model.baseUrl ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const transport = checkKeyTransport(base, true);
+  if (!transport.ok) throw new Error(transport.message);
   const timeoutMs = options.timeoutMs ?? NATIVE_COMPACTION_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
@@ -198,9 +205,11 @@ export async function requestNativeCompaction(options: NativeCompactionOptions):
       await response.body?.cancel().catch(() => undefined);
       throw new Error(`HTTP ${response.status}`);
     }
-    const text = await response.text();
+    const read = await readBoundedBody(response, { maxBytes: NATIVE_COMPACTION_MAX_RESPONSE_BYTES, stallMs: NATIVE_COMPACTION_STALL_MS }, signal);
+    if (!read.ok && read.reason === 'too-large') throw new Error(`the answer is larger than ${describeBytes(NATIVE_COMPACTION_MAX_RESPONSE_BYTES)}`);
+    if (!read.ok) throw new Error(read.reason === 'failed' ? read.detail : `the answer ${read.reason === 'stalled' ? 'stalled' : 'was cut off'}`);
     try {
-      body = JSON.parse(text);
+      body = JSON.parse(read.text);
     } catch {
       throw new Error('the answer is not valid JSON');
     }

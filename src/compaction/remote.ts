@@ -1,9 +1,19 @@
 // Generic remote summarization endpoint: POST {systemPrompt, prompt} → {summary, shortSummary?}.
 // The conversation leaves the machine here, so the transport is strict: https, or plain http only to
 // this machine (loopback); no credentials of any kind (no Authorization header, no user:pass in the
-// URL, no cookies); no redirects (a redirect could lead to a plain-http host); a timeout.
+// URL, no cookies); no redirects (a redirect could lead to a plain-http host); a timeout. The answer is
+// read with a size cap and a stall deadline (bounded-body.ts), each reported as its own clear error.
+
+import { isLoopbackHost } from '../llm/key-transport';
+import { describeBytes, readBoundedBody, type BodyLimits, type BodyRead } from './bounded-body';
+
+export { isLoopbackHost };
 
 export const DEFAULT_REMOTE_TIMEOUT_MS = 120_000;
+/** A summary is text for a prompt; an answer larger than this is refused (never buffered whole). */
+export const DEFAULT_REMOTE_MAX_RESPONSE_BYTES = 1024 * 1024;
+/** Headers arrived, then no byte of the body for this long: reported as a timeout. */
+export const DEFAULT_REMOTE_STALL_TIMEOUT_MS = 30_000;
 
 export class RemoteEndpointRefused extends Error {
   constructor(message: string) {
@@ -24,15 +34,12 @@ export interface RemoteSummaryResponse {
 
 export interface RemoteCallOptions {
   signal?: AbortSignal;
+  /** the whole request, answer included */
   timeoutMs?: number;
+  /** longest silence while reading the answer */
+  stallTimeoutMs?: number;
+  maxResponseBytes?: number;
   fetchImpl?: typeof fetch;
-}
-
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  if (host === 'localhost' || host === '::1') return true;
-  const parts = host.split('.');
-  return parts.length === 4 && parts[0] === '127' && parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255);
 }
 
 /** Validates the endpoint URL against the transport policy; throws RemoteEndpointRefused. */
@@ -80,14 +87,39 @@ export async function requestRemoteSummary(
     if (timeout.aborted) throw new Error(`remote endpoint timed out after ${options.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS} ms`);
     throw new Error(`remote endpoint unreachable: ${(error as Error).message}`);
   }
-  if (!response.ok) throw new Error(`remote endpoint answered HTTP ${response.status}`);
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new Error(`remote endpoint answered HTTP ${response.status}`);
+  }
+  const limits = {
+    maxBytes: options.maxResponseBytes ?? DEFAULT_REMOTE_MAX_RESPONSE_BYTES,
+    stallMs: options.stallTimeoutMs ?? DEFAULT_REMOTE_STALL_TIMEOUT_MS,
+  };
+  const read = await readBoundedBody(response, limits, signal);
+  if (!read.ok) {
+    if (options.signal?.aborted) throw new Error('remote summarization was cancelled');
+    throw new Error(describeFailedRead(read, limits, options.timeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS));
+  }
   let body: unknown;
   try {
-    body = await response.json();
+    body = JSON.parse(read.text);
   } catch {
     throw new Error('remote endpoint answered with invalid JSON');
   }
   return parseRemoteResponse(body);
+}
+
+function describeFailedRead(read: Exclude<BodyRead, { ok: true }>, limits: BodyLimits, timeoutMs: number): string {
+  switch (read.reason) {
+    case 'too-large':
+      return `remote endpoint answer is larger than ${describeBytes(limits.maxBytes)}; not used`;
+    case 'stalled':
+      return `remote endpoint timed out: no data for ${limits.stallMs} ms while sending its answer`;
+    case 'aborted':
+      return `remote endpoint timed out after ${timeoutMs} ms (the answer was not complete)`;
+    case 'failed':
+      return `remote endpoint connection failed while sending its answer: ${read.detail}`;
+  }
 }
 
 function parseRemoteResponse(body: unknown): RemoteSummaryResponse {

@@ -7,6 +7,7 @@ import { toAnthropicMessages, toAnthropicSystem, toAnthropicTools } from './conv
 import { guardedAttempt, failedMessage, ABORTED_TEXT, type WireOutcome, type IdleWatchdog } from './attempt';
 import type { MessageBuilder } from './message-builder';
 import { runWithRetry } from './retry';
+import { checkKeyTransport, keyGuardedFetch } from './key-transport';
 import { resolveProviderOptions, type ProviderOptions, type ResolvedProviderOptions } from './provider-options';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
@@ -90,10 +91,16 @@ export class AnthropicMessagesProvider implements Provider {
       const message = failedMessage(model, 'error', `No API key for provider "${model.provider}". Run "Arbor: Set API Key" or set the environment variable.`, { errorKind: 'auth' });
       return { message, streamed: false };
     }
+    const transport = checkKeyTransport(this.baseUrl(model), true);
+    if (!transport.ok) return { message: failedMessage(model, 'error', transport.message, { errorKind: 'invalid_request' }), streamed: false };
     return yield* guardedAttempt(
       { model, signal: request.signal, idleTimeoutMs: this.options.idleTimeoutMs, secrets: () => [this.lastKey] },
       (builder, watchdog) => this.wire(model, request, key, builder, watchdog),
     );
+  }
+
+  private baseUrl(model: ModelInfo): string {
+    return this.options.baseUrl ?? model.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL;
   }
 
   buildBody(model: ModelInfo, request: StreamRequest) {
@@ -119,10 +126,10 @@ export class AnthropicMessagesProvider implements Provider {
     watchdog.kick();
     const client = new Anthropic({
       apiKey,
-      baseURL: this.options.baseUrl ?? model.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL,
+      baseURL: this.baseUrl(model),
       maxRetries: 0,
       timeout: 10 * 60_000,
-      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+      fetch: keyGuardedFetch(this.options.fetch ?? fetch, true),
     });
     const stream = await client.messages.create(this.buildBody(model, request) as never, { signal: watchdog.signal });
     watchdog.kick();

@@ -2,6 +2,8 @@
 // without importing the SDKs: both SDKs' APIError carry `status`, `code`, `type`, `headers` and `error`
 // (the parsed body), so duck typing keeps this module free of the lazily loaded SDK code.
 
+import { maskEchoes, MIN_RUN } from './secret-echoes';
+
 export interface ErrorFacts {
   status?: number;
   code?: string;
@@ -80,7 +82,9 @@ export function errorFacts(err: unknown): ErrorFacts {
 /** Removes every known secret from a text that may end up in an event, a log or a session file. */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   let out = text;
-  for (const secret of secrets) if (secret && secret.length >= 4) out = out.split(secret).join('[REDACTED]');
+  // Short secrets only whole; long ones also in part and encoded (secret-echoes.ts).
+  for (const secret of secrets) if (secret && secret.length >= 4 && secret.length < MIN_RUN) out = out.split(secret).join('[REDACTED]');
+  out = maskEchoes(out, secrets.filter((s): s is string => !!s && s.length >= MIN_RUN), '[REDACTED]');
   // Defence in depth: anything that looks like a bearer token or a well-known key prefix.
   return out
     .replace(/(authorization["':\s]+bearer\s+)[^\s"',}]+/gi, '$1[REDACTED]')

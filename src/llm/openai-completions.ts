@@ -8,6 +8,7 @@ import { guardedAttempt, failedMessage, ABORTED_TEXT, type WireOutcome, type Idl
 import type { MessageBuilder } from './message-builder';
 import { runWithRetry } from './retry';
 import { resolveProviderOptions, type ProviderOptions, type ResolvedProviderOptions } from './provider-options';
+import { checkKeyTransport, keyGuardedFetch } from './key-transport';
 import { countTextTokens, estimateMessageTokens } from './tokens';
 import { readSse } from './sse';
 import { ProviderStreamError } from './stream-error';
@@ -77,10 +78,17 @@ export class OpenAICompletionsProvider implements Provider {
       const message = failedMessage(model, 'error', `No API key for provider "${model.provider}". Run "Arbor: Set API Key" or set the environment variable.`, { errorKind: 'auth' });
       return { message, streamed: false };
     }
+    // The placeholder sent to keyless local servers is no secret: such a server may be on the LAN.
+    const transport = checkKeyTransport(this.baseUrl(model), key !== LOCAL_DUMMY_KEY);
+    if (!transport.ok) return { message: failedMessage(model, 'error', transport.message, { errorKind: 'invalid_request' }), streamed: false };
     return yield* guardedAttempt(
       { model, signal: request.signal, idleTimeoutMs: this.options.idleTimeoutMs, secrets: () => [this.lastKey] },
       (builder, watchdog) => this.wire(model, request, key, builder, watchdog),
     );
+  }
+
+  private baseUrl(model: ModelInfo): string {
+    return this.options.baseUrl ?? model.baseUrl ?? OPENAI_DEFAULT_BASE_URL;
   }
 
   private async resolveKey(model: ModelInfo): Promise<string | undefined> {
@@ -118,10 +126,10 @@ export class OpenAICompletionsProvider implements Provider {
     watchdog.kick();
     const client = new OpenAI({
       apiKey,
-      baseURL: this.options.baseUrl ?? model.baseUrl ?? OPENAI_DEFAULT_BASE_URL,
+      baseURL: this.baseUrl(model),
       maxRetries: 0,
       timeout: 10 * 60_000,
-      fetch: withNestedErrorBody(this.options.fetch ?? fetch),
+      fetch: withNestedErrorBody(keyGuardedFetch(this.options.fetch ?? fetch, apiKey !== LOCAL_DUMMY_KEY)),
     });
     const body = this.buildBody(model, request);
     const response = await client.chat.completions.create(body as never, { signal: watchdog.signal }).asResponse();

@@ -5,8 +5,7 @@ import * as vscode from 'vscode';
 import { parseArborSettings, type ArborSettings, type RawArborSettings } from '../app/settings';
 import type { BranchSummarySettings } from '../branch';
 import type { CompactionSettings } from '../compaction';
-import { DEFAULT_COMPACTION_SETTINGS } from '../compaction';
-import { DEFAULT_BRANCH_SUMMARY_SETTINGS } from '../branch';
+import { ignoredSettingWarning, readRawSettings as readRaw } from '../app/settings-read';
 import { detectContextWindow } from '../llm/context-window';
 import type { Logger } from './log';
 
@@ -16,33 +15,9 @@ export interface SectionReader {
   branchSummary(): BranchSummarySettings;
 }
 
-function section(name: string, keys: readonly string[]): Record<string, unknown> {
-  const config = vscode.workspace.getConfiguration(name);
-  const out: Record<string, unknown> = {};
-  for (const key of keys) {
-    const value = config.get<unknown>(key);
-    if (value !== undefined) out[key] = value;
-  }
-  return out;
-}
-
-/** Raw values of every arbor.* setting this module parses (user/workspace values over defaults). */
-export function readRawSettings(): RawArborSettings {
-  const arbor = vscode.workspace.getConfiguration('arbor');
-  return {
-    model: arbor.get<unknown>('model'),
-    models: arbor.get<unknown>('models'),
-    thinkingLevel: arbor.get<unknown>('thinkingLevel'),
-    toolsApproval: arbor.get<unknown>('tools.approval'),
-    compaction: section('arbor.compaction', Object.keys(DEFAULT_COMPACTION_SETTINGS)),
-    branchSummary: section('arbor.branchSummary', Object.keys(DEFAULT_BRANCH_SUMMARY_SETTINGS)),
-    baseUrls: {
-      openai: arbor.get<unknown>('providers.openai.baseUrl'),
-      anthropic: arbor.get<unknown>('providers.anthropic.baseUrl'),
-      local: arbor.get<unknown>('providers.local.baseUrl'),
-    },
-    sessionsDirectory: arbor.get<unknown>('sessions.directory'),
-  };
+/** Raw values of every arbor.* setting this module parses (see src/app/settings-read.ts). */
+export function readRawSettings(onIgnored?: (setting: string) => void): RawArborSettings {
+  return readRaw((section) => vscode.workspace.getConfiguration(section), onIgnored);
 }
 
 export class ArborConfig implements vscode.Disposable {
@@ -77,13 +52,16 @@ export class ArborConfig implements vscode.Disposable {
   }
 
   private read(): ArborSettings {
-    const raw = readRawSettings();
+    const ignored: string[] = [];
+    const raw = readRawSettings((setting) => ignored.push(ignoredSettingWarning(setting)));
     const url = typeof raw.baseUrls?.local === 'string' ? raw.baseUrls.local.trim() : '';
     if (this.local && this.local.url === url) {
       if (this.local.contextWindow !== undefined) raw.localContextWindow = this.local.contextWindow;
       if (this.local.modelId !== undefined) raw.localModelId = this.local.modelId;
     }
-    const { settings, warnings } = parseArborSettings(raw);
+    const parsed = parseArborSettings(raw);
+    const settings = parsed.settings;
+    const warnings = [...ignored, ...parsed.warnings];
     // The surfaces' SettingsReader (settings-contrib.ts) warns about these two sections; one warning each.
     const reported = warnings.filter((w) => !w.startsWith('arbor.compaction') && !w.startsWith('arbor.branchSummary'));
     if (this.sections) {

@@ -9,6 +9,7 @@ import {
   type BranchSummarySettings,
 } from '../branch';
 import { DEFAULT_COMPACTION_SETTINGS, parseCompactionSettings, type CompactionSettings } from '../compaction';
+import { ignoredSettingWarning, readSection, type OnIgnored } from '../app/settings-read';
 import type { Logger } from './log';
 
 /** Arbor-only compaction option (not part of the engine's settings). */
@@ -28,9 +29,10 @@ export class SettingsReader {
   ) {}
 
   compaction(): CompactionSettings {
-    const raw = rawSection('arbor.compaction', Object.keys(DEFAULT_COMPACTION_SETTINGS));
+    const ignored: string[] = [];
+    const raw = rawSection('arbor.compaction', Object.keys(DEFAULT_COMPACTION_SETTINGS), (setting) => ignored.push(ignoredSettingWarning(setting)));
     const { settings, warnings } = parseCompactionSettings(raw);
-    this.report(warnings);
+    this.report([...ignored, ...warnings]);
     return settings;
   }
 
@@ -66,14 +68,8 @@ export class SettingsReader {
 }
 
 /** The section's values as the user set them (explicit keys only, so defaults are the parser's). */
-function rawSection(section: string, keys: readonly string[]): Record<string, unknown> {
-  const config = vscode.workspace.getConfiguration(section);
-  const raw: Record<string, unknown> = {};
-  for (const key of keys) {
-    const value = config.get<unknown>(key);
-    if (value !== undefined) raw[key] = value;
-  }
-  return raw;
+function rawSection(section: string, keys: readonly string[], onIgnored?: OnIgnored): Record<string, unknown> {
+  return readSection((name) => vscode.workspace.getConfiguration(name), section, keys, onIgnored);
 }
 
 /** Watches configuration changes of both sections and validates them right away. */

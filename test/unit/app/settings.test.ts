@@ -24,6 +24,13 @@ test('settings: a local base URL adds an OpenAI-compatible model with the detect
   assert.deepEqual([local.id, local.api, local.baseUrl, local.contextWindow], ['qwen', 'openai-compatible', 'http://127.0.0.1:8080/v1', 65536]);
 });
 
+test('settings: a keyed provider base URL over plain http to another host is reported at load time', () => {
+  const { warnings, settings } = parseArborSettings({ baseUrls: { openai: 'http://gateway.invalid/v1', anthropic: 'https://gateway.invalid', local: 'http://lan.invalid:8080' } });
+  assert.equal(warnings.length, 1, warnings.join('\n'));
+  assert.match(warnings[0]!, /^arbor\.providers\.openai\.baseUrl: Arbor will not send your API key over plain http to gateway\.invalid/);
+  assert.equal(settings.baseUrls.local, 'http://lan.invalid:8080', 'a keyless local server on the LAN is fine');
+});
+
 test('slash commands: known ones parse, others are prompts', () => {
   assert.deepEqual(parseSlashCommand('/compact keep the API notes'), { name: 'compact', args: 'keep the API notes' });
   assert.deepEqual(parseSlashCommand(' /compact '), { name: 'compact', args: '' });
