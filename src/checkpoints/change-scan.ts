@@ -43,7 +43,9 @@ export async function snapshotWorkspace(files: WorkspaceFiles): Promise<Workspac
 }
 
 async function snapshotRoot(files: WorkspaceFiles, root: CheckpointRoot): Promise<RootSnapshot> {
-  const top = await gitTopLevel(root.real);
+  let pendingTop = files.gitTops.get(root.real);
+  if (!pendingTop) files.gitTops.set(root.real, (pendingTop = gitTopLevel(root.real)));
+  const top = await pendingTop;
   if (top !== undefined) {
     const [head, dirty] = await Promise.all([gitHead(top), gitDirtyPaths(root.real)]);
     if (dirty) return { root, top, head, states: await statesOf(files, dirty.map((p) => join(top, p))) };

@@ -4,7 +4,7 @@
 // follows the files that changed, not the size of the tree.
 import type { BigIntStats } from 'node:fs';
 import { lstat, readFile, realpath } from 'node:fs/promises';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve as resolvePath, sep } from 'node:path';
 import { compileGlob, type GlobMatcher } from '../agent/tools/glob';
 import { isInside, resolveInWorkspace } from '../agent/tools/paths';
 import type { WorkspaceFolder, WorkspaceRoots } from '../agent/tools/types';
@@ -32,6 +32,8 @@ function toSlash(p: string): string {
 export class WorkspaceFiles {
   private readonly cache = new Map<string, CachedStat>();
   private readonly excluded: GlobMatcher[];
+  /** each folder's git top folder (undefined: not in a work tree), looked up once */
+  readonly gitTops = new Map<string, Promise<string | undefined>>();
 
   private constructor(
     readonly workspace: WorkspaceRoots,
@@ -51,6 +53,7 @@ export class WorkspaceFiles {
 
   /** The key of an absolute path inside a folder, or undefined when it is outside every folder. */
   keyOf(absolute: string): FileKey | undefined {
+    if (isInside(resolvePath(this.blobs.dir), absolute)) return undefined;
     for (const root of this.roots) {
       for (const base of [root.real, root.folder.path]) {
         if (isInside(base, absolute) && absolute !== base) return `${root.folder.name}/${toSlash(relative(base, absolute))}`;
