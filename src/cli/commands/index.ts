@@ -3,6 +3,7 @@ import type { CliCommand } from '../command';
 import { branchPlanCommand } from './branch-plan';
 import { contextCommand } from './context';
 import { exportCommand } from './export';
+import { filesCommand } from './files';
 import { planCommand } from './plan';
 import { statsCommand } from './stats';
 import { treeCommand } from './tree';
@@ -14,4 +15,5 @@ export const commands: Record<string, CliCommand> = {
   export: exportCommand,
   plan: planCommand,
   'branch-plan': branchPlanCommand,
+  files: filesCommand,
 };
