@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { syncDir, writeFileAtomic } from '../session/files';
+import { removeStaleTemps } from '../session/stale-temps';
 import type { BlobStore } from './blob-store';
 import { parseFileState } from './manifest';
 import type { FileKey, FileState } from './types';
@@ -103,6 +104,11 @@ export async function recoverRestores(files: WorkspaceFiles, storeDir: string): 
   const dir = journalDir(storeDir);
   const names = await readdir(dir).catch(() => [] as string[]);
   const out: RecoveredJournal[] = [];
+  // A journal whose write was cut before its rename was never in place: no restore step ran after it.
+  for (const name of names) {
+    const temp = /^([0-9a-f]{16}\.json)\.tmp-/.exec(name);
+    if (temp) await removeStaleTemps(join(dir, temp[1]!));
+  }
   for (const name of names.filter((n) => n.endsWith('.json')).sort()) {
     const file = join(dir, name);
     const journal = parseJournal(await readFile(file, 'utf8').catch(() => ''));
