@@ -66,14 +66,18 @@ export async function applyState(blobs: BlobStore, absolute: string, state: File
   const temp = tempNameOf(absolute, journalId);
   await mkdir(dirname(absolute), { recursive: true });
   await blobs.copyTo(state.hash, temp);
-  await chmod(temp, state.exec ? 0o755 : 0o644);
+  // Blobs are stored 0644 (0666 less the umask) and a copy keeps that; only executables need a chmod.
+  if (state.exec) await chmod(temp, 0o755);
   await rename(temp, absolute);
 }
 
-/** Applies every step's `to` (or `from`, rolling back) in order; the files touched are remembered. */
-export async function applySteps(files: WorkspaceFiles, journal: Journal, direction: 'to' | 'from'): Promise<void> {
-  for (const step of journal.steps) {
-    const absolute = await files.resolve(step.key);
+/**
+ * Applies every step's `to` (or `from`, rolling back) in order; the files touched are remembered.
+ * `resolved` are the steps' paths as the plan checked them (recovery resolves each key again).
+ */
+export async function applySteps(files: WorkspaceFiles, journal: Journal, direction: 'to' | 'from', resolved?: readonly string[]): Promise<void> {
+  for (const [index, step] of journal.steps.entries()) {
+    const absolute = resolved?.[index] ?? (await files.resolve(step.key));
     if (absolute === undefined) throw new Error(`${step.key} is not inside the workspace`);
     await applyState(files.blobs, absolute, step[direction], journal.id);
     await files.remember(absolute, step[direction]);

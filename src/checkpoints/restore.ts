@@ -107,7 +107,7 @@ export async function applyRestore(files: WorkspaceFiles, storeDir: string, plan
   const journal = newJournal(plan.fromId, plan.toId, steps);
   const journalFile = await writeJournal(storeDir, journal);
   try {
-    await applySteps(files, journal, 'to');
+    await applySteps(files, journal, 'to', applied.map((c) => c.absolute));
   } catch (error) {
     const rolledBack = await applySteps(files, journal, 'from').then(() => true, () => false);
     if (rolledBack) await removeJournal(journalFile);
