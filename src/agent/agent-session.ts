@@ -53,7 +53,7 @@ import { choosePromotion, promotionNotice, type PromotionTrigger } from './conte
 import { assistantToolCalls, type AgentEvent, type AgentEventListener, type ApprovalPrompter, type UsageInfo } from './events';
 import { IdleTimer, SYSTEM_CLOCK, type Clock } from './idle-timer';
 import { buildSystemPrompt, describeOs, readAgentsMd, type SystemPromptInput } from './system-prompt';
-import { runToolCalls, skipToolCalls, STOPPED_REASON, type ToolCallEnvironment } from './tool-calls';
+import { runToolCalls, skipToolCalls, STOPPED_REASON, type ToolCallEnvironment, type ToolCheckpoints } from './tool-calls';
 import { toolDefinitions, type AgentTool, type ToolLimits, type WorkspaceRoots } from './tools';
 
 export const AUTO_CONTINUE_CUSTOM_TYPE = 'auto-continue';
@@ -114,6 +114,14 @@ export interface AgentSessionDeps {
   createHandoffSession?: (previous: SessionStore) => Promise<SessionStore>;
   clock?: Clock;
   log?: (message: string) => void;
+  /** file checkpoints (src/checkpoints): each turn's file changes become an `arbor.files` entry */
+  checkpoints?: TurnCheckpoints;
+}
+
+/** The recorder of file checkpoints as the agent loop drives it (src/checkpoints/recorder.ts). */
+export interface TurnCheckpoints extends ToolCheckpoints {
+  /** appends the turn's manifest after its tool results (when a file changed) */
+  finishTurn(append: (customType: string, data: unknown) => Promise<{ id: string }>): Promise<unknown>;
 }
 
 export interface CompactOptions {
@@ -513,7 +521,9 @@ export class AgentSession {
       }
       this.overflowGuard.reset();
       if (calls.length > 0) {
-        if ((await runToolCalls(env, calls, signal)) === 'aborted') return;
+        const ran = await runToolCalls(env, calls, signal);
+        await this.deps.checkpoints?.finishTurn((customType, data) => this.currentStore.appendCustomEntry(customType, data));
+        if (ran === 'aborted') return;
         continue;
       }
       if (!(await this.maintainAfterRun(message, state, signal))) return;
@@ -860,6 +870,7 @@ export class AgentSession {
       now: () => this.clock.now(),
       emit: (event) => this.emit(event),
       persist: (result) => this.persist(result),
+      ...(this.deps.checkpoints ? { checkpoints: this.deps.checkpoints } : {}),
     };
   }
 

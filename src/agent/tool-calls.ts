@@ -24,6 +24,14 @@ export interface ToolCallEnvironment {
   emit: (event: AgentEvent) => void;
   /** persists a tool result, resolving with its entry id */
   persist: (result: ToolResultMessage) => Promise<string>;
+  /** file checkpoints (src/checkpoints): told before and after every tool that runs; never throws */
+  checkpoints?: ToolCheckpoints;
+}
+
+/** What the tool loop tells file checkpoints; the recorder picks the mutating tools itself. */
+export interface ToolCheckpoints {
+  beforeTool(toolName: string, args: Record<string, unknown>): Promise<void>;
+  afterTool(toolName: string, args: Record<string, unknown>): Promise<void>;
 }
 
 export const STOPPED_REASON = 'the user stopped the agent before it ran.';
@@ -149,12 +157,14 @@ export async function runToolCalls(env: ToolCallEnvironment, calls: readonly Too
         continue;
       }
     }
+    await env.checkpoints?.beforeTool(call.name, call.arguments);
     const output = await runTool(tool, call.arguments, {
       workspace: env.workspace,
       signal,
       onUpdate: (partialText) => env.emit({ type: 'tool_update', toolCallId: call.id, partialText }),
       ...(env.limits ? { limits: env.limits } : {}),
     });
+    await env.checkpoints?.afterTool(call.name, call.arguments);
     await finish(env, call, output, signal.aborted ? 'aborted' : output.isError ? 'error' : 'done');
     if (signal.aborted) {
       await skipToolCalls(env, calls.slice(i + 1), STOPPED_REASON);

@@ -4,6 +4,7 @@ import { branchPlanCommand } from './branch-plan';
 import { compactCommand } from './compact';
 import { contextCommand } from './context';
 import { exportCommand } from './export';
+import { filesCommand } from './files';
 import { planCommand } from './plan';
 import { statsCommand } from './stats';
 import { treeCommand } from './tree';
@@ -16,4 +17,5 @@ export const commands: Record<string, CliCommand> = {
   plan: planCommand,
   'branch-plan': branchPlanCommand,
   compact: compactCommand,
+  files: filesCommand,
 };

@@ -1,0 +1,236 @@
+#!/usr/bin/env node
+// File checkpoints benchmark (issue 15). Run: `node bench/checkpoints.mjs` (bundles src/checkpoints with
+// esbuild, so timings measure our code, not a TypeScript loader). All ratios come from one run:
+//   capture around one `bash` command (snapshot before + scan after) in a 20,000-file git workspace
+//     vs committing the same change to a shadow git repository (`git add -A && git commit`, the method
+//     of the peers' checkpoints)                                                     target ≤ 0.5
+//   capture around one `edit`: 20,000-file vs 200-file workspace                    target ≤ 1.5
+//   restore of 100 changed files (plan + journaled apply) vs copying the same files target ≤ 2
+//   store size for 100 turns editing one 100 KB file / sum of its distinct contents  target ≤ 2
+// Each time is the median of SAMPLES runs; every bash sample changes 10 files.
+// Results: bench/results/checkpoints.{json,md}.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundleAndRequire } from './lib/bundle-source.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 9);
+const BIG = 20_000;
+const SMALL = 200;
+const work = mkdtempSync(join(tmpdir(), 'arbor-bench-checkpoints-'));
+const git = (cwd, ...args) => execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', '-c', 'core.fsmonitor=false', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+
+try {
+  const cp = await bundleAndRequire(root, work, 'checkpoints', "export { openCheckpoints, planRestore, applyRestore } from './src/checkpoints'; export { SessionStore } from './src/session/store';");
+  const result = await run(cp);
+  write(result);
+  process.exit(result.pass ? 0 : 1);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+async function timed(fn) {
+  const started = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+/** A workspace of `count` small files in 100-file folders (a source tree's shape). */
+function makeTree(dir, count) {
+  for (let i = 0; i < count; i++) {
+    const folder = join(dir, `pkg${Math.floor(i / 100)}`);
+    if (i % 100 === 0) mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, `file${i}.ts`), `export const value${i} = ${i};\n// ${'x'.repeat(200 + (i % 300))}\n`);
+  }
+}
+
+function workspace(name, count, withGit) {
+  const dir = join(work, name);
+  mkdirSync(dir, { recursive: true });
+  makeTree(dir, count);
+  if (withGit) {
+    git(dir, 'init', '-q');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'base');
+  }
+  return dir;
+}
+
+async function open(cp, name, dir) {
+  const sessions = join(work, `${name}-sessions`);
+  const store = await cp.SessionStore.create({ dir: sessions, cwd: dir });
+  const checkpoints = await cp.openCheckpoints(join(sessions, 'checkpoints'), { folders: [{ name: 'ws', path: dir }] });
+  return { store, checkpoints };
+}
+
+/** The change a bash command makes: 10 files rewritten. */
+function bashChange(dir, sample) {
+  for (let k = 0; k < 10; k++) writeFileSync(join(dir, `pkg${k * 7}`, `file${k * 700 + 3}.ts`), `// bash sample ${sample} file ${k}\n`);
+}
+
+async function measureBash(cp) {
+  const dir = workspace('bash', BIG, true);
+  const shadow = join(work, 'shadow.git');
+  const shadowGit = (...args) => git(dir, `--git-dir=${shadow}`, `--work-tree=${dir}`, ...args);
+  git(work, 'init', '-q', '--bare', shadow);
+  shadowGit('add', '-A');
+  shadowGit('commit', '-qm', 'initial');
+  const { store, checkpoints } = await open(cp, 'bash', dir);
+  const ours = [];
+  const theirs = [];
+  for (let sample = 0; sample <= SAMPLES; sample++) {
+    ours.push(await timed(async () => {
+      await checkpoints.recorder.beforeTool('bash', { command: 'x' });
+      bashChange(dir, `ours ${sample}`);
+      await checkpoints.recorder.afterTool('bash', { command: 'x' });
+      await checkpoints.recorder.finishTurn((type, data) => store.appendCustomEntry(type, data));
+    }));
+    bashChange(dir, `theirs ${sample}`);
+    theirs.push(await timed(async () => {
+      shadowGit('add', '-A');
+      shadowGit('commit', '-qm', `sample ${sample}`);
+    }));
+  }
+  // The first sample warms caches (the stat cache, git's index): both sides drop it.
+  return { oursMs: median(ours.slice(1)), shadowGitMs: median(theirs.slice(1)) };
+}
+
+async function editCapture(cp, name, count) {
+  const dir = workspace(name, count, false);
+  const { store, checkpoints } = await open(cp, name, dir);
+  const times = [];
+  for (let sample = 0; sample <= SAMPLES; sample++) {
+    times.push(await timed(async () => {
+      await checkpoints.recorder.beforeTool('edit', { path: 'pkg1/file150.ts' });
+      writeFileSync(join(dir, 'pkg1', 'file150.ts'), `// edit ${sample}\n`);
+      await checkpoints.recorder.afterTool('edit', { path: 'pkg1/file150.ts' });
+      await checkpoints.recorder.finishTurn((type, data) => store.appendCustomEntry(type, data));
+    }));
+  }
+  return median(times.slice(1));
+}
+
+async function measureRestore(cp) {
+  const dir = workspace('restore', 1000, false);
+  const { store, checkpoints } = await open(cp, 'restore', dir);
+  const rec = checkpoints.recorder;
+  const names = Array.from({ length: 100 }, (_, i) => `pkg${i % 10}/file${(i % 10) * 100 + Math.floor(i / 10)}.ts`);
+  const version = async (tag) => {
+    for (const n of names) {
+      await rec.beforeTool('write', { path: n });
+      writeFileSync(join(dir, n), `// ${tag} ${n}\n${'y'.repeat(4000)}\n`);
+      await rec.afterTool('write', { path: n });
+    }
+    return rec.finishTurn((type, data) => store.appendCustomEntry(type, data));
+  };
+  const a = await version('A');
+  const b = await version('B');
+  const staging = join(work, 'staging');
+  for (const n of names) {
+    mkdirSync(dirname(join(staging, n)), { recursive: true });
+    writeFileSync(join(staging, n), `// A ${n}\n${'y'.repeat(4000)}\n`);
+  }
+  const ours = [];
+  const copies = [];
+  let from = b;
+  for (let sample = 0; sample <= SAMPLES; sample++) {
+    const to = from === b ? a : b;
+    ours.push(await timed(async () => {
+      const plan = await cp.planRestore(checkpoints.files, store, from, to);
+      if (plan.changes.length !== 100) throw new Error(`expected 100 changes, got ${plan.changes.length}`);
+      const outcome = await cp.applyRestore(checkpoints.files, checkpoints.storeDir, plan, { overwrite: new Set() });
+      if (outcome.kind !== 'restored') throw new Error(outcome.message);
+    }));
+    store.branch(to);
+    from = to;
+    copies.push(await timed(async () => {
+      for (const n of names) copyFileSync(join(staging, n), join(work, 'copy-target', n.replace('/', '-')));
+    }).catch(async () => {
+      mkdirSync(join(work, 'copy-target'), { recursive: true });
+      return timed(async () => {
+        for (const n of names) copyFileSync(join(staging, n), join(work, 'copy-target', n.replace('/', '-')));
+      });
+    }));
+  }
+  return { restoreMs: median(ours.slice(1)), copyMs: median(copies.slice(1)) };
+}
+
+async function measureStore(cp) {
+  const dir = join(work, 'store-ws');
+  mkdirSync(dir, { recursive: true });
+  const { store, checkpoints } = await open(cp, 'store', dir);
+  const base = Buffer.alloc(100 * 1024);
+  for (let i = 0; i < base.length; i++) base[i] = 97 + ((i * 7919) % 26);
+  const distinct = new Map();
+  for (let t = 0; t < 100; t++) {
+    const content = Buffer.from(base);
+    content.write(`turn ${t % 60} `, (t * 997) % (content.length - 20));
+    distinct.set(content.toString('latin1'), content.length);
+    await checkpoints.recorder.beforeTool('edit', { path: 'big.txt' });
+    writeFileSync(join(dir, 'big.txt'), content);
+    await checkpoints.recorder.afterTool('edit', { path: 'big.txt' });
+    await checkpoints.recorder.finishTurn((type, data) => store.appendCustomEntry(type, data));
+  }
+  const size = await checkpoints.blobs.size();
+  const distinctBytes = [...distinct.values()].reduce((s, n) => s + n, 0);
+  return { storeBytes: size.bytes, blobs: size.blobs, distinctContents: distinct.size, distinctBytes };
+}
+
+async function run(cp) {
+  const bash = await measureBash(cp);
+  const editBig = await editCapture(cp, 'edit-big', BIG);
+  const editSmall = await editCapture(cp, 'edit-small', SMALL);
+  const restore = await measureRestore(cp);
+  const storeSize = await measureStore(cp);
+  const metric = (name, value, target, unit = 'x') => ({ name, value: Number(value.toFixed(3)), target, unit, pass: value <= target });
+  const metrics = [
+    metric('bash capture / shadow git add+commit (20,000 files)', bash.oursMs / bash.shadowGitMs, 0.5),
+    metric('edit capture 20,000 files / 200 files', editBig / editSmall, 1.5),
+    metric('restore 100 files / copy 100 files', restore.restoreMs / restore.copyMs, 2),
+    metric('store bytes / distinct content bytes (100 turns, 100 KB file)', storeSize.storeBytes / storeSize.distinctBytes, 2),
+  ];
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    samples: SAMPLES,
+    timesMs: { bashCapture: bash.oursMs, shadowGitCommit: bash.shadowGitMs, editCaptureBig: editBig, editCaptureSmall: editSmall, restore100: restore.restoreMs, copy100: restore.copyMs },
+    storeSize,
+    metrics,
+    pass: metrics.every((m) => m.pass),
+  };
+}
+
+function write(result) {
+  const r2 = (v) => Number(v.toFixed(2));
+  const t = result.timesMs;
+  const md = [
+    '# File checkpoints',
+    '',
+    `${result.date}, node ${result.node}. Median of ${result.samples} samples (one warm-up sample dropped on each side).`,
+    '',
+    '| measured | ms |',
+    '|---|---|',
+    `| capture around one bash command, ${BIG.toLocaleString('en')}-file git workspace (10 files changed) | ${r2(t.bashCapture)} |`,
+    `| shadow git: git add -A && git commit of the same change | ${r2(t.shadowGitCommit)} |`,
+    `| capture around one edit, ${BIG.toLocaleString('en')} files / ${SMALL} files | ${r2(t.editCaptureBig)} / ${r2(t.editCaptureSmall)} |`,
+    `| restore of 100 changed files (plan + journal + apply) / copying them | ${r2(t.restore100)} / ${r2(t.copy100)} |`,
+    `| store after 100 turns on one 100 KB file: ${result.storeSize.blobs} blobs, ${result.storeSize.storeBytes} bytes for ${result.storeSize.distinctContents} distinct contents (${result.storeSize.distinctBytes} bytes) | |`,
+    '',
+    '| metric | value | target | pass |',
+    '|---|---|---|---|',
+    ...result.metrics.map((m) => `| ${m.name} | ${m.value} ${m.unit} | ≤ ${m.target} | ${m.pass ? 'yes' : 'NO'} |`),
+    '',
+  ].join('\n');
+  mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+  writeFileSync(join(root, 'bench', 'results', 'checkpoints.json'), JSON.stringify(result, null, 2) + '\n');
+  writeFileSync(join(root, 'bench', 'results', 'checkpoints.md'), md);
+  console.log(md);
+}

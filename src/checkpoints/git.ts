@@ -1,0 +1,80 @@
+// The few git plumbing calls checkpoints need, run with `-c core.quotepath=off` and NUL-separated
+// output so that no file name is ever parsed back from quoted text.
+import { spawn } from 'node:child_process';
+
+export interface GitResult {
+  code: number | null;
+  stdout: Buffer;
+  stderr: string;
+}
+
+export function runGit(cwd: string, args: readonly string[], input?: string): Promise<GitResult> {
+  return new Promise((resolve) => {
+    const child = spawn('git', ['-c', 'core.quotepath=off', ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } });
+    const chunks: Buffer[] = [];
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', (error) => resolve({ code: -1, stdout: Buffer.alloc(0), stderr: error.message }));
+    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(chunks), stderr }));
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(input ?? '');
+  });
+}
+
+/** The top folder of the git work tree holding `dir`, or undefined (no git, or not a repository). */
+export async function gitTopLevel(dir: string): Promise<string | undefined> {
+  const result = await runGit(dir, ['rev-parse', '--show-toplevel']);
+  if (result.code !== 0) return undefined;
+  const top = result.stdout.toString('utf8').replace(/\r?\n$/, '');
+  return top === '' ? undefined : top;
+}
+
+export async function gitHead(top: string): Promise<string | undefined> {
+  const result = await runGit(top, ['rev-parse', '-q', '--verify', 'HEAD^{commit}']);
+  return result.code === 0 ? result.stdout.toString('utf8').trim() : undefined;
+}
+
+/**
+ * Paths (relative to the top folder) that differ from HEAD or are untracked and not ignored, below
+ * `dir`. Renames are reported as a deletion and an addition; submodules are left out.
+ */
+export async function gitDirtyPaths(dir: string): Promise<string[] | undefined> {
+  const result = await runGit(dir, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', '.']);
+  if (result.code !== 0) return undefined;
+  return result.stdout
+    .toString('utf8')
+    .split('\0')
+    .filter((record) => record.length > 3)
+    .map((record) => record.slice(3));
+}
+
+/** Paths (relative to the top folder) that differ between two commits. */
+export async function gitChangedBetween(top: string, from: string | undefined, to: string | undefined): Promise<string[]> {
+  if (from === to) return [];
+  const empty = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+  const result = await runGit(top, ['diff', '--name-only', '-z', '--no-renames', from ?? empty, to ?? empty]);
+  if (result.code !== 0) return [];
+  return result.stdout.toString('utf8').split('\0').filter((p) => p !== '');
+}
+
+/** Contents of `paths` at commit `head` (one `git cat-file --batch`); undefined where the path is not a blob there. */
+export async function gitContentsAt(top: string, head: string, paths: readonly string[]): Promise<Map<string, Buffer | undefined>> {
+  const out = new Map<string, Buffer | undefined>();
+  const asked = paths.filter((p) => !p.includes('\n'));
+  for (const p of paths) out.set(p, undefined);
+  if (asked.length === 0) return out;
+  const result = await runGit(top, ['cat-file', '--batch'], asked.map((p) => `${head}:${p}\n`).join(''));
+  let offset = 0;
+  for (const path of asked) {
+    const newline = result.stdout.indexOf(0x0a, offset);
+    if (newline < 0) break;
+    const header = result.stdout.subarray(offset, newline).toString('utf8').split(' ');
+    offset = newline + 1;
+    if (header.length !== 3) continue;
+    const size = Number(header[2]);
+    if (header[1] === 'blob') out.set(path, result.stdout.subarray(offset, offset + size));
+    offset += size + 1;
+  }
+  return out;
+}

@@ -1,0 +1,124 @@
+// Restoring the files of a node (docs/architecture.md, "file checkpoints"). planRestore compares three
+// states of every file either node knows: what the target node had, what Arbor believes the disk holds
+// (the current node's state), and what the disk actually holds. A file whose disk content differs from
+// Arbor's belief was changed outside Arbor: it is returned for a per-file choice and never overwritten
+// without one. applyRestore first saves the current state (an `arbor.files` restore point at the current
+// node when the disk differs from it, so switching back redoes everything), then applies the plan under
+// a journal (journal.ts).
+import type { SessionEntry } from '../session/entries';
+import { applySteps, newJournal, removeJournal, writeJournal, type JournalStep } from './journal';
+import { stateAtPath, targetStateOf } from './manifest';
+import type { AppendCustom } from './recorder';
+import { FILES_CUSTOM_TYPE, MANIFEST_VERSION, sameState, type FileKey, type FileState, type FilesManifest } from './types';
+import type { WorkspaceFiles } from './workspace-files';
+
+/** What restores need of a session: root→node paths (SessionStore.getBranch). */
+export interface SessionPaths {
+  getBranch(id: string | null): SessionEntry[];
+}
+
+export interface PlannedFile {
+  key: FileKey;
+  absolute: string;
+  /** what the disk holds now */
+  current: FileState;
+  /** what the target node had */
+  target: FileState;
+}
+
+export interface OutsideChange extends PlannedFile {
+  /** what Arbor last wrote or captured there */
+  expected: FileState;
+}
+
+export interface RestorePlan {
+  fromId: string | null;
+  toId: string | null;
+  /** files the restore writes or deletes */
+  changes: PlannedFile[];
+  /** files changed outside Arbor: restored only when chosen */
+  outsideChanges: OutsideChange[];
+  /** files that cannot be restored, with the reason (not checkpointed, content gone, path refused) */
+  notRestorable: { key: FileKey; reason: string }[];
+}
+
+export async function planRestore(files: WorkspaceFiles, session: SessionPaths, fromId: string | null, toId: string | null): Promise<RestorePlan> {
+  const from = stateAtPath(session.getBranch(fromId));
+  const to = stateAtPath(session.getBranch(toId));
+  const plan: RestorePlan = { fromId, toId, changes: [], outsideChanges: [], notRestorable: [] };
+  const keys = [...new Set([...from.files.keys(), ...to.files.keys()])].sort();
+  for (const key of keys) {
+    const target = targetStateOf(key, to, from);
+    if (target) await planFile(files, plan, key, target, targetStateOf(key, from, to));
+  }
+  return plan;
+}
+
+async function planFile(files: WorkspaceFiles, plan: RestorePlan, key: FileKey, target: FileState, expected: FileState | undefined): Promise<void> {
+  const absolute = files.isExcluded(key) ? undefined : await files.resolve(key);
+  if (absolute === undefined) return void plan.notRestorable.push({ key, reason: 'excluded, or not inside the workspace' });
+  const current = await files.readState(absolute);
+  if (sameState(current, target)) return;
+  const refusal = await refusalOf(files, current, target);
+  if (refusal) return void plan.notRestorable.push({ key, reason: refusal });
+  if (expected !== undefined && !sameState(current, expected)) plan.outsideChanges.push({ key, absolute, current, target, expected });
+  else plan.changes.push({ key, absolute, current, target });
+}
+
+async function refusalOf(files: WorkspaceFiles, current: FileState, target: FileState): Promise<string | undefined> {
+  if (target.kind === 'skipped') return `not checkpointed at that node (${target.reason === 'too-large' ? `${target.size} bytes, over the size cap` : 'not a regular file'})`;
+  if (current.kind === 'skipped') return `the file on disk is not checkpointed (${current.reason === 'too-large' ? 'over the size cap' : 'not a regular file'}), so it is not replaced`;
+  if (target.kind === 'file' && !(await files.blobs.has(target.hash))) return 'its content is missing from the checkpoint store';
+  return undefined;
+}
+
+export interface RestoreChoices {
+  /** outside-changed files the user chose to overwrite; the others are kept */
+  overwrite: ReadonlySet<FileKey>;
+  /** appends the restore point at the current node (needed when a file was changed outside Arbor) */
+  append?: AppendCustom;
+}
+
+export type RestoreOutcome =
+  | { kind: 'restored'; written: FileKey[]; deleted: FileKey[]; kept: FileKey[]; restorePointId?: string }
+  | { kind: 'failed'; message: string; rolledBack: boolean };
+
+/** The restore point: the disk state of files changed outside Arbor, saved at the current node. */
+export function restorePointManifest(plan: RestorePlan): FilesManifest | undefined {
+  if (plan.outsideChanges.length === 0) return undefined;
+  const manifest: FilesManifest = { version: MANIFEST_VERSION, reason: 'restore-point', method: 'restore', before: {}, after: {} };
+  for (const change of plan.outsideChanges) {
+    manifest.before[change.key] = change.expected;
+    manifest.after[change.key] = change.current;
+  }
+  return manifest;
+}
+
+export async function applyRestore(files: WorkspaceFiles, storeDir: string, plan: RestorePlan, choices: RestoreChoices): Promise<RestoreOutcome> {
+  const point = restorePointManifest(plan);
+  let restorePointId: string | undefined;
+  if (point) {
+    if (!choices.append) return { kind: 'failed', message: 'files changed outside Arbor need a restore point, and no session to append it to was given', rolledBack: true };
+    restorePointId = (await choices.append(FILES_CUSTOM_TYPE, point)).id;
+  }
+  const chosen = plan.outsideChanges.filter((c) => choices.overwrite.has(c.key));
+  const applied = [...plan.changes, ...chosen];
+  const steps: JournalStep[] = applied.map((c) => ({ key: c.key, from: c.current, to: c.target }));
+  const journal = newJournal(plan.fromId, plan.toId, steps);
+  const journalFile = await writeJournal(storeDir, journal);
+  try {
+    await applySteps(files, journal, 'to', applied.map((c) => c.absolute));
+  } catch (error) {
+    const rolledBack = await applySteps(files, journal, 'from').then(() => true, () => false);
+    if (rolledBack) await removeJournal(journalFile);
+    return { kind: 'failed', message: (error as Error).message, rolledBack };
+  }
+  await removeJournal(journalFile);
+  return {
+    kind: 'restored',
+    written: applied.filter((c) => c.target.kind === 'file').map((c) => c.key),
+    deleted: applied.filter((c) => c.target.kind === 'absent').map((c) => c.key),
+    kept: plan.outsideChanges.filter((c) => !choices.overwrite.has(c.key)).map((c) => c.key),
+    ...(restorePointId ? { restorePointId } : {}),
+  };
+}

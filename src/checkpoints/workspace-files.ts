@@ -1,0 +1,145 @@
+// Files of the workspace as checkpoints see them: every path is keyed by its workspace folder
+// (`<folder name>/<relative path>`, multi-root safe), and a file's state is read through a stat cache
+// (size, mtime, ctime, inode: an unchanged file is not read or hashed again), so the cost of a capture
+// follows the files that changed, not the size of the tree.
+import type { BigIntStats } from 'node:fs';
+import { lstat, readFile, realpath } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve as resolvePath, sep } from 'node:path';
+import { compileGlob, type GlobMatcher } from '../agent/tools/glob';
+import { isInside, resolveInWorkspace } from '../agent/tools/paths';
+import type { WorkspaceFolder, WorkspaceRoots } from '../agent/tools/types';
+import type { BlobStore } from './blob-store';
+import type { CheckpointOptions, FileKey, FileState } from './types';
+
+export interface CheckpointRoot {
+  folder: WorkspaceFolder;
+  /** real path of the folder (symlinks resolved) */
+  real: string;
+}
+
+interface CachedStat {
+  size: bigint;
+  mtimeNs: bigint;
+  ctimeNs: bigint;
+  ino: bigint;
+  state: FileState;
+}
+
+function toSlash(p: string): string {
+  return sep === '/' ? p : p.split(sep).join('/');
+}
+
+export class WorkspaceFiles {
+  private readonly cache = new Map<string, CachedStat>();
+  private readonly excluded: GlobMatcher[];
+  /** each folder's git top folder (undefined: not in a work tree), looked up once */
+  readonly gitTops = new Map<string, Promise<string | undefined>>();
+
+  private constructor(
+    readonly workspace: WorkspaceRoots,
+    readonly roots: readonly CheckpointRoot[],
+    readonly blobs: BlobStore,
+    readonly options: CheckpointOptions,
+  ) {
+    this.excluded = options.exclude.map((glob) => compileGlob(glob));
+  }
+
+  static async create(workspace: WorkspaceRoots, blobs: BlobStore, options: CheckpointOptions): Promise<WorkspaceFiles> {
+    const roots = await Promise.all(
+      workspace.folders.map(async (folder) => ({ folder, real: await realpath(folder.path).catch(() => folder.path) })),
+    );
+    return new WorkspaceFiles(workspace, roots, blobs, options);
+  }
+
+  /** The key of an absolute path inside a folder, or undefined when it is outside every folder. */
+  keyOf(absolute: string): FileKey | undefined {
+    if (isInside(resolvePath(this.blobs.dir), absolute)) return undefined;
+    for (const root of this.roots) {
+      for (const base of [root.real, root.folder.path]) {
+        if (isInside(base, absolute) && absolute !== base) return `${root.folder.name}/${toSlash(relative(base, absolute))}`;
+      }
+    }
+    return undefined;
+  }
+
+  /** Splits a key into its folder and relative path; undefined for keys naming no folder of this workspace. */
+  locate(key: FileKey): { root: CheckpointRoot; rel: string } | undefined {
+    for (const root of this.roots) {
+      const prefix = `${root.folder.name}/`;
+      if (key.startsWith(prefix) && key.length > prefix.length) return { root, rel: key.slice(prefix.length) };
+    }
+    return undefined;
+  }
+
+  /**
+   * The real path a key names, checked like a tool's path (no `..`, no symlink leading outside):
+   * keys come from session files, which are input like any other.
+   */
+  async resolve(key: FileKey): Promise<string | undefined> {
+    const where = this.locate(key);
+    if (!where || isAbsolute(where.rel) || where.rel.split('/').includes('..') || where.rel.includes('\0')) return undefined;
+    try {
+      const resolved = await resolveInWorkspace(this.workspace, join(where.root.real, where.rel));
+      return resolved.absolute;
+    } catch {
+      return undefined;
+    }
+  }
+
+  isExcluded(key: FileKey): boolean {
+    const rel = this.locate(key)?.rel;
+    return rel === undefined || this.excluded.some((matches) => matches(rel));
+  }
+
+  /** The state of the file at `absolute` now; its content is stored as a blob. */
+  async readState(absolute: string): Promise<FileState> {
+    let info: BigIntStats;
+    try {
+      info = await lstat(absolute, { bigint: true });
+    } catch {
+      this.cache.delete(absolute);
+      return { kind: 'absent' };
+    }
+    if (!info.isFile()) return { kind: 'skipped', reason: 'not-a-file', size: Number(info.size) };
+    if (info.size > BigInt(this.options.maxFileBytes)) return { kind: 'skipped', reason: 'too-large', size: Number(info.size) };
+    const cached = this.cache.get(absolute);
+    if (cached && sameStat(cached, info)) return cached.state;
+    return this.hashFile(absolute, info);
+  }
+
+  private async hashFile(absolute: string, info: BigIntStats): Promise<FileState> {
+    let content: Buffer;
+    try {
+      content = await readFile(absolute);
+    } catch {
+      return { kind: 'absent' };
+    }
+    const hash = await this.blobs.put(content);
+    const exec = (Number(info.mode) & 0o111) !== 0;
+    const state: FileState = { kind: 'file', hash, size: content.length, ...(exec ? { exec: true } : {}) };
+    this.cache.set(absolute, { size: info.size, mtimeNs: info.mtimeNs, ctimeNs: info.ctimeNs, ino: info.ino, state });
+    return state;
+  }
+
+  /** Remembers that `absolute` now holds `state` (after a restore wrote it), so it is not hashed again. */
+  async remember(absolute: string, state: FileState): Promise<void> {
+    const info = await lstat(absolute, { bigint: true }).catch(() => undefined);
+    if (!info || state.kind !== 'file') {
+      this.cache.delete(absolute);
+      return;
+    }
+    this.cache.set(absolute, { size: info.size, mtimeNs: info.mtimeNs, ctimeNs: info.ctimeNs, ino: info.ino, state });
+  }
+
+  /** True when the cache says `absolute` is unchanged since it was last read (no read needed). */
+  async unchangedSinceRead(absolute: string): Promise<boolean> {
+    const cached = this.cache.get(absolute);
+    if (!cached) return false;
+    const info = await lstat(absolute, { bigint: true }).catch(() => undefined);
+    return info !== undefined && sameStat(cached, info);
+  }
+}
+
+function sameStat(cached: CachedStat, info: BigIntStats): boolean {
+  return cached.size === info.size && cached.mtimeNs === info.mtimeNs && cached.ctimeNs === info.ctimeNs && cached.ino === info.ino;
+}
