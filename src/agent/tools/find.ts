@@ -55,7 +55,8 @@ export function createFindTool(options: { ripgrep?: RipgrepOption } = {}): Agent
             accept(line.replace(/\\/g, '/').replace(/^\.\//, '')),
           );
           usedRg = run.exitCode === 0 || run.exitCode === 1 || run.stopped;
-        } catch {
+        } catch (error) {
+          if (error instanceof ToolError) throw error;
           usedRg = false;
         }
         if (!usedRg) {
