@@ -6,7 +6,7 @@
 // and its descriptor compared (device, inode) with the checked path. Only regular files are opened:
 // FIFOs, sockets and devices are refused without blocking (O_NONBLOCK), so no libuv thread waits forever.
 import { constants, existsSync, type Stats } from 'node:fs';
-import { mkdir, open, realpath, stat, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, relative, sep } from 'node:path';
 import { isInside } from './paths';
 import { ToolError } from './types';
@@ -66,7 +66,11 @@ async function openParentChain(target: ConfinedPath, createFolders: boolean): Pr
     for (const part of parts) {
       const path = `/proc/self/fd/${dir.fd}/${part}`;
       if (createFolders) await mkdir(path).catch((error: unknown) => (codeOf(error) === 'EEXIST' ? undefined : Promise.reject(error)));
-      const next = await open(path, constants.O_RDONLY | DIRECTORY | NOFOLLOW);
+      const next = await open(path, constants.O_RDONLY | DIRECTORY | NOFOLLOW).catch(async (error: unknown) => {
+        // O_DIRECTORY|O_NOFOLLOW on a symlink says ENOTDIR, like a file would: tell the two apart.
+        if (codeOf(error) === 'ENOTDIR' && (await lstat(path).catch(() => undefined))?.isSymbolicLink()) throw changedUnderUs(target);
+        throw error;
+      });
       await dir.close();
       dir = next;
     }
