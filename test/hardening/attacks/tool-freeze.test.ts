@@ -70,10 +70,11 @@ const LONG_NAME = 'a'.repeat(200);
 test('grep with a catastrophic regex on a 35-character line ends within 3 s without freezing the loop', (t) => {
   const ws = workspace(t);
   writeFileSync(join(ws, 'evil.txt'), `${'a'.repeat(35)}b\n`);
-  const probes = engines.flatMap((engine): Probe[] => [
-    { tool: 'grep', args: { pattern: '^(a+)+$', path: 'evil.txt' }, engine },
-    { tool: 'grep', args: { pattern: '^(a+)+$' }, engine },
-  ]);
+  // One file always goes through the JS engine; a folder goes through ripgrep when it is there.
+  const probes: Probe[] = [
+    { tool: 'grep', args: { pattern: '^(a+)+$', path: 'evil.txt' }, engine: 'rg' },
+    ...engines.map((engine): Probe => ({ tool: 'grep', args: { pattern: '^(a+)+$' }, engine })),
+  ];
   runProbes(ws, probes).forEach((result, i) => {
     const probe = probes[i];
     assertBounded(`grep ${JSON.stringify(probe.args)} (${probe.engine})`, result);
@@ -125,18 +126,29 @@ test("a repository's hostile .gitignore does not freeze the pure-Node walk", (t)
   figures.gitignoreMs = Math.max(found.ms, grep.ms);
 });
 
-test('read, grep, edit and write refuse a FIFO within 3 s', { skip: process.platform === 'win32' ? 'no FIFOs on Windows' : false }, (t) => {
+test('read, grep, edit and write refuse a FIFO, and walks skip FIFO .gitignore files, within 3 s', { skip: process.platform === 'win32' ? 'no FIFOs on Windows' : false }, (t) => {
   const ws = workspace(t);
   assert.equal(spawnSync('mkfifo', [join(ws, 'pipe')]).status, 0, 'mkfifo failed');
+  // A FIFO where the pure-Node walk reads the repository's ignore rules.
+  mkdirSync(join(ws, 'sub'));
+  assert.equal(spawnSync('mkfifo', [join(ws, '.gitignore'), join(ws, 'sub', '.gitignore')]).status, 0, 'mkfifo failed');
+  writeFileSync(join(ws, 'sub', 'found.txt'), 'x\n');
   const probes: Probe[] = [
     { tool: 'read', args: { path: 'pipe' }, engine: 'none' },
     { tool: 'grep', args: { pattern: 'x', path: 'pipe' }, engine: 'none' },
     { tool: 'edit', args: { path: 'pipe', oldText: 'a', newText: 'b' }, engine: 'none' },
     { tool: 'write', args: { path: 'pipe', content: 'x' }, engine: 'none' },
   ];
-  runProbes(ws, probes).forEach((result, i) => {
-    assertBounded(`${probes[i].tool} on a FIFO`, result);
-    assert.ok(result.isError && /not a regular file/i.test(result.text), `${probes[i].tool}: ${result.text}`);
+  const walks: Probe[] = [
+    { tool: 'find', args: { pattern: '*.txt' }, engine: 'none' },
+    { tool: 'grep', args: { pattern: 'x' }, engine: 'none' },
+  ];
+  const results = runProbes(ws, [...probes, ...walks]);
+  results.forEach((result, i) => {
+    const probe = [...probes, ...walks][i];
+    assertBounded(`${probe.tool} ${JSON.stringify(probe.args)} with FIFOs`, result);
+    if (i < probes.length) assert.ok(result.isError && /not a regular file/i.test(result.text), `${probe.tool}: ${result.text}`);
+    else assert.match(result.text, /found\.txt/);
     figures.fifoMs = Math.max(figures.fifoMs ?? 0, result.ms);
   });
 });
