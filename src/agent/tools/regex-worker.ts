@@ -71,7 +71,7 @@ export class RegexWorker {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(WORKER_SOURCE, { eval: true });
+    const worker = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 512 } });
     worker.unref();
     worker.on('message', (reply: { id: number; hits: number[] }) => this.settle(reply));
     worker.on('error', (error) => this.fail(new ToolError(`The search failed: ${error.message}`)));
