@@ -57,10 +57,13 @@ function openError(target: ConfinedPath, error: unknown): unknown {
   return error;
 }
 
-/** Opens each folder from `root` down to the file's parent without following symlinks (Linux). */
-async function openParentChain(target: ConfinedPath, createFolders: boolean): Promise<FileHandle> {
-  const rel = relative(target.root, dirname(target.absolute));
-  const parts = rel === '' ? [] : rel.split(sep);
+function partsBelowRoot(root: string, folder: string): string[] {
+  const rel = relative(root, folder);
+  return rel === '' ? [] : rel.split(sep);
+}
+
+/** Opens each folder from `root` down through `parts` without following symlinks (Linux). */
+async function openChain(target: ConfinedPath, parts: readonly string[], createFolders: boolean): Promise<FileHandle> {
   let dir = await open(target.root, constants.O_RDONLY | DIRECTORY);
   try {
     for (const part of parts) {
@@ -86,7 +89,7 @@ async function openNamed(target: ConfinedPath, flags: number, createFolders: boo
     if (createFolders) await mkdir(dirname(target.absolute), { recursive: true });
     return open(target.absolute, flags | NOFOLLOW | NONBLOCK, 0o666);
   }
-  const dir = await openParentChain(target, createFolders);
+  const dir = await openChain(target, partsBelowRoot(target.root, dirname(target.absolute)), createFolders);
   try {
     return await open(`/proc/self/fd/${dir.fd}/${basename(target.absolute)}`, flags | NOFOLLOW | NONBLOCK, 0o666);
   } finally {
@@ -164,4 +167,21 @@ export async function replaceContent(handle: FileHandle, data: Buffer): Promise<
     const { bytesWritten } = await handle.write(data, done, data.length - done, done);
     done += bytesWritten;
   }
+}
+
+export interface HeldFolder {
+  /** path a child process can start in: it names the folder that was opened, whatever is renamed since */
+  cwd: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Holds a workspace folder open for a child process (ripgrep) to start in. On Linux the child's cwd is
+ * the parent's descriptor (/proc/<pid>/fd/N), so a folder swapped for a symlink after the workspace
+ * check cannot send the search outside; elsewhere it is the checked path.
+ */
+export async function holdFolder(target: ConfinedPath): Promise<HeldFolder> {
+  if (!VIA_PROC) return { cwd: target.absolute, close: async () => undefined };
+  const dir = await openChain(target, partsBelowRoot(target.root, target.absolute), false);
+  return { cwd: `/proc/${process.pid}/fd/${dir.fd}`, close: () => dir.close() };
 }

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { renderPrompt } from '../../core/prompts';
 import { RG_COMMON_ARGS } from './find';
 import { compileGlob } from './glob';
-import { openConfined, readAll, type ConfinedPath } from './confined-open';
+import { holdFolder, openConfined, readAll, type ConfinedPath } from './confined-open';
 import { displayPathSync, resolveInWorkspace, workspaceRootInfos, type ResolvedPath, type RootInfo } from './paths';
 import { RegexWorker } from './regex-worker';
 import { resolveRipgrep, runRipgrep, type RipgrepOption } from './ripgrep';
@@ -159,6 +159,7 @@ async function grepWithRipgrep(
   rg: string,
   args: GrepArgs,
   targetAbs: string,
+  cwd: string,
   roots: readonly RootInfo[],
   context: number,
   out: GrepOutput,
@@ -170,7 +171,7 @@ async function grepWithRipgrep(
   if (context > 0) rgArgs.push('--context', String(context));
   if (args.glob) rgArgs.push('--glob', args.glob);
   rgArgs.push('--regexp', args.pattern, '--', '.');
-  const run = await runRipgrep(rg, rgArgs, targetAbs, signal, (line) => {
+  const run = await runRipgrep(rg, rgArgs, cwd, signal, (line) => {
     let event: RgJson;
     try {
       event = JSON.parse(line) as RgJson;
@@ -211,10 +212,13 @@ export function createGrepTool(options: { ripgrep?: RipgrepOption } = {}): Agent
       const rg = info.isDirectory() ? resolveRipgrep(options.ripgrep) : undefined;
       let engine = 'node';
       if (rg) {
-        const ok = await grepWithRipgrep(rg, args, target.absolute, roots, context, out, ctx.signal).catch((error: unknown) => {
-          if (error instanceof ToolError) throw error;
-          return false;
-        });
+        const folder = await holdFolder(target);
+        const ok = await grepWithRipgrep(rg, args, target.absolute, folder.cwd, roots, context, out, ctx.signal)
+          .catch((error: unknown) => {
+            if (error instanceof ToolError) throw error;
+            return false;
+          })
+          .finally(() => folder.close());
         if (ok) engine = 'ripgrep';
         else out = new GrepOutput(limit, limits.outputMaxBytes);
       }

@@ -24,7 +24,10 @@ function sandbox(t: { after(fn: () => void): void }) {
   const tools = Object.fromEntries(createTools({ ripgrep: false }).map((tool) => [tool.name, tool])) as Record<string, AgentTool>;
   const ctx = { workspace: { folders: [{ name: 'ws', path: ws }] }, signal: new AbortController().signal };
   const run = (name: string, args: unknown) => runTool(tools[name], args, ctx);
-  return { base, ws, outside, run };
+  const withRg = Object.fromEntries(createTools({ ripgrep: undefined, only: ['grep', 'find'] }).map((tool) => [tool.name, tool]));
+  /** grep/find with ripgrep when it is on PATH (it searches the folder it is started in) */
+  const runRg = (name: 'grep' | 'find', args: unknown) => runTool(withRg[name], args, ctx);
+  return { base, ws, outside, run, runRg };
 }
 
 const textOf = (o: ToolOutput) => o.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
@@ -103,7 +106,7 @@ function startRacer(target: string, outsideTarget: string, kind: 'file' | 'dir')
 }
 
 async function race(t: { after(fn: () => void): void }, kind: 'file' | 'dir') {
-  const { ws, outside, run } = sandbox(t);
+  const { ws, outside, run, runRg } = sandbox(t);
   const secretFile = join(outside, kind === 'dir' ? 'f.txt' : 'secret.txt');
   writeFileSync(secretFile, `${SECRET}\n`);
   const linkTarget = kind === 'dir' ? outside : secretFile;
@@ -122,6 +125,11 @@ async function race(t: { after(fn: () => void): void }, kind: 'file' | 'dir') {
     }
     const read = await run('read', { path });
     if (textOf(read).includes(SECRET)) readEscapes++;
+    // ripgrep searches the folder it starts in: every 10th round, a racing search (spawning rg is slow).
+    if (kind === 'dir' && i % 10 === 0) {
+      const searched = await runRg('grep', { pattern: 'OUTSIDE', path: 'd' });
+      if (textOf(searched).includes(SECRET)) readEscapes++;
+    }
     await run('edit', { path, oldText: SECRET, newText: 'EDITED' });
     if (readFileSync(secretFile, 'utf8') !== `${SECRET}\n`) {
       editEscapes++;
