@@ -109,6 +109,7 @@ async function race(t: { after(fn: () => void): void }, kind: 'file' | 'dir') {
   const { ws, outside, run, runRg } = sandbox(t);
   const secretFile = join(outside, kind === 'dir' ? 'f.txt' : 'secret.txt');
   writeFileSync(secretFile, `${SECRET}\n`);
+  writeFileSync(join(outside, 'outside-only.txt'), 'a name that must not be listed\n');
   const linkTarget = kind === 'dir' ? outside : secretFile;
   const path = kind === 'dir' ? 'd/f.txt' : 'victim.txt';
   const stop = startRacer(join(ws, kind === 'dir' ? 'd' : 'victim.txt'), linkTarget, kind);
@@ -117,6 +118,7 @@ async function race(t: { after(fn: () => void): void }, kind: 'file' | 'dir') {
   let writeEscapes = 0;
   let readEscapes = 0;
   let editEscapes = 0;
+  let listEscapes = 0;
   for (let i = 0; i < rounds; i++) {
     await run('write', { path, content: `PWNED ${i}\n` });
     if (readFileSync(secretFile, 'utf8') !== `${SECRET}\n`) {
@@ -130,6 +132,7 @@ async function race(t: { after(fn: () => void): void }, kind: 'file' | 'dir') {
       const searched = await runRg('grep', { pattern: 'OUTSIDE', path: 'd' });
       if (textOf(searched).includes(SECRET)) readEscapes++;
     }
+    if (kind === 'dir' && textOf(await run('ls', { path: 'd' })).includes('outside-only')) listEscapes++;
     await run('edit', { path, oldText: SECRET, newText: 'EDITED' });
     if (readFileSync(secretFile, 'utf8') !== `${SECRET}\n`) {
       editEscapes++;
@@ -139,8 +142,11 @@ async function race(t: { after(fn: () => void): void }, kind: 'file' | 'dir') {
   stop();
   const stray = kind === 'dir' ? [] : ['victim.txt'].filter((name) => existsSync(join(outside, name)));
   figures[`${kind}Rounds`] = rounds;
-  figures[`${kind}Escapes`] = writeEscapes + readEscapes + editEscapes;
-  assert.deepEqual({ writeEscapes, readEscapes, editEscapes, stray }, { writeEscapes: 0, readEscapes: 0, editEscapes: 0, stray: [] });
+  figures[`${kind}Escapes`] = writeEscapes + readEscapes + editEscapes + listEscapes;
+  assert.deepEqual(
+    { writeEscapes, readEscapes, editEscapes, listEscapes, stray },
+    { writeEscapes: 0, readEscapes: 0, editEscapes: 0, listEscapes: 0, stray: [] },
+  );
 }
 
 test('a symlink swapped in for a file under racing writes, reads and edits: 0 escapes', async (t) => {
