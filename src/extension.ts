@@ -5,6 +5,7 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
+import { bundledRipgrep, createTools } from './agent/tools';
 import { ArborApp } from './app/arbor-app';
 import { setPromptRoot } from './core/prompts';
 import { disposeDemoModel } from './llm/demo';
@@ -52,6 +53,8 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   const app = new ArborApp({
     sessionsDir,
     workspaceRoots: roots,
+    // VS Code's own ripgrep first (linear-time search off the host's thread), then rg on PATH.
+    tools: createTools({ ripgrep: bundledRipgrep(vscode.env.appRoot) }),
     trusted: () => vscode.workspace.isTrusted,
     settings: () => config.settings,
     keys: hostKeyResolver(secrets),

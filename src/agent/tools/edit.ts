@@ -1,8 +1,12 @@
 // `edit`: replaces exactly one occurrence of oldText. Matching happens on LF-normalised text without
 // the BOM, so the model can copy from `read`; the file's CRLF endings and BOM are restored on write.
-import { readFile, stat, writeFile } from 'node:fs/promises';
+// The splice works on the file's bytes (exact-splice.ts): every byte outside the replaced span is kept
+// as it was, also in files that are not valid UTF-8 or mix line endings.
+import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { renderPrompt } from '../../core/prompts';
+import { openConfined, readAll, replaceContent } from './confined-open';
+import { planSplice, toLf, type SplicePlan } from './exact-splice';
 import { resolveInWorkspace } from './paths';
 import { cutLine, formatBytes, looksBinary } from './text';
 import { ToolError, defineTool, limitsOf, throwIfAborted, type AgentTool } from './types';
@@ -15,6 +19,8 @@ export const editArgs = z.object({
 });
 export type EditArgs = z.infer<typeof editArgs>;
 
+export { detectLineEnding } from './exact-splice';
+
 export interface EditDetails {
   path: string;
   before: string;
@@ -25,34 +31,7 @@ export interface EditDetails {
   bom: boolean;
 }
 
-const BOM = '\uFEFF';
 const MAX_EDIT_FILE_BYTES = 20 * 1024 * 1024;
-
-export function detectLineEnding(text: string): 'lf' | 'crlf' {
-  const crlf = text.split('\r\n').length - 1;
-  if (crlf === 0) return 'lf';
-  const lf = text.split('\n').length - 1 - crlf;
-  return crlf >= lf ? 'crlf' : 'lf';
-}
-
-function toLf(text: string): string {
-  return text.replace(/\r\n/g, '\n');
-}
-
-function countOccurrences(haystack: string, needle: string): number[] {
-  const at: number[] = [];
-  for (let i = haystack.indexOf(needle); i >= 0; i = haystack.indexOf(needle, i + 1)) {
-    at.push(i);
-    if (at.length > 1000) break;
-  }
-  return at;
-}
-
-function lineAt(text: string, index: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i >= 0 && i < index; i = text.indexOf('\n', i + 1)) line++;
-  return line;
-}
 
 function squash(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
@@ -133,50 +112,56 @@ export function createEditTool(): AgentTool<EditArgs> {
       if (info.size > MAX_EDIT_FILE_BYTES) {
         throw new ToolError(`${target.display} is ${formatBytes(info.size)}; edit handles files up to ${formatBytes(MAX_EDIT_FILE_BYTES)}.`);
       }
-      const raw = await readFile(target.absolute);
-      if (looksBinary(raw)) throw new ToolError(`${target.display} looks like a binary file; edit only changes text files.`);
-      const original = raw.toString('utf8');
-      const bom = original.startsWith(BOM);
-      const body = bom ? original.slice(1) : original;
-      const ending = detectLineEnding(body);
-      const content = toLf(body);
-      const oldText = toLf(args.oldText.startsWith(BOM) ? args.oldText.slice(1) : args.oldText);
-      const newText = toLf(args.newText);
-      if (oldText === newText) throw new ToolError('oldText and newText are identical, so there is nothing to change.');
-      const found = countOccurrences(content, oldText);
-      if (found.length === 0) {
-        throw new ToolError(`oldText was not found in ${target.display}. ${closestHint(content, oldText)}`);
+      const { handle, stats } = await openConfined(target, 'update');
+      try {
+        if (stats.size > MAX_EDIT_FILE_BYTES) throw new ToolError(`${target.display} grew past ${formatBytes(MAX_EDIT_FILE_BYTES)} while being opened.`);
+        const raw = await readAll(handle, stats.size);
+        if (looksBinary(raw)) throw new ToolError(`${target.display} looks like a binary file; edit only changes text files.`);
+        const plan = planOrExplain(raw, args, target.display);
+        throwIfAborted(ctx.signal);
+        await replaceContent(handle, plan.updated);
+        return editedOutput(target.display, raw, plan, args, limits.diffMaxBytes);
+      } finally {
+        await handle.close();
       }
-      if (found.length > 1) {
-        const where = found.slice(0, 10).map((i) => lineAt(content, i));
-        const more = found.length > 10 ? ', …' : '';
-        const count = found.length > 1000 ? 'more than 1000' : String(found.length);
-        throw new ToolError(
-          `oldText occurs ${count} times in ${target.display} (lines ${where.join(', ')}${more}). It must match exactly once: add more surrounding lines to oldText to make it unique.`,
-        );
-      }
-      const at = found[0];
-      const updated = content.slice(0, at) + newText + content.slice(at + oldText.length);
-      const restored = (bom ? BOM : '') + (ending === 'crlf' ? updated.replace(/\n/g, '\r\n') : updated);
-      throwIfAborted(ctx.signal);
-      await writeFile(target.absolute, restored, 'utf8');
-      const line = lineAt(content, at);
-      const removed = oldText.split('\n').length;
-      const added = newText.length === 0 ? 0 : newText.split('\n').length;
-      const keepDiff = Buffer.byteLength(original) <= limits.diffMaxBytes;
-      const details: EditDetails = {
-        path: target.display,
-        before: keepDiff ? original : '',
-        after: keepDiff ? restored : '',
-        line,
-        lineEnding: ending,
-        bom,
-      };
-      return {
-        content: [{ type: 'text', text: `Edited ${target.display}: replaced ${removed} line(s) at line ${line} with ${added} line(s).` }],
-        details,
-        isError: false,
-      };
     },
   });
+}
+
+/** The splice for `args`, or a ToolError saying why oldText does not pick exactly one place. */
+function planOrExplain(raw: Buffer, args: EditArgs, display: string): Extract<SplicePlan, { kind: 'ok' }> {
+  const plan = planSplice(raw, args.oldText, args.newText);
+  if (plan.kind === 'ok') return plan;
+  if (plan.kind === 'identical') throw new ToolError('oldText and newText are identical, so there is nothing to change.');
+  if (plan.kind === 'lossy') {
+    throw new ToolError(
+      `${display} is not valid UTF-8, and oldText matches it only where undecodable bytes were shown as U+FFFD. edit changes such a file only where the replaced text is plain UTF-8 on both sides; nothing was changed.`,
+    );
+  }
+  if (plan.kind === 'missing') throw new ToolError(`oldText was not found in ${display}. ${closestHint(plan.content, plan.oldText)}`);
+  const where = plan.lines.slice(0, 10);
+  const more = plan.count > 10 ? ', …' : '';
+  const count = plan.count > 1000 ? 'more than 1000' : String(plan.count);
+  throw new ToolError(
+    `oldText occurs ${count} times in ${display} (lines ${where.join(', ')}${more}). It must match exactly once: add more surrounding lines to oldText to make it unique.`,
+  );
+}
+
+function editedOutput(display: string, raw: Buffer, plan: Extract<SplicePlan, { kind: 'ok' }>, args: EditArgs, diffMaxBytes: number) {
+  const removed = toLf(args.oldText).split('\n').length;
+  const added = args.newText.length === 0 ? 0 : toLf(args.newText).split('\n').length;
+  const keepDiff = raw.length <= diffMaxBytes;
+  const details: EditDetails = {
+    path: display,
+    before: keepDiff ? raw.toString('utf8') : '',
+    after: keepDiff ? plan.updated.toString('utf8') : '',
+    line: plan.line,
+    lineEnding: plan.lineEnding,
+    bom: plan.bom,
+  };
+  return {
+    content: [{ type: 'text' as const, text: `Edited ${display}: replaced ${removed} line(s) at line ${plan.line} with ${added} line(s).` }],
+    details,
+    isError: false,
+  };
 }

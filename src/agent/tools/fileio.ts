@@ -1,20 +1,12 @@
 // Small file helpers shared by write and edit.
-import { lstat, readFile, stat } from 'node:fs/promises';
+import { lstat, type FileHandle } from 'node:fs/promises';
+import { readAll } from './confined-open';
 import { looksBinary } from './text';
 
-/** Previous text of a file for the diff view: null if it did not exist, undefined if binary or too big. */
-export async function previousText(path: string, maxBytes: number): Promise<string | null | undefined> {
-  let size: number;
-  try {
-    const info = await stat(path);
-    if (!info.isFile()) return undefined;
-    size = info.size;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+/** Previous text of an opened file for the diff view: undefined if binary or too big. */
+export async function previousTextOf(handle: FileHandle, size: number, maxBytes: number): Promise<string | undefined> {
   if (size > maxBytes) return undefined;
-  const buf = await readFile(path);
+  const buf = await readAll(handle, size);
   return looksBinary(buf) ? undefined : buf.toString('utf8');
 }
 

@@ -5,6 +5,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { renderPrompt } from '../../core/prompts';
+import { holdFolder } from './confined-open';
 import { compileGlob } from './glob';
 import { resolveInWorkspace, workspaceRootInfos, displayPathSync } from './paths';
 import { resolveRipgrep, runRipgrep, type RipgrepOption } from './ripgrep';
@@ -50,13 +51,17 @@ export function createFindTool(options: { ripgrep?: RipgrepOption } = {}): Agent
       const rg = resolveRipgrep(options.ripgrep);
       let usedRg = false;
       if (rg) {
+        const folder = await holdFolder(target);
         try {
-          const run = await runRipgrep(rg, ['--files', '--sort', 'path', ...RG_COMMON_ARGS], target.absolute, ctx.signal, (line) =>
+          const run = await runRipgrep(rg, ['--files', '--sort', 'path', ...RG_COMMON_ARGS], folder.cwd, ctx.signal, (line) =>
             accept(line.replace(/\\/g, '/').replace(/^\.\//, '')),
           );
           usedRg = run.exitCode === 0 || run.exitCode === 1 || run.stopped;
-        } catch {
+        } catch (error) {
+          if (error instanceof ToolError) throw error;
           usedRg = false;
+        } finally {
+          await folder.close();
         }
         if (!usedRg) {
           found.length = 0;

@@ -1,13 +1,16 @@
 // `grep`: regex or literal search over file contents. Uses ripgrep's JSON output for folders when
 // available and a pure-Node search otherwise (and always for a single file), with the same output
-// format: `path:line: text` for matches, `path-line- text` for context, `--` between groups.
-import { open, stat } from 'node:fs/promises';
+// format: `path:line: text` for matches, `path-line- text` for context, `--` between groups. The JS
+// regular expression runs in a worker with a deadline (regex-worker.ts), never on the host's thread.
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { renderPrompt } from '../../core/prompts';
 import { RG_COMMON_ARGS } from './find';
 import { compileGlob } from './glob';
-import { displayPathSync, resolveInWorkspace, workspaceRootInfos, type RootInfo } from './paths';
+import { holdFolder, openConfined, readAll, type ConfinedPath } from './confined-open';
+import { displayPathSync, resolveInWorkspace, workspaceRootInfos, type ResolvedPath, type RootInfo } from './paths';
+import { RegexWorker } from './regex-worker';
 import { resolveRipgrep, runRipgrep, type RipgrepOption } from './ripgrep';
 import { cutLine, looksBinary } from './text';
 import { DEFAULT_TOOL_LIMITS, ToolError, defineTool, limitsOf, throwIfAborted, type AgentTool } from './types';
@@ -82,61 +85,68 @@ function buildRegex(args: GrepArgs): RegExp {
   }
 }
 
-async function readTextFile(path: string): Promise<string | undefined> {
-  const handle = await open(path, 'r');
+async function readTextFile(target: ConfinedPath): Promise<string | undefined> {
+  const { handle, stats } = await openConfined(target, 'read');
   try {
-    const info = await handle.stat();
-    if (info.size > NODE_MAX_FILE_BYTES) return undefined;
-    const buf = Buffer.alloc(info.size);
-    await handle.read(buf, 0, info.size, 0);
+    if (stats.size > NODE_MAX_FILE_BYTES) return undefined;
+    const buf = await readAll(handle, stats.size);
     return looksBinary(buf.subarray(0, 8192)) ? undefined : buf.toString('utf8');
   } finally {
     await handle.close();
   }
 }
 
-function searchText(display: string, text: string, regex: RegExp, context: number, out: GrepOutput): void {
+function splitLines(text: string): string[] {
   const lines = text.split('\n');
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  for (let i = 0; i < lines.length && !out.full; i++) {
-    if (!regex.test(lines[i])) continue;
+  return lines;
+}
+
+/** Prints the matching lines `hits` (ascending) with their context; a match ends the context after another. */
+function emitMatches(display: string, lines: readonly string[], hits: readonly number[], context: number, out: GrepOutput): void {
+  const isHit = new Set(hits);
+  for (const i of hits) {
+    if (out.full) return;
     for (let c = Math.max(0, i - context); c < i; c++) out.add(display, c + 1, lines[c], false);
     out.add(display, i + 1, lines[i], true);
-    let last = i;
-    // Context after: a later match inside the window is printed as a match by the outer loop.
-    for (let c = i + 1; c <= Math.min(lines.length - 1, i + context); c++) {
-      if (regex.test(lines[c])) break;
-      out.add(display, c + 1, lines[c], false);
-      last = c;
-    }
-    i = Math.max(i, last);
+    for (let c = i + 1; c <= Math.min(lines.length - 1, i + context) && !isHit.has(c); c++) out.add(display, c + 1, lines[c], false);
   }
 }
 
-async function grepWithNode(
-  args: GrepArgs,
-  targetAbs: string,
-  isFile: boolean,
-  roots: readonly RootInfo[],
-  rootReal: string | undefined,
-  context: number,
-  out: GrepOutput,
-  signal: AbortSignal,
-): Promise<void> {
+async function searchText(file: ConfinedPath, text: string, worker: RegexWorker, search: NodeSearch): Promise<void> {
+  const hits = await worker.matchingLines(text, search.limit - search.out.matches + 1, file.display);
+  emitMatches(file.display, splitLines(text), hits, search.context, search.out);
+}
+
+interface NodeSearch {
+  context: number;
+  limit: number;
+  out: GrepOutput;
+  signal: AbortSignal;
+}
+
+async function grepWithNode(args: GrepArgs, target: ResolvedPath, isFile: boolean, roots: readonly RootInfo[], search: NodeSearch): Promise<void> {
   const regex = buildRegex(args);
-  if (isFile) {
-    const text = await readTextFile(targetAbs);
-    if (text === undefined) throw new ToolError(`${displayPathSync(roots, targetAbs)} is binary or too large to search.`);
-    searchText(displayPathSync(roots, targetAbs), text, regex, context, out);
-    return;
-  }
-  const filter = args.glob ? compileGlob(args.glob) : undefined;
-  for await (const rel of walkFiles(targetAbs, { root: rootReal, signal })) {
-    if (out.full) break;
-    if (filter && !filter(rel)) continue;
-    const abs = join(targetAbs, rel);
-    const text = await readTextFile(abs).catch(() => undefined);
-    if (text !== undefined) searchText(displayPathSync(roots, abs), text, regex, context, out);
+  const worker = new RegexWorker(regex.source, regex.flags, search.signal);
+  try {
+    if (isFile) {
+      const text = await readTextFile(target);
+      if (text === undefined) throw new ToolError(`${target.display} is binary or too large to search.`);
+      await searchText(target, text, worker, search);
+      return;
+    }
+    const filter = args.glob ? compileGlob(args.glob) : undefined;
+    for await (const rel of walkFiles(target.absolute, { root: target.root, signal: search.signal })) {
+      if (search.out.full) break;
+      if (filter && !filter(rel)) continue;
+      const absolute = join(target.absolute, rel);
+      const file = { root: target.root, absolute, display: displayPathSync(roots, absolute) };
+      // A file that vanished, is unreadable or was swapped for a link or a FIFO is skipped.
+      const text = await readTextFile(file).catch(() => undefined);
+      if (text !== undefined) await searchText(file, text, worker, search);
+    }
+  } finally {
+    worker.dispose();
   }
 }
 
@@ -149,6 +159,7 @@ async function grepWithRipgrep(
   rg: string,
   args: GrepArgs,
   targetAbs: string,
+  cwd: string,
   roots: readonly RootInfo[],
   context: number,
   out: GrepOutput,
@@ -160,7 +171,7 @@ async function grepWithRipgrep(
   if (context > 0) rgArgs.push('--context', String(context));
   if (args.glob) rgArgs.push('--glob', args.glob);
   rgArgs.push('--regexp', args.pattern, '--', '.');
-  const run = await runRipgrep(rg, rgArgs, targetAbs, signal, (line) => {
+  const run = await runRipgrep(rg, rgArgs, cwd, signal, (line) => {
     let event: RgJson;
     try {
       event = JSON.parse(line) as RgJson;
@@ -195,23 +206,23 @@ export function createGrepTool(options: { ripgrep?: RipgrepOption } = {}): Agent
       if (!info) throw new ToolError(`Path not found: ${target.display}.`);
       if (args.glob) compileGlob(args.glob);
       const roots = await workspaceRootInfos(ctx.workspace);
-      const root = roots.find((r) => r.folder === target.folder);
       const context = Math.min(args.context ?? 0, MAX_CONTEXT);
       const limit = Math.min(args.limit ?? limits.grepDefaultLimit, limits.maxResultLimit);
       let out = new GrepOutput(limit, limits.outputMaxBytes);
       const rg = info.isDirectory() ? resolveRipgrep(options.ripgrep) : undefined;
       let engine = 'node';
       if (rg) {
-        const ok = await grepWithRipgrep(rg, args, target.absolute, roots, context, out, ctx.signal).catch((error: unknown) => {
-          if (error instanceof ToolError) throw error;
-          return false;
-        });
+        const folder = await holdFolder(target);
+        const ok = await grepWithRipgrep(rg, args, target.absolute, folder.cwd, roots, context, out, ctx.signal)
+          .catch((error: unknown) => {
+            if (error instanceof ToolError) throw error;
+            return false;
+          })
+          .finally(() => folder.close());
         if (ok) engine = 'ripgrep';
         else out = new GrepOutput(limit, limits.outputMaxBytes);
       }
-      if (engine === 'node') {
-        await grepWithNode(args, target.absolute, !info.isDirectory(), roots, root?.real, context, out, ctx.signal);
-      }
+      if (engine === 'node') await grepWithNode(args, target, !info.isDirectory(), roots, { context, limit, out, signal: ctx.signal });
       throwIfAborted(ctx.signal);
       const details = { pattern: args.pattern, path: target.display, matches: out.matches, truncated: out.full, engine };
       if (out.matches === 0) {

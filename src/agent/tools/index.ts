@@ -42,3 +42,4 @@ export function toolDefinitions(tools: readonly AgentTool[]): ToolDefinition[] {
 export { runTool, ToolError, DEFAULT_TOOL_LIMITS } from './types';
 export type { AgentTool, ToolContext, ToolOutput, ToolLimits, WorkspaceRoots, WorkspaceFolder } from './types';
 export { resolveInWorkspace, workspaceFromPaths } from './paths';
+export { bundledRipgrep } from './ripgrep';

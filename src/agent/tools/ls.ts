@@ -3,6 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { renderPrompt } from '../../core/prompts';
+import { holdFolder } from './confined-open';
 import { resolveInWorkspace } from './paths';
 import { DEFAULT_TOOL_LIMITS, ToolError, defineTool, limitsOf, type AgentTool } from './types';
 
@@ -26,14 +27,21 @@ export function createLsTool(): AgentTool<LsArgs> {
         throw error;
       });
       if (!info.isDirectory()) throw new ToolError(`${target.display} is a file, not a folder. Use read to open it.`);
-      const entries = await readdir(target.absolute, { withFileTypes: true });
-      const names = await Promise.all(
-        entries.map(async (entry) => {
-          let isDir = entry.isDirectory();
-          if (entry.isSymbolicLink()) isDir = await stat(join(target.absolute, entry.name)).then((s) => s.isDirectory(), () => false);
-          return isDir ? `${entry.name}/` : entry.name;
-        }),
-      );
+      // The folder is held open and listed through its descriptor: a swap for a symlink lists nothing outside.
+      const folder = await holdFolder(target);
+      let names: string[];
+      try {
+        const entries = await readdir(folder.cwd, { withFileTypes: true });
+        names = await Promise.all(
+          entries.map(async (entry) => {
+            let isDir = entry.isDirectory();
+            if (entry.isSymbolicLink()) isDir = await stat(join(folder.cwd, entry.name)).then((s) => s.isDirectory(), () => false);
+            return isDir ? `${entry.name}/` : entry.name;
+          }),
+        );
+      } finally {
+        await folder.close();
+      }
       names.sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()) || (a < b ? -1 : a > b ? 1 : 0));
       const limit = Math.min(args.limit ?? limits.lsDefaultLimit, limits.maxResultLimit);
       const shown = names.slice(0, limit);

@@ -14,6 +14,8 @@ export interface ResolvedPath {
   display: string;
   /** The folder the path belongs to. */
   folder: WorkspaceFolder;
+  /** Real path of the workspace folder `absolute` lies in: where confined opens start (confined-open.ts). */
+  root: string;
 }
 
 interface RootInfo {
@@ -143,7 +145,7 @@ export async function resolveInWorkspace(workspace: WorkspaceRoots, input: strin
     );
   }
   const base = isInside(lexical.root.lexical, lexical.target) ? lexical.root.lexical : lexical.root.real;
-  return { absolute: real, display: displayWithin(roots, lexical.root, base, lexical.target), folder: lexical.root.folder };
+  return { absolute: real, display: displayWithin(roots, lexical.root, base, lexical.target), folder: lexical.root.folder, root: realRoot.real };
 }
 
 /** Display form of an absolute path found while listing (real or lexical); absolute if outside. */

@@ -1,14 +1,14 @@
 // `read`: a text file with line numbers (windowed by offset/limit and capped), an image as
 // ImageContent, and a clear refusal for other binary files. The file is streamed, so reading a window
 // of a huge log never loads the whole file.
-import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { stat, type FileHandle } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { z } from 'zod';
 import { renderPrompt } from '../../core/prompts';
+import { openConfined } from './confined-open';
 import { resolveInWorkspace } from './paths';
 import { cutLine, formatBytes, looksBinary } from './text';
-import { DEFAULT_TOOL_LIMITS, ToolError, defineTool, limitsOf, throwIfAborted, type AgentTool, type ToolOutput } from './types';
+import { DEFAULT_TOOL_LIMITS, ToolError, defineTool, limitsOf, throwIfAborted, type AgentTool, type ToolLimits, type ToolOutput } from './types';
 
 export const readArgs = z.object({
   path: z.string().describe('File to read, relative to the workspace root'),
@@ -35,15 +35,10 @@ export function sniffImage(head: Uint8Array): string | undefined {
   return undefined;
 }
 
-async function readHead(path: string, bytes: number): Promise<Buffer> {
-  const handle = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buf, 0, bytes, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
+async function readHead(handle: FileHandle, bytes: number): Promise<Buffer> {
+  const buf = Buffer.alloc(bytes);
+  const { bytesRead } = await handle.read(buf, 0, bytes, 0);
+  return buf.subarray(0, bytesRead);
 }
 
 export function lineNumber(n: number): string {
@@ -59,7 +54,7 @@ interface Window {
 
 /** Streams the file, keeping lines [offset, offset+limit) up to maxBytes, and counts all lines. */
 async function readWindow(
-  path: string,
+  handle: FileHandle,
   offset: number,
   limit: number,
   maxBytes: number,
@@ -86,7 +81,7 @@ async function readWindow(
     bytes += cost;
     lines.push(text);
   };
-  const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
+  const stream = handle.createReadStream({ start: 0, highWaterMark: 256 * 1024, autoClose: false });
   let sawAny = false;
   let endsWithNewline = false;
   for await (const chunk of stream as AsyncIterable<Buffer>) {
@@ -112,11 +107,11 @@ async function readWindow(
   return { lines, totalLines: lineNo, byteCapped };
 }
 
-async function readImage(path: string, display: string, mimeType: string, size: number, maxBytes: number): Promise<ToolOutput> {
+async function readImage(handle: FileHandle, display: string, mimeType: string, size: number, maxBytes: number): Promise<ToolOutput> {
   if (size > maxBytes) {
     throw new ToolError(`Image ${display} is ${formatBytes(size)}, larger than the ${formatBytes(maxBytes)} that can be sent to the model.`);
   }
-  const data = (await readHead(path, size)).toString('base64');
+  const data = (await readHead(handle, size)).toString('base64');
   return {
     content: [
       { type: 'text', text: `Read image ${display} (${mimeType}, ${formatBytes(size)}).` },
@@ -145,36 +140,44 @@ export function createReadTool(): AgentTool<ReadArgs> {
       });
       if (info.isDirectory()) throw new ToolError(`${target.display} is a folder, not a file. Use ls to list it.`);
       if (!info.isFile()) throw new ToolError(`${target.display} is not a regular file.`);
-      const head = await readHead(target.absolute, 8192);
-      const image = sniffImage(head);
-      const byName = IMAGE_TYPES[extname(target.absolute).toLowerCase()];
-      if (image) return readImage(target.absolute, target.display, image, info.size, limits.imageMaxBytes);
-      if (looksBinary(head)) {
-        const hint = byName ? ` Its name says ${byName}, but the content is not a valid image of that type.` : '';
-        throw new ToolError(
-          `${target.display} looks like a binary file (${formatBytes(info.size)}); read only returns text and PNG/JPEG/GIF/WebP images.${hint}`,
-        );
+      const { handle, stats } = await openConfined(target, 'read');
+      try {
+        return await readOpened(handle, stats.size, target.absolute, target.display, args, limits, ctx.signal);
+      } finally {
+        await handle.close();
       }
-      const offset = args.offset ?? 1;
-      const limit = Math.min(args.limit ?? limits.readMaxLines, limits.readMaxLines);
-      const window = await readWindow(target.absolute, offset, limit, limits.readMaxBytes, limits.maxLineChars, ctx.signal);
-      const details = { path: target.display, totalLines: window.totalLines, offset, lines: window.lines.length };
-      if (window.totalLines === 0) return { content: [{ type: 'text', text: `(${target.display} is empty)` }], details, isError: false };
-      if (offset > window.totalLines) {
-        throw new ToolError(`Offset ${offset} is past the end of ${target.display}, which has ${window.totalLines} lines.`);
-      }
-      const body = window.lines.map((line, i) => `${lineNumber(offset + i)}\t${line}`).join('\n');
-      const last = offset + window.lines.length - 1;
-      let note = '';
-      if (last < window.totalLines) {
-        const why = window.byteCapped
-          ? ` (${formatBytes(limits.readMaxBytes)} limit)`
-          : window.lines.length >= limits.readMaxLines && args.limit === undefined
-            ? ` (${limits.readMaxLines} line limit)`
-            : '';
-        note = `\n\n[Showing lines ${offset}-${last} of ${window.totalLines}${why}. Use offset=${last + 1} to continue.]`;
-      }
-      return { content: [{ type: 'text', text: body + note }], details: { ...details, truncated: note !== '' }, isError: false };
     },
   });
+}
+
+/** Window of a text file (numbered lines and a continuation note), or an image, from an opened file. */
+async function readOpened(handle: FileHandle, size: number, absolute: string, display: string, args: ReadArgs, limits: ToolLimits, signal: AbortSignal): Promise<ToolOutput> {
+  const head = await readHead(handle, 8192);
+  const image = sniffImage(head);
+  if (image) return readImage(handle, display, image, size, limits.imageMaxBytes);
+  if (looksBinary(head)) {
+    const byName = IMAGE_TYPES[extname(absolute).toLowerCase()];
+    const hint = byName ? ` Its name says ${byName}, but the content is not a valid image of that type.` : '';
+    throw new ToolError(`${display} looks like a binary file (${formatBytes(size)}); read only returns text and PNG/JPEG/GIF/WebP images.${hint}`);
+  }
+  const offset = args.offset ?? 1;
+  const limit = Math.min(args.limit ?? limits.readMaxLines, limits.readMaxLines);
+  const window = await readWindow(handle, offset, limit, limits.readMaxBytes, limits.maxLineChars, signal);
+  const details = { path: display, totalLines: window.totalLines, offset, lines: window.lines.length };
+  if (window.totalLines === 0) return { content: [{ type: 'text', text: `(${display} is empty)` }], details, isError: false };
+  if (offset > window.totalLines) throw new ToolError(`Offset ${offset} is past the end of ${display}, which has ${window.totalLines} lines.`);
+  const body = window.lines.map((line, i) => `${lineNumber(offset + i)}\t${line}`).join('\n');
+  const note = continuationNote(window, offset, args, limits);
+  return { content: [{ type: 'text', text: body + note }], details: { ...details, truncated: note !== '' }, isError: false };
+}
+
+function continuationNote(window: Window, offset: number, args: ReadArgs, limits: ToolLimits): string {
+  const last = offset + window.lines.length - 1;
+  if (last >= window.totalLines) return '';
+  const why = window.byteCapped
+    ? ` (${formatBytes(limits.readMaxBytes)} limit)`
+    : window.lines.length >= limits.readMaxLines && args.limit === undefined
+      ? ` (${limits.readMaxLines} line limit)`
+      : '';
+  return `\n\n[Showing lines ${offset}-${last} of ${window.totalLines}${why}. Use offset=${last + 1} to continue.]`;
 }

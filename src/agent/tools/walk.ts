@@ -1,16 +1,35 @@
 // Pure-Node recursive file listing used when ripgrep is not available: skips `.git` and
 // `node_modules`, honours .gitignore files (from the workspace folder down), does not follow symlinks.
-import type { Dirent } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+// A .gitignore is the repository's own input: only a regular file is read (a FIFO would block a libuv
+// thread for good), at most MAX_IGNORE_BYTES of it, and its patterns are matched in linear time.
+import { constants, type Dirent } from 'node:fs';
+import { open, readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { IgnoreFile, isIgnored } from './glob';
 import { throwIfAborted } from './types';
 
 export const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
 
+const MAX_IGNORE_BYTES = 1024 * 1024;
+
+/** Text of a regular file, opened without following a symlink and without blocking on a FIFO. */
+async function readRegularFile(path: string, maxBytes: number): Promise<string | undefined> {
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) return undefined;
+    const buf = Buffer.alloc(Math.min(stats.size, maxBytes));
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    return buf.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
 async function loadIgnore(dir: string, base: string): Promise<IgnoreFile | undefined> {
   try {
-    return new IgnoreFile(base, await readFile(join(dir, '.gitignore'), 'utf8'));
+    const text = await readRegularFile(join(dir, '.gitignore'), MAX_IGNORE_BYTES);
+    return text === undefined ? undefined : new IgnoreFile(base, text);
   } catch {
     return undefined;
   }

@@ -1,10 +1,10 @@
 // `write`: creates or replaces a whole file. The previous content travels in `details` so the UI can
-// show a diff and undo the change.
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+// show a diff and undo the change. The file is opened once, confined (confined-open.ts), and the previous
+// content is read through the same descriptor the new content is written to.
 import { z } from 'zod';
 import { renderPrompt } from '../../core/prompts';
-import { existsAsDirectory, previousText } from './fileio';
+import { openConfinedForWrite, replaceContent } from './confined-open';
+import { existsAsDirectory, previousTextOf } from './fileio';
 import { resolveInWorkspace } from './paths';
 import { formatBytes } from './text';
 import { ToolError, defineTool, limitsOf, throwIfAborted, type AgentTool } from './types';
@@ -33,26 +33,15 @@ export function createWriteTool(): AgentTool<WriteArgs> {
       const limits = limitsOf(ctx);
       const target = await resolveInWorkspace(ctx.workspace, args.path);
       if (await existsAsDirectory(target.absolute)) throw new ToolError(`${target.display} is a folder; give a file path to write.`);
+      throwIfAborted(ctx.signal);
+      const { handle, stats, created } = await openConfinedForWrite(target);
       let previous: string | null | undefined;
       try {
-        previous = await previousText(target.absolute, limits.diffMaxBytes);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') {
-          throw new ToolError(`Cannot write ${target.display}: a parent of it is a file, not a folder.`);
-        }
-        throw error;
+        previous = created ? null : await previousTextOf(handle, stats.size, limits.diffMaxBytes);
+        await replaceContent(handle, Buffer.from(args.content, 'utf8'));
+      } finally {
+        await handle.close();
       }
-      throwIfAborted(ctx.signal);
-      try {
-        await mkdir(dirname(target.absolute), { recursive: true });
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EEXIST' || code === 'ENOTDIR') {
-          throw new ToolError(`Cannot write ${target.display}: a parent of it is a file, not a folder.`);
-        }
-        throw error;
-      }
-      await writeFile(target.absolute, args.content, 'utf8');
       const bytes = Buffer.byteLength(args.content);
       const what = previous === null ? 'Created' : 'Wrote';
       const details: WriteDetails = { path: target.display, newContent: args.content, bytes };
