@@ -8,20 +8,12 @@
 // Measured: input tokens billed (chars/4 of system prompt + request messages, the same rule for both).
 // Target: engine / naive ≤ 0.5. Results: bench/results/compaction-cost.{json,md}.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { benchRoot, ensureTsx } from './lib/under-tsx.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-// The engine is TypeScript; re-run under the tsx loader (this measures tokens, not time).
-if (process.env.ARBOR_BENCH_TSX !== '1') {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
-    stdio: 'inherit',
-    cwd: root,
-    env: { ...process.env, ARBOR_BENCH_TSX: '1' },
-  });
-  process.exit(r.status ?? 1);
-}
+const root = benchRoot(import.meta.url);
+// The engine is TypeScript: run under the tsx loader (this measures tokens, not time).
+ensureTsx(import.meta.url);
 const engine = await import('../src/compaction/index.ts');
 const { convertToLlm } = await import('../src/session/convert.ts');
 const { compactionPrompt } = await import('../src/compaction/prompt-text.ts');

@@ -8,19 +8,12 @@
 // every path read or modified. Target: nothing lost (0 constraints, 0 paths) after every round, with at
 // most one corrective summarizer request per compaction. Results: bench/results/summary-fidelity.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { benchRoot, ensureTsx } from './lib/under-tsx.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-if (process.env.ARBOR_BENCH_TSX !== '1') {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
-    stdio: 'inherit',
-    cwd: root,
-    env: { ...process.env, ARBOR_BENCH_TSX: '1' },
-  });
-  process.exit(r.status ?? 1);
-}
+const root = benchRoot(import.meta.url);
+// The engine is TypeScript: run under the tsx loader (this measures tokens, not time).
+ensureTsx(import.meta.url);
 const engine = await import('../src/compaction/index.ts');
 const { REQUIRED_SECTIONS } = await import('../src/compaction/guard.ts');
 const { PIN_CUSTOM_TYPE } = await import('../src/compaction/constraints.ts');

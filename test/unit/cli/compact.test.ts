@@ -1,23 +1,16 @@
 // `arbor-session compact`: a real compaction from the terminal, against the fake OpenAI-compatible server
 // on loopback (a real process, the same runner as the extension).
-import { test, before, after, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startFakeLlm, type FakeLlm } from '../../fake-llm/server.mjs';
 import { wellFormedSummary } from '../compaction/fixtures';
+import { useFakeLlm } from '../llm/helpers';
 
 const root = join(__dirname, '../../..');
-let fake: FakeLlm;
-before(async () => {
-  fake = await startFakeLlm();
-});
-after(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
+const fakeLlm = useFakeLlm();
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
@@ -51,6 +44,7 @@ function session(t: { after(fn: () => void): void }): string {
 
 test('compact: local/<id> with --base-url summarizes through the server, appends the entry and prints what it did', async (t) => {
   const file = session(t);
+  const fake = fakeLlm();
   fake.enqueue({ text: wellFormedSummary('CLI') + '\n- Never use global state.' }, { text: 'We built it.' });
   const r = await cli(['compact', file, '--model', 'local/qwen-test', '--base-url', fake.openaiBaseUrl, '--keep-recent-tokens', '1200', '--focus', 'the API']);
   assert.equal(r.code, 0, r.err);
@@ -71,6 +65,7 @@ test('compact: local/<id> with --base-url summarizes through the server, appends
 
 test('compact: clear errors for a missing model, a local model without --base-url, a missing key and nothing to compact', async (t) => {
   const file = session(t);
+  const fake = fakeLlm();
   const noModel = await cli(['compact', file]);
   assert.equal(noModel.code, 2);
   assert.match(noModel.err, /--model PROVIDER\/ID is required/);

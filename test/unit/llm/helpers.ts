@@ -1,12 +1,27 @@
 import type { AssistantMessage, LlmMessage, UserMessage } from '../../../src/core/messages';
 import type { ModelInfo, Provider, StreamEvent, StreamRequest } from '../../../src/llm/types';
 import type { ProviderOptions } from '../../../src/llm/provider-options';
+import { after, before, beforeEach } from 'node:test';
+import { startFakeLlm, type FakeLlm } from '../../fake-llm/server.mjs';
 
 export const OPENAI_KEY = 'sk-test-OPENAI-secret-1234567890';
 export const ANTHROPIC_KEY = 'sk-ant-test-ANTHROPIC-secret-0987654321';
 
 export function keys(map: Record<string, string | undefined> = { openai: OPENAI_KEY, anthropic: ANTHROPIC_KEY }) {
   return { getKey: async (provider: string) => map[provider] };
+}
+
+/** One fake LLM server for the calling test file, reset before each test; call the getter inside tests. */
+export function useFakeLlm(): () => FakeLlm {
+  let fake: FakeLlm | undefined;
+  before(async () => {
+    fake = await startFakeLlm();
+  });
+  after(async () => {
+    await fake?.close();
+  });
+  beforeEach(() => fake?.reset());
+  return () => fake!;
 }
 
 /** Retry options with a recording, instant sleep: no real 2 s waits in tests. */

@@ -1,25 +1,18 @@
 // A request may keep its tools (for the provider's prompt cache) and still forbid calling them: the
 // handoff document must be text. Checked on the wire for both APIs, and on the handoff request itself.
-import { test, before, after, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startFakeLlm, type FakeLlm } from '../../fake-llm/server.mjs';
 import { createProvider } from '../../../src/llm/registry';
 import { generateHandoff } from '../../../src/compaction/handoff';
 import { FAKE_MODEL, FakeProvider } from '../compaction/fake-provider';
-import { anthropicModel, collect, fastRetry, keys, openaiModel, request, user } from './helpers';
+import { anthropicModel, collect, fastRetry, keys, openaiModel, request, useFakeLlm, user } from './helpers';
 
-let fake: FakeLlm;
-before(async () => {
-  fake = await startFakeLlm();
-});
-after(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
+const fakeLlm = useFakeLlm();
 
 const tools = [{ name: 'read', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } }];
 
 test('toolChoice none reaches the wire: OpenAI tool_choice "none", Anthropic {type: "none"}; absent by default', async () => {
+  const fake = fakeLlm();
   fake.enqueue({ text: 'a' }, { text: 'b' }, { text: 'c' });
   await collect(createProvider(openaiModel(fake.openaiBaseUrl), keys(), fastRetry().options), request(openaiModel(fake.openaiBaseUrl), [user('x')], { tools, toolChoice: 'none' }));
   await collect(createProvider(anthropicModel(fake.anthropicBaseUrl), keys(), fastRetry().options), request(anthropicModel(fake.anthropicBaseUrl), [user('x')], { tools, toolChoice: 'none' }));
