@@ -24,6 +24,7 @@ import { contentText } from '../core/messages';
 import { createSession, forkBranch as forkSessionBranch, listSessions, openSession, type SessionSummary } from '../session/catalog';
 import type { SessionEntry } from '../session/entries';
 import type { LeafMemory } from '../session/leaf-memory';
+import { describeReadOnly, type ReadOnlyReason } from '../session/header';
 import type { SessionStore } from '../session/store';
 import { SessionSummaryCache } from '../session/summary-cache';
 import { previewFileChange } from './approval-preview';
@@ -602,10 +603,18 @@ export class ArborApp implements Disposable {
     this.emit({ kind: 'session', session: this.sessionView() });
     this.emit({ kind: 'conversation', appended: [], reset: true, labels: [] });
     this.emitSettings();
+    if (store.readOnly) this.announceReadOnly(store.readOnly);
     // A new, empty session starts at the configured thinking level (persisted like any change).
     if (store.entryCount === 0 && this.thinkingLevel !== agent.thinkingLevel && this.model.reasoning) {
       await agent.setThinkingLevel(this.thinkingLevel);
     }
+  }
+
+  /** A newer version's session is shown but never written: say so before the user types into it. */
+  private announceReadOnly(readOnly: ReadOnlyReason): void {
+    const message = describeReadOnly(readOnly);
+    this.deps.log?.warn(message);
+    this.emit({ kind: 'agent', event: { type: 'notice', level: 'warning', message } });
   }
 
   private detach(): void {

@@ -11,11 +11,34 @@ export class SessionFileError extends Error {
   }
 }
 
-/** Another writer holds the session lock for too long. Nothing was written. */
+/** Another writer holds the session lock for too long, or the lock cannot be used. Nothing was written. */
 export class SessionLockError extends Error {
   override readonly name = 'SessionLockError';
+  constructor(
+    readonly file: string,
+    /** why the lock could not be taken (who holds it, or what is wrong with the lock path) */
+    readonly reason = 'held by another writer',
+  ) {
+    super(`${file}: the session is locked (lock file ${file}.lock: ${reason}); nothing was written`);
+  }
+}
+
+/** The session kept changing under a rewrite (pruning, migration); the file was left as it was. */
+export class SessionChangedError extends Error {
+  override readonly name = 'SessionChangedError';
   constructor(readonly file: string) {
-    super(`${file}: the session is locked by another writer (lock file ${file}.lock); nothing was written`);
+    super(`${file}: another writer kept changing the session during the rewrite; nothing was rewritten`);
+  }
+}
+
+/** The session was written by a newer version; Arbor shows it but never writes to it. */
+export class SessionReadOnlyError extends Error {
+  override readonly name = 'SessionReadOnlyError';
+  constructor(
+    readonly file: string,
+    readonly version: number,
+  ) {
+    super(`${file}: this session was written by a newer version (v${version}); Arbor opened it read-only and wrote nothing`);
   }
 }
 

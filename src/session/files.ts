@@ -4,8 +4,16 @@ import { constants } from 'node:fs';
 import { copyFile, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-/** Replaces `file` with `chunks` so that readers see either the old or the new file, never a mix. */
-export async function writeFileAtomic(file: string, chunks: Iterable<string | Buffer>): Promise<void> {
+/**
+ * Replaces `file` with `chunks` so that readers see either the old or the new file, never a mix.
+ * `commitIf`, asked right before the rename, can call it off (the temp is removed): returns whether the
+ * file was replaced.
+ */
+export async function writeFileAtomic(
+  file: string,
+  chunks: Iterable<string | Buffer>,
+  commitIf: () => Promise<boolean> = async () => true,
+): Promise<boolean> {
   const temp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   const handle = await open(temp, 'wx');
   try {
@@ -28,8 +36,20 @@ export async function writeFileAtomic(file: string, chunks: Iterable<string | Bu
     throw error;
   }
   await handle.close();
+  let commit: boolean;
+  try {
+    commit = await commitIf();
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  if (!commit) {
+    await unlink(temp).catch(() => undefined);
+    return false;
+  }
   await rename(temp, file);
   await syncDir(dirname(file));
+  return true;
 }
 
 /**

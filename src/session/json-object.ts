@@ -8,3 +8,8 @@ export function parseJsonObject(line: string): Record<string, unknown> | undefin
     return undefined;
   }
 }
+
+/** A first line without its UTF-8 byte order mark (editors on Windows add one; it is not part of the JSON). */
+export function withoutByteOrderMark(line: string): string {
+  return line.charCodeAt(0) === 0xfeff ? line.slice(1) : line;
+}

@@ -1,75 +1,139 @@
 // Cross-process write lock for one session file: `<file>.lock` created with O_EXCL. Two VS Code windows
-// (or the CLI) appending to the same session take turns, so lines never interleave. A lock left behind by
-// a crashed process is detected (dead pid on this host, or older than STALE_MS) and removed.
-import { hostname } from 'node:os';
-import { open, readFile, rename, stat, unlink } from 'node:fs/promises';
+// (or the CLI) appending to the same session take turns, so lines never interleave. A lock is taken from
+// another writer only when that writer is provably gone (lock-owner.ts); a live holder, even one paused
+// for minutes, is waited for until the timeout. The holder refreshes the lock's mtime (a heartbeat) so
+// writers on another host can tell a live lock from an abandoned one. See docs/reliability.md.
+import { open, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
 import { SessionLockError } from './errors';
+import { formatOwner, judgeLock, ownerForThisProcess, parseOwner, type LockOwner, type StalenessRules } from './lock-owner';
 
-const STALE_MS = 30_000;
-/** A live writer fills its lock within microseconds of creating it; an empty lock this old is a crash's. */
-const EMPTY_STALE_MS = 2_000;
-const TIMEOUT_MS = 20_000;
+export { isAlive } from './lock-owner';
+
+export interface LockOptions {
+  /** give up with SessionLockError after waiting this long (default 20 s) */
+  timeoutMs?: number;
+  /** a heartbeat older than this marks the holder gone where its pid cannot be checked (default 30 s) */
+  staleMs?: number;
+  /** how often a holder refreshes its lock (default 5 s) */
+  heartbeatMs?: number;
+}
+
+/** `released`: our lock removed; `not-ours`: someone else holds the path now, left alone; `missing`: already gone. */
+export type ReleaseOutcome = 'released' | 'not-ours' | 'missing';
 
 export interface HeldLock {
-  release(): Promise<void>;
+  release(): Promise<ReleaseOutcome>;
+  /** whether the lock file still records this holder (checked before a rewrite commits) */
+  stillOwned(): Promise<boolean>;
 }
 
-export async function acquireLock(file: string, timeoutMs = TIMEOUT_MS): Promise<HeldLock> {
+const DEFAULTS = { timeoutMs: 20_000, staleMs: 30_000, heartbeatMs: 5_000 };
+const EMPTY_STALE_MS = 2_000;
+const UNVERIFIED_PID_MS = 10 * 60_000;
+const MAX_POLL_MS = 50;
+
+export async function acquireLock(file: string, options: LockOptions = {}): Promise<HeldLock> {
+  const settings = { ...DEFAULTS, ...options };
+  const rules: StalenessRules = { staleMs: settings.staleMs, emptyStaleMs: Math.min(EMPTY_STALE_MS, settings.staleMs), unverifiedPidMs: Math.max(UNVERIFIED_PID_MS, settings.staleMs) };
   const lockPath = `${file}.lock`;
-  const started = Date.now();
+  const owner = ownerForThisProcess();
+  const deadline = Date.now() + settings.timeoutMs;
   let delay = 1;
+  let quickRetries = 0;
   for (;;) {
-    try {
-      const handle = await open(lockPath, 'wx');
-      try {
-        await handle.writeFile(`${process.pid} ${hostname()} ${Date.now()}\n`);
-      } finally {
-        await handle.close();
-      }
-      return { release: () => unlink(lockPath).catch(() => undefined) };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    if (await removeIfStale(lockPath)) continue;
-    if (Date.now() - started > timeoutMs) throw new SessionLockError(file);
-    await new Promise((resolve) => setTimeout(resolve, delay + Math.random() * delay));
-    delay = Math.min(delay * 2, 25);
+    if (await tryCreate(lockPath, owner)) return holdLock(lockPath, owner, settings.heartbeatMs);
+    const obstacle = await clearIfStale(lockPath, rules);
+    // Cleared or vanished: retry at once, but a lock that keeps changing hands must not spin forever.
+    if (obstacle === undefined && quickRetries++ < 100) continue;
+    if (Date.now() >= deadline) throw new SessionLockError(file, obstacle ?? 'the lock kept changing hands');
+    await sleep(Math.min(delay + Math.random() * delay, Math.max(1, deadline - Date.now())));
+    delay = Math.min(delay * 2, MAX_POLL_MS);
   }
 }
 
-async function removeIfStale(lockPath: string): Promise<boolean> {
-  let content: string;
-  let mtimeMs: number;
+/** true when we created the lock; false when the path exists. Other failures are thrown. */
+async function tryCreate(lockPath: string, owner: LockOwner): Promise<boolean> {
+  let handle;
   try {
-    content = await readFile(lockPath, 'utf8');
-    mtimeMs = (await stat(lockPath)).mtimeMs;
-  } catch {
-    return true; // vanished meanwhile: retry at once
+    handle = await open(lockPath, 'wx');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
   }
-  const [pidText, host] = content.trim().split(' ');
-  const pid = Number(pidText);
-  const deadHere = host === hostname() && Number.isInteger(pid) && pid > 0 && !isAlive(pid);
-  // An empty lock file can be a writer between create and write, but only for an instant: one that
-  // stays empty was left by a writer killed in between (it would otherwise block the session for STALE_MS).
-  const age = Date.now() - mtimeMs;
-  const emptyAndOld = content.trim() === '' && age > EMPTY_STALE_MS;
-  if (!deadHere && !emptyAndOld && age < STALE_MS) return false;
-  // Rename first so that two processes clearing the same stale lock cannot delete a fresh one.
-  const aside = `${lockPath}.stale-${process.pid}-${Date.now()}`;
   try {
-    await rename(lockPath, aside);
-    await unlink(aside);
-  } catch {
-    // someone else cleared it
+    await handle.writeFile(formatOwner(owner));
+  } finally {
+    await handle.close();
   }
   return true;
 }
 
-export function isAlive(pid: number): boolean {
+/** Removes the lock when its holder is gone. Returns why it was left in place, or undefined if it is gone now. */
+async function clearIfStale(lockPath: string, rules: StalenessRules): Promise<string | undefined> {
+  let content: string;
+  let mtimeMs: number;
   try {
-    process.kill(pid, 0);
-    return true;
+    mtimeMs = (await stat(lockPath)).mtimeMs;
+    content = await readFile(lockPath, 'utf8');
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return describeUnreadable(error as NodeJS.ErrnoException);
   }
+  const verdict = await judgeLock(content, Date.now() - mtimeMs, rules);
+  if (!verdict.stale) return verdict.why;
+  // Rename first so that two processes clearing the same stale lock cannot delete a fresh one.
+  const aside = `${lockPath}.stale-${process.pid}-${Date.now()}`;
+  try {
+    await rename(lockPath, aside);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : `the stale lock cannot be removed (${(error as NodeJS.ErrnoException).code})`;
+  }
+  await unlink(aside).catch(() => undefined);
+  return undefined;
+}
+
+function describeUnreadable(error: NodeJS.ErrnoException): string | undefined {
+  if (error.code === 'ENOENT') return undefined; // released meanwhile
+  if (error.code === 'EISDIR') return 'the lock path is a directory, not a lock file; remove it to unlock the session';
+  return `the lock file cannot be read (${error.code ?? error.message}); remove it if no other window is writing`;
+}
+
+function holdLock(lockPath: string, owner: LockOwner, heartbeatMs: number): HeldLock {
+  const stillOwned = async () => {
+    const content = await readFile(lockPath, 'utf8').catch(() => '');
+    return parseOwner(content)?.token === owner.token;
+  };
+  const heartbeat = setInterval(() => {
+    void refresh(lockPath, stillOwned);
+  }, heartbeatMs);
+  heartbeat.unref();
+  let released = false;
+  const release = async (): Promise<ReleaseOutcome> => {
+    clearInterval(heartbeat);
+    if (released) return 'missing';
+    released = true;
+    return releaseIfOurs(lockPath, owner);
+  };
+  return { release, stillOwned };
+}
+
+async function refresh(lockPath: string, stillOwned: () => Promise<boolean>): Promise<void> {
+  if (!(await stillOwned())) return;
+  const now = new Date();
+  await utimes(lockPath, now, now).catch(() => undefined);
+}
+
+async function releaseIfOurs(lockPath: string, owner: LockOwner): Promise<ReleaseOutcome> {
+  let content: string;
+  try {
+    content = await readFile(lockPath, 'utf8');
+  } catch {
+    return 'missing';
+  }
+  if (parseOwner(content)?.token !== owner.token) return 'not-ours';
+  await unlink(lockPath).catch(() => undefined);
+  return 'released';
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -2,6 +2,7 @@
 // parsed objects, not by a second copy of the file), remembers each line's byte range so unchanged lines
 // can be written back byte-for-byte, and reports bad lines instead of failing.
 import { open } from 'node:fs/promises';
+import { withoutByteOrderMark } from './json-object';
 
 export type LoadProblemKind =
   | 'invalid-json'
@@ -9,7 +10,11 @@ export type LoadProblemKind =
   | 'torn-final-line'
   | 'duplicate-id'
   | 'migrated'
-  | 'foreign-rewrite';
+  | 'foreign-rewrite'
+  /** the file is shown but never written (a newer version's session) */
+  | 'read-only'
+  /** another writer took our lock over; its lock was left in place */
+  | 'lock-lost';
 
 export interface LoadProblem {
   /** 1-based line number in the file (0 when the problem is not tied to a line) */
@@ -109,7 +114,9 @@ function handleLine(
   const length = end - start;
   let textEnd = end;
   if (textEnd > start && data[textEnd - 1] === 0x0d) textEnd--; // CRLF files
-  const text = data.toString('utf8', start, textEnd);
+  const raw = data.toString('utf8', start, textEnd);
+  // The raw range keeps a byte order mark, so a rewrite writes the header back as it was.
+  const text = offset === 0 ? withoutByteOrderMark(raw) : raw;
   if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === '')) return true;
   let value: unknown;
   try {

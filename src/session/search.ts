@@ -7,7 +7,7 @@
 // same entry, in any order. Bad lines are skipped, an unreadable file is one error in the result, and an
 // AbortSignal stops the search between lines.
 import { open } from 'node:fs/promises';
-import { parseJsonObject } from './json-object';
+import { parseJsonObject, withoutByteOrderMark } from './json-object';
 import { sessionDisplayTitle } from '../core/text';
 
 export type SearchHitKind =
@@ -308,7 +308,7 @@ class FileSearch {
     const text = data.toString('utf8', start, textEnd);
     if (!this.sawHeader) {
       if (text.trim() === '') return;
-      const header = parseJsonObject(text);
+      const header = parseJsonObject(withoutByteOrderMark(text));
       if (!header) {
         stats.badLines++;
         throw new NotASession('not a session file: the first line is not valid JSON');

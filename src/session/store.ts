@@ -32,17 +32,20 @@ import {
   type SessionInfoEntry,
   type ThinkingLevelChangeEntry,
 } from './entries';
-import { SessionFileError, UnknownEntryError } from './errors';
+import { SessionChangedError, SessionFileError, SessionLockError, SessionReadOnlyError, UnknownEntryError } from './errors';
 import { backupFile, syncDir, timestampForFileName, writeAll, writeFileAtomic } from './files';
+import { describeReadOnly, headerFrom, readOnlyReasonFor, scanOrExplain, type ReadOnlyReason } from './header';
 import { generateEntryId, generateSessionId } from './ids';
 import type { LeafMemory } from './leaf-memory';
-import { acquireLock } from './lock';
+import { acquireLock, type HeldLock } from './lock';
 import { removeStaleTemps } from './stale-temps';
 import { migrateToCurrentVersion, sessionVersion } from './migrate';
+import { checkRewrite, fingerprint, interleaveNewlines, MAX_REWRITE_ATTEMPTS, sameFingerprint, serializeEntry, type FileFingerprint } from './rewrite';
 import { scanLines, type LoadProblem, type ParsedLine, type ScanResult } from './scan';
-import { describeEntryProblem, entryProblem, hasEntryBase, headerProblem } from './schema';
+import { describeEntryProblem, entryProblem, hasEntryBase } from './schema';
 
 export type { LoadProblem, LoadProblemKind } from './scan';
+export type { ReadOnlyReason } from './header';
 
 export interface SessionTreeNode {
   entry: SessionEntry;
@@ -98,6 +101,8 @@ export class SessionStore {
   readonly loadReport: LoadProblem[] = [];
   /** set when the file is v1/v2 and was migrated in memory only; cleared once written as v3 */
   migratedFrom: number | undefined;
+  /** set when the file must never be written (a newer version's session): appends and rewrites refuse */
+  readOnly: ReadOnlyReason | undefined;
 
   private entries: SessionEntry[] = [];
   private rawOffset: number[] = [];
@@ -162,6 +167,8 @@ export class SessionStore {
     this.loadReport.push(...scan.problems);
     const rest = scan.lines.filter((line) => line !== header);
     const version = sessionVersion(this.header);
+    this.readOnly = readOnlyReasonFor(this.header as unknown as Record<string, unknown>);
+    if (this.readOnly) this.loadReport.push({ line: 0, kind: 'read-only', message: describeReadOnly(this.readOnly) });
     let useRaw = true;
     if (version < CURRENT_SESSION_VERSION) {
       const values = rest.map((line) => line.value);
@@ -539,7 +546,7 @@ export class SessionStore {
       try {
         await this.writeLines('');
       } finally {
-        await lock.release();
+        await this.releaseLock(lock);
       }
     });
   }
@@ -568,12 +575,14 @@ export class SessionStore {
 
   private append(fields: NewEntry, beforeCreate?: () => void): Promise<SessionEntry> {
     return this.enqueue(async () => {
+      this.refuseIfReadOnly();
       await this.ensureMigrationWritten();
       const lock = await acquireLock(this.file);
       let entry: SessionEntry;
       try {
         await this.sweepTempsOnce();
         if (this.persisted) await this.syncWithDisk();
+        this.refuseIfReadOnly(); // the file may have been replaced by a newer version's
         beforeCreate?.();
         entry = withoutUndefined({
           type: fields.type,
@@ -586,7 +595,7 @@ export class SessionStore {
         const offset = await this.writeLines(line + '\n');
         this.addToIndex(entry, offset, Buffer.byteLength(line));
       } finally {
-        await lock.release();
+        await this.releaseLock(lock);
       }
       this.setLeaf(entry.id);
       this.emitAppend(entry);
@@ -695,6 +704,7 @@ export class SessionStore {
    */
   rewriteEntries(mutate: (entries: SessionEntry[]) => SessionEntry[] | void): Promise<{ backupPath: string }> {
     return this.enqueue(async () => {
+      this.refuseIfReadOnly();
       if (this.migratedFrom !== undefined) {
         return this.rewriteNow(mutate, `.v${this.migratedFrom}.bak`);
       }
@@ -702,6 +712,11 @@ export class SessionStore {
     });
   }
 
+  /**
+   * Under the lock: brings the index up to date, runs `mutate`, and renames the result over the file only
+   * if the file is still the one it read (docs/reliability.md: a rewrite never renames over a line another
+   * writer appended meanwhile). A changed file is read again and the rewrite redone.
+   */
   private async rewriteNow(
     mutate: (entries: SessionEntry[]) => SessionEntry[] | void,
     backupSuffix: string,
@@ -710,27 +725,75 @@ export class SessionStore {
     try {
       await this.sweepTempsOnce();
       if (!this.persisted) await this.writeLines('');
-      if (this.migratedFrom === undefined) await this.syncWithDisk();
-      const original = this.entries.slice();
-      const result = mutate(original) ?? original;
-      checkRewrite(result);
-      const rawFile = await readFile(this.file);
-      const backupPath = await backupFile(this.file, backupSuffix);
-      const positions = new Map<SessionEntry, number>();
-      this.entries.forEach((entry, index) => positions.set(entry, index));
-      const lines: Buffer[] = [];
-      const headerLine = this.headerRaw
-        ? rawFile.subarray(this.headerRaw.offset, this.headerRaw.offset + this.headerRaw.length)
-        : Buffer.from(JSON.stringify(this.header));
-      lines.push(headerLine);
-      for (const entry of result) lines.push(this.serialize(entry, positions.get(entry), rawFile));
-      await writeFileAtomic(this.file, interleaveNewlines(lines));
-      this.reindexAfterRewrite(result, lines);
-      this.ino = (await stat(this.file)).ino;
-      return { backupPath };
+      for (let attempt = 1; ; attempt++) {
+        await this.syncBeforeRewrite();
+        this.refuseIfReadOnly();
+        const written = await this.tryRewrite(mutate, backupSuffix, lock);
+        if (written) return written;
+        if (attempt >= MAX_REWRITE_ATTEMPTS) throw new SessionChangedError(this.file);
+      }
     } finally {
-      await lock.release();
+      await this.releaseLock(lock);
     }
+  }
+
+  /** One rewrite attempt; undefined when the file changed under it (nothing was replaced). */
+  private async tryRewrite(
+    mutate: (entries: SessionEntry[]) => SessionEntry[] | void,
+    backupSuffix: string,
+    lock: HeldLock,
+  ): Promise<{ backupPath: string } | undefined> {
+    const read = await fingerprint(this.file);
+    if (read.ino !== this.ino || read.size !== this.fileSize) return undefined;
+    const original = this.entries.slice();
+    const result = mutate(original) ?? original;
+    checkRewrite(result);
+    const rawFile = await readFile(this.file);
+    if (rawFile.length !== read.size) return undefined;
+    const backupPath = await backupFile(this.file, backupSuffix);
+    const lines = this.rewrittenLines(result, rawFile);
+    const committed = await writeFileAtomic(this.file, interleaveNewlines(lines), () => this.stillAsRead(read, lock));
+    if (!committed) return undefined;
+    this.reindexAfterRewrite(result, lines);
+    this.ino = (await stat(this.file)).ino;
+    return { backupPath };
+  }
+
+  private rewrittenLines(result: SessionEntry[], rawFile: Buffer): Buffer[] {
+    const positions = new Map<SessionEntry, number>();
+    this.entries.forEach((entry, index) => positions.set(entry, index));
+    const headerLine = this.headerRaw
+      ? rawFile.subarray(this.headerRaw.offset, this.headerRaw.offset + this.headerRaw.length)
+      : Buffer.from(JSON.stringify(this.header));
+    return [headerLine, ...result.map((entry) => this.serialize(entry, positions.get(entry), rawFile))];
+  }
+
+  /** Right before the rename: our lock is still ours and nobody touched the file since `read`. */
+  private async stillAsRead(read: FileFingerprint, lock: HeldLock): Promise<boolean> {
+    if (!(await lock.stillOwned())) {
+      throw new SessionLockError(this.file, 'another writer took the lock over during the rewrite; nothing was rewritten');
+    }
+    return sameFingerprint(read, await fingerprint(this.file));
+  }
+
+  /** A migrated index cannot take in raw lines: any change means reading (and migrating) it again. */
+  private async syncBeforeRewrite(): Promise<void> {
+    if (this.migratedFrom === undefined) {
+      await this.syncWithDisk();
+      return;
+    }
+    const now = await fingerprint(this.file);
+    if (now.ino !== this.ino || now.size !== this.fileSize) await this.reloadFromDisk();
+  }
+
+  private refuseIfReadOnly(): void {
+    if (this.readOnly) throw new SessionReadOnlyError(this.file, this.readOnly.version);
+  }
+
+  /** Releases `lock`; a lock another writer took over is left alone and noted in the load report. */
+  private async releaseLock(lock: HeldLock): Promise<void> {
+    if ((await lock.release()) !== 'not-ours') return;
+    this.loadReport.push({ line: 0, kind: 'lock-lost', message: 'another writer took the session lock over while this one held it; its lock was left in place' });
   }
 
   /** Caller holds the lock (see removeStaleTemps). One directory listing per open, not per append. */
@@ -742,14 +805,9 @@ export class SessionStore {
 
   /** The raw bytes when the entry is unchanged since load, else fresh JSON. */
   private serialize(entry: SessionEntry, index: number | undefined, rawFile: Buffer): Buffer {
-    if (index !== undefined && this.rawOffset[index]! !== NO_RAW) {
-      const raw = rawFile.subarray(this.rawOffset[index]!, this.rawOffset[index]! + this.rawLength[index]!);
-      if (this.opaque.has(entry)) return raw; // a malformed line goes back exactly as it was
-      const text = raw.toString('utf8');
-      if (JSON.stringify(JSON.parse(text)) === JSON.stringify(entry)) return raw;
-    }
-    if (this.opaque.has(entry)) return Buffer.from(JSON.stringify(this.opaque.get(entry)));
-    return Buffer.from(JSON.stringify(entry));
+    const offset = index === undefined ? NO_RAW : this.rawOffset[index]!;
+    const raw = offset === NO_RAW ? undefined : rawFile.subarray(offset, offset + this.rawLength[index!]!);
+    return serializeEntry(entry, raw, this.opaque.has(entry) ? { value: this.opaque.get(entry) } : undefined);
   }
 
   private reindexAfterRewrite(result: SessionEntry[], lines: Buffer[]): void {
@@ -789,44 +847,6 @@ export class SessionStore {
 }
 
 // ---- helpers --------------------------------------------------------------------------------------
-
-async function scanOrExplain(file: string): Promise<ScanResult> {
-  try {
-    return await scanLines(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new SessionFileError(file, 'file not found');
-    if (code === 'EISDIR') throw new SessionFileError(file, 'is a directory, not a session file');
-    if (code === 'EACCES') throw new SessionFileError(file, 'permission denied');
-    throw new SessionFileError(file, (error as Error).message);
-  }
-}
-
-function headerFrom(file: string, scan: ScanResult): ParsedLine {
-  const first = scan.lines[0];
-  if (!first) throw new SessionFileError(file, 'empty file: no session header');
-  const earlierProblem = scan.problems.find((p) => p.line < first.lineNo);
-  if (earlierProblem) throw new SessionFileError(file, `line ${earlierProblem.line} should be the session header but is not valid JSON`);
-  const problem = headerProblem(first.value);
-  if (problem) throw new SessionFileError(file, `line ${first.lineNo}: ${problem}`);
-  return first;
-}
-
-function checkRewrite(entries: readonly SessionEntry[]): void {
-  const seen = new Set<string>();
-  for (const entry of entries) {
-    if (!hasEntryBase(entry)) throw new Error('rewriteEntries: every entry needs type, id, parentId and timestamp');
-    if (seen.has(entry.id)) throw new Error(`rewriteEntries: duplicate entry id ${entry.id}`);
-    seen.add(entry.id);
-  }
-}
-
-function* interleaveNewlines(lines: readonly Buffer[]): Generator<Buffer | string> {
-  for (const line of lines) {
-    yield line;
-    yield '\n';
-  }
-}
 
 function countLines(text: string): number {
   let count = 0;

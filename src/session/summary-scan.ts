@@ -3,7 +3,7 @@
 // are append-only, so the summary of a growing session is kept current by reading only what was added.
 import { contentText } from '../core/messages';
 import { SessionFileError } from './errors';
-import { parseJsonObject } from './json-object';
+import { parseJsonObject, withoutByteOrderMark } from './json-object';
 
 /** The leading fields as pi (and Arbor) write them: lets the scan skip JSON.parse for most lines. */
 const ENTRY_PREFIX = /^\{"type":"([^"\\]+)","id":"([^"\\]+)","parentId":(?:null|"([^"\\]*)")/;
@@ -46,7 +46,7 @@ export class SummaryScan {
 
   private readLine(line: string, mayBeTorn: boolean): void {
     if (!this.header) {
-      const header = parseJsonObject(line);
+      const header = parseJsonObject(withoutByteOrderMark(line));
       if (!header || header.type !== 'session' || typeof header.id !== 'string') {
         throw new SessionFileError(this.file, 'first line is not a session header');
       }

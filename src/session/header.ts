@@ -1,0 +1,46 @@
+// Reading a session file's first line: the errors a file that is not a session gets, and the versions
+// Arbor may write to. A header from a newer version opens read-only (docs/reliability.md): its entries may
+// carry meanings this version would break on a rewrite, and an append could corrupt the newer format.
+import { SessionFileError } from './errors';
+import { CURRENT_SESSION_VERSION } from './entries';
+import { sessionVersion } from './migrate';
+import { scanLines, type ParsedLine, type ScanResult } from './scan';
+import { headerProblem } from './schema';
+
+/** Why a session is shown but never written. */
+export interface ReadOnlyReason {
+  reason: 'newer-version';
+  version: number;
+}
+
+export function readOnlyReasonFor(header: Record<string, unknown>): ReadOnlyReason | undefined {
+  const version = sessionVersion(header);
+  return version > CURRENT_SESSION_VERSION ? { reason: 'newer-version', version } : undefined;
+}
+
+/** What the user is told when such a session is opened. */
+export function describeReadOnly(readOnly: ReadOnlyReason): string {
+  return `This session was written by a newer version (v${readOnly.version}); Arbor opened it read-only.`;
+}
+
+export async function scanOrExplain(file: string): Promise<ScanResult> {
+  try {
+    return await scanLines(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new SessionFileError(file, 'file not found');
+    if (code === 'EISDIR') throw new SessionFileError(file, 'is a directory, not a session file');
+    if (code === 'EACCES') throw new SessionFileError(file, 'permission denied');
+    throw new SessionFileError(file, (error as Error).message);
+  }
+}
+
+export function headerFrom(file: string, scan: ScanResult): ParsedLine {
+  const first = scan.lines[0];
+  if (!first) throw new SessionFileError(file, 'empty file: no session header');
+  const earlierProblem = scan.problems.find((p) => p.line < first.lineNo);
+  if (earlierProblem) throw new SessionFileError(file, `line ${earlierProblem.line} should be the session header but is not valid JSON`);
+  const problem = headerProblem(first.value);
+  if (problem) throw new SessionFileError(file, `line ${first.lineNo}: ${problem}`);
+  return first;
+}
