@@ -57,6 +57,7 @@ export function toLlmMessage(message: AgentMessage): LlmMessage | undefined {
     case 'user':
     case 'assistant':
     case 'toolResult':
+    case 'system':
       return message;
     case 'custom': {
       const content: (TextContent | ImageContent)[] =

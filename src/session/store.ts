@@ -11,6 +11,7 @@ import { readFile, mkdir, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentMessage } from '../core/messages';
 import {
+  applySettings,
   buildSessionContext,
   contextFromPath,
   contextMessageFromEntry,
@@ -88,6 +89,8 @@ type Listener<T> = (value: T) => void;
 type NewEntry = Omit<SessionEntry, 'id' | 'parentId' | 'timestamp'> & Record<string, unknown>;
 
 const NO_RAW = -1;
+/** Entries that change messages before them in the context, so a cached context cannot just be extended. */
+const RESHAPING_TYPES = new Set(['compaction', 'context_edit', 'reset_boundary']);
 
 /** pi's session file name: `<ISO timestamp with : and . → ->_<session id>.jsonl`. */
 export function sessionFileName(timestamp: string, id: string): string {
@@ -421,7 +424,10 @@ export class SessionStore {
     return copyContext(context);
   }
 
-  /** Extends the cached context when `leaf` descends from the cached leaf by a few non-compaction entries. */
+  /**
+   * Extends the cached context when `leaf` descends from the cached leaf by a few entries that only add
+   * messages (a compaction, a reset boundary or a context edit changes earlier messages: built anew).
+   */
   private extendCachedContext(leaf: SessionEntry): SessionContext | undefined {
     const cache = this.contextCache;
     if (!cache) return undefined;
@@ -429,7 +435,7 @@ export class SessionStore {
     const added: SessionEntry[] = [];
     let current: SessionEntry | undefined = leaf;
     while (current && current.id !== cache.leafId) {
-      if (added.length >= 64 || current.type === 'compaction' || this.isRoot(current)) return undefined;
+      if (added.length >= 64 || RESHAPING_TYPES.has(current.type) || this.isRoot(current)) return undefined;
       added.push(current);
       current = this.byId.get(current.parentId!);
     }
@@ -437,11 +443,7 @@ export class SessionStore {
     const context = copyContext(cache.context);
     for (let i = added.length - 1; i >= 0; i--) {
       const entry = added[i]!;
-      if (entry.type === 'thinking_level_change') context.thinkingLevel = entry.thinkingLevel;
-      else if (entry.type === 'model_change') context.model = { provider: entry.provider, modelId: entry.modelId };
-      else if (entry.type === 'message' && entry.message.role === 'assistant') {
-        context.model = { provider: entry.message.provider, modelId: entry.message.model };
-      }
+      applySettings(entry, context);
       const message = contextMessageFromEntry(entry);
       if (message) context.messages.push(message);
     }

@@ -5,6 +5,7 @@ import type { AgentMessage } from '../../core/messages';
 import type { SessionEntry } from '../../session/entries';
 import { bashExecutionText } from '../../session/convert';
 import type { SessionStore } from '../../session/store';
+import { modelChangeText, thinkingLevelText } from '../../session/entry-fields';
 import { CliError, openForCli, parseCommandArgs, resolveLeafOption, type CliCommand } from '../command';
 
 interface Section {
@@ -60,9 +61,9 @@ function entrySections(entry: SessionEntry): Section[] {
     case 'custom_message':
       return [{ title: `Extension message (${entry.customType})`, ...contentParts(entry.content) }];
     case 'model_change':
-      return [{ title: 'Model', text: `${entry.provider}/${entry.modelId}` }];
+      return [{ title: 'Model', text: modelChangeText(entry) }];
     case 'thinking_level_change':
-      return [{ title: 'Thinking level', text: entry.thinkingLevel }];
+      return [{ title: 'Thinking level', text: thinkingLevelText(entry) }];
     default:
       return [];
   }
