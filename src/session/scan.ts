@@ -14,7 +14,9 @@ export type LoadProblemKind =
   /** the file is shown but never written (a newer version's session) */
   | 'read-only'
   /** another writer took our lock over; its lock was left in place */
-  | 'lock-lost';
+  | 'lock-lost'
+  /** entries of a type this version does not know: kept and written back, ignored in the context */
+  | 'unknown-type';
 
 export interface LoadProblem {
   /** 1-based line number in the file (0 when the problem is not tied to a line) */

@@ -21,6 +21,8 @@ import {
 } from './context';
 import {
   CURRENT_SESSION_VERSION,
+  KNOWN_ENTRY_TYPES,
+  RECOGNISED_FOREIGN_TYPES,
   type BranchSummaryEntry,
   type CompactionEntry,
   type CustomEntry,
@@ -36,6 +38,7 @@ import {
 import { SessionChangedError, SessionFileError, SessionLockError, SessionReadOnlyError, UnknownEntryError } from './errors';
 import { backupFile, syncDir, timestampForFileName, writeAll, writeFileAtomic } from './files';
 import { describeReadOnly, headerFrom, readOnlyReasonFor, scanOrExplain, type ReadOnlyReason } from './header';
+import type { TitleSlot } from './title-slot';
 import { generateEntryId, generateSessionId } from './ids';
 import type { LeafMemory } from './leaf-memory';
 import { acquireLock, type HeldLock } from './lock';
@@ -111,11 +114,15 @@ export class SessionStore {
   private rawOffset: number[] = [];
   private rawLength: number[] = [];
   private headerRaw: { offset: number; length: number } | undefined;
+  /** omp's title slot line before the header, if the file has one (kept first on rewrites) */
+  private titleSlot: TitleSlot | undefined;
   private byId = new Map<string, SessionEntry>();
   private children = new Map<string, SessionEntry[]>();
   private unsortedChildren = new Set<string>();
   private labels = new Map<string, { label: string; timestamp: string }>();
   private sessionName: string | undefined;
+  /** omp's latest `title_change` title */
+  private ompTitle: string | undefined;
   /** malformed entries' stand-ins → the value read from the file (written back as it was) */
   private opaque = new WeakMap<object, unknown>();
   private leafId: string | null = null;
@@ -147,9 +154,9 @@ export class SessionStore {
 
   static async open(file: string, options: OpenOptions = {}): Promise<SessionStore> {
     const scan = await scanOrExplain(file);
-    const header = headerFrom(file, scan);
+    const { header, titleSlot } = headerFrom(file, scan);
     const store = new SessionStore(file, header.value as SessionHeader, true, options.leafMemory);
-    store.ingest(scan, header);
+    store.ingest(scan, header, titleSlot);
     const remembered = options.leafId !== undefined ? options.leafId : options.leafMemory?.get(file);
     store.leafId = store.resolveOpenLeaf(remembered);
     return store;
@@ -166,9 +173,10 @@ export class SessionStore {
     return new SessionStore(file, header, false, options.leafMemory);
   }
 
-  private ingest(scan: ScanResult, header: ParsedLine): void {
+  private ingest(scan: ScanResult, header: ParsedLine, titleSlot: TitleSlot | undefined): void {
     this.loadReport.push(...scan.problems);
-    const rest = scan.lines.filter((line) => line !== header);
+    this.titleSlot = titleSlot;
+    const rest = scan.lines.filter((line) => line !== header && line.offset !== titleSlot?.offset);
     const version = sessionVersion(this.header);
     this.readOnly = readOnlyReasonFor(this.header as unknown as Record<string, unknown>);
     if (this.readOnly) this.loadReport.push({ line: 0, kind: 'read-only', message: describeReadOnly(this.readOnly) });
@@ -187,6 +195,7 @@ export class SessionStore {
     for (const line of rest) {
       this.indexLine(line, useRaw ? line.offset : NO_RAW, line.length);
     }
+    this.loadReport.push(...unknownTypeProblems(this.entries));
     this.ino = scan.ino;
     this.fileSize = scan.size;
     this.resumeOffset = scan.resumeOffset;
@@ -254,6 +263,8 @@ export class SessionStore {
       else this.labels.delete(entry.targetId);
     } else if (entry.type === 'session_info') {
       this.sessionName = typeof entry.name === 'string' && entry.name.trim() ? entry.name.trim() : undefined;
+    } else if ((entry.type as string) === 'title_change') {
+      this.ompTitle = nonEmpty((entry as { title?: unknown }).title) ?? this.ompTitle;
     }
   }
 
@@ -267,6 +278,7 @@ export class SessionStore {
     this.unsortedChildren = new Set();
     this.labels = new Map();
     this.sessionName = undefined;
+    this.ompTitle = undefined;
     this.opaque = new WeakMap();
     this.contextCache = undefined;
   }
@@ -357,8 +369,9 @@ export class SessionStore {
     return entries.map((entry) => this.serialize(entry, positions.get(entry), rawFile).toString('utf8'));
   }
 
+  /** The session_info name; else omp's title (its slot line, its latest title_change, its header). */
   getSessionName(): string | undefined {
-    return this.sessionName;
+    return this.sessionName ?? this.titleSlot?.title ?? this.ompTitle ?? nonEmpty(this.header.title);
   }
 
   /**
@@ -680,13 +693,13 @@ export class SessionStore {
 
   private async reloadFromDisk(): Promise<void> {
     const scan = await scanOrExplain(this.file);
-    const header = headerFrom(this.file, scan);
+    const { header, titleSlot } = headerFrom(this.file, scan);
     const leaf = this.leafId;
     this.clearIndex();
     this.header = header.value as SessionHeader;
     this.migratedFrom = undefined;
     this.loadReport.push({ line: 0, kind: 'foreign-rewrite', message: 'the file was replaced by another writer; reloaded' });
-    this.ingest(scan, header);
+    this.ingest(scan, header, titleSlot);
     this.leafId = this.resolveOpenLeaf(leaf);
     for (const listener of this.reloadListeners) listener();
   }
@@ -767,7 +780,9 @@ export class SessionStore {
     const headerLine = this.headerRaw
       ? rawFile.subarray(this.headerRaw.offset, this.headerRaw.offset + this.headerRaw.length)
       : Buffer.from(JSON.stringify(this.header));
-    return [headerLine, ...result.map((entry) => this.serialize(entry, positions.get(entry), rawFile))];
+    const slot = this.titleSlot;
+    const lead = slot ? [rawFile.subarray(slot.offset, slot.offset + slot.length), headerLine] : [headerLine];
+    return [...lead, ...result.map((entry) => this.serialize(entry, positions.get(entry), rawFile))];
   }
 
   /** Right before the rename: our lock is still ours and nobody touched the file since `read`. */
@@ -817,16 +832,19 @@ export class SessionStore {
     const leaf = this.leafId;
     this.clearIndex();
     this.migratedFrom = undefined;
-    let offset = lines[0]!.length + 1;
-    this.headerRaw = { offset: 0, length: lines[0]!.length };
+    const lead = this.titleSlot ? 2 : 1;
+    const headerOffset = this.titleSlot ? lines[0]!.length + 1 : 0;
+    if (this.titleSlot) this.titleSlot = { ...this.titleSlot, offset: 0, length: lines[0]!.length };
+    this.headerRaw = { offset: headerOffset, length: lines[lead - 1]!.length };
+    let offset = headerOffset + lines[lead - 1]!.length + 1;
     result.forEach((entry, i) => {
       if (opaque.has(entry)) this.opaque.set(entry, opaque.get(entry));
-      this.addToIndex(entry, offset, lines[i + 1]!.length);
-      offset += lines[i + 1]!.length + 1;
+      this.addToIndex(entry, offset, lines[i + lead]!.length);
+      offset += lines[i + lead]!.length + 1;
     });
     this.fileSize = offset;
     this.resumeOffset = offset;
-    this.resumeLineNo = result.length + 2;
+    this.resumeLineNo = result.length + lead + 1;
     this.endsWithNewline = true;
     this.leafId = leaf !== null && this.byId.has(leaf) ? leaf : leaf === null ? null : this.lastEntryId();
   }
@@ -849,6 +867,25 @@ export class SessionStore {
 }
 
 // ---- helpers --------------------------------------------------------------------------------------
+
+const UNDERSTOOD_TYPES: ReadonlySet<string> = new Set([...KNOWN_ENTRY_TYPES, ...RECOGNISED_FOREIGN_TYPES, 'invalid_entry']);
+
+/** One line per unknown entry type: "N entries of unknown type X were ignored". */
+function unknownTypeProblems(entries: readonly SessionEntry[]): LoadProblem[] {
+  const counts = new Map<string, number>();
+  for (const entry of entries) {
+    if (!UNDERSTOOD_TYPES.has(entry.type)) counts.set(entry.type, (counts.get(entry.type) ?? 0) + 1);
+  }
+  return [...counts].map(([type, count]) => ({
+    line: 0,
+    kind: 'unknown-type' as const,
+    message: `${count} ${count === 1 ? 'entry' : 'entries'} of unknown type ${JSON.stringify(type).slice(0, 80)} ${count === 1 ? 'was' : 'were'} ignored (kept in the file)`,
+  }));
+}
+
+function nonEmpty(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}
 
 function countLines(text: string): number {
   let count = 0;
