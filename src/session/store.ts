@@ -74,7 +74,10 @@ export interface CreateOptions {
 }
 
 /** What a caller supplies for a compaction entry; the store adds type, id, parentId and timestamp. */
-export type CompactionFields = Pick<CompactionEntry, 'summary' | 'firstKeptEntryId' | 'tokensBefore' | 'details' | 'fromHook' | 'shortSummary' | 'preserveData'>;
+export type CompactionFields = Pick<
+  CompactionEntry,
+  'summary' | 'firstKeptEntryId' | 'tokensBefore' | 'details' | 'fromHook' | 'shortSummary' | 'preserveData' | 'usage' | 'reason' | 'tokensAfter'
+>;
 
 /** In memory, an entry whose known type has an invalid shape is replaced by this opaque node (the raw
  * line is still written back unchanged), so nothing downstream trips over a malformed field. */
@@ -514,6 +517,9 @@ export class SessionStore {
       fromHook: fields.fromHook,
       shortSummary: fields.shortSummary,
       preserveData: fields.preserveData,
+      usage: fields.usage,
+      reason: fields.reason,
+      tokensAfter: fields.tokensAfter,
     }) as Promise<CompactionEntry>;
   }
 
