@@ -38,6 +38,7 @@ import type { LlmMessage } from '../core/messages';
 import type { KeyResolver, ModelInfo, Provider, StreamRequest, ThinkingLevel, ToolDefinition } from '../llm/types';
 import { convertToLlm } from '../session/convert';
 import type { SessionEntry } from '../session/entries';
+import { entryCost } from '../session/entry-fields';
 import { SessionStore } from '../session/store';
 import type { ApprovalPolicy } from './approval';
 import { withValidToolCallIds } from './tool-call-ids';
@@ -174,6 +175,7 @@ export class AgentSession {
       else {
         // Any compaction (a manual one included) answers an earlier "later".
         if (event.outcome.status === 'compacted' || event.outcome.status === 'handoff') this.deferral.clear();
+        if (event.outcome.status === 'compacted') this.sessionCost += entryCost(event.outcome.entry);
         this.emit({
           type: 'compaction_end',
           reason: event.reason,
@@ -1019,13 +1021,9 @@ function failedReply(model: ModelInfo, stopReason: 'error' | 'aborted', errorMes
   };
 }
 
-/** Cost of every assistant reply in the file (once, when the session is opened). */
+/** Cost of every reply, usage entry and summary in the file (once, when the session is opened). */
 function costOfEntries(entries: readonly SessionEntry[]): number {
   let total = 0;
-  for (const entry of entries) {
-    if (entry.type !== 'message') continue;
-    const message = (entry as { message?: AgentMessage }).message;
-    if (message?.role === 'assistant') total += message.usage?.cost?.total ?? 0;
-  }
+  for (const entry of entries) total += entryCost(entry);
   return total;
 }

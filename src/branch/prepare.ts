@@ -5,6 +5,7 @@
 import type { AgentMessage } from '../core/messages';
 import type { SessionEntry } from '../session/entries';
 import { compactionSummaryMessage, messageFromEntry } from '../session/context';
+import { isExtensionSummary } from '../session/entry-fields';
 import { addFileOpsFromDetails, addFileOpsFromMessage, createFileOps, type FileOperations } from '../compaction/file-ops';
 import { estimateTokens, type TokenEstimator } from '../compaction/tokens';
 
@@ -43,7 +44,7 @@ export function collectBranchFileOps(entries: readonly SessionEntry[]): FileOper
   const ops = createFileOps();
   for (const entry of entries) {
     if (entry.type === 'branch_summary') {
-      addFileOpsFromDetails(ops, entry.details, entry.fromHook);
+      addFileOpsFromDetails(ops, entry.details, isExtensionSummary(entry));
     } else if (entry.type === 'message') {
       const message = messageFromEntry(entry);
       if (message) addFileOpsFromMessage(ops, message);

@@ -1,6 +1,7 @@
 // Short human descriptions of entries, shared by `tree`, `stats` and `export`.
 import { contentText, type AgentMessage } from '../core/messages';
 import type { SessionEntry } from '../session/entries';
+import { modelChangeText, thinkingLevelText } from '../session/entry-fields';
 
 /** `user`, `assistant`, `toolResult`, … for messages; the entry type otherwise. */
 export function entryKind(entry: SessionEntry): string {
@@ -44,10 +45,10 @@ export function entryPreview(entry: SessionEntry, max = 60): string {
       text = entry.summary;
       break;
     case 'model_change':
-      text = `${entry.provider}/${entry.modelId}`;
+      text = modelChangeText(entry);
       break;
     case 'thinking_level_change':
-      text = entry.thinkingLevel;
+      text = thinkingLevelText(entry);
       break;
     case 'label':
       text = `${entry.targetId} = ${entry.label ?? '(cleared)'}`;

@@ -17,7 +17,7 @@
 //   * a future Responses-API provider can pass it as input directly (llm-providers §2.4: "pass output
 //     as the next request's input").
 // The seed lets a successful native call replace the local summary; we cannot, for the reason above.
-import type { AgentMessage, LlmMessage } from '../core/messages';
+import { systemMessageText, type AgentMessage, type LlmMessage } from '../core/messages';
 import type { KeyResolver, ModelInfo } from '../llm/types';
 import { convertToLlm } from '../session/convert';
 import { compactionSummaryText } from '../session/convert';
@@ -85,6 +85,9 @@ export function toResponsesInput(messages: readonly AgentMessage[]): ResponsesIt
               b.type === 'image' ? { type: 'input_image', detail: 'auto', image_url: `data:${b.mimeType};base64,${b.data}` } : { type: 'input_text', text: b.text },
             );
       if (content.length > 0) items.push({ type: 'message', role: 'user', content });
+    } else if (m.role === 'system') {
+      const text = systemMessageText(m);
+      if (text) items.push({ type: 'message', role: 'developer', content: text });
     } else if (m.role === 'assistant') {
       const text = textParts(m.content);
       if (text.trim() !== '') items.push({ type: 'message', role: 'assistant', content: text });

@@ -4,6 +4,8 @@
 import type { AgentMessage } from '../core/messages';
 import type { CompactionEntry, SessionEntry } from '../session/entries';
 import { contextFromPath } from '../session/context';
+import { applyContextEdit, contextEditsOf } from '../session/context-edits';
+import { isExtensionSummary } from '../session/entry-fields';
 import { findCutPoint, snapCutPoint, type CutPointResult } from './cut-point';
 import { compactionMessageOf, isCutPoint } from './entry-messages';
 import { addFileOpsFromDetails, addFileOpsFromMessage, createFileOps, type FileOperations } from './file-ops';
@@ -210,12 +212,12 @@ function buildPreparation(
   const kept = collect(pathEntries, cut.firstKeptEntryIndex, pathEntries.length);
 
   const fileOps = createFileOps();
-  if (previous) addFileOpsFromDetails(fileOps, previous.details, previous.fromHook);
+  if (previous) addFileOpsFromDetails(fileOps, previous.details, isExtensionSummary(previous));
   for (const message of summarized.messages) addFileOpsFromMessage(fileOps, message);
   for (const message of prefix.messages) addFileOpsFromMessage(fileOps, message);
 
   const constraints = collectConstraints(
-    previous ? constraintsFromDetails(previous.details, previous.fromHook) : [],
+    previous ? constraintsFromDetails(previous.details, isExtensionSummary(previous)) : [],
     [...spanEntries(summarized), ...spanEntries(prefix)],
     pinnedEntryIds(pathEntries),
   );
@@ -281,10 +283,13 @@ function emptySpan(): Span {
   return { messages: [], ids: [] };
 }
 
+/** The messages of `path[from..to)` as the context shows them: the path's context edits applied (pi 1.5). */
 function collect(path: readonly SessionEntry[], from: number, to: number): Span {
   const span = emptySpan();
+  const edits = contextEditsOf(path);
   for (let i = from; i < to; i++) {
-    const message = compactionMessageOf(path[i]!);
+    const original = compactionMessageOf(path[i]!);
+    const message = original && applyContextEdit(original, edits.get(path[i]!.id));
     if (!message) continue;
     span.messages.push(message);
     span.ids.push(path[i]!.id);
@@ -311,7 +316,7 @@ export function measureContext(
 ): MeasuredContext {
   const messages = contextFromPath(path).messages;
   const afterCompaction = messagesAfterLatestCompaction(path);
-  const firstTrusted = messages.length - afterCompaction;
+  const firstTrusted = Math.max(0, messages.length - afterCompaction);
   let usageIndex = -1;
   for (let i = messages.length - 1; i >= firstTrusted; i--) {
     if (hasValidUsage(messages[i]!)) {
@@ -331,10 +336,12 @@ export function measureContext(
 
 function messagesAfterLatestCompaction(path: readonly SessionEntry[]): number {
   let count = 0;
+  const edits = contextEditsOf(path);
   for (let i = path.length - 1; i >= 0; i--) {
     const entry = path[i]!;
     if (entry.type === 'compaction') return count;
-    const message = compactionMessageOf(entry);
+    const original = compactionMessageOf(entry);
+    const message = original && applyContextEdit(original, edits.get(entry.id));
     // The context builder drops empty branch summaries; count exactly what it emits.
     if (message && !(entry.type === 'branch_summary' && !(entry as { summary?: string }).summary)) count++;
   }

@@ -1,7 +1,8 @@
 // The compaction runtime: one compaction at a time, cancellable, over model candidates with retries
 // for transient errors, with hooks and start/end events for the UI. Nothing is written to the session
 // until a summary is complete, so a failed or cancelled compaction leaves the file byte-identical.
-import type { LlmMessage } from '../core/messages';
+import type { LlmMessage, Usage } from '../core/messages';
+import { addUsage } from '../core/usage';
 import type { KeyResolver, ModelInfo, Provider, ThinkingLevel, ToolDefinition } from '../llm/types';
 import type { CompactionEntry, SessionEntry } from '../session/entries';
 import type { CompactionFields } from '../session/store';
@@ -23,7 +24,7 @@ import { buildPreview, type CompactionPreview } from './preview';
 import { compactionPrompt } from './prompt-text';
 import type { CompactionSettings } from './settings';
 import { compact, type CompactionResult } from './summarize';
-import type { TokenEstimator } from './tokens';
+import { estimateTokens, sumTokens, type TokenEstimator } from './tokens';
 
 export type { CompactionReason } from './hooks';
 
@@ -303,6 +304,7 @@ export class CompactionRunner {
     let result: CompactionResult;
     let fromHook = false;
     let model: ModelInfo | undefined;
+    let usage: Usage | undefined;
     if (before.compaction) {
       result = { ...before.compaction };
       fromHook = true;
@@ -315,7 +317,7 @@ export class CompactionRunner {
       // Native compaction runs alongside the local summary; it never fails the compaction.
       const native = this.startNativeCompaction(preparation, branch, settings, signal);
       try {
-        ({ result, model } = await this.summarizeWithCandidates(preparation, settings, options, custom, signal));
+        ({ result, model, usage } = await this.summarizeWithCandidates(preparation, settings, options, custom, signal));
       } catch (error) {
         native.abort();
         throw error;
@@ -340,6 +342,9 @@ export class CompactionRunner {
       ...(fromHook ? { fromHook: true } : {}),
       ...(result.shortSummary ? { shortSummary: result.shortSummary } : {}),
       ...(result.preserveData ? { preserveData: result.preserveData } : {}),
+      ...(usage ? { usage } : {}),
+      reason: options.reason,
+      tokensAfter: estimatedTokensAfter(branch, result),
     });
     await this.hooks.compact({ reason: options.reason, entry, fromHook });
     return {
@@ -404,7 +409,11 @@ export class CompactionRunner {
     options: RunOptions,
     custom: { prompt?: string; context?: string[] },
     signal: AbortSignal,
-  ): Promise<{ result: CompactionResult; model: ModelInfo }> {
+  ): Promise<{ result: CompactionResult; model: ModelInfo; usage: Usage | undefined }> {
+    let usage: Usage | undefined;
+    const onUsage = (call: Usage) => {
+      usage = addUsage(usage, call);
+    };
     const { current, available } = this.deps.models();
     const candidates = modelCandidates(settings.summarizerModel, current, available);
     let lastError: Error = new Error('no model with credentials is available to write the summary');
@@ -429,8 +438,9 @@ export class CompactionRunner {
               ? { remote: { endpoint: settings.remoteEndpoint, ...(this.deps.fetchImpl ? { fetchImpl: this.deps.fetchImpl } : {}) } }
               : {}),
             ...(this.deps.log ? { log: this.deps.log } : {}),
+            onUsage,
           });
-          return { result, model };
+          return { result, model, usage };
         } catch (error) {
           if (error instanceof CompactionCancelled) throw error;
           lastError = error as Error;
@@ -497,4 +507,19 @@ function chosenCut(chosen: Extract<ChosenCutPreparation, { ok: true }>, firstKep
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Estimated context tokens right after a compaction with `result` is appended to `branch` (persisted). */
+function estimatedTokensAfter(branch: readonly SessionEntry[], result: CompactionResult): number {
+  const planned = {
+    type: 'compaction',
+    id: '\u0000planned',
+    parentId: branch.length > 0 ? branch[branch.length - 1]!.id : null,
+    timestamp: new Date().toISOString(),
+    summary: result.summary,
+    firstKeptEntryId: result.firstKeptEntryId,
+    tokensBefore: result.tokensBefore,
+  } as SessionEntry;
+  const messages = contextFromPath([...branch, planned]).messages;
+  return sumTokens(messages, 0, messages.length, estimateTokens);
 }

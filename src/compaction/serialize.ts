@@ -1,7 +1,7 @@
 // Turns messages into plain text for the summarizer (reference §3.7). Serializing (instead of sending
 // the conversation as chat turns) keeps the summarizer from continuing the conversation, and lets tool
 // output be cut to a bounded size.
-import type { AssistantMessage, LlmMessage, ToolResultMessage, UserMessage } from '../core/messages';
+import { systemMessageText, type AssistantMessage, type LlmMessage, type ToolResultMessage, type UserMessage } from '../core/messages';
 
 export const TOOL_RESULT_MAX_CHARS = 2000;
 
@@ -43,6 +43,9 @@ export function serializeConversation(messages: readonly LlmMessage[], toolResul
       if (text) parts.push(`[User]: ${text}`);
     } else if (message.role === 'assistant') {
       parts.push(...serializeAssistant(message));
+    } else if (message.role === 'system') {
+      const text = systemMessageText(message);
+      if (text) parts.push(`[System]: ${text}`);
     } else if (message.role === 'toolResult') {
       const text = textOf(message.content);
       if (text) parts.push(`[Tool result]: ${truncateToolOutput(text, toolResultMaxChars)}`);

@@ -1,7 +1,7 @@
 // Summary generation (reference §3.6): the history summary (first or update), the turn-prefix summary
 // of a split turn, and the short UI recap. Each call sends only the span being summarized plus the
 // previous summary, never the whole history again.
-import type { AgentMessage, AssistantMessage, LlmMessage } from '../core/messages';
+import type { AgentMessage, AssistantMessage, LlmMessage, Usage } from '../core/messages';
 import type { ModelInfo, Provider, ThinkingLevel } from '../llm/types';
 import { answerText, callSummarizerModel } from './summarizer-call';
 import { convertToLlm } from '../session/convert';
@@ -47,6 +47,8 @@ export interface SummarizeOptions {
   /** generate the short UI recap (default true) */
   shortSummary?: boolean;
   log?: (message: string) => void;
+  /** told the usage of every summarizer call (persisted on the compaction entry, counted in the session cost) */
+  onUsage?: (usage: Usage) => void;
 }
 
 const HISTORY_SHARE = 0.8;
@@ -93,6 +95,7 @@ async function callModel(messages: LlmMessage[], maxTokens: number, options: Sum
   });
   if (outcome.kind === 'cancelled') throw new CompactionCancelled();
   if (outcome.kind === 'failed') throw new SummarizationFailed(outcome.message, isTransientErrorText(outcome.message));
+  if (outcome.reply.usage) options.onUsage?.(outcome.reply.usage);
   return outcome.reply;
 }
 

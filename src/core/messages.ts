@@ -112,6 +112,20 @@ export interface CustomMessage {
   [extra: string]: unknown;
 }
 
+/**
+ * pi 1.5: instructions in force from here on, stored as an ordinary message entry. Sent to OpenAI as a
+ * system message in place and to Anthropic as user text in place (src/llm/convert-*.ts).
+ */
+export interface SystemMessage {
+  role: 'system';
+  content: string | TextContent[];
+  sections?: Record<string, string | null>;
+  toolsAdded?: unknown[];
+  toolsRemoved?: unknown[];
+  timestamp: number;
+  [extra: string]: unknown;
+}
+
 /** In-memory only: built from a `branch_summary` entry while building context. */
 export interface BranchSummaryMessage {
   role: 'branchSummary';
@@ -135,10 +149,11 @@ export type AgentMessage =
   | BashExecutionMessage
   | CustomMessage
   | BranchSummaryMessage
-  | CompactionSummaryMessage;
+  | CompactionSummaryMessage
+  | SystemMessage;
 
 /** What a provider accepts: the three roles every LLM API understands. */
-export type LlmMessage = UserMessage | AssistantMessage | ToolResultMessage;
+export type LlmMessage = UserMessage | AssistantMessage | ToolResultMessage | SystemMessage;
 
 export function emptyUsage(): Usage {
   return {
@@ -152,6 +167,11 @@ export function emptyUsage(): Usage {
 }
 
 /** Text of a user-like content field (string or blocks), images ignored. */
+/** The text of a system message (its text blocks joined). */
+export function systemMessageText(message: SystemMessage): string {
+  return typeof message.content === 'string' ? message.content : contentText(message.content);
+}
+
 export function contentText(content: string | readonly { type: string; text?: unknown }[]): string {
   if (typeof content === 'string') return content;
   let out = '';

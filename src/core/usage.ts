@@ -6,6 +6,26 @@ import type { AgentMessage, AssistantMessage, Usage } from './messages';
 export type TokenEstimator = (message: AgentMessage) => number;
 
 /** Tokens a provider reported for a whole request + response (pi: totalTokens, else the parts). */
+/** `a + b`, field by field (the summed usage of several calls). */
+export function addUsage(a: Usage | undefined, b: Usage): Usage {
+  const n = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? x : 0);
+  if (!a) return { ...b, cost: { ...b.cost } };
+  return {
+    input: n(a.input) + n(b.input),
+    output: n(a.output) + n(b.output),
+    cacheRead: n(a.cacheRead) + n(b.cacheRead),
+    cacheWrite: n(a.cacheWrite) + n(b.cacheWrite),
+    totalTokens: n(a.totalTokens) + n(b.totalTokens),
+    cost: {
+      input: n(a.cost?.input) + n(b.cost?.input),
+      output: n(a.cost?.output) + n(b.cost?.output),
+      cacheRead: n(a.cost?.cacheRead) + n(b.cost?.cacheRead),
+      cacheWrite: n(a.cost?.cacheWrite) + n(b.cost?.cacheWrite),
+      total: n(a.cost?.total) + n(b.cost?.total),
+    },
+  };
+}
+
 export function calculateContextTokens(usage: Usage): number {
   return usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
 }

@@ -3,7 +3,7 @@
 // are merged into one user message of tool_result blocks. Prompt caching: breakpoints on the last
 // tool, the system prompt and the last block of the last message, so next turn the whole previous
 // request is a cached prefix (Anthropic looks back ~20 blocks for an earlier breakpoint).
-import type { ImageContent, LlmMessage, TextContent } from '../core/messages';
+import { systemMessageText, type ImageContent, type LlmMessage, type TextContent } from '../core/messages';
 import type { ToolDefinition } from './types';
 import { prepareMessages } from './convert-common';
 
@@ -56,6 +56,11 @@ export function toAnthropicMessages(messages: readonly LlmMessage[], cache = tru
     } else if (message.role === 'assistant') {
       const content = assistantBlocks(message);
       if (content.length) out.push({ role: 'assistant', content });
+    } else if (message.role === 'system') {
+      // Anthropic takes one system prompt; a pi 1.5 system message later in the conversation goes in place
+      // as user text, so the cached prefix before it is unchanged (docs/architecture.md).
+      const text = systemMessageText(message);
+      if (text) out.push({ role: 'user', content: [{ type: 'text', text: systemAsUserText(text) }] });
     } else {
       const result: AnthropicBlock = {
         type: 'tool_result',
@@ -74,6 +79,11 @@ export function toAnthropicMessages(messages: readonly LlmMessage[], cache = tru
     if (block && block.type !== 'thinking' && block.type !== 'redacted_thinking') block.cache_control = EPHEMERAL;
   }
   return out;
+}
+
+/** How a mid-conversation system message reads when sent as user text. */
+export function systemAsUserText(text: string): string {
+  return `<system-message>\n${text}\n</system-message>`;
 }
 
 export function toAnthropicSystem(systemPrompt: string, cache = true): AnthropicBlock[] | undefined {

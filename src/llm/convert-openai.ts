@@ -1,7 +1,7 @@
 // LlmMessage[] -> OpenAI Chat Completions messages. Thinking is not sent back (Chat Completions has no
 // field for it); tool results become `tool` messages; images in tool results follow as a user message
 // because `tool` messages only carry text.
-import type { ImageContent, LlmMessage, TextContent } from '../core/messages';
+import { systemMessageText, type ImageContent, type LlmMessage, type TextContent } from '../core/messages';
 import type { ToolDefinition } from './types';
 import { prepareMessages } from './convert-common';
 
@@ -51,6 +51,9 @@ export function toOpenAIMessages(systemPrompt: string, messages: readonly LlmMes
       );
       if (!text && calls.length === 0) continue;
       out.push({ role: 'assistant', content: text || null, ...(calls.length ? { tool_calls: calls } : {}) });
+    } else if (message.role === 'system') {
+      // pi 1.5 system messages stay in place (docs/architecture.md): Chat Completions accepts them anywhere.
+      out.push({ role: 'system', content: systemMessageText(message) });
     } else {
       const text = message.content.filter((b) => b.type === 'text').map((b) => (b as TextContent).text).join('\n');
       const images = message.content.filter((b): b is ImageContent => b.type === 'image');

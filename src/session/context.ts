@@ -1,7 +1,8 @@
 // Builds the conversation an LLM sees from a session tree (pi's `buildSessionContext`, pi-behaviour §2.1).
 // Only the root→leaf path is walked, so the cost follows the path, never the whole file.
 import type { AgentMessage, BranchSummaryMessage, CompactionSummaryMessage, CustomMessage } from '../core/messages';
-import type { CompactionEntry, SessionEntry } from './entries';
+import type { CompactionEntry, ModelChangeEntry, SessionEntry } from './entries';
+import { applyContextEdit, contextEditsOf } from './context-edits';
 
 export interface SessionContext {
   messages: AgentMessage[];
@@ -108,43 +109,85 @@ export function buildSessionContext(
   return contextFromPath(pathToRoot(leaf, index));
 }
 
-/** pi's context rules applied to an already-resolved root→leaf path. */
+/**
+ * pi 1.5's context rules applied to an already-resolved root→leaf path: the latest compaction (its system
+ * message, its summary, the kept entries without their system messages, everything after it), omp's
+ * `reset_boundary` when it comes after that compaction (the context starts after it), and the branch's
+ * `context_edit` entries applied to whatever remains.
+ */
 export function contextFromPath(path: readonly SessionEntry[]): SessionContext {
-  let thinkingLevel = DEFAULT_THINKING_LEVEL;
-  let model: SessionContext['model'] = null;
+  const settings = { thinkingLevel: DEFAULT_THINKING_LEVEL, model: null as SessionContext['model'] };
   let compactionIndex = -1;
+  let resetIndex = -1;
   for (let i = 0; i < path.length; i++) {
     const entry = path[i]!;
-    if (entry.type === 'thinking_level_change') thinkingLevel = entry.thinkingLevel;
-    else if (entry.type === 'model_change') model = { provider: entry.provider, modelId: entry.modelId };
-    else if (entry.type === 'message' && isAssistant(entry.message)) {
-      model = { provider: entry.message.provider, modelId: entry.message.model };
-    } else if (entry.type === 'compaction') compactionIndex = i;
+    applySettings(entry, settings);
+    if (entry.type === 'compaction') compactionIndex = i;
+    else if (entry.type === 'reset_boundary') resetIndex = i;
   }
+  const sources = contextEntries(path, compactionIndex, resetIndex);
+  const edits = contextEditsOf(sources);
   const messages: AgentMessage[] = [];
-  let start = 0;
-  if (compactionIndex >= 0) {
-    const compaction = path[compactionIndex] as CompactionEntry;
-    messages.push(compactionSummaryMessage(compaction));
-    const keptFrom = findKeptStart(path, compactionIndex, compaction.firstKeptEntryId);
-    if (keptFrom >= 0) pushMessages(path, keptFrom, compactionIndex, messages);
-    start = compactionIndex + 1;
+  sources.forEach((entry, index) => {
+    const edit = edits.get(entry.id);
+    for (const message of entryContextMessages(entry, index === 0 && entry.type === 'compaction')) {
+      const projected = applyContextEdit(message, edit);
+      if (projected) messages.push(projected);
+    }
+  });
+  return { messages, thinkingLevel: settings.thinkingLevel, model: settings.model };
+}
+
+/** The entries whose messages make up the context, in order (a compaction first when it opens it). */
+export function contextEntries(path: readonly SessionEntry[], compactionIndex: number, resetIndex: number): SessionEntry[] {
+  if (resetIndex > compactionIndex) return path.slice(resetIndex + 1);
+  if (compactionIndex < 0) return path.slice();
+  const compaction = path[compactionIndex] as CompactionEntry;
+  const out: SessionEntry[] = [compaction];
+  const keptFrom = findKeptStart(path, compactionIndex, compaction.firstKeptEntryId);
+  for (let i = Math.max(keptFrom, 0); keptFrom >= 0 && i < compactionIndex; i++) {
+    if (!isSystemMessageEntry(path[i]!)) out.push(path[i]!);
   }
-  pushMessages(path, start, path.length, messages);
-  return { messages, thinkingLevel, model };
+  for (let i = compactionIndex + 1; i < path.length; i++) out.push(path[i]!);
+  return out;
+}
+
+/** What one entry contributes; only the compaction that opens the context yields its summary. */
+function entryContextMessages(entry: SessionEntry, opensContext: boolean): AgentMessage[] {
+  if (entry.type !== 'compaction') {
+    const message = contextMessageFromEntry(entry);
+    return message ? [message] : [];
+  }
+  if (!opensContext) return [];
+  const summary = compactionSummaryMessage(entry);
+  return isObject(entry.systemMessage) ? [entry.systemMessage, summary] : [summary];
+}
+
+/** Thinking level and model as of `entry` (pi's and omp's entry shapes; an assistant reply names its model). */
+export function applySettings(entry: SessionEntry, settings: { thinkingLevel: string; model: SessionContext['model'] }): void {
+  if (entry.type === 'thinking_level_change') settings.thinkingLevel = entry.thinkingLevel ?? DEFAULT_THINKING_LEVEL;
+  else if (entry.type === 'model_change') settings.model = modelOfChange(entry) ?? settings.model;
+  else if (entry.type === 'message' && isAssistant(entry.message)) {
+    settings.model = { provider: entry.message.provider, modelId: entry.message.model };
+  }
+}
+
+/** pi's `{provider, modelId}`, or omp's `{model: "provider/id"}` for the default role (other roles: none). */
+function modelOfChange(entry: ModelChangeEntry): SessionContext['model'] | undefined {
+  if (typeof entry.provider === 'string' && typeof entry.modelId === 'string') return { provider: entry.provider, modelId: entry.modelId };
+  if (typeof entry.model !== 'string' || (entry.role !== undefined && entry.role !== 'default')) return undefined;
+  const slash = entry.model.indexOf('/');
+  return slash > 0 ? { provider: entry.model.slice(0, slash), modelId: entry.model.slice(slash + 1) } : undefined;
+}
+
+function isSystemMessageEntry(entry: SessionEntry): boolean {
+  return entry.type === 'message' && isObject(entry.message) && (entry.message as { role?: unknown }).role === 'system';
 }
 
 /** Index of `firstKeptEntryId` among the entries before the compaction, or -1 (then nothing is kept). */
 export function findKeptStart(path: readonly SessionEntry[], compactionIndex: number, firstKeptId: unknown): number {
   for (let i = 0; i < compactionIndex; i++) if (path[i]!.id === firstKeptId) return i;
   return -1;
-}
-
-function pushMessages(path: readonly SessionEntry[], from: number, to: number, out: AgentMessage[]): void {
-  for (let i = from; i < to; i++) {
-    const message = contextMessageFromEntry(path[i]!);
-    if (message) out.push(message);
-  }
 }
 
 function isAssistant(message: unknown): message is { role: 'assistant'; provider: string; model: string } {

@@ -10,6 +10,7 @@ import type {
   UserMessage,
 } from '../core/messages';
 import { loadTemplate, renderTemplate } from '../core/prompts';
+import { ompRoleToLlm, withoutBlobImagesIn } from './omp-messages';
 
 export { messageFromEntry } from './context';
 
@@ -57,6 +58,7 @@ export function toLlmMessage(message: AgentMessage): LlmMessage | undefined {
     case 'user':
     case 'assistant':
     case 'toolResult':
+    case 'system':
       return message;
     case 'custom': {
       const content: (TextContent | ImageContent)[] =
@@ -70,16 +72,20 @@ export function toLlmMessage(message: AgentMessage): LlmMessage | undefined {
     case 'branchSummary':
       return userText(branchSummaryText(message.summary), message.timestamp);
     default:
-      // Roles Arbor does not know (e.g. omp's `fileMention`) are not sent rather than guessed at.
+      // Roles Arbor does not know are not sent rather than guessed at (omp's: see toLlmMessages).
       return undefined;
   }
 }
 
+/** One message as the LLM sees it: none, one, or (omp's `fileMention`) two; blob images replaced. */
+export function toLlmMessages(message: AgentMessage): LlmMessage[] {
+  const converted = toLlmMessage(message);
+  if (converted) return [withoutBlobImagesIn(converted)];
+  return ompRoleToLlm(message as unknown as Record<string, unknown>) ?? [];
+}
+
 export function convertToLlm(messages: readonly AgentMessage[]): LlmMessage[] {
   const out: LlmMessage[] = [];
-  for (const message of messages) {
-    const converted = toLlmMessage(message);
-    if (converted) out.push(converted);
-  }
+  for (const message of messages) out.push(...toLlmMessages(message));
   return out;
 }

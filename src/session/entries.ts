@@ -1,7 +1,7 @@
 // Session file entries, pi version 3. Line 1 of a session file is the header; every other line is
 // one entry. Field names and meanings are pi's so that files interoperate both ways. Unknown fields
 // and unknown entry types are preserved (the store keeps the raw line for byte-exact write-back).
-import type { AgentMessage, ImageContent, TextContent } from '../core/messages';
+import type { AgentMessage, ImageContent, SystemMessage, TextContent, Usage } from '../core/messages';
 
 export const CURRENT_SESSION_VERSION = 3;
 
@@ -32,13 +32,41 @@ export interface MessageEntry extends EntryBase {
 
 export interface ThinkingLevelChangeEntry extends EntryBase {
   type: 'thinking_level_change';
-  thinkingLevel: string;
+  /** omp writes null (or leaves it out) for "off" */
+  thinkingLevel: string | null;
 }
 
+/** pi's shape `{provider, modelId}`; omp writes `{model: "provider/id", role}` instead. */
 export interface ModelChangeEntry extends EntryBase {
   type: 'model_change';
-  provider: string;
-  modelId: string;
+  provider?: string;
+  modelId?: string;
+  /** omp: "provider/modelId" */
+  model?: string;
+  /** omp: "default", "smol", "slow", …; only the default role changes the conversation's model */
+  role?: string;
+}
+
+/** pi 1.5: from then on (on this branch) the target's content is replaced, or the target omitted (null). */
+export interface ContextEditEntry extends EntryBase {
+  type: 'context_edit';
+  targetId: string;
+  replacement: { content: string | (TextContent | ImageContent)[] } | null;
+}
+
+/** pi 1.5: usage not tied to a message (summaries, titles); counted in the session cost. */
+export interface UsageEntry extends EntryBase {
+  type: 'usage';
+  kind?: string;
+  provider?: string;
+  model?: string;
+  usage: Usage;
+  note?: string;
+}
+
+/** omp's /clear: the context starts after it (unless a later compaction supersedes it). */
+export interface ResetBoundaryEntry extends EntryBase {
+  type: 'reset_boundary';
 }
 
 /** pi-generated summaries carry these details; file tracking reads them cumulatively. */
@@ -60,6 +88,16 @@ export interface CompactionEntry extends EntryBase {
   shortSummary?: string;
   /** omp: opaque provider data, e.g. openaiRemoteCompaction */
   preserveData?: Record<string, unknown>;
+  /** pi 1.5: the system message in force, placed before the summary in the context */
+  systemMessage?: SystemMessage;
+  /** pi 1.5: the summarizer call's usage (counted in the session cost) */
+  usage?: Usage;
+  /** why it ran (Arbor: manual, threshold, overflow, …), kept so markers survive a reload */
+  reason?: string;
+  /** omp and Arbor: estimated context tokens right after the compaction */
+  tokensAfter?: number;
+  /** omp's name for an extension-provided summary */
+  fromExtension?: boolean;
 }
 
 export interface BranchSummaryEntry extends EntryBase {
@@ -69,6 +107,10 @@ export interface BranchSummaryEntry extends EntryBase {
   summary: string;
   details?: unknown;
   fromHook?: boolean;
+  /** pi 1.5: the summarizer call's usage (counted in the session cost) */
+  usage?: Usage;
+  /** omp's name for fromHook */
+  fromExtension?: boolean;
 }
 
 export interface CustomEntry extends EntryBase {
@@ -110,7 +152,10 @@ export type KnownEntry =
   | CustomEntry
   | CustomMessageEntry
   | LabelEntry
-  | SessionInfoEntry;
+  | SessionInfoEntry
+  | ContextEditEntry
+  | UsageEntry
+  | ResetBoundaryEntry;
 
 export type SessionEntry = KnownEntry;
 
@@ -124,4 +169,22 @@ export const KNOWN_ENTRY_TYPES = [
   'custom_message',
   'label',
   'session_info',
+  'context_edit',
+  'usage',
+  'reset_boundary',
+] as const;
+
+/**
+ * Types pi 1.5 and omp 18 write that carry nothing Arbor needs (they are kept and written back unchanged,
+ * and not reported as unknown). `title` is omp's slot line; `title_change` is read for the session name.
+ */
+export const RECOGNISED_FOREIGN_TYPES = [
+  'title',
+  'title_change',
+  'service_tier_change',
+  'model_usage',
+  'ttsr_injection',
+  'credential_pin',
+  'session_init',
+  'mode_change',
 ] as const;

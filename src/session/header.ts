@@ -6,6 +6,7 @@ import { CURRENT_SESSION_VERSION } from './entries';
 import { sessionVersion } from './migrate';
 import { scanLines, type ParsedLine, type ScanResult } from './scan';
 import { headerProblem } from './schema';
+import { isTitleSlot, titleSlotOf, type TitleSlot } from './title-slot';
 
 /** Why a session is shown but never written. */
 export interface ReadOnlyReason {
@@ -35,12 +36,19 @@ export async function scanOrExplain(file: string): Promise<ScanResult> {
   }
 }
 
-export function headerFrom(file: string, scan: ScanResult): ParsedLine {
-  const first = scan.lines[0];
+/** The header line, and omp's title slot when the file starts with one (title-slot.ts). */
+export interface HeaderLines {
+  header: ParsedLine;
+  titleSlot: TitleSlot | undefined;
+}
+
+export function headerFrom(file: string, scan: ScanResult): HeaderLines {
+  const slotLine = scan.lines[0] && isTitleSlot(scan.lines[0].value) ? scan.lines[0] : undefined;
+  const first = slotLine ? scan.lines[1] : scan.lines[0];
   if (!first) throw new SessionFileError(file, 'empty file: no session header');
   const earlierProblem = scan.problems.find((p) => p.line < first.lineNo);
   if (earlierProblem) throw new SessionFileError(file, `line ${earlierProblem.line} should be the session header but is not valid JSON`);
   const problem = headerProblem(first.value);
   if (problem) throw new SessionFileError(file, `line ${first.lineNo}: ${problem}`);
-  return first;
+  return { header: first, titleSlot: slotLine ? titleSlotOf(slotLine) : undefined };
 }

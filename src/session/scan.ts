@@ -16,7 +16,9 @@ export type LoadProblemKind =
   /** another writer took our lock over; its lock was left in place */
   | 'lock-lost'
   /** an entry that loaded but could not be shown fully (wrong types, odd numbers or ids; see src/app/normalize-view.ts) */
-  | 'partly-shown';
+  | 'partly-shown'
+  /** entries of a type this version does not know: kept and written back, ignored in the context */
+  | 'unknown-type';
 
 export interface LoadProblem {
   /** 1-based line number in the file (0 when the problem is not tied to a line) */

@@ -43,6 +43,11 @@ export const customMessageSchema = z.looseObject({
   content: userContent,
   timestamp: z.number(),
 });
+export const systemMessageSchema = z.looseObject({
+  role: z.literal('system'),
+  content: userContent,
+  timestamp: z.number(),
+});
 /** Roles Arbor understands; other roles (omp's `fileMention`, …) are allowed and kept as-is. */
 export const knownMessageSchema = z.discriminatedUnion('role', [
   userMessageSchema,
@@ -50,8 +55,9 @@ export const knownMessageSchema = z.discriminatedUnion('role', [
   toolResultMessageSchema,
   bashExecutionMessageSchema,
   customMessageSchema,
+  systemMessageSchema,
 ]);
-export const KNOWN_MESSAGE_ROLES = ['user', 'assistant', 'toolResult', 'bashExecution', 'custom'] as const;
+export const KNOWN_MESSAGE_ROLES = ['user', 'assistant', 'toolResult', 'bashExecution', 'custom', 'system'] as const;
 export const messageSchema = z.looseObject({ role: z.string() }).superRefine((value, ctx) => {
   if (!(KNOWN_MESSAGE_ROLES as readonly string[]).includes(value.role)) return;
   const result = knownMessageSchema.safeParse(value);
@@ -80,8 +86,15 @@ export const entryBaseSchema = z.looseObject({
 const base = entryBaseSchema.shape;
 export const entrySchemas = {
   message: z.looseObject({ ...base, type: z.literal('message'), message: messageSchema }),
-  thinking_level_change: z.looseObject({ ...base, type: z.literal('thinking_level_change'), thinkingLevel: z.string() }),
-  model_change: z.looseObject({ ...base, type: z.literal('model_change'), provider: z.string(), modelId: z.string() }),
+  thinking_level_change: z.looseObject({
+    ...base,
+    type: z.literal('thinking_level_change'),
+    thinkingLevel: z.string().nullable().optional(),
+  }),
+  model_change: z.union([
+    z.looseObject({ ...base, type: z.literal('model_change'), provider: z.string(), modelId: z.string() }),
+    z.looseObject({ ...base, type: z.literal('model_change'), model: z.string(), role: z.string().optional() }),
+  ]),
   compaction: z.looseObject({
     ...base,
     type: z.literal('compaction'),
@@ -100,6 +113,14 @@ export const entrySchemas = {
   }),
   label: z.looseObject({ ...base, type: z.literal('label'), targetId: z.string(), label: z.string().optional() }),
   session_info: z.looseObject({ ...base, type: z.literal('session_info'), name: z.string().optional() }),
+  context_edit: z.looseObject({
+    ...base,
+    type: z.literal('context_edit'),
+    targetId: z.string(),
+    replacement: z.looseObject({ content: userContent }).nullable(),
+  }),
+  usage: z.looseObject({ ...base, type: z.literal('usage'), usage: z.looseObject({}) }),
+  reset_boundary: z.looseObject({ ...base, type: z.literal('reset_boundary') }),
 } as const satisfies Record<(typeof KNOWN_ENTRY_TYPES)[number], z.ZodType>;
 
 /** Validates any entry: known types strictly, unknown types by their base only. */
@@ -152,6 +173,8 @@ function messageProblem(m: unknown): string | undefined {
       return isStr(m.command) && isStr(m.output) && isNum(m.timestamp) ? undefined : 'bashExecution message shape';
     case 'custom':
       return isStr(m.customType) && isUserContent(m.content) && isNum(m.timestamp) ? undefined : 'custom message shape';
+    case 'system':
+      return isUserContent(m.content) && isNum(m.timestamp) ? undefined : 'system message shape';
     default:
       return undefined;
   }
@@ -175,9 +198,9 @@ export function entryProblem(e: unknown): string | undefined {
     case 'message':
       return messageProblem(e.message);
     case 'thinking_level_change':
-      return isStr(e.thinkingLevel) ? undefined : 'thinkingLevel';
+      return isOptStr(e.thinkingLevel) || e.thinkingLevel === null ? undefined : 'thinkingLevel';
     case 'model_change':
-      return isStr(e.provider) && isStr(e.modelId) ? undefined : 'provider/modelId';
+      return (isStr(e.provider) && isStr(e.modelId)) || (isStr(e.model) && isOptStr(e.role)) ? undefined : 'provider/modelId';
     case 'compaction':
       return isStr(e.summary) && isStr(e.firstKeptEntryId) && isNum(e.tokensBefore) ? undefined : 'compaction fields';
     case 'branch_summary':
@@ -192,6 +215,12 @@ export function entryProblem(e: unknown): string | undefined {
       return isStr(e.targetId) && isOptStr(e.label) ? undefined : 'label fields';
     case 'session_info':
       return isOptStr(e.name) ? undefined : 'name';
+    case 'context_edit':
+      return isStr(e.targetId) && (e.replacement === null || (isObj(e.replacement) && isUserContent(e.replacement.content)))
+        ? undefined
+        : 'context_edit fields';
+    case 'usage':
+      return isObj(e.usage) ? undefined : 'usage';
     default:
       return undefined;
   }

@@ -11,6 +11,7 @@ import { readFile, mkdir, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentMessage } from '../core/messages';
 import {
+  applySettings,
   buildSessionContext,
   contextFromPath,
   contextMessageFromEntry,
@@ -20,6 +21,8 @@ import {
 } from './context';
 import {
   CURRENT_SESSION_VERSION,
+  KNOWN_ENTRY_TYPES,
+  RECOGNISED_FOREIGN_TYPES,
   type BranchSummaryEntry,
   type CompactionEntry,
   type CustomEntry,
@@ -35,6 +38,7 @@ import {
 import { SessionChangedError, SessionFileError, SessionLockError, SessionReadOnlyError, UnknownEntryError } from './errors';
 import { backupFile, syncDir, timestampForFileName, writeAll, writeFileAtomic } from './files';
 import { describeReadOnly, headerFrom, readOnlyReasonFor, scanOrExplain, type ReadOnlyReason } from './header';
+import type { TitleSlot } from './title-slot';
 import { generateEntryId, generateSessionId } from './ids';
 import type { LeafMemory } from './leaf-memory';
 import { acquireLock, type HeldLock } from './lock';
@@ -70,7 +74,10 @@ export interface CreateOptions {
 }
 
 /** What a caller supplies for a compaction entry; the store adds type, id, parentId and timestamp. */
-export type CompactionFields = Pick<CompactionEntry, 'summary' | 'firstKeptEntryId' | 'tokensBefore' | 'details' | 'fromHook' | 'shortSummary' | 'preserveData'>;
+export type CompactionFields = Pick<
+  CompactionEntry,
+  'summary' | 'firstKeptEntryId' | 'tokensBefore' | 'details' | 'fromHook' | 'shortSummary' | 'preserveData' | 'usage' | 'reason' | 'tokensAfter'
+>;
 
 /** In memory, an entry whose known type has an invalid shape is replaced by this opaque node (the raw
  * line is still written back unchanged), so nothing downstream trips over a malformed field. */
@@ -88,6 +95,8 @@ type Listener<T> = (value: T) => void;
 type NewEntry = Omit<SessionEntry, 'id' | 'parentId' | 'timestamp'> & Record<string, unknown>;
 
 const NO_RAW = -1;
+/** Entries that change messages before them in the context, so a cached context cannot just be extended. */
+const RESHAPING_TYPES = new Set(['compaction', 'context_edit', 'reset_boundary']);
 
 /** pi's session file name: `<ISO timestamp with : and . → ->_<session id>.jsonl`. */
 export function sessionFileName(timestamp: string, id: string): string {
@@ -110,11 +119,15 @@ export class SessionStore {
   private rawOffset: number[] = [];
   private rawLength: number[] = [];
   private headerRaw: { offset: number; length: number } | undefined;
+  /** omp's title slot line before the header, if the file has one (kept first on rewrites) */
+  private titleSlot: TitleSlot | undefined;
   private byId = new Map<string, SessionEntry>();
   private children = new Map<string, SessionEntry[]>();
   private unsortedChildren = new Set<string>();
   private labels = new Map<string, { label: string; timestamp: string }>();
   private sessionName: string | undefined;
+  /** omp's latest `title_change` title */
+  private ompTitle: string | undefined;
   /** malformed entries' stand-ins → the value read from the file (written back as it was) */
   private opaque = new WeakMap<object, unknown>();
   private leafId: string | null = null;
@@ -154,9 +167,9 @@ export class SessionStore {
 
   static async open(file: string, options: OpenOptions = {}): Promise<SessionStore> {
     const scan = await scanOrExplain(file);
-    const header = headerFrom(file, scan);
+    const { header, titleSlot } = headerFrom(file, scan);
     const store = new SessionStore(file, header.value as SessionHeader, true, options.leafMemory);
-    store.ingest(scan, header);
+    store.ingest(scan, header, titleSlot);
     const remembered = options.leafId !== undefined ? options.leafId : options.leafMemory?.get(file);
     store.leafId = store.resolveOpenLeaf(remembered);
     return store;
@@ -173,9 +186,10 @@ export class SessionStore {
     return new SessionStore(file, header, false, options.leafMemory);
   }
 
-  private ingest(scan: ScanResult, header: ParsedLine): void {
+  private ingest(scan: ScanResult, header: ParsedLine, titleSlot: TitleSlot | undefined): void {
     this.loadReport.push(...scan.problems);
-    const rest = scan.lines.filter((line) => line !== header);
+    this.titleSlot = titleSlot;
+    const rest = scan.lines.filter((line) => line !== header && line.offset !== titleSlot?.offset);
     const version = sessionVersion(this.header);
     this.readOnly = readOnlyReasonFor(this.header as unknown as Record<string, unknown>);
     if (this.readOnly) this.loadReport.push({ line: 0, kind: 'read-only', message: describeReadOnly(this.readOnly) });
@@ -194,6 +208,7 @@ export class SessionStore {
     for (const line of rest) {
       this.indexLine(line, useRaw ? line.offset : NO_RAW, line.length);
     }
+    this.loadReport.push(...unknownTypeProblems(this.entries));
     this.ino = scan.ino;
     this.fileSize = scan.size;
     this.resumeOffset = scan.resumeOffset;
@@ -261,6 +276,8 @@ export class SessionStore {
       else this.labels.delete(entry.targetId);
     } else if (entry.type === 'session_info') {
       this.sessionName = typeof entry.name === 'string' && entry.name.trim() ? entry.name.trim() : undefined;
+    } else if ((entry.type as string) === 'title_change') {
+      this.ompTitle = nonEmpty((entry as { title?: unknown }).title) ?? this.ompTitle;
     }
   }
 
@@ -274,6 +291,7 @@ export class SessionStore {
     this.unsortedChildren = new Set();
     this.labels = new Map();
     this.sessionName = undefined;
+    this.ompTitle = undefined;
     this.opaque = new WeakMap();
     this.contextCache = undefined;
   }
@@ -364,8 +382,9 @@ export class SessionStore {
     return entries.map((entry) => this.serialize(entry, positions.get(entry), rawFile).toString('utf8'));
   }
 
+  /** The session_info name; else omp's title (its slot line, its latest title_change, its header). */
   getSessionName(): string | undefined {
-    return this.sessionName;
+    return this.sessionName ?? this.titleSlot?.title ?? this.ompTitle ?? nonEmpty(this.header.title);
   }
 
   /**
@@ -431,7 +450,10 @@ export class SessionStore {
     return copyContext(context);
   }
 
-  /** Extends the cached context when `leaf` descends from the cached leaf by a few non-compaction entries. */
+  /**
+   * Extends the cached context when `leaf` descends from the cached leaf by a few entries that only add
+   * messages (a compaction, a reset boundary or a context edit changes earlier messages: built anew).
+   */
   private extendCachedContext(leaf: SessionEntry): SessionContext | undefined {
     const cache = this.contextCache;
     if (!cache) return undefined;
@@ -439,7 +461,7 @@ export class SessionStore {
     const added: SessionEntry[] = [];
     let current: SessionEntry | undefined = leaf;
     while (current && current.id !== cache.leafId) {
-      if (added.length >= 64 || current.type === 'compaction' || this.isRoot(current)) return undefined;
+      if (added.length >= 64 || RESHAPING_TYPES.has(current.type) || this.isRoot(current)) return undefined;
       added.push(current);
       current = this.byId.get(current.parentId!);
     }
@@ -447,11 +469,7 @@ export class SessionStore {
     const context = copyContext(cache.context);
     for (let i = added.length - 1; i >= 0; i--) {
       const entry = added[i]!;
-      if (entry.type === 'thinking_level_change') context.thinkingLevel = entry.thinkingLevel;
-      else if (entry.type === 'model_change') context.model = { provider: entry.provider, modelId: entry.modelId };
-      else if (entry.type === 'message' && entry.message.role === 'assistant') {
-        context.model = { provider: entry.message.provider, modelId: entry.message.model };
-      }
+      applySettings(entry, context);
       const message = contextMessageFromEntry(entry);
       if (message) context.messages.push(message);
     }
@@ -509,6 +527,9 @@ export class SessionStore {
       fromHook: fields.fromHook,
       shortSummary: fields.shortSummary,
       preserveData: fields.preserveData,
+      usage: fields.usage,
+      reason: fields.reason,
+      tokensAfter: fields.tokensAfter,
     }) as Promise<CompactionEntry>;
   }
 
@@ -688,13 +709,13 @@ export class SessionStore {
 
   private async reloadFromDisk(): Promise<void> {
     const scan = await scanOrExplain(this.file);
-    const header = headerFrom(this.file, scan);
+    const { header, titleSlot } = headerFrom(this.file, scan);
     const leaf = this.leafId;
     this.clearIndex();
     this.header = header.value as SessionHeader;
     this.migratedFrom = undefined;
     this.loadReport.push({ line: 0, kind: 'foreign-rewrite', message: 'the file was replaced by another writer; reloaded' });
-    this.ingest(scan, header);
+    this.ingest(scan, header, titleSlot);
     this.leafId = this.resolveOpenLeaf(leaf);
     for (const listener of this.reloadListeners) listener();
   }
@@ -775,7 +796,9 @@ export class SessionStore {
     const headerLine = this.headerRaw
       ? rawFile.subarray(this.headerRaw.offset, this.headerRaw.offset + this.headerRaw.length)
       : Buffer.from(JSON.stringify(this.header));
-    return [headerLine, ...result.map((entry) => this.serialize(entry, positions.get(entry), rawFile))];
+    const slot = this.titleSlot;
+    const lead = slot ? [rawFile.subarray(slot.offset, slot.offset + slot.length), headerLine] : [headerLine];
+    return [...lead, ...result.map((entry) => this.serialize(entry, positions.get(entry), rawFile))];
   }
 
   /** Right before the rename: our lock is still ours and nobody touched the file since `read`. */
@@ -825,16 +848,19 @@ export class SessionStore {
     const leaf = this.leafId;
     this.clearIndex();
     this.migratedFrom = undefined;
-    let offset = lines[0]!.length + 1;
-    this.headerRaw = { offset: 0, length: lines[0]!.length };
+    const lead = this.titleSlot ? 2 : 1;
+    const headerOffset = this.titleSlot ? lines[0]!.length + 1 : 0;
+    if (this.titleSlot) this.titleSlot = { ...this.titleSlot, offset: 0, length: lines[0]!.length };
+    this.headerRaw = { offset: headerOffset, length: lines[lead - 1]!.length };
+    let offset = headerOffset + lines[lead - 1]!.length + 1;
     result.forEach((entry, i) => {
       if (opaque.has(entry)) this.opaque.set(entry, opaque.get(entry));
-      this.addToIndex(entry, offset, lines[i + 1]!.length);
-      offset += lines[i + 1]!.length + 1;
+      this.addToIndex(entry, offset, lines[i + lead]!.length);
+      offset += lines[i + lead]!.length + 1;
     });
     this.fileSize = offset;
     this.resumeOffset = offset;
-    this.resumeLineNo = result.length + 2;
+    this.resumeLineNo = result.length + lead + 1;
     this.endsWithNewline = true;
     this.leafId = leaf !== null && this.byId.has(leaf) ? leaf : leaf === null ? null : this.lastEntryId();
   }
@@ -857,6 +883,25 @@ export class SessionStore {
 }
 
 // ---- helpers --------------------------------------------------------------------------------------
+
+const UNDERSTOOD_TYPES: ReadonlySet<string> = new Set([...KNOWN_ENTRY_TYPES, ...RECOGNISED_FOREIGN_TYPES, 'invalid_entry']);
+
+/** One line per unknown entry type: "N entries of unknown type X were ignored". */
+function unknownTypeProblems(entries: readonly SessionEntry[]): LoadProblem[] {
+  const counts = new Map<string, number>();
+  for (const entry of entries) {
+    if (!UNDERSTOOD_TYPES.has(entry.type)) counts.set(entry.type, (counts.get(entry.type) ?? 0) + 1);
+  }
+  return [...counts].map(([type, count]) => ({
+    line: 0,
+    kind: 'unknown-type' as const,
+    message: `${count} ${count === 1 ? 'entry' : 'entries'} of unknown type ${JSON.stringify(type).slice(0, 80)} ${count === 1 ? 'was' : 'were'} ignored (kept in the file)`,
+  }));
+}
+
+function nonEmpty(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}
 
 function countLines(text: string): number {
   let count = 0;

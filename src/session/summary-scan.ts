@@ -4,6 +4,7 @@
 import { contentText } from '../core/messages';
 import { SessionFileError } from './errors';
 import { parseJsonObject, withoutByteOrderMark } from './json-object';
+import { isTitleSlot } from './title-slot';
 
 /** The leading fields as pi (and Arbor) write them: lets the scan skip JSON.parse for most lines. */
 const ENTRY_PREFIX = /^\{"type":"([^"\\]+)","id":"([^"\\]+)","parentId":(?:null|"([^"\\]*)")/;
@@ -18,7 +19,12 @@ interface EntryHead {
 
 export class SummaryScan {
   header: Record<string, unknown> | undefined;
-  name: string | undefined;
+  /** the latest session_info name */
+  private infoName: string | undefined;
+  /** omp: the title slot's title, the latest title_change's or the header's */
+  private slotTitle: string | undefined;
+  private ompTitle: string | undefined;
+  private lineCount = 0;
   firstUserMessage: string | undefined;
   entryCount = 0;
   /** entries without children, kept as entries and parents arrive in any order */
@@ -27,6 +33,11 @@ export class SummaryScan {
   private readonly parents = new Set<string>();
 
   constructor(private readonly file: string) {}
+
+  /** What the Sessions list shows as the name (the same order as SessionStore.getSessionName). */
+  get name(): string | undefined {
+    return this.infoName ?? this.slotTitle ?? this.ompTitle;
+  }
 
   /**
    * Reads `text`, whole lines. `endsFile`: the text runs to the end of the file, so its last line may be
@@ -47,10 +58,15 @@ export class SummaryScan {
   private readLine(line: string, mayBeTorn: boolean): void {
     if (!this.header) {
       const header = parseJsonObject(withoutByteOrderMark(line));
+      if (this.lineCount++ === 0 && isTitleSlot(header)) {
+        this.slotTitle = typeof header.title === 'string' && header.title.trim() ? header.title.trim() : undefined;
+        return;
+      }
       if (!header || header.type !== 'session' || typeof header.id !== 'string') {
         throw new SessionFileError(this.file, 'first line is not a session header');
       }
       this.header = header;
+      if (typeof header.title === 'string' && header.title.trim()) this.ompTitle ??= header.title.trim();
       return;
     }
     const head = entryHead(line, mayBeTorn);
@@ -58,7 +74,10 @@ export class SummaryScan {
     this.addEntry(head.id, head.parentId);
     if (head.type === 'session_info') {
       const value = (head.parsed ?? parseJsonObject(line))?.name;
-      this.name = typeof value === 'string' && value.trim() ? value.trim() : undefined;
+      this.infoName = typeof value === 'string' && value.trim() ? value.trim() : undefined;
+    } else if (head.type === 'title_change') {
+      const value = (head.parsed ?? parseJsonObject(line))?.title;
+      if (typeof value === 'string' && value.trim()) this.ompTitle = value.trim();
     } else if (this.firstUserMessage === undefined && head.type === 'message' && line.includes('"role":"user"')) {
       const message = (head.parsed ?? parseJsonObject(line))?.message as { role?: unknown; content?: unknown } | undefined;
       if (message?.role === 'user' && (typeof message.content === 'string' || Array.isArray(message.content))) {

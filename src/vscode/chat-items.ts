@@ -139,7 +139,7 @@ export function toUiEvent(event: AgentEvent): AgentUiEvent | undefined {
     case 'idle':
       return { type: event.type };
     case 'message_start':
-      if (event.role === 'branchSummary' || event.role === 'compactionSummary') return undefined;
+      if (event.role === 'branchSummary' || event.role === 'compactionSummary' || event.role === 'system') return undefined;
       return { type: 'message_start', role: event.role };
     case 'message_delta': {
       const { type: _type, ...delta } = event;

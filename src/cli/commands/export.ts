@@ -7,6 +7,7 @@ import { bashExecutionText } from '../../session/convert';
 import type { SessionStore } from '../../session/store';
 import { finiteCount, optionalText, readableText, toolArguments, type ViewProblems } from '../../app/normalize-view';
 import { CliError, entryLines, openForCli, parseCommandArgs, resolveLeafOption, type CliCommand, type CliIO } from '../command';
+import { modelChangeText, thinkingLevelText } from '../../session/entry-fields';
 
 interface Section {
   title: string;
@@ -66,9 +67,9 @@ function entrySections(entry: SessionEntry, problems: ViewProblems): Section[] {
     case 'custom_message':
       return [{ title: `Extension message (${entry.customType})`, ...contentParts(entry.content, problems) }];
     case 'model_change':
-      return [{ title: 'Model', text: `${entry.provider}/${entry.modelId}` }];
+      return [{ title: 'Model', text: modelChangeText(entry) }];
     case 'thinking_level_change':
-      return [{ title: 'Thinking level', text: entry.thinkingLevel }];
+      return [{ title: 'Thinking level', text: thinkingLevelText(entry) }];
     default:
       return [];
   }

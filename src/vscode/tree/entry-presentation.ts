@@ -2,6 +2,7 @@
 // the full text (tooltip, Copy). No vscode import, so it can be reused by QuickPicks and tests alike.
 import { messageText } from '../../cli/describe';
 import type { SessionEntry } from '../../session/entries';
+import { modelChangeText, thinkingLevelText } from '../../session/entry-fields';
 import { firstLine as firstLineOf } from '../../core/text';
 
 export interface EntryPresentation {
@@ -63,9 +64,9 @@ function otherPresentation(entry: SessionEntry): Omit<EntryPresentation, 'title'
     case 'branch_summary':
       return { kind: t('Branch summary'), icon: 'git-merge', text: entry.summary };
     case 'model_change':
-      return { kind: t('Model'), icon: 'server-environment', text: `${entry.provider}/${entry.modelId}` };
+      return { kind: t('Model'), icon: 'server-environment', text: modelChangeText(entry) };
     case 'thinking_level_change':
-      return { kind: t('Thinking level'), icon: 'lightbulb', text: entry.thinkingLevel };
+      return { kind: t('Thinking level'), icon: 'lightbulb', text: thinkingLevelText(entry) };
     case 'label':
       return { kind: t('Label'), icon: 'tag', text: entry.label === undefined ? t('(label removed)') : String(entry.label) };
     case 'session_info':

@@ -62,6 +62,9 @@ test('manual compaction appends one compaction entry and emits start/end', async
     assert.equal(outcome.entry.type, 'compaction');
     assert.equal(outcome.entry.shortSummary, 'We compacted.');
     assert.equal(outcome.entry.firstKeptEntryId, preview.preparation.firstKeptEntryId);
+    assert.equal(outcome.entry.reason, 'manual', 'the reason is persisted (issue 16)');
+    assert.ok(typeof outcome.entry.tokensAfter === 'number' && outcome.entry.tokensAfter > 0 && outcome.entry.tokensAfter < preview.tokensBefore);
+    assert.ok(outcome.entry.usage && outcome.entry.usage.totalTokens >= 0, 'the summarizer calls\' usage is persisted');
     assert.equal(store.getLeafEntry()?.id, outcome.entry.id);
     assert.deepEqual(events.map((e) => e.type), ['start', 'end']);
     assert.match(provider.prompt(0), /Additional focus: keep the API notes/);

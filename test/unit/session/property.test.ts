@@ -24,7 +24,7 @@ function referenceContext(entries: readonly SessionEntry[], leafId: string | nul
   let model: unknown = null;
   let compaction: SessionEntry | undefined;
   for (const e of path) {
-    if (e.type === 'thinking_level_change') thinkingLevel = e.thinkingLevel;
+    if (e.type === 'thinking_level_change') thinkingLevel = e.thinkingLevel ?? 'off';
     if (e.type === 'model_change') model = { provider: e.provider, modelId: e.modelId };
     if (e.type === 'message' && e.message.role === 'assistant') model = { provider: e.message.provider, modelId: e.message.model };
     if (e.type === 'compaction') compaction = e;
