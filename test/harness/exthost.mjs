@@ -55,8 +55,10 @@ export async function runExtensionHostTests({ extraEnv = {}, settings = {}, time
       }
     });
     await allowDevPayload(page);
+    // Arbor, plus the test vendor of VS Code language models (test/exthost/lm-vendor).
     const payload = [
       ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
+      ['extensionDevelopmentPath', server.remoteUri(join(repoRoot, 'test', 'exthost', 'lm-vendor'))],
       ['extensionTestsPath', server.remoteUri(suite)],
     ];
     await page.goto(server.workbenchUrl({ payload }));
