@@ -3,7 +3,7 @@
 // stable API (1.95): the message parts and tool options are typed locally (./lm-parts.ts) and
 // feature-detected at run time; without them, tool calls and results travel as text.
 import * as vscode from 'vscode';
-import type { HostMessage, HostModel, HostPart, HostRefusal, HostRequest, HostStart, LanguageModelHost } from '../llm/vscode-lm/host';
+import type { HostMessage, HostModel, HostPart, HostRefusal, HostReplyPart, HostRequest, HostStart, LanguageModelHost } from '../llm/vscode-lm/host';
 import { lmParts, type LmParts } from './lm-parts';
 
 const REFUSALS: Readonly<Record<string, HostRefusal>> = {
@@ -12,10 +12,15 @@ const REFUSALS: Readonly<Record<string, HostRefusal>> = {
   NotFound: 'not-found',
 };
 
-/** `LanguageModelError` (or anything else sendRequest throws) as a typed refusal. */
+/** The `LanguageModelError` code of an error (also when it crossed the extension host boundary). */
+function refusalCode(error: unknown): HostRefusal | undefined {
+  const named = error instanceof vscode.LanguageModelError || (error instanceof Error && error.name === 'LanguageModelError');
+  return named ? REFUSALS[(error as { code?: string }).code ?? ''] : undefined;
+}
+
+/** Anything sendRequest throws, as a typed refusal. */
 function refusalOf(error: unknown): { ok: false; refusal: HostRefusal; message: string } {
-  const code = error instanceof vscode.LanguageModelError ? error.code : '';
-  return { ok: false, refusal: REFUSALS[code] ?? 'other', message: error instanceof Error ? error.message : String(error) };
+  return { ok: false, refusal: refusalCode(error) ?? 'other', message: error instanceof Error ? error.message : String(error) };
 }
 
 function cancellation(signal: AbortSignal | undefined): vscode.CancellationTokenSource {
@@ -40,18 +45,28 @@ function toChatMessage(message: HostMessage, parts: LmParts | undefined): vscode
   return parts.message(message.role, message.parts.map((p) => parts.part(p)));
 }
 
-async function* readParts(response: vscode.LanguageModelChatResponse, parts: LmParts | undefined, done: () => void) {
+async function* readParts(response: vscode.LanguageModelChatResponse, parts: LmParts | undefined, done: () => void): AsyncGenerator<HostReplyPart> {
   try {
-    if (!parts) {
-      for await (const text of response.text) yield { type: 'text' as const, text };
-      return;
-    }
-    for await (const raw of parts.stream(response)) {
-      const part = parts.read(raw);
-      if (part) yield part;
-    }
+    yield* responseParts(response, parts);
+  } catch (error) {
+    // A refusal can also arrive after the start (e.g. from another extension's provider); other errors
+    // (network, cancellation) stay errors for the provider's classification and retry.
+    const refusal = refusalCode(error);
+    if (!refusal) throw error;
+    yield { type: 'refused', refusal, message: (error as Error).message };
   } finally {
     done();
+  }
+}
+
+async function* responseParts(response: vscode.LanguageModelChatResponse, parts: LmParts | undefined): AsyncGenerator<HostReplyPart> {
+  if (!parts) {
+    for await (const text of response.text) yield { type: 'text' as const, text };
+    return;
+  }
+  for await (const raw of parts.stream(response)) {
+    const part = parts.read(raw);
+    if (part) yield part;
   }
 }
 

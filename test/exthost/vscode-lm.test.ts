@@ -77,8 +77,10 @@ suite('VS Code language models', () => {
     const state = await vendor();
     const api = await arborOnEcho();
     const cancelled = state.cancelled;
+    const before = state.requests.length;
     const turn = api.app.prompt('PLEASE BE SLOW');
-    await waitFor('text to stream', () => (api.app.snapshot().conversation.at(-1)?.text ?? '').includes('slow'));
+    await waitFor('the request to reach the vendor', () => state.requests.length > before);
+    await new Promise((resolve) => setTimeout(resolve, 300));
     await api.app.stop();
     await turn;
     await waitFor('the vendor to see the cancellation', () => state.cancelled > cancelled, 5000);

@@ -40,8 +40,17 @@ export interface HostRequest {
 /** Why the editor refused a request (`LanguageModelError.code`, or a missing model). */
 export type HostRefusal = 'no-permissions' | 'blocked' | 'not-found' | 'unsupported' | 'other';
 
+/** A refusal that arrives once the reply has started (the editor reports some only then); ends the stream. */
+export interface HostRefusedPart {
+  type: 'refused';
+  refusal: HostRefusal;
+  message: string;
+}
+
+export type HostReplyPart = Extract<HostPart, { type: 'text' | 'toolCall' }> | HostRefusedPart;
+
 export type HostStart =
-  | { ok: true; parts: AsyncIterable<Extract<HostPart, { type: 'text' | 'toolCall' }>> }
+  | { ok: true; parts: AsyncIterable<HostReplyPart> }
   | { ok: false; refusal: HostRefusal; message: string };
 
 export interface LanguageModelHost {

@@ -65,6 +65,7 @@ export class VscodeLmProvider implements Provider {
     if (!started.ok) return { stopReason: 'error', errorMessage: refusalText(model, started.refusal, started.message), extra: { errorKind: 'auth' } };
     for await (const part of started.parts) {
       watchdog.kick();
+      if (part.type === 'refused') return { stopReason: 'error', errorMessage: refusalText(model, part.refusal, part.message), extra: { errorKind: 'auth' } };
       if (part.type === 'text') yield* builder.text(part.text);
       else yield* this.toolCall(builder, part.callId, part.name, part.input);
     }
