@@ -33,6 +33,16 @@ function assistants(api: ArborApi) {
 }
 
 suite('VS Code language models', () => {
+  // The app is shared by every test file in this host: later files get their model back.
+  let previousModel = '';
+  suiteSetup(async () => {
+    const model = (await activateArbor()).app.currentModel;
+    previousModel = `${model.provider}/${model.id}`;
+  });
+  suiteTeardown(async () => {
+    await (await activateArbor()).app.setModel(previousModel);
+  });
+
   test('the editor model appears in the picker with its vendor and maxInputTokens as context window', async () => {
     await vendor();
     const api = await activateArbor();
@@ -97,5 +107,18 @@ suite('VS Code language models', () => {
     assert.ok(state.requests.length > before, 'the summary request went to the editor model');
     const compaction = api.app.currentStore!.getBranch().find((e) => e.type === 'compaction');
     assert.ok(compaction, `a compaction entry was written (${JSON.stringify(outcome).slice(0, 300)})`);
+  });
+
+  test('a branch summary is written by the editor model when switching branches', async () => {
+    const state = await vendor();
+    const api = await arborOnEcho();
+    await api.app.prompt('branch one question');
+    const first = api.app.snapshot().conversation[0]!;
+    await api.app.prompt('more on branch one');
+    const before = state.requests.length;
+    const result = await api.app.navigate(first.id, { summarize: true });
+    assert.ok(state.requests.length > before, 'the summary request went to the editor model');
+    const summary = api.app.currentStore!.getBranch().find((e) => e.type === 'branch_summary');
+    assert.ok(summary, `a branch summary entry was written (${JSON.stringify(result).slice(0, 300)})`);
   });
 });
