@@ -13,7 +13,7 @@
 import * as esbuild from 'esbuild';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = new Set(process.argv.slice(2));
@@ -77,12 +77,25 @@ function exthostTestsPlugin() {
   };
 }
 
-/** Lazily loaded packages → their file under dist/vendor/ (each built once, shared by every bundle). */
+/**
+ * Lazily loaded packages → their file under dist/vendor/ (each built once, shared by every bundle):
+ * every provider's SDK as its descriptor names it (src/llm/providers/), and the tokenizer table.
+ */
 const VENDOR = {
-  openai: 'openai',
-  '@anthropic-ai/sdk': 'anthropic',
+  ...(await providerSdkChunks()),
   'gpt-tokenizer/encoding/cl100k_base': 'cl100k',
 };
+
+/** Reads `sdkChunks()` from the provider table, bundled to a scratch file (packages stay external). */
+async function providerSdkChunks() {
+  const outfile = join(root, 'node_modules', '.cache', 'arbor-provider-table.mjs');
+  await esbuild.build({
+    entryPoints: [join(root, 'src', 'llm', 'providers', 'index.ts')],
+    bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile, logLevel: 'error',
+  });
+  const table = await import(`${pathToFileURL(outfile).href}?t=${Date.now()}`);
+  return table.sdkChunks();
+}
 
 /** Routes imports of the vendor packages to the prebuilt files, relative to the bundle being built. */
 function vendorPlugin(vendorDir) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Extension-host integration tests in code-server (see test/harness/exthost.mjs). Expects a dev build
 // (npm run build). Prints mocha's spec output, then `exthost: N passed, M failed`; exits non-zero on any
-// failure, a missing summary or a timeout.
+// failure, a missing summary or a timeout. `node scripts/run-exthost-tests.mjs <pattern>` runs the matching tests only.
 import { runExtensionHostTests } from '../test/harness/exthost.mjs';
 import { startFakeLlm } from '../test/fake-llm/server.mjs';
 
@@ -11,7 +11,8 @@ const started = Date.now();
 const fake = await startFakeLlm();
 try {
   const result = await runExtensionHostTests({
-    extraEnv: { ARBOR_TEST_LLM_URL: fake.url },
+    // An argument runs only the tests whose full title matches it (mocha grep).
+    extraEnv: { ARBOR_TEST_LLM_URL: fake.url, ...(process.argv[2] ? { ARBOR_EXTHOST_GREP: process.argv[2] } : {}) },
     settings: {
       'arbor.models': [
         { provider: 'fake', id: 'fake-gpt', name: 'Fake GPT', api: 'openai-compatible', baseUrl: fake.openaiBaseUrl, contextWindow: 128000, maxOutputTokens: 1024 },

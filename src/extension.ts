@@ -25,6 +25,8 @@ import { LastSessionMemory, WorkspaceLeafMemory } from './vscode/leaf-memory';
 import { createLogger } from './vscode/log';
 import { hostKeyResolver, SecretKeys } from './vscode/secrets';
 import { registerSurfaces } from './vscode/surfaces';
+import { VscodeLanguageModels } from './vscode/language-models';
+import { hostModelInfo } from './llm/providers/vscode-lm';
 
 function expandHome(path: string): string {
   return path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path;
@@ -42,6 +44,12 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   const config = new ArborConfig(log);
   const secrets = new SecretKeys(context.secrets);
   const prompter = new ChatApprovalPrompter();
+  const languageModels = new VscodeLanguageModels();
+  const refreshLanguageModels = () =>
+    languageModels.models().then(
+      (models) => config.setHostModels(models.map(hostModelInfo)),
+      (error) => log.warn(`VS Code language models: listing failed: ${(error as Error).message}`),
+    );
   const sessionsDir = () => {
     const configured = config.settings.sessionsDirectory;
     if (configured) {
@@ -58,6 +66,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     trusted: () => vscode.workspace.isTrusted,
     settings: () => config.settings,
     keys: hostKeyResolver(secrets),
+    providerOptions: { languageModels },
     leafMemory: new WorkspaceLeafMemory(context.workspaceState),
     prompter,
     compactionConfirmer: new NotificationCompactionConfirmer({ log: (m) => log.warn(m) }),
@@ -95,6 +104,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
       webviewOptions: { retainContextWhenHidden: false },
     }),
     onDidChangeChatState(() => void chatView.postState()),
+    vscode.lm.onDidChangeChatModels(() => void refreshLanguageModels()),
     config.onDidChange(() => void applySettings()),
     secrets.onDidChange(() => void applySettings()),
     // Approval requests wait in the chat: make sure it is visible.
@@ -110,6 +120,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   // After a window reload the chat reopens the session it showed, at its remembered leaf.
   const lastSession = new LastSessionMemory(context.workspaceState);
   context.subscriptions.push(lastSession.track(app));
+  void refreshLanguageModels();
   void applySettings()
     .then(() => lastSession.reopen(app, (file) => stat(file).then((s) => s.isFile(), () => false)))
     .catch((error) => log.warn(`reopening the last session failed: ${(error as Error).message}`));

@@ -33,6 +33,7 @@ import {
   type TokenEstimator,
 } from '../compaction';
 import { createProvider } from '../llm/registry';
+import { providerForApi } from '../llm/providers';
 import type { ProviderOptions } from '../llm/provider-options';
 import type { LlmMessage } from '../core/messages';
 import type { KeyResolver, ModelInfo, Provider, StreamRequest, ThinkingLevel, ToolDefinition } from '../llm/types';
@@ -671,9 +672,9 @@ export class AgentSession {
     return true;
   }
 
-  /** A model can be used when it has a key, or needs none (local, demo). */
+  /** A model can be used when it has a key, or its wire needs none (local, VS Code's, demo). */
   private async usable(model: ModelInfo): Promise<boolean> {
-    if (sameModel(model, this.currentModel) || model.api === 'openai-compatible' || model.api === 'demo') return true;
+    if (sameModel(model, this.currentModel) || providerForApi(model.api)?.key !== 'required') return true;
     return Boolean(await this.deps.keys.getKey(model.provider));
   }
 

@@ -18,6 +18,7 @@ import {
 import { CompactionHookRegistry, type CompactionOutcome, type CompactionPreparation, type CompactionPreview, type CompactionResult } from '../compaction';
 import { findModel, modelKey, DEMO_MODEL } from '../llm/models';
 import { createProvider } from '../llm/registry';
+import { autoPickOrder } from '../llm/providers';
 import type { ProviderOptions } from '../llm/provider-options';
 import type { KeyResolver, ModelInfo, ThinkingLevel } from '../llm/types';
 import { contentText } from '../core/messages';
@@ -209,8 +210,6 @@ export function modelView(model: ModelInfo): ModelView {
     pricing: { ...model.pricing },
   };
 }
-
-const PROVIDER_PREFERENCE = ['anthropic', 'openai'] as const;
 
 /** What one entry adds to the branch totals (assistant replies with usage; as `branchTotals` in chat-items). */
 function replyUsage(entry: SessionEntry): { cost: number; tokens: number } {
@@ -961,8 +960,8 @@ export class ArborApp implements Disposable {
       const local = settings.models.find((m) => m.provider === LOCAL_PROVIDER);
       if (local) return local;
     }
-    for (const provider of PROVIDER_PREFERENCE) {
-      const usable = settings.baseUrls[provider] !== undefined || (await this.deps.keys.getKey(provider).catch(() => undefined)) !== undefined;
+    for (const { id: provider, key } of autoPickOrder()) {
+      const usable = key === 'none' || settings.baseUrls[provider] !== undefined || (await this.deps.keys.getKey(provider).catch(() => undefined)) !== undefined;
       if (!usable) continue;
       const model = settings.models.find((m) => m.provider === provider);
       if (model) return model;

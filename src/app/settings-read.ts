@@ -8,6 +8,7 @@
 // names every workspace or folder value it ignored.
 import { DEFAULT_BRANCH_SUMMARY_SETTINGS } from '../branch/settings';
 import { DEFAULT_COMPACTION_SETTINGS } from '../compaction/settings';
+import { baseUrlProviders } from '../llm/providers';
 import type { RawArborSettings } from './settings';
 
 /** The layers of one setting, as `WorkspaceConfiguration.inspect()` reports them. */
@@ -31,9 +32,7 @@ export type OnIgnored = (setting: string) => void;
 
 /** Settings only the user may set (kept in step with `"scope": "machine"` in package.json). */
 export const MACHINE_SCOPED_SETTINGS: readonly string[] = [
-  'arbor.providers.openai.baseUrl',
-  'arbor.providers.anthropic.baseUrl',
-  'arbor.providers.local.baseUrl',
+  ...baseUrlProviders().map((p) => `arbor.providers.${p.id}.baseUrl`),
   'arbor.models',
   'arbor.compaction.remoteEndpoint',
   'arbor.tools.approval',
@@ -81,11 +80,7 @@ export function readRawSettings(getConfiguration: GetConfiguration, onIgnored: O
     toolsApproval: get('tools.approval'),
     compaction: readSection(getConfiguration, 'arbor.compaction', Object.keys(DEFAULT_COMPACTION_SETTINGS), onIgnored),
     branchSummary: readSection(getConfiguration, 'arbor.branchSummary', Object.keys(DEFAULT_BRANCH_SUMMARY_SETTINGS), onIgnored),
-    baseUrls: {
-      openai: get('providers.openai.baseUrl'),
-      anthropic: get('providers.anthropic.baseUrl'),
-      local: get('providers.local.baseUrl'),
-    },
+    baseUrls: Object.fromEntries(baseUrlProviders().map((p) => [p.id, get(`providers.${p.id}.baseUrl`)])),
     sessionsDirectory: get('sessions.directory'),
   };
 }

@@ -6,12 +6,14 @@ import { parseBranchSummarySettings, type BranchSummarySettings } from '../branc
 import { parseCompactionSettings, DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../compaction/settings';
 import { DEFAULT_BRANCH_SUMMARY_SETTINGS } from '../branch/settings';
 import { checkKeyTransport } from '../llm/key-transport';
-import { BUILTIN_MODELS, resolveModels } from '../llm/models';
+import { BUILTIN_MODELS, modelKey, resolveModels } from '../llm/models';
+import { baseUrlProviders, providerById } from '../llm/providers';
 import type { ModelInfo, ThinkingLevel } from '../llm/types';
 
 export const THINKING_LEVELS: readonly ThinkingLevel[] = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
-export const PROVIDER_BASE_URL_KEYS = ['openai', 'anthropic', 'local'] as const;
-export type BaseUrlProvider = (typeof PROVIDER_BASE_URL_KEYS)[number];
+/** Providers with an `arbor.providers.<id>.baseUrl` setting (from the provider table). */
+export const PROVIDER_BASE_URL_KEYS: readonly string[] = baseUrlProviders().map((p) => p.id);
+export type BaseUrlProvider = string;
 
 /** The provider id of the model made from `arbor.providers.local.baseUrl`. */
 export const LOCAL_PROVIDER = 'local';
@@ -44,6 +46,8 @@ export interface RawArborSettings {
   localContextWindow?: number;
   /** model id served by the local server (from its /v1/models; optional) */
   localModelId?: string;
+  /** models the editor offers (VS Code's Language Model API), found by the host at run time */
+  hostModels?: readonly ModelInfo[];
 }
 
 export interface ParsedArborSettings {
@@ -95,7 +99,7 @@ export function parseArborSettings(raw: RawArborSettings): ParsedArborSettings {
 
   const resolved = resolveModels(raw.models ?? undefined, BUILTIN_MODELS);
   for (const problem of resolved.problems) warnings.push(`arbor.${problem.startsWith('models') ? '' : 'models: '}${problem}`);
-  settings.models = applyBaseUrls(resolved.models, settings.baseUrls, raw);
+  settings.models = withHostModels(applyBaseUrls(resolved.models, settings.baseUrls, raw), raw.hostModels ?? []);
 
   if (raw.thinkingLevel !== undefined && raw.thinkingLevel !== null) {
     if (typeof raw.thinkingLevel === 'string' && (THINKING_LEVELS as readonly string[]).includes(raw.thinkingLevel)) {
@@ -125,12 +129,12 @@ export function parseArborSettings(raw: RawArborSettings): ParsedArborSettings {
 }
 
 /**
- * OpenAI and Anthropic always send a key, so a base URL that would carry it over plain http to another
+ * Providers whose key is required always send it, so a base URL that would carry it over plain http to another
  * machine is reported at load time; each request is refused as well (src/llm/key-transport.ts).
  */
 function keyTransportWarnings(baseUrls: ArborSettings['baseUrls']): string[] {
   const out: string[] = [];
-  for (const provider of ['openai', 'anthropic'] as const) {
+  for (const provider of PROVIDER_BASE_URL_KEYS.filter((id) => providerById(id)?.key === 'required')) {
     const url = baseUrls[provider];
     const verdict = url ? checkKeyTransport(url, true) : undefined;
     if (verdict && !verdict.ok) out.push(`arbor.providers.${provider}.baseUrl: ${verdict.message}`);
@@ -138,10 +142,10 @@ function keyTransportWarnings(baseUrls: ArborSettings['baseUrls']): string[] {
   return out;
 }
 
-/** Built-in OpenAI/Anthropic models take the provider base URL (unless a model sets its own); a local URL adds a model. */
+/** Built-in models of a provider with a base URL setting take it (unless a model sets its own); a local URL adds a model. */
 function applyBaseUrls(models: ModelInfo[], baseUrls: ArborSettings['baseUrls'], raw: RawArborSettings): ModelInfo[] {
   const out = models.map((model) => {
-    const url = model.provider === 'openai' || model.provider === 'anthropic' ? baseUrls[model.provider] : undefined;
+    const url = model.provider === LOCAL_PROVIDER ? undefined : baseUrls[model.provider];
     return url && !model.baseUrl ? { ...model, baseUrl: url } : model;
   });
   const local = baseUrls.local;
@@ -160,4 +164,10 @@ function applyBaseUrls(models: ModelInfo[], baseUrls: ArborSettings['baseUrls'],
     });
   }
   return out;
+}
+
+/** The editor's models join the list; an `arbor.models` entry with the same key (an override) wins. */
+function withHostModels(models: ModelInfo[], hostModels: readonly ModelInfo[]): ModelInfo[] {
+  const known = new Set(models.map(modelKey));
+  return [...models, ...hostModels.filter((m) => !known.has(modelKey(m)))];
 }

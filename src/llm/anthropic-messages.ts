@@ -8,9 +8,9 @@ import { guardedAttempt, failedMessage, ABORTED_TEXT, type WireOutcome, type Idl
 import type { MessageBuilder } from './message-builder';
 import { runWithRetry } from './retry';
 import { checkKeyTransport, keyGuardedFetch } from './key-transport';
+import { defaultBaseUrl } from './providers';
 import { resolveProviderOptions, type ProviderOptions, type ResolvedProviderOptions } from './provider-options';
 
-export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
 const THINKING_BUDGET: Record<Exclude<ThinkingLevel, 'off'>, number> = {
   minimal: 1024,
@@ -100,7 +100,7 @@ export class AnthropicMessagesProvider implements Provider {
   }
 
   private baseUrl(model: ModelInfo): string {
-    return this.options.baseUrl ?? model.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL;
+    return this.options.baseUrl ?? model.baseUrl ?? defaultBaseUrl(model) ?? '';
   }
 
   buildBody(model: ModelInfo, request: StreamRequest) {

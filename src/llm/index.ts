@@ -5,7 +5,8 @@ export { BUILTIN_MODELS, DEMO_MODEL, resolveModels, findModel, modelKey, costFor
 export { loadTokenizer, isTokenizerLoaded, countTextTokens, estimateMessageTokens, calculateContextTokens, contextTokens, applyModelMargin, CLAUDE_ESTIMATE_MARGIN, type ContextTokens } from './tokens';
 export { isContextOverflow, isOverflowMessage, classifyProviderError, retryAfterFromHeaders, type ClassifiedError, type ErrorKind } from './overflow';
 export { DEFAULT_RETRY, abortableSleep, type RetryOptions } from './retry';
-export { envKeyResolver, chainKeyResolvers, staticKeyResolver, ENV_KEY_NAMES } from './keys';
+export { envKeyResolver, chainKeyResolvers, staticKeyResolver, envKeyNames } from './keys';
 export { detectContextWindow, type DetectedContextWindow, type DetectOptions } from './context-window';
 export { redactSecrets } from './errors';
+export { PROVIDERS, providerById, providerForApi, type ProviderDescriptor } from './providers';
 export { getDemoProvider, disposeDemoModel, configureDemoServer } from './demo';

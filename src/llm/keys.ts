@@ -1,18 +1,19 @@
 // Key resolution helpers. The extension resolves keys from SecretStorage; environment variables are a
 // development fallback. Keys are never logged and never placed in events or errors (see errors.ts).
 import type { KeyResolver } from './types';
+import { providerById } from './providers';
 
-export const ENV_KEY_NAMES: Readonly<Record<string, string>> = {
-  openai: 'OPENAI_API_KEY',
-  anthropic: 'ANTHROPIC_API_KEY',
-};
+/** The variables tried for a provider's key: its descriptor's, else ARBOR_<PROVIDER>_API_KEY. */
+export function envKeyNames(provider: string): readonly string[] {
+  const names = providerById(provider)?.keyEnvNames;
+  return names?.length ? names : [`ARBOR_${provider.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`];
+}
 
-/** Keys from environment variables (OPENAI_API_KEY, ANTHROPIC_API_KEY, or ARBOR_<PROVIDER>_API_KEY). */
+/** Keys from environment variables (each provider's own, e.g. OPENAI_API_KEY, or ARBOR_<PROVIDER>_API_KEY). */
 export function envKeyResolver(env: Record<string, string | undefined> = process.env): KeyResolver {
   return {
     async getKey(provider: string) {
-      const name = ENV_KEY_NAMES[provider] ?? `ARBOR_${provider.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`;
-      const value = env[name]?.trim();
+      const value = envKeyNames(provider).map((name) => env[name]?.trim()).find(Boolean);
       return value ? value : undefined;
     },
   };

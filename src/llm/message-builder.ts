@@ -2,7 +2,7 @@
 // StreamEvents the UI consumes. Both wire protocols feed it; the final message is normalized here.
 import { emptyUsage, type AssistantMessage, type StopReason, type TextContent, type ThinkingContent, type ToolCall, type Usage } from '../core/messages';
 import type { ModelInfo, StreamEvent } from './types';
-import { costFor } from './models';
+import { costFor } from './cost';
 
 interface PendingToolCall {
   contentIndex: number;

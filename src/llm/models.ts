@@ -1,56 +1,14 @@
-// Built-in model registry, user models/overrides from settings, lookup helpers and cost.
-// Prices are USD per million tokens as published by the providers (re-check when adding models);
-// Anthropic cache writes are 1.25x input (5-minute TTL) and cache reads 0.1x input.
+// Model list: the built-in models of every provider (providers/<id>.ts), user models/overrides from
+// settings, lookup helpers and cost. Prices are USD per million tokens as published by the providers.
 import { z } from 'zod';
-import type { Usage, UsageCost } from '../core/messages';
 import type { ModelInfo, ProviderApi } from './types';
+import { builtinModels, providerApis, providerById } from './providers';
 
-export const DEMO_MODEL: ModelInfo = {
-  provider: 'demo',
-  id: 'arbor-demo',
-  name: 'Arbor Demo (offline)',
-  api: 'demo',
-  contextWindow: 32_768,
-  maxOutputTokens: 4096,
-  reasoning: false,
-  pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-};
+/** The offline demo model (described with its provider in providers/demo.ts). */
+export { DEMO_MODEL } from './providers/demo';
 
-export const BUILTIN_MODELS: readonly ModelInfo[] = [
-  {
-    provider: 'openai', id: 'gpt-5', name: 'GPT-5', api: 'openai-completions',
-    contextWindow: 400_000, maxOutputTokens: 128_000, reasoning: true,
-    pricing: { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0 },
-  },
-  {
-    provider: 'openai', id: 'gpt-5-mini', name: 'GPT-5 mini', api: 'openai-completions',
-    contextWindow: 400_000, maxOutputTokens: 128_000, reasoning: true,
-    pricing: { input: 0.25, output: 2, cacheRead: 0.025, cacheWrite: 0 },
-  },
-  {
-    provider: 'openai', id: 'gpt-4.1', name: 'GPT-4.1', api: 'openai-completions',
-    contextWindow: 1_047_576, maxOutputTokens: 32_768, reasoning: false,
-    pricing: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 },
-  },
-  {
-    provider: 'anthropic', id: 'claude-sonnet-4-5', name: 'Claude Sonnet 4.5', api: 'anthropic-messages',
-    contextWindow: 200_000, maxOutputTokens: 64_000, reasoning: true,
-    pricing: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-  },
-  {
-    provider: 'anthropic', id: 'claude-opus-4-5', name: 'Claude Opus 4.5', api: 'anthropic-messages',
-    contextWindow: 200_000, maxOutputTokens: 64_000, reasoning: true,
-    pricing: { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
-  },
-  {
-    provider: 'anthropic', id: 'claude-haiku-4-5', name: 'Claude Haiku 4.5', api: 'anthropic-messages',
-    contextWindow: 200_000, maxOutputTokens: 64_000, reasoning: true,
-    pricing: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
-  },
-  DEMO_MODEL,
-];
-
-const API_VALUES = ['openai-completions', 'anthropic-messages', 'openai-compatible', 'demo'] as const satisfies readonly ProviderApi[];
+/** Every provider's built-in models, from the table. */
+export const BUILTIN_MODELS: readonly ModelInfo[] = builtinModels();
 
 const pricingSchema = z.object({
   input: z.number().nonnegative().default(0),
@@ -64,7 +22,7 @@ const userModelSchema = z.object({
   provider: z.string().min(1),
   id: z.string().min(1),
   name: z.string().min(1).optional(),
-  api: z.enum(API_VALUES).optional(),
+  api: z.string().refine((api) => (providerApis() as string[]).includes(api), { message: `expected one of ${providerApis().join(', ')}` }).optional(),
   baseUrl: z.string().url().optional(),
   contextWindow: z.number().int().positive().optional(),
   maxOutputTokens: z.number().int().positive().optional(),
@@ -94,10 +52,10 @@ function defaultsFor(api: ProviderApi): Omit<ModelInfo, 'provider' | 'id' | 'nam
   };
 }
 
+/** A known provider's models use its wire API unless an entry says otherwise (not a local server's). */
 function apiForProvider(provider: string): ProviderApi | undefined {
-  if (provider === 'openai') return 'openai-completions';
-  if (provider === 'anthropic') return 'anthropic-messages';
-  return undefined;
+  const descriptor = providerById(provider);
+  return descriptor?.key === 'required' ? descriptor.api : undefined;
 }
 
 /**
@@ -122,7 +80,7 @@ export function resolveModels(settings: unknown, builtins: readonly ModelInfo[] 
     const entry = parsed.data;
     const key = modelKey(entry);
     const base = byKey.get(key);
-    const api = entry.api ?? base?.api ?? apiForProvider(entry.provider) ?? (entry.baseUrl ? 'openai-compatible' : undefined);
+    const api = (entry.api as ProviderApi | undefined) ?? base?.api ?? apiForProvider(entry.provider) ?? (entry.baseUrl ? 'openai-compatible' : undefined);
     if (!api) {
       problems.push(`models[${index}] skipped: ${key} needs "api" or "baseUrl"`);
       return;
@@ -147,12 +105,4 @@ export function findModel(models: readonly ModelInfo[], ref: string | undefined)
   return byId.length === 1 ? byId[0] : undefined;
 }
 
-/** USD cost of a usage record at the model's per-million prices. */
-export function costFor(usage: Pick<Usage, 'input' | 'output' | 'cacheRead' | 'cacheWrite'>, model: Pick<ModelInfo, 'pricing'>): UsageCost {
-  const p = model.pricing;
-  const input = (usage.input * p.input) / 1e6;
-  const output = (usage.output * p.output) / 1e6;
-  const cacheRead = (usage.cacheRead * p.cacheRead) / 1e6;
-  const cacheWrite = (usage.cacheWrite * p.cacheWrite) / 1e6;
-  return { input, output, cacheRead, cacheWrite, total: input + output + cacheRead + cacheWrite };
-}
+export { costFor } from './cost';

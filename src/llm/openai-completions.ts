@@ -7,6 +7,7 @@ import { toOpenAIMessages, toOpenAITools } from './convert-openai';
 import { guardedAttempt, failedMessage, ABORTED_TEXT, type WireOutcome, type IdleWatchdog } from './attempt';
 import type { MessageBuilder } from './message-builder';
 import { runWithRetry } from './retry';
+import { defaultBaseUrl } from './providers';
 import { resolveProviderOptions, type ProviderOptions, type ResolvedProviderOptions } from './provider-options';
 import { checkKeyTransport, keyGuardedFetch } from './key-transport';
 import { countTextTokens, estimateMessageTokens } from './tokens';
@@ -18,7 +19,6 @@ import { applyOpenAIUsage, chunkUsage, parseChunk } from './openai-chunks';
 /** Sent to local servers that need no key (the SDK refuses an empty one). */
 export const LOCAL_DUMMY_KEY = 'arbor-local-no-key';
 
-export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 function reasoningEffort(model: ModelInfo, level: ThinkingLevel | undefined) {
   if (!model.reasoning || !level || level === 'off') return undefined;
@@ -88,7 +88,7 @@ export class OpenAICompletionsProvider implements Provider {
   }
 
   private baseUrl(model: ModelInfo): string {
-    return this.options.baseUrl ?? model.baseUrl ?? OPENAI_DEFAULT_BASE_URL;
+    return this.options.baseUrl ?? model.baseUrl ?? defaultBaseUrl({ provider: model.provider, api: 'openai-completions' }) ?? '';
   }
 
   private async resolveKey(model: ModelInfo): Promise<string | undefined> {

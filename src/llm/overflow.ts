@@ -4,6 +4,7 @@
 // throttling texts are excluded first because they often mention "tokens" too.
 import type { AssistantMessage } from '../core/messages';
 import { errorFacts, type ErrorFacts } from './errors';
+import { PROVIDERS } from './providers';
 
 const NOT_OVERFLOW = [
   /rate.?limit/i,
@@ -13,43 +14,35 @@ const NOT_OVERFLOW = [
   /maximum allowed number of output tokens/i,
 ];
 
-const OVERFLOW = [
-  /context[_ ]length[_ ]exceeded/i,
+// Wordings of services reached through compatible endpoints or gateways; each provider in the table
+// (providers/<id>.ts) brings its own.
+const SHARED_OVERFLOW = [
   /exceeds the context window/i,
-  /maximum context length is \d+/i,
   /exceeds (?:the )?(?:model'?s )?maximum context length/i,
-  /reduce the length of the messages/i,
   /prompt contains at least \d+ input tokens/i,
-  /context length is only \d+ tokens/i,
   /input length.*exceeds.*context length/i,
-  /prompt is too long/i,
-  /input length and `?max_tokens`? exceed context limit/i,
   /input token count.*exceeds the maximum/i,
   /too large for model with \d+ maximum context length/i,
   /maximum prompt length is \d+/i,
   /input is too long for requested model/i,
-  /is longer than the model'?s context length/i,
   /exceeded model token limit/i,
   /context window exceeds limit/i,
-  /prompt token count of \d+ exceeds the limit of \d+/i,
-  /model_max_prompt_tokens_exceeded/i,
-  /exceeds the available context size/i,
-  /exceed_context_size_error/i,
-  /greater than the context length/i,
-  /trying to keep the first \d+ tokens when context the overflows/i,
-  /cannot truncate prompt with n_keep/i,
-  /prompt too long; exceeded (?:max )?context length/i,
   /model_context_window_exceeded/i,
   /token limit exceeded/i,
   /too many tokens/i,
-  /request_too_large/i,
-  /context size has been exceeded/i,
-  /is longer than the maximum model length/i,
 ];
 
 // OpenAI's 429 "Request too large for <model> … (TPM): Limit M, Requested N": one request above the
 // per-minute limit can never succeed by waiting, so it is handled like an overflow (compact, or show
 // the limit), never retried. Checked before the rate-limit exclusions, which it would otherwise hit.
+let overflowWordings: readonly RegExp[] | undefined;
+
+/** Shared wordings plus every provider's, gathered on first use (the table imports the providers). */
+function overflowPatterns(): readonly RegExp[] {
+  overflowWordings ??= [...SHARED_OVERFLOW, ...PROVIDERS.flatMap((p) => p.overflowWordings)];
+  return overflowWordings;
+}
+
 const REQUEST_ABOVE_LIMIT = /request too large\b.*\blimit\b/i;
 
 const NO_BODY = /^4(?:00|13)\s*(?:status code)?\s*\(no body\)/i;
@@ -58,7 +51,7 @@ const NO_BODY = /^4(?:00|13)\s*(?:status code)?\s*\(no body\)/i;
 export function isOverflowMessage(text: string): boolean {
   if (REQUEST_ABOVE_LIMIT.test(text)) return true;
   if (NOT_OVERFLOW.some((p) => p.test(text))) return false;
-  return OVERFLOW.some((p) => p.test(text)) || NO_BODY.test(text.trim());
+  return overflowPatterns().some((p) => p.test(text)) || NO_BODY.test(text.trim());
 }
 
 export type ErrorKind =

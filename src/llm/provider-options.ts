@@ -1,4 +1,5 @@
 import { DEFAULT_RETRY, type RetryOptions } from './retry';
+import type { LanguageModelHost } from './vscode-lm/host';
 
 export interface ProviderOptions {
   /** no data for this long ends the stream with an error (default 120 s) */
@@ -9,6 +10,8 @@ export interface ProviderOptions {
   baseUrl?: string;
   /** custom fetch passed to the SDK (tests, proxies) */
   fetch?: typeof fetch;
+  /** VS Code's language models, passed in by the extension (absent in Node: those models then fail) */
+  languageModels?: LanguageModelHost;
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;

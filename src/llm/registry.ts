@@ -1,24 +1,12 @@
-// Chooses the provider implementation for a model by its wire API.
+// Chooses the provider implementation for a model by its wire API, from the table in providers/index.ts.
 import type { KeyResolver, ModelInfo, Provider } from './types';
 import type { ProviderOptions } from './provider-options';
-import { OpenAICompletionsProvider } from './openai-completions';
-import { AnthropicMessagesProvider } from './anthropic-messages';
-import { getDemoProvider } from './demo';
+import { providerForApi } from './providers';
 
 export type { ProviderOptions } from './provider-options';
 
 export function createProvider(model: ModelInfo, keys: KeyResolver, options?: ProviderOptions): Provider {
-  switch (model.api) {
-    case 'openai-completions':
-    case 'openai-compatible':
-      return new OpenAICompletionsProvider(model, keys, options);
-    case 'anthropic-messages':
-      return new AnthropicMessagesProvider(model, keys, options);
-    case 'demo':
-      return getDemoProvider(options);
-    default: {
-      const api: never = model.api;
-      throw new Error(`Unknown model api: ${String(api)}`);
-    }
-  }
+  const descriptor = providerForApi(model.api);
+  if (!descriptor) throw new Error(`Unknown model api: ${String(model.api)}`);
+  return descriptor.create(model, keys, options);
 }

@@ -5,6 +5,8 @@
 // only the messages it has not seen before, never a re-count of the whole session.
 import type { AgentMessage, AssistantMessage, Usage } from '../core/messages';
 import { estimateContextTokens, type ContextTokenEstimate } from '../core/usage';
+import { providerById, providerForApi } from './providers';
+import type { ProviderApi } from './types';
 
 type Counter = (text: string) => number;
 
@@ -105,12 +107,11 @@ export function contextTokens(messages: readonly AgentMessage[]): ContextTokenEs
   return estimateContextTokens(messages, estimateMessageTokens);
 }
 
-/**
- * Claude's tokenizer is not public and counts 5-30% more than cl100k; estimates that stand in for a
- * Claude count (trailing messages, zero-usage fallbacks) get this margin.
- */
-export const CLAUDE_ESTIMATE_MARGIN = 1.25;
+/** Estimates that stand in for a Claude count (trailing messages, zero-usage fallbacks) get this margin. */
+export { CLAUDE_ESTIMATE_MARGIN } from './providers/anthropic';
 
+/** An estimate scaled by the margin of the model's provider (or of the provider owning its API). */
 export function applyModelMargin(tokens: number, model: { api: string; provider: string }): number {
-  return model.api === 'anthropic-messages' || model.provider === 'anthropic' ? Math.ceil(tokens * CLAUDE_ESTIMATE_MARGIN) : tokens;
+  const margin = providerById(model.provider)?.estimateMargin ?? providerForApi(model.api as ProviderApi)?.estimateMargin ?? 1;
+  return margin === 1 ? tokens : Math.ceil(tokens * margin);
 }

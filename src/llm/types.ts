@@ -6,10 +6,10 @@ import type { AssistantMessage, LlmMessage, ToolCall, Usage } from '../core/mess
 
 export type ThinkingLevel = 'off' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
 
-export type ProviderApi = 'openai-completions' | 'anthropic-messages' | 'openai-compatible' | 'demo';
+export type ProviderApi = 'openai-completions' | 'anthropic-messages' | 'openai-compatible' | 'vscode-lm' | 'demo';
 
 export interface ModelInfo {
-  /** provider id, e.g. "openai", "anthropic", "local", "demo" */
+  /** provider id, one of the table in providers/index.ts or a user-defined one */
   provider: string;
   /** model id sent on the wire */
   id: string;

@@ -7,6 +7,7 @@ import type { BranchSummarySettings } from '../branch';
 import type { CompactionSettings } from '../compaction';
 import { ignoredSettingWarning, readRawSettings as readRaw } from '../app/settings-read';
 import { detectContextWindow } from '../llm/context-window';
+import type { ModelInfo } from '../llm/types';
 import type { Logger } from './log';
 
 /** Where compaction / branch-summary settings come from when another reader already validates them. */
@@ -26,6 +27,7 @@ export class ArborConfig implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<ArborSettings>();
   private readonly subscription: vscode.Disposable;
   private local: { url: string; contextWindow?: number; modelId?: string } | undefined;
+  private hostModels: readonly ModelInfo[] = [];
   readonly onDidChange = this.emitter.event;
 
   constructor(
@@ -59,6 +61,7 @@ export class ArborConfig implements vscode.Disposable {
       if (this.local.contextWindow !== undefined) raw.localContextWindow = this.local.contextWindow;
       if (this.local.modelId !== undefined) raw.localModelId = this.local.modelId;
     }
+    raw.hostModels = this.hostModels;
     const parsed = parseArborSettings(raw);
     const settings = parsed.settings;
     const warnings = [...ignored, ...parsed.warnings];
@@ -75,6 +78,12 @@ export class ArborConfig implements vscode.Disposable {
       this.warn(warning);
     }
     return settings;
+  }
+
+  /** The editor's language models changed (src/vscode/language-models.ts): the model list follows. */
+  setHostModels(models: readonly ModelInfo[]): void {
+    this.hostModels = models;
+    this.reload();
   }
 
   /** Asks a configured local server for its context window and model id (once per URL). */

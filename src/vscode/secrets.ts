@@ -2,14 +2,16 @@
 // development. Keys are never logged, never put in settings, session files or webview messages.
 import * as vscode from 'vscode';
 import { chainKeyResolvers, envKeyResolver } from '../llm/keys';
+import { keyedProviders } from '../llm/providers';
 import type { KeyResolver } from '../llm/types';
 
-/** Providers that take an API key (the local server and the demo model do not need one). */
-export const KEY_PROVIDERS: readonly { id: string; readonly label: string }[] = [
-  { id: 'openai', get label() { return vscode.l10n.t('OpenAI'); } },
-  { id: 'anthropic', get label() { return vscode.l10n.t('Anthropic'); } },
-  { id: 'local', get label() { return vscode.l10n.t('Local OpenAI-compatible server (optional key)'); } },
-];
+/** Providers whose key may be stored (from the provider table): product names as they are, optional keys marked. */
+export const KEY_PROVIDERS: readonly { id: string; readonly label: string }[] = keyedProviders().map((p) => ({
+  id: p.id,
+  get label() {
+    return p.key === 'optional' ? vscode.l10n.t('{0} (optional key)', p.displayName) : p.displayName;
+  },
+}));
 
 export function secretName(provider: string): string {
   return `arbor.apiKey.${provider}`;
@@ -50,7 +52,7 @@ export class SecretKeys implements KeyResolver {
   }
 }
 
-/** SecretStorage first, then environment variables (OPENAI_API_KEY, ANTHROPIC_API_KEY, ARBOR_<P>_API_KEY). */
+/** SecretStorage first, then each provider's environment variables (src/llm/keys.ts). */
 export function hostKeyResolver(secrets: SecretKeys, env: Record<string, string | undefined> = process.env): KeyResolver {
   return chainKeyResolvers(secrets, envKeyResolver(env));
 }

@@ -54,8 +54,8 @@ export async function freePort(preferred = 0) {
   return tryPort(0);
 }
 
-function extensionFolderName() {
-  const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
+function extensionFolderName(folder = repoRoot) {
+  const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
   return `${manifest.publisher}.${manifest.name}-${manifest.version}`;
 }
 
@@ -83,6 +83,8 @@ async function waitForHealth(url, child, timeoutMs) {
  * @param {Record<string,unknown>} [options.settings] extra user settings (merged over QUIET_SETTINGS)
  * @param {boolean} [options.installArbor] symlink this repo into the extensions dir (default true);
  *   pass false when loading Arbor as a development extension through the URL payload instead
+ * @param {string[]} [options.extraExtensions] more extension folders to symlink into the extensions dir
+ *   (test-only extensions, e.g. test/exthost/lm-vendor)
  * @param {string} [options.runDir] run folder; default: a new .vscode-test/runs/<id>
  * @param {boolean} [options.keepUserData] reuse an existing runDir's settings.json (npm start)
  * @param {boolean} [options.keepRunDir] keep the run folder after stop (default: only on failure)
@@ -117,6 +119,7 @@ export async function startCodeServer(options = {}) {
     rmSync(link, { force: true });
     symlinkSync(repoRoot, link, 'dir');
   }
+  for (const folder of options.extraExtensions ?? []) symlinkSync(folder, join(dirs.extensions, extensionFolderName(folder)), 'dir');
 
   let workspace = options.workspace;
   if (!workspace) {

@@ -4,10 +4,10 @@ import type { Provider, StreamEvent, StreamRequest } from '../types';
 import type { ProviderOptions } from '../provider-options';
 import { OpenAICompletionsProvider } from '../openai-completions';
 import { failedMessage } from '../attempt';
-import { DEMO_MODEL } from '../models';
+import { DEMO_MODEL } from '../providers/demo';
 import { startDemoServer, type DemoServer, type DemoServerOptions } from './server';
 
-export { DEMO_MODEL } from '../models';
+export { DEMO_MODEL } from '../providers/demo';
 export { demoReply, demoSummary, DEMO_LABEL } from './script';
 export { startDemoServer } from './server';
 

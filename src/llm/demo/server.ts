@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { demoReply, type DemoRequest } from './script';
 import { countTextTokens, loadTokenizer } from '../tokens';
-import { DEMO_MODEL } from '../models';
+import { DEMO_MODEL } from '../providers/demo';
 
 export interface DemoServer {
   /** OpenAI base URL, e.g. http://127.0.0.1:PORT/v1 */

@@ -1,0 +1,27 @@
+// The offline demo model (src/llm/demo/): needs no key and no network, the fallback of automatic choice.
+import { getDemoProvider } from '../demo';
+import type { ModelInfo } from '../types';
+import { FREE, type ProviderDescriptor } from './descriptor';
+
+export const DEMO_MODEL: ModelInfo = {
+  provider: 'demo',
+  id: 'arbor-demo',
+  name: 'Arbor Demo (offline)',
+  api: 'demo',
+  contextWindow: 32_768,
+  maxOutputTokens: 4096,
+  reasoning: false,
+  pricing: { ...FREE },
+};
+
+export const demo: ProviderDescriptor = {
+  id: 'demo',
+  displayName: 'Arbor Demo',
+  api: 'demo',
+  key: 'none',
+  keyEnvNames: [],
+  overflowWordings: [],
+  baseUrlSetting: false,
+  models: [DEMO_MODEL],
+  create: (_model, _keys, options) => getDemoProvider(options),
+};
