@@ -49,7 +49,7 @@ import {
   replyContextTokens,
   type Recovery,
 } from './compaction-triggers';
-import { choosePromotion, promotionNotice, type PromotionTrigger } from './context-promotion';
+import { choosePromotion, configuredPromotions, promotionNotice, type PromotionTrigger } from './context-promotion';
 import { assistantToolCalls, type AgentEvent, type AgentEventListener, type ApprovalPrompter, type UsageInfo } from './events';
 import { IdleTimer, SYSTEM_CLOCK, type Clock } from './idle-timer';
 import { buildSystemPrompt, describeOs, readAgentsMd, type SystemPromptInput } from './system-prompt';
@@ -632,7 +632,7 @@ export class AgentSession {
    * leaves the live context (as for compaction) and the model is switched; the turn is then retried.
    */
   private async promoteForRecovery(kind: Recovery, entryId: string): Promise<boolean> {
-    if (!this.deps.compaction?.promotionModel) return false;
+    if (this.promotionTargets().length === 0) return false;
     const failing = this.currentStore.getEntry(entryId);
     const reply = failing?.type === 'message' ? ((failing as { message?: AgentMessage }).message as AssistantMessage | undefined) : undefined;
     if (!failing || !reply) return false;
@@ -649,8 +649,8 @@ export class AgentSession {
 
   /** Switches to the configured promotion model when it qualifies (persisted as a model_change). */
   private async tryPromotion(trigger: PromotionTrigger, contextTokens: number): Promise<boolean> {
-    const configured = this.deps.compaction?.promotionModel?.();
-    if (!configured) return false;
+    const configured = this.promotionTargets();
+    if (configured.length === 0) return false;
     const target = await choosePromotion({
       current: this.currentModel,
       configured,
@@ -667,6 +667,16 @@ export class AgentSession {
     this.emit({ type: 'notice', level: 'info', message: promotionNotice(target) });
     this.emitUsage();
     return true;
+  }
+
+  /** The injected promotion model(s), else what the settings configure for the current model. */
+  private promotionTargets(): readonly ModelInfo[] {
+    const injected = this.deps.compaction?.promotionModel;
+    if (injected) {
+      const configured = injected();
+      return configured === undefined ? [] : Array.isArray(configured) ? configured : [configured as ModelInfo];
+    }
+    return configuredPromotions(this.currentModel, this.settings(), this.deps.availableModels?.() ?? []);
   }
 
   /** A model can be used when it has a key, or needs none (local, demo). */
