@@ -32,6 +32,7 @@ import {
   type RetryPolicy,
   type TokenEstimator,
 } from '../compaction';
+import { renderPrompt } from '../core/prompts';
 import { createProvider } from '../llm/registry';
 import type { ProviderOptions } from '../llm/provider-options';
 import type { LlmMessage } from '../core/messages';
@@ -57,6 +58,8 @@ import { runToolCalls, skipToolCalls, STOPPED_REASON, type ToolCallEnvironment, 
 import { toolDefinitions, type AgentTool, type ToolLimits, type WorkspaceRoots } from './tools';
 
 export const AUTO_CONTINUE_CUSTOM_TYPE = 'auto-continue';
+/** The hidden prompt the Continue action of a cut-off reply sends. */
+export const CONTINUE_CUSTOM_TYPE = 'continue';
 const THINKING_LEVELS: readonly ThinkingLevel[] = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
 
 export interface AgentCompactionOptions {
@@ -246,6 +249,16 @@ export class AgentSession {
       return Promise.resolve();
     }
     return this.startActivity(() => this.conversation(text));
+  }
+
+  /**
+   * Continue after a reply cut off at the output limit: a hidden "continue" prompt on the current path.
+   * Queued like a prompt while the agent works.
+   */
+  continueReply(): Promise<void> {
+    if (this.disposed) return Promise.reject(new Error('The agent session was closed.'));
+    if (this.activity || this.compactWaiting) return Promise.resolve();
+    return this.startActivity(() => this.continuation());
   }
 
   /** Removes a queued message (e.g. the user took it back for editing). */
@@ -495,6 +508,17 @@ export class AgentSession {
     await this.loop(systemPrompt, { lengthRecovered: false, autoContinued: false }, signal);
   }
 
+  private async continuation(): Promise<void> {
+    const controller = new AbortController();
+    this.runController = controller;
+    await this.applyPendingChanges();
+    this.overflowGuard.reset();
+    const content = renderPrompt('system/continue-cut-off').trim();
+    await this.persist({ role: 'custom', customType: CONTINUE_CUSTOM_TYPE, content, display: false, timestamp: this.clock.now() });
+    const systemPrompt = await this.resolveSystemPrompt();
+    await this.loop(systemPrompt, { lengthRecovered: false, autoContinued: false }, controller.signal);
+  }
+
   private async loop(systemPrompt: string, state: RunState, signal: AbortSignal): Promise<void> {
     for (;;) {
       if (signal.aborted) return;
@@ -515,7 +539,7 @@ export class AgentSession {
         if (message.stopReason === 'error') {
           this.emit({ type: 'error', message: message.errorMessage ?? 'The provider returned an error.', ...errorKindOf(message) });
         } else {
-          this.emit({ type: 'notice', level: 'warning', message: 'The reply was cut off (output limit reached).' });
+          this.emit({ type: 'cut_off', entryId });
         }
         return;
       }
@@ -623,6 +647,8 @@ export class AgentSession {
     const outcome = await this.runCompaction({ reason: kind, willRetry: true }, signal);
     if (outcome.status === 'compacted' || outcome.status === 'handoff') return signal.aborted ? 'reported' : 'retry';
     if (this.currentStore.getEntry(entryId)) this.currentStore.branch(entryId);
+    // A short session cut off at the output limit is a normal stop: the user may continue it.
+    if (kind === 'length' && outcome.status === 'skipped' && outcome.why === 'nothing-to-compact') return 'none';
     this.reportFailure(outcome, kind);
     return 'reported';
   }
