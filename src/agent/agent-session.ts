@@ -548,6 +548,7 @@ export class AgentSession {
         const ran = await runToolCalls(env, calls, signal);
         await this.deps.checkpoints?.finishTurn((customType, data) => this.currentStore.appendCustomEntry(customType, data));
         if (ran === 'aborted') return;
+        await this.maintainMidTurn(signal);
         continue;
       }
       if (!(await this.maintainAfterRun(message, state, signal))) return;
@@ -725,17 +726,7 @@ export class AgentSession {
   private async maintainAfterRun(reply: AssistantMessage, state: RunState, signal: AbortSignal): Promise<boolean> {
     const settings = this.settings();
     if (!settings.enabled || settings.strategy === 'off') return false;
-    let tokens = replyContextTokens(reply);
-    // Pruning can only save anything once the context holds more than the protected output plus the
-    // minimum saving; below that, skipping it keeps a turn's cost independent of the session length.
-    if (tokens >= DEFAULT_PRUNE_CONFIG.protectTokens + DEFAULT_PRUNE_CONFIG.minimumSavings) {
-      const saved = await applyPruning(this.currentStore);
-      if (saved > 0) {
-        tokens -= saved;
-        this.emit({ type: 'notice', level: 'info', message: `Pruned old tool output (about ${saved} tokens).` });
-        this.refreshFromStore();
-      }
-    }
+    const tokens = await this.pruneIfWorthIt(replyContextTokens(reply));
     const outcome = await this.thresholdCompaction(tokens, signal);
     if (outcome?.status !== 'compacted' && outcome?.status !== 'handoff') return false;
     // A queued user message carries the conversation on; auto-continue runs once per user message.
@@ -752,6 +743,31 @@ export class AgentSession {
       await this.persist(hidden);
     }
     return true;
+  }
+
+  /**
+   * Pruning can only save anything once the context holds more than the protected output plus the
+   * minimum saving; below that, skipping it keeps a turn's cost independent of the session length.
+   * Returns the context tokens after pruning.
+   */
+  private async pruneIfWorthIt(tokens: number): Promise<number> {
+    if (tokens < DEFAULT_PRUNE_CONFIG.protectTokens + DEFAULT_PRUNE_CONFIG.minimumSavings) return tokens;
+    const saved = await applyPruning(this.currentStore);
+    if (saved === 0) return tokens;
+    this.emit({ type: 'notice', level: 'info', message: `Pruned old tool output (about ${saved} tokens).` });
+    this.refreshFromStore();
+    return tokens - saved;
+  }
+
+  /**
+   * Mid-turn maintenance (omp's `midTurnEnabled`): between tool-loop steps the context (the step's usage
+   * plus the tool results since) may already pass the threshold; compacting now keeps the next request
+   * inside the window. In place only: a handoff would move a half-finished tool loop to a new session.
+   */
+  private async maintainMidTurn(signal: AbortSignal): Promise<void> {
+    const settings = this.settings();
+    if (!settings.enabled || settings.strategy !== 'context-full' || signal.aborted) return;
+    await this.thresholdCompaction(await this.pruneIfWorthIt(this.contextEstimate()), signal);
   }
 
   /** Before a new user message: a reply newer than the latest compaction that left the context too big. */
