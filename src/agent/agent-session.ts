@@ -9,6 +9,7 @@
 import { dirname } from 'node:path';
 import type { AgentMessage, AssistantMessage, CustomMessage, UserMessage } from '../core/messages';
 import {
+  CompactionNotDone,
   CompactionRunner,
   DEFAULT_COMPACTION_SETTINGS,
   DEFAULT_PRUNE_CONFIG,
@@ -326,8 +327,7 @@ export class AgentSession {
    * Manual compaction (`/compact [instructions]`, "Arbor: Compact Session"; with `keepFrom`, "Compact
    * Up To Here"). A running turn is stopped first (its partial reply is kept as "aborted"); messages
    * queued meanwhile are sent afterwards.
-   * Throws "Already compacted", "Nothing to compact (session too small)", "Compaction cancelled" or the
-   * failure message.
+   * Throws `CompactionNotDone` carrying the typed outcome (skipped and why, cancelled, failed).
    */
   async compact(customInstructions?: string, options: CompactOptions = {}): Promise<CompactionOutcome & { status: 'compacted' | 'handoff' }> {
     if (this.runner.running) throw new Error('A compaction is already running');
@@ -358,17 +358,8 @@ export class AgentSession {
       });
     });
     const final = outcome as CompactionOutcome;
-    switch (final.status) {
-      case 'compacted':
-      case 'handoff':
-        return final;
-      case 'skipped':
-        throw new Error(final.message.replace(/\.$/, ''));
-      case 'cancelled':
-        throw new Error('Compaction cancelled');
-      case 'failed':
-        throw new Error(final.errorMessage);
-    }
+    if (final.status === 'compacted' || final.status === 'handoff') return final;
+    throw new CompactionNotDone(final);
   }
 
   /** Cancels a running compaction (status bar / chat button). */

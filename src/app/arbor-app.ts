@@ -15,7 +15,7 @@ import {
   type CarryResult,
   type NavigateResult,
 } from '../branch';
-import { CompactionHookRegistry, type CompactionOutcome, type CompactionPreparation, type CompactionPreview, type CompactionResult } from '../compaction';
+import { CompactionHookRegistry, CompactionNotDone, skipped, type CompactionOutcome, type CompactionPreparation, type CompactionPreview, type CompactionResult } from '../compaction';
 import { findModel, modelKey, DEMO_MODEL } from '../llm/models';
 import { createProvider } from '../llm/registry';
 import type { ProviderOptions } from '../llm/provider-options';
@@ -807,8 +807,8 @@ export class ArborApp implements Disposable {
     const agent = this.requireAgent();
     if (options.keepFrom !== undefined) {
       // The path is about to change under a running turn; the user picked the cut on what they saw.
-      if (agent.compacting) throw new ArborAppError('A compaction is already running.');
-      if (agent.busy) throw new ArborAppError('Wait for the agent to finish (or stop it) before compacting up to an entry.');
+      if (agent.compacting) throw new CompactionNotDone(skipped('busy'));
+      if (agent.busy) throw new CompactionNotDone(skipped('turn-running'));
     }
     return agent.compact(customInstructions, {
       ...(review ? { review } : {}),

@@ -18,6 +18,7 @@ import {
   tryNativeCompaction,
   type OpenAIRemoteCompaction,
 } from './openai-native';
+import { SKIP_MESSAGES, failureMessage, type ChosenCut, type CompactionOutcome, type SkipReason } from './outcome';
 import { newestTurnTokens, prepareCompaction, prepareCompactionAt, type ChosenCutPreparation, type ChosenCutRefusal, type CompactionPreparation } from './prepare';
 import { buildPreview, type CompactionPreview } from './preview';
 import { compactionPrompt } from './prompt-text';
@@ -26,6 +27,7 @@ import { compact, type CompactionResult } from './summarize';
 import type { TokenEstimator } from './tokens';
 
 export type { CompactionReason } from './hooks';
+export { failureMessage, type ChosenCut, type CompactionOutcome, type SkipReason } from './outcome';
 
 /** The store operations compaction needs (SessionStore satisfies this). */
 export interface CompactionStore {
@@ -101,67 +103,15 @@ export interface RunOptions {
 /** `details.reason` of a compaction whose cut the user chose ("Compact Up To Here"). */
 export const MANUAL_CUT_REASON = 'manual-cut';
 
-/** Where a user-chosen compaction cut: the entry asked for and the entry the kept part starts at. */
-export interface ChosenCut {
-  requestedEntryId: string;
-  firstKeptEntryId: string;
-  /** the chosen entry could not start the kept part; the cut moved back to the nearest one that can */
-  snapped: boolean;
-  /** why and where it moved (snapped only) */
-  note?: string;
-}
-
 /** What a run summarizes: the preparation, and for a chosen cut where it came from. */
 interface CompactionPlan {
   preparation: CompactionPreparation;
   chosen?: Extract<ChosenCutPreparation, { ok: true }>;
 }
 
-/** `invalid-cut`: the chosen entry is off the path or already summarized. */
-export type SkipReason = 'disabled' | 'already-compacted' | 'nothing-to-compact' | 'busy' | 'invalid-cut';
-
-export type CompactionOutcome =
-  | {
-      status: 'compacted';
-      entry: CompactionEntry;
-      result: CompactionResult;
-      fromHook: boolean;
-      autoContinue: boolean;
-      model?: ModelInfo;
-      /** set when the cut was the user's (RunOptions.keepFrom) */
-      cut?: ChosenCut;
-    }
-  | { status: 'handoff'; document: string; customType: 'handoff'; content: string }
-  | { status: 'skipped'; why: SkipReason; message: string }
-  | { status: 'cancelled' }
-  | { status: 'failed'; errorMessage: string };
-
 export type CompactionEvent =
   | { type: 'start'; reason: CompactionReason; action: 'context-full' | 'handoff' }
   | { type: 'end'; reason: CompactionReason; outcome: CompactionOutcome; aborted: boolean; willRetry: boolean; errorMessage?: string };
-
-const SKIP_MESSAGES: Record<SkipReason, string> = {
-  disabled: 'Automatic compaction is turned off.',
-  'already-compacted': 'Already compacted.',
-  'nothing-to-compact': 'Nothing to compact (session too small).',
-  busy: 'A compaction is already running.',
-  'invalid-cut': 'That entry cannot be compacted up to.',
-};
-
-/** Failure wording per trigger, as the seeds word it. */
-export function failureMessage(reason: CompactionReason, detail: string): string {
-  switch (reason) {
-    case 'overflow':
-      return `Context overflow recovery failed: ${detail}`;
-    case 'length':
-      return `Incomplete response recovery failed: ${detail}`;
-    case 'threshold':
-    case 'idle':
-      return `Auto-compaction failed: ${detail}`;
-    default:
-      return `Compaction failed: ${detail}`;
-  }
-}
 
 /** Hidden message the runtime sends after a threshold compaction when autoContinue is on. */
 export function autoContinuePrompt(): string {

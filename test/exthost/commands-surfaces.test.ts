@@ -6,6 +6,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import * as compactSession from '../../src/vscode/commands/compact-session';
+import { CompactionNotDone, skipped } from '../../src/compaction';
 import * as copyEntry from '../../src/vscode/commands/copy-entry';
 import * as exportSession from '../../src/vscode/commands/export-session';
 import * as forkSession from '../../src/vscode/commands/fork-session';
@@ -303,15 +304,24 @@ suite('surfaces: commands', () => {
       assert.ok(ui.messages.some((m) => /Nothing to compact/.test(m.text)));
       const app = await longApp();
       app.compactImpl = async () => {
-        throw new Error('Compaction cancelled');
+        throw new CompactionNotDone({ status: 'cancelled' });
       };
       assert.equal(await compactSession.run(depsFor(app)), 'cancelled');
       assert.ok(ui.messages.some((m) => /Compaction cancelled\. The session is unchanged/.test(m.text)));
       app.compactImpl = async () => {
-        throw new Error('Auto-compaction failed: provider down');
+        throw new CompactionNotDone({ status: 'failed', errorMessage: 'Compaction failed: provider down' });
       };
       assert.equal(await compactSession.run(depsFor(app)), 'failed');
       assert.ok(ui.messages.some((m) => m.level === 'error' && /provider down\. The session is unchanged/.test(m.text)));
+      // The outcome is typed: a failure whose words mention a cancel or "nothing to compact" is still a failure.
+      app.compactImpl = async () => {
+        throw new CompactionNotDone({ status: 'failed', errorMessage: 'Compaction failed: upstream cancelled the request; nothing to compact was sent' });
+      };
+      assert.equal(await compactSession.run(depsFor(app)), 'failed');
+      app.compactImpl = async () => {
+        throw new CompactionNotDone(skipped('already-compacted'));
+      };
+      assert.equal(await compactSession.run(depsFor(app)), 'nothing');
     } finally {
       ui.restore();
     }
