@@ -8,6 +8,8 @@ import type { CompactionFields } from '../session/store';
 import { contextFromPath } from '../session/context';
 import { convertToLlm } from '../session/convert';
 import { modelCandidates } from './candidates';
+import { withMarkerDetails } from './marker-details';
+import { MeteredProvider, type SummarizerCost } from './metered-provider';
 import { CompactionCancelled, SummarizationFailed } from './errors';
 import { generateHandoff, handoffMessageContent } from './handoff';
 import { CompactionHookRegistry, type CompactionReason } from './hooks';
@@ -253,6 +255,7 @@ export class CompactionRunner {
     let result: CompactionResult;
     let fromHook = false;
     let model: ModelInfo | undefined;
+    let cost: SummarizerCost | undefined;
     if (before.compaction) {
       result = { ...before.compaction };
       fromHook = true;
@@ -265,7 +268,7 @@ export class CompactionRunner {
       // Native compaction runs alongside the local summary; it never fails the compaction.
       const native = this.startNativeCompaction(preparation, branch, settings, signal);
       try {
-        ({ result, model } = await this.summarizeWithCandidates(preparation, settings, options, custom, signal));
+        ({ result, model, cost } = await this.summarizeWithCandidates(preparation, settings, options, custom, signal));
       } catch (error) {
         native.abort();
         throw error;
@@ -280,7 +283,14 @@ export class CompactionRunner {
       if (!reviewed || signal.aborted) throw new CompactionCancelled();
       result = reviewed;
     }
-    if (chosen?.ok) result = { ...result, details: { ...(isRecord(result.details) ? result.details : {}), reason: MANUAL_CUT_REASON } };
+    result = withMarkerDetails(result, {
+      reason: chosen?.ok ? MANUAL_CUT_REASON : options.reason,
+      preparation,
+      fixedOverheadTokens: this.deps.fixedOverheadTokens?.() ?? 0,
+      ...(this.deps.estimator ? { estimator: this.deps.estimator } : {}),
+      ...(model ? { summarizer: model } : {}),
+      ...(cost ? { cost } : {}),
+    });
     this.assertStillOnBranch(preparation.firstKeptEntryId);
     const entry = await this.deps.store.appendCompaction({
       summary: result.summary,
@@ -354,14 +364,16 @@ export class CompactionRunner {
     options: RunOptions,
     custom: { prompt?: string; context?: string[] },
     signal: AbortSignal,
-  ): Promise<{ result: CompactionResult; model: ModelInfo }> {
+  ): Promise<{ result: CompactionResult; model: ModelInfo; cost: SummarizerCost }> {
     const { current, available } = this.deps.models();
+    const cost: SummarizerCost = { calls: 0, input: 0, output: 0, total: 0 };
     const candidates = modelCandidates(settings.summarizerModel, current, available);
     let lastError: Error = new Error('no model with credentials is available to write the summary');
     for (let c = 0; c < candidates.length; c++) {
       const model = candidates[c]!;
-      const provider = await this.deps.providerFor(model);
-      if (!provider) continue;
+      const unmetered = await this.deps.providerFor(model);
+      if (!unmetered) continue;
+      const provider = new MeteredProvider(unmetered, cost);
       const hasNext = c < candidates.length - 1;
       for (let attempt = 0; ; attempt++) {
         if (signal.aborted) throw new CompactionCancelled();
@@ -380,7 +392,7 @@ export class CompactionRunner {
               : {}),
             ...(this.deps.log ? { log: this.deps.log } : {}),
           });
-          return { result, model };
+          return { result, model, cost };
         } catch (error) {
           if (error instanceof CompactionCancelled) throw error;
           lastError = error as Error;
@@ -445,6 +457,3 @@ function chosenCut(chosen: Extract<ChosenCutPreparation, { ok: true }>, firstKep
   };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
