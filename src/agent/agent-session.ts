@@ -117,6 +117,8 @@ export interface CompactOptions {
   review?: (result: CompactionResult, preparation: CompactionPreparation) => Promise<CompactionResult | undefined>;
   /** "Compact Up To Here": keep the path from this entry on (see prepareCompactionAt) */
   keepFrom?: string;
+  /** manual handoff: a handoff document seeds a new session, whatever `arbor.compaction.strategy` says */
+  handoff?: boolean;
 }
 
 type Interrupt = 'stop' | 'compact';
@@ -325,6 +327,7 @@ export class AgentSession {
             ...(trimmed ? { customInstructions: trimmed } : {}),
             ...(options.review ? { review: options.review } : {}),
             ...(options.keepFrom !== undefined ? { keepFrom: options.keepFrom } : {}),
+            ...(options.handoff ? { strategy: 'handoff' as const } : {}),
           });
         } finally {
           done();

@@ -64,7 +64,7 @@ export interface MaintainerHost {
   log?: (message: string) => void;
 }
 
-export type MaintenanceRun = Pick<RunOptions, 'reason' | 'willRetry' | 'customInstructions' | 'review' | 'keepFrom'>;
+export type MaintenanceRun = Pick<RunOptions, 'reason' | 'willRetry' | 'customInstructions' | 'review' | 'keepFrom' | 'strategy'>;
 
 export class ContextMaintainer {
   private readonly overflowGuard = new OverflowGuard();

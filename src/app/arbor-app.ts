@@ -188,6 +188,8 @@ export interface CompactAppOptions {
    * before it. Refused while a turn (or another compaction) is running.
    */
   keepFrom?: string;
+  /** `/handoff`, "Hand Off to New Session": a handoff document seeds a new session, whatever the strategy */
+  handoff?: boolean;
 }
 
 /** Errors meant for the user (bad id, no session…): shown as they are. */
@@ -766,6 +768,8 @@ export class ArborApp implements Disposable {
         switch (command.name) {
           case 'compact':
             return { kind: 'compacted', outcome: await this.compact(command.args || undefined) };
+          case 'handoff':
+            return { kind: 'compacted', outcome: await this.compact(command.args || undefined, undefined, { handoff: true }) };
           case 'new':
             return { kind: 'newSession', session: await this.newSession() };
           case 'tree':
@@ -813,6 +817,7 @@ export class ArborApp implements Disposable {
     return agent.compact(customInstructions, {
       ...(review ? { review } : {}),
       ...(options.keepFrom !== undefined ? { keepFrom: options.keepFrom } : {}),
+      ...(options.handoff ? { handoff: true } : {}),
     });
   }
 

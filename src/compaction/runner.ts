@@ -100,6 +100,8 @@ export interface RunOptions {
    * prepareCompactionAt for the rules). Always compacts in place (never a handoff).
    */
   keepFrom?: string;
+  /** a manual handoff ("/handoff"): this strategy whatever the settings say, with no fallback */
+  strategy?: 'handoff';
 }
 
 /** `details.reason` of a compaction whose cut the user chose ("Compact Up To Here"). */
@@ -157,10 +159,7 @@ export class CompactionRunner {
     const settings = this.deps.settings();
     const checked = this.check(options, settings);
     if ('skip' in checked) return { status: 'skipped', ...checked.skip };
-    const handoff =
-      options.keepFrom === undefined &&
-      settings.strategy === 'handoff' &&
-      (options.reason === 'threshold' || options.reason === 'idle' || options.reason === 'length');
+    const handoff = strategyFor(options, settings) === 'handoff';
     const controller = new AbortController();
     this.controller = controller;
     this.emit({ type: 'start', reason: options.reason, action: handoff ? 'handoff' : 'context-full' });
@@ -168,7 +167,7 @@ export class CompactionRunner {
     try {
       // The plan made by the check is used as is unless a handoff ran first and fell back (time passed).
       outcome = handoff
-        ? ((await this.runHandoff(options, controller.signal)) ?? (await this.runContextFull(options, settings, controller.signal)))
+        ? ((await this.runHandoff(options, controller.signal)) ?? (await this.fallBackFromHandoff(options, settings, controller.signal)))
         : await this.runContextFull(options, settings, controller.signal, checked.plan);
     } catch (error) {
       outcome =
@@ -190,7 +189,7 @@ export class CompactionRunner {
   }
 
   /** Why this run is skipped, or what it will summarize (prepared once: preparing walks the whole path). */
-  private check(options: RunOptions, settings: CompactionSettings): { skip: { why: SkipReason; message: string } } | { plan: CompactionPlan } {
+  private check(options: RunOptions, settings: CompactionSettings): { skip: { why: SkipReason; message: string } } | { plan: CompactionPlan | undefined } {
     const skip = (why: SkipReason) => ({ skip: { why, message: SKIP_MESSAGES[why] } });
     const reason = options.reason;
     if (this.running) return skip('busy');
@@ -198,6 +197,8 @@ export class CompactionRunner {
       if (settings.strategy === 'off') return skip('disabled');
       if (!settings.enabled && reason !== 'idle') return skip('disabled');
     }
+    // A manual handoff needs no cut: the whole live context goes into the document.
+    if (options.strategy === 'handoff') return { plan: undefined };
     // A chosen cut may follow a compaction directly: it moves the kept start further forward.
     if (options.keepFrom === undefined) {
       const branch = this.deps.store.getBranch();
@@ -408,6 +409,12 @@ export class CompactionRunner {
     throw lastError;
   }
 
+  /** No handoff document: an automatic handoff compacts in place instead; a manual one fails. */
+  private async fallBackFromHandoff(options: RunOptions, settings: CompactionSettings, signal: AbortSignal): Promise<CompactionOutcome> {
+    if (options.strategy === 'handoff') return { status: 'failed', errorMessage: failureMessage(options.reason, 'no model produced a handoff document') };
+    return this.runContextFull(options, settings, signal);
+  }
+
   /** Handoff document, or undefined to fall back to context-full (no model, no document). */
   private async runHandoff(options: RunOptions, signal: AbortSignal): Promise<CompactionOutcome | undefined> {
     const { current } = this.deps.models();
@@ -441,6 +448,13 @@ export class CompactionRunner {
       }
     }
   }
+}
+
+/** Which strategy a run takes: a manual handoff, or the setting's handoff for automatic triggers, else in place. */
+function strategyFor(options: RunOptions, settings: CompactionSettings): 'handoff' | 'context-full' {
+  if (options.strategy === 'handoff') return 'handoff';
+  const automatic = options.reason === 'threshold' || options.reason === 'idle' || options.reason === 'length';
+  return options.keepFrom === undefined && settings.strategy === 'handoff' && automatic ? 'handoff' : 'context-full';
 }
 
 function chosenSkip(chosen: ChosenCutPreparation): { why: SkipReason; message: string } | undefined {
