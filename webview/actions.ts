@@ -127,6 +127,10 @@ export function installActions(root: HTMLElement, deps: ActionDeps): void {
       case 'dismissNotice':
         deps.dismissNotice(Number(id));
         return;
+      case 'continueReply':
+        deps.dismissNotice(Number(id));
+        deps.post({ type: 'continueReply' });
+        return;
       case 'loadEarlier':
         deps.loadEarlier();
         return;

@@ -7,6 +7,7 @@ export interface SlashCommand {
 
 export const SLASH_COMMANDS: SlashCommand[] = [
   { name: 'compact', args: '[instructions]', hint: 'Summarize older messages now, optionally with a focus' },
+  { name: 'handoff', args: '[focus]', hint: 'Continue in a new session seeded with a handoff document' },
   { name: 'tree', args: '', hint: 'Show or hide the conversation tree' },
   { name: 'new', args: '', hint: 'Start a new session' },
   { name: 'model', args: '', hint: 'Choose the model' },

@@ -49,6 +49,8 @@ export interface InlineNotice {
   id: number;
   level: 'info' | 'warning' | 'error';
   text: string;
+  /** a button beside the text: Continue after a reply cut off at the output limit */
+  action?: 'continueReply';
 }
 
 /** The assistant reply being streamed (not yet persisted). */
@@ -196,8 +198,8 @@ export class Store implements LoadedPath {
     this.changed('navigation');
   }
 
-  addNotice(level: InlineNotice['level'], text: string): void {
-    this.notices.push({ id: this.nextNoticeId++, level, text });
+  addNotice(level: InlineNotice['level'], text: string, action?: InlineNotice['action']): void {
+    this.notices.push({ id: this.nextNoticeId++, level, text, ...(action ? { action } : {}) });
     if (this.notices.length > 20) this.notices.shift();
     this.changed('notices');
   }
@@ -267,6 +269,9 @@ export class Store implements LoadedPath {
         return;
       case 'notice':
         this.addNotice(event.level, event.message);
+        return;
+      case 'cut_off':
+        this.addNotice('warning', 'The reply was cut off at the output limit.', 'continueReply');
         return;
     }
   }

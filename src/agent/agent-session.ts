@@ -3,35 +3,27 @@
 // model stops. The session file is the single source of truth: the context is rebuilt from the store's
 // current leaf before every request, so tree navigation needs no special handling here.
 //
-// Compaction triggers live here too (seed 001): manual, overflow recovery, incomplete-output (`length`)
-// recovery, threshold maintenance after a successful run (with tool-output pruning first and an optional
-// hidden auto-continue), and idle maintenance. The engine itself is src/compaction.
-import { dirname } from 'node:path';
-import type { AgentMessage, AssistantMessage, CustomMessage, UserMessage } from '../core/messages';
+// Keeping the context inside the window (recovery, promotion, pruning, threshold, mid-turn, idle,
+// handoff) is decided by the context maintainer (context-maintainer.ts); this loop only calls it at its
+// seams. The engine itself is src/compaction.
+import type { AgentMessage, AssistantMessage, UserMessage } from '../core/messages';
 import {
+  CompactionNotDone,
   CompactionRunner,
   DEFAULT_COMPACTION_SETTINGS,
-  DEFAULT_PRUNE_CONFIG,
-  HANDOFF_CUSTOM_TYPE,
-  OVERFLOW_GIVE_UP_MESSAGE,
-  OverflowGuard,
-  applyPruning,
-  autoContinuePrompt,
   compactionThreshold,
   estimateTokens,
-  failureMessage,
   idleCompactionDue,
   idleTimeoutMs,
-  shouldCompact,
   type CompactionHookRegistry,
   type CompactionOutcome,
-  type CompactionReason,
   type CompactionResult,
   type CompactionPreparation,
   type CompactionSettings,
   type RetryPolicy,
   type TokenEstimator,
 } from '../compaction';
+import { renderPrompt } from '../core/prompts';
 import { createProvider } from '../llm/registry';
 import { providerForApi } from '../llm/providers';
 import type { ProviderOptions } from '../llm/provider-options';
@@ -43,22 +35,18 @@ import { entryCost } from '../session/entry-fields';
 import { SessionStore } from '../session/store';
 import type { ApprovalPolicy } from './approval';
 import { withValidToolCallIds } from './tool-call-ids';
-import { CompactionDeferral, type AutoCompactionQuestion, type CompactionConfirmer } from './auto-compaction-confirm';
-import {
-  livePromptTokens,
-  newestLiveUsage,
-  recoveryFor,
-  replyContextTokens,
-  type Recovery,
-} from './compaction-triggers';
-import { choosePromotion, promotionNotice, type PromotionTrigger } from './context-promotion';
+import type { CompactionConfirmer } from './auto-compaction-confirm';
+import { livePromptTokens, newestLiveUsage, recoveryFor, replyContextTokens } from './compaction-triggers';
+import { ContextMaintainer, type MaintainerHost, type RunState } from './context-maintainer';
 import { assistantToolCalls, type AgentEvent, type AgentEventListener, type ApprovalPrompter, type UsageInfo } from './events';
 import { IdleTimer, SYSTEM_CLOCK, type Clock } from './idle-timer';
 import { buildSystemPrompt, describeOs, readAgentsMd, type SystemPromptInput } from './system-prompt';
 import { runToolCalls, skipToolCalls, STOPPED_REASON, type ToolCallEnvironment, type ToolCheckpoints } from './tool-calls';
 import { toolDefinitions, type AgentTool, type ToolLimits, type WorkspaceRoots } from './tools';
 
-export const AUTO_CONTINUE_CUSTOM_TYPE = 'auto-continue';
+export { AUTO_CONTINUE_CUSTOM_TYPE } from './context-maintainer';
+/** The hidden prompt the Continue action of a cut-off reply sends. */
+export const CONTINUE_CUSTOM_TYPE = 'continue';
 const THINKING_LEVELS: readonly ThinkingLevel[] = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
 
 export interface AgentCompactionOptions {
@@ -131,12 +119,8 @@ export interface CompactOptions {
   review?: (result: CompactionResult, preparation: CompactionPreparation) => Promise<CompactionResult | undefined>;
   /** "Compact Up To Here": keep the path from this entry on (see prepareCompactionAt) */
   keepFrom?: string;
-}
-
-/** Per-prompt bookkeeping: each recovery runs at most once per user message, and so does auto-continue. */
-interface RunState {
-  lengthRecovered: boolean;
-  autoContinued: boolean;
+  /** manual handoff: a handoff document seeds a new session, whatever `arbor.compaction.strategy` says */
+  handoff?: boolean;
 }
 
 type Interrupt = 'stop' | 'compact';
@@ -147,11 +131,8 @@ export class AgentSession {
   private readonly listeners = new Set<AgentEventListener>();
   private readonly providers = new Map<string, Provider>();
   private readonly runner: CompactionRunner;
-  private readonly overflowGuard = new OverflowGuard();
+  private readonly maintainer: ContextMaintainer;
   private readonly idleTimer: IdleTimer;
-  private readonly deferral = new CompactionDeferral();
-  /** an open "compact now?" question of idle maintenance: a new turn makes it moot */
-  private idleQuestion: AbortController | undefined;
   private readonly clock: Clock;
   private readonly queue: string[] = [];
   private activity: Promise<void> | undefined;
@@ -174,8 +155,6 @@ export class AgentSession {
     this.runner.onEvent((event) => {
       if (event.type === 'start') this.emit({ type: 'compaction_start', reason: event.reason, action: event.action });
       else {
-        // Any compaction (a manual one included) answers an earlier "later".
-        if (event.outcome.status === 'compacted' || event.outcome.status === 'handoff') this.deferral.clear();
         if (event.outcome.status === 'compacted') this.sessionCost += entryCost(event.outcome.entry);
         this.emit({
           type: 'compaction_end',
@@ -187,6 +166,7 @@ export class AgentSession {
         });
       }
     });
+    this.maintainer = new ContextMaintainer(this.maintainerHost(), this.runner);
     this.idleTimer = new IdleTimer(this.clock, () => idleTimeoutMs(this.settings()), () => void this.onIdleTimer());
     this.armIdleTimer();
   }
@@ -249,6 +229,16 @@ export class AgentSession {
       return Promise.resolve();
     }
     return this.startActivity(() => this.conversation(text));
+  }
+
+  /**
+   * Continue after a reply cut off at the output limit: a hidden "continue" prompt on the current path.
+   * Queued like a prompt while the agent works.
+   */
+  continueReply(): Promise<void> {
+    if (this.disposed) return Promise.reject(new Error('The agent session was closed.'));
+    if (this.activity || this.compactWaiting) return Promise.resolve();
+    return this.startActivity(() => this.continuation());
   }
 
   /** Removes a queued message (e.g. the user took it back for editing). */
@@ -316,8 +306,7 @@ export class AgentSession {
    * Manual compaction (`/compact [instructions]`, "Arbor: Compact Session"; with `keepFrom`, "Compact
    * Up To Here"). A running turn is stopped first (its partial reply is kept as "aborted"); messages
    * queued meanwhile are sent afterwards.
-   * Throws "Already compacted", "Nothing to compact (session too small)", "Compaction cancelled" or the
-   * failure message.
+   * Throws `CompactionNotDone` carrying the typed outcome (skipped and why, cancelled, failed).
    */
   async compact(customInstructions?: string, options: CompactOptions = {}): Promise<CompactionOutcome & { status: 'compacted' | 'handoff' }> {
     if (this.runner.running) throw new Error('A compaction is already running');
@@ -336,11 +325,12 @@ export class AgentSession {
       void this.startActivity(async () => {
         try {
           const trimmed = customInstructions?.trim();
-          outcome = await this.runCompaction({
+          outcome = await this.maintainer.runCompaction({
             reason: 'manual',
             ...(trimmed ? { customInstructions: trimmed } : {}),
             ...(options.review ? { review: options.review } : {}),
             ...(options.keepFrom !== undefined ? { keepFrom: options.keepFrom } : {}),
+            ...(options.handoff ? { strategy: 'handoff' as const } : {}),
           });
         } finally {
           done();
@@ -348,17 +338,8 @@ export class AgentSession {
       });
     });
     const final = outcome as CompactionOutcome;
-    switch (final.status) {
-      case 'compacted':
-      case 'handoff':
-        return final;
-      case 'skipped':
-        throw new Error(final.message.replace(/\.$/, ''));
-      case 'cancelled':
-        throw new Error('Compaction cancelled');
-      case 'failed':
-        throw new Error(final.errorMessage);
-    }
+    if (final.status === 'compacted' || final.status === 'handoff') return final;
+    throw new CompactionNotDone(final);
   }
 
   /** Cancels a running compaction (status bar / chat button). */
@@ -376,32 +357,13 @@ export class AgentSession {
     const promptTokens = livePromptTokens(this.currentStore.buildContext().messages);
     const due = idleCompactionDue(settings, { promptTokens, userTyping: false, agentBusy: false, compacting: false });
     if (!due || promptTokens === undefined) return undefined;
-    if (!(await this.confirmIdleCompaction(promptTokens, settings))) return undefined;
+    if (!(await this.maintainer.confirmIdleCompaction(promptTokens, settings))) return undefined;
     let outcome: CompactionOutcome | undefined;
     await this.startActivity(async () => {
-      outcome = await this.runCompaction({ reason: 'idle' });
-      this.reportFailure(outcome);
+      outcome = await this.maintainer.runCompaction({ reason: 'idle' });
+      this.maintainer.reportFailure(outcome);
     });
     return outcome;
-  }
-
-  /**
-   * Asks before idle compaction (warnBeforeAuto) outside any activity, so a user coming back can start a
-   * turn at once: that aborts the question, and nothing is compacted or remembered.
-   */
-  private async confirmIdleCompaction(promptTokens: number, settings: CompactionSettings): Promise<boolean> {
-    const controller = new AbortController();
-    this.idleQuestion?.abort();
-    this.idleQuestion = controller;
-    try {
-      const go = await this.confirmAutoCompaction(
-        { reason: 'idle', contextTokens: promptTokens, threshold: settings.idleThresholdTokens, window: this.currentModel.contextWindow },
-        controller.signal,
-      );
-      return go && !(this.activity || this.compactWaiting || this.runner.running || this.disposed);
-    } finally {
-      if (this.idleQuestion === controller) this.idleQuestion = undefined;
-    }
   }
 
   /** The user is typing in the chat input: idle maintenance waits for a full quiet period again. */
@@ -443,7 +405,7 @@ export class AgentSession {
   dispose(): void {
     this.disposed = true;
     this.idleTimer.dispose();
-    this.idleQuestion?.abort();
+    this.maintainer.abortIdleQuestion();
     this.runController?.abort();
     this.runner.cancel();
     this.listeners.clear();
@@ -453,7 +415,7 @@ export class AgentSession {
 
   private startActivity(task: () => Promise<void>): Promise<void> {
     this.idleTimer.cancel();
-    this.idleQuestion?.abort();
+    this.maintainer.abortIdleQuestion();
     this.interrupt = undefined;
     this.emit({ type: 'busy' });
     const run = (async () => {
@@ -489,13 +451,24 @@ export class AgentSession {
     this.runController = controller;
     const signal = controller.signal;
     await this.applyPendingChanges();
-    await this.maintainBeforePrompt(signal);
+    await this.maintainer.maintainBeforePrompt(signal);
     if (signal.aborted) return;
-    this.overflowGuard.reset();
+    this.maintainer.resetOverflowGuard();
     const message: UserMessage = { role: 'user', content: text, timestamp: this.clock.now() };
     await this.persist(message);
     const systemPrompt = await this.resolveSystemPrompt();
     await this.loop(systemPrompt, { lengthRecovered: false, autoContinued: false }, signal);
+  }
+
+  private async continuation(): Promise<void> {
+    const controller = new AbortController();
+    this.runController = controller;
+    await this.applyPendingChanges();
+    this.maintainer.resetOverflowGuard();
+    const content = renderPrompt('system/continue-cut-off').trim();
+    await this.persist({ role: 'custom', customType: CONTINUE_CUSTOM_TYPE, content, display: false, timestamp: this.clock.now() });
+    const systemPrompt = await this.resolveSystemPrompt();
+    await this.loop(systemPrompt, { lengthRecovered: false, autoContinued: false }, controller.signal);
   }
 
   private async loop(systemPrompt: string, state: RunState, signal: AbortSignal): Promise<void> {
@@ -511,25 +484,26 @@ export class AgentSession {
       }
       if (message.stopReason === 'error' || message.stopReason === 'length') {
         const recovery = recoveryFor(message, this.currentModel);
-        const recovered = recovery ? await this.recover(recovery, entryId, state, signal) : 'none';
+        const recovered = recovery ? await this.maintainer.recover(recovery, entryId, state, signal) : 'none';
         if (recovered === 'retry') continue;
         await skipToolCalls(env, calls, message.stopReason === 'length' ? 'the reply was cut off before it was complete.' : 'the reply failed.');
         if (recovered === 'reported') return;
         if (message.stopReason === 'error') {
           this.emit({ type: 'error', message: message.errorMessage ?? 'The provider returned an error.', ...errorKindOf(message) });
         } else {
-          this.emit({ type: 'notice', level: 'warning', message: 'The reply was cut off (output limit reached).' });
+          this.emit({ type: 'cut_off', entryId });
         }
         return;
       }
-      this.overflowGuard.reset();
+      this.maintainer.resetOverflowGuard();
       if (calls.length > 0) {
         const ran = await runToolCalls(env, calls, signal);
         await this.deps.checkpoints?.finishTurn((customType, data) => this.currentStore.appendCustomEntry(customType, data));
         if (ran === 'aborted') return;
+        await this.maintainer.maintainMidTurn(signal);
         continue;
       }
-      if (!(await this.maintainAfterRun(message, state, signal))) return;
+      if (!(await this.maintainer.maintainAfterRun(message, state, signal))) return;
     }
   }
 
@@ -596,81 +570,7 @@ export class AgentSession {
     return message;
   }
 
-  // ---- recovery and maintenance -------------------------------------------------------------------
-
-  /**
-   * Overflow / incomplete-output recovery: the failing reply leaves the live context (the leaf moves back
-   * to its parent, so it stays in the file on a side branch), the context is compacted, and the turn is
-   * retried once. 'retry': go on; 'reported': the failure was reported (the UI shows that instead of the
-   * raw provider error); 'none': no recovery applies. A failed recovery puts the leaf back on the reply.
-   */
-  private async recover(kind: Recovery, entryId: string, state: RunState, signal: AbortSignal): Promise<'retry' | 'reported' | 'none'> {
-    if (!(kind === 'length' && state.lengthRecovered) && (await this.promoteForRecovery(kind, entryId))) {
-      if (kind === 'length') state.lengthRecovered = true;
-      return 'retry';
-    }
-    const settings = this.settings();
-    if (!settings.enabled || settings.strategy === 'off') return 'none';
-    if (kind === 'overflow' && !this.overflowGuard.tryBegin()) {
-      this.emit({ type: 'error', message: giveUpMessage(this.currentStore.getEntry(entryId)), kind: 'overflow' });
-      return 'reported';
-    }
-    if (kind === 'length') {
-      if (state.lengthRecovered) return 'none';
-      state.lengthRecovered = true;
-    }
-    const failing = this.currentStore.getEntry(entryId);
-    if (!failing) return 'none';
-    if (failing.parentId === null) this.currentStore.resetLeaf();
-    else this.currentStore.branch(failing.parentId);
-    const outcome = await this.runCompaction({ reason: kind, willRetry: true }, signal);
-    if (outcome.status === 'compacted' || outcome.status === 'handoff') return signal.aborted ? 'reported' : 'retry';
-    if (this.currentStore.getEntry(entryId)) this.currentStore.branch(entryId);
-    this.reportFailure(outcome, kind);
-    return 'reported';
-  }
-
-  /**
-   * Context promotion for a failed reply: when a configured larger model holds the context, the reply
-   * leaves the live context (as for compaction) and the model is switched; the turn is then retried.
-   */
-  private async promoteForRecovery(kind: Recovery, entryId: string): Promise<boolean> {
-    if (!this.deps.compaction?.promotionModel) return false;
-    const failing = this.currentStore.getEntry(entryId);
-    const reply = failing?.type === 'message' ? ((failing as { message?: AgentMessage }).message as AssistantMessage | undefined) : undefined;
-    if (!failing || !reply) return false;
-    const parentId = failing.parentId;
-    if (parentId === null) this.currentStore.resetLeaf();
-    else this.currentStore.branch(parentId);
-    // An overflow means the prompt was larger than the window, whatever the estimate says.
-    const estimate = this.contextEstimate();
-    const tokens = kind === 'overflow' ? Math.max(estimate, this.currentModel.contextWindow + 1) : Math.max(estimate, replyContextTokens(reply));
-    if (await this.tryPromotion(kind, tokens)) return true;
-    this.currentStore.branch(entryId);
-    return false;
-  }
-
-  /** Switches to the configured promotion model when it qualifies (persisted as a model_change). */
-  private async tryPromotion(trigger: PromotionTrigger, contextTokens: number): Promise<boolean> {
-    const configured = this.deps.compaction?.promotionModel?.();
-    if (!configured) return false;
-    const target = await choosePromotion({
-      current: this.currentModel,
-      configured,
-      contextTokens,
-      settings: this.settings(),
-      usable: (model) => this.usable(model),
-    });
-    if (!target) return false;
-    const entry = await this.currentStore.appendModelChange(target.provider, target.id);
-    const previous = this.currentModel;
-    this.currentModel = target;
-    this.deps.log?.(`context promotion (${trigger}): ${previous.provider}/${previous.id} → ${target.provider}/${target.id} at ~${contextTokens} tokens`);
-    this.emit({ type: 'model_changed', model: target, entryId: entry.id });
-    this.emit({ type: 'notice', level: 'info', message: promotionNotice(target) });
-    this.emitUsage();
-    return true;
-  }
+  // ---- host of the context maintainer -----------------------------------------------------------
 
   /** A model can be used when it has a key, or its wire needs none (local, VS Code's, demo). */
   private async usable(model: ModelInfo): Promise<boolean> {
@@ -683,144 +583,6 @@ export class AgentSession {
     const usage = this.usage();
     if (usage.contextTokens !== null) return usage.contextTokens;
     return usage.estimatedTokens + Math.ceil((this.lastSystemPrompt.length + JSON.stringify(toolDefinitions(this.offeredTools())).length) / 4);
-  }
-
-  /**
-   * After a successful run: prune old tool output, then compact when the context is above the
-   * threshold. Returns true when the loop should go on (hidden auto-continue message appended).
-   */
-  private async maintainAfterRun(reply: AssistantMessage, state: RunState, signal: AbortSignal): Promise<boolean> {
-    const settings = this.settings();
-    if (!settings.enabled || settings.strategy === 'off') return false;
-    let tokens = replyContextTokens(reply);
-    // Pruning can only save anything once the context holds more than the protected output plus the
-    // minimum saving; below that, skipping it keeps a turn's cost independent of the session length.
-    if (tokens >= DEFAULT_PRUNE_CONFIG.protectTokens + DEFAULT_PRUNE_CONFIG.minimumSavings) {
-      const saved = await applyPruning(this.currentStore);
-      if (saved > 0) {
-        tokens -= saved;
-        this.emit({ type: 'notice', level: 'info', message: `Pruned old tool output (about ${saved} tokens).` });
-        this.refreshFromStore();
-      }
-    }
-    const outcome = await this.thresholdCompaction(tokens, signal);
-    if (outcome?.status !== 'compacted' && outcome?.status !== 'handoff') return false;
-    // A queued user message carries the conversation on; auto-continue runs once per user message.
-    if (signal.aborted || this.queue.length > 0 || !settings.autoContinue || state.autoContinued) return false;
-    state.autoContinued = true;
-    if (outcome.status === 'compacted') {
-      const hidden: CustomMessage = {
-        role: 'custom',
-        customType: AUTO_CONTINUE_CUSTOM_TYPE,
-        content: autoContinuePrompt(),
-        display: false,
-        timestamp: this.clock.now(),
-      };
-      await this.persist(hidden);
-    }
-    return true;
-  }
-
-  /** Before a new user message: a reply newer than the latest compaction that left the context too big. */
-  private async maintainBeforePrompt(signal: AbortSignal): Promise<void> {
-    const settings = this.settings();
-    if (!settings.enabled || settings.strategy === 'off') return;
-    const live = newestLiveUsage(this.currentStore.buildContext().messages);
-    if (!live) return;
-    await this.thresholdCompaction(replyContextTokens(live.message), signal);
-  }
-
-  /**
-   * The threshold trigger, after a run and before a prompt: compacts when `tokens` passed the threshold,
-   * unless a promotion to a larger model or the user's "later" (warnBeforeAuto) takes care of it.
-   * Undefined when nothing ran; a failure is reported here.
-   */
-  private async thresholdCompaction(tokens: number, signal: AbortSignal): Promise<CompactionOutcome | undefined> {
-    const settings = this.settings();
-    const window = this.currentModel.contextWindow;
-    if (!shouldCompact(tokens, window, settings)) {
-      this.deferral.observeBelowThreshold(tokens);
-      return undefined;
-    }
-    if (await this.tryPromotion('threshold', tokens)) return undefined;
-    const threshold = compactionThreshold(window, settings);
-    if (!(await this.confirmAutoCompaction({ reason: 'threshold', contextTokens: tokens, threshold, window }, signal))) return undefined;
-    const outcome = await this.runCompaction({ reason: 'threshold' }, signal);
-    this.reportFailure(outcome);
-    return outcome;
-  }
-
-  /**
-   * warnBeforeAuto: true when the automatic compaction may run. Off (or no confirmer): always. A "later"
-   * is remembered and covers every automatic compaction until the context has grown by
-   * `deferGrowthTokens(window)` or any compaction ran. An aborted question compacts nothing and
-   * remembers nothing. A confirmer that fails counts as "compact": the setting only adds a question, it
-   * must never switch maintenance off.
-   */
-  private async confirmAutoCompaction(question: AutoCompactionQuestion, signal?: AbortSignal): Promise<boolean> {
-    const confirmer = this.deps.compaction?.confirmer;
-    if (!confirmer || !this.settings().warnBeforeAuto) return true;
-    if (this.deferral.covers(question.contextTokens)) {
-      this.deps.log?.(`${question.reason} compaction deferred by the user (asking again at ${this.deferral.askAgainAt} tokens)`);
-      return false;
-    }
-    if (signal?.aborted) return false;
-    let answer: 'compact' | 'defer';
-    try {
-      answer = await confirmer.confirm(question, signal ?? new AbortController().signal);
-    } catch (error) {
-      this.deps.log?.(`compaction confirmation failed, compacting: ${(error as Error)?.message ?? String(error)}`);
-      answer = 'compact';
-    }
-    if (signal?.aborted || this.disposed) return false;
-    if (answer === 'compact') return true;
-    const askAgainAt = this.deferral.defer(question);
-    this.emit({ type: 'compaction_deferred', reason: question.reason, contextTokens: question.contextTokens, threshold: question.threshold, askAgainAt });
-    return false;
-  }
-
-  private async runCompaction(
-    options: { reason: CompactionReason; willRetry?: boolean; customInstructions?: string; review?: CompactOptions['review']; keepFrom?: string },
-    signal?: AbortSignal,
-  ): Promise<CompactionOutcome> {
-    const onAbort = () => this.runner.cancel();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let outcome: CompactionOutcome;
-    try {
-      outcome = await this.runner.run(options);
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-    }
-    if (outcome.status === 'handoff') await this.startHandoffSession(outcome.content);
-    if (outcome.status === 'compacted' || outcome.status === 'handoff') this.refreshFromStore();
-    return outcome;
-  }
-
-  /** Failure wording per trigger ("Context overflow recovery failed: …", "Auto-compaction failed: …"). */
-  private reportFailure(outcome: CompactionOutcome | undefined, recovery?: Recovery): void {
-    if (!outcome) return;
-    if (outcome.status === 'failed') this.emit({ type: 'error', message: outcome.errorMessage, kind: 'compaction' });
-    else if (outcome.status === 'cancelled') this.emit({ type: 'notice', level: 'info', message: 'Compaction cancelled.' });
-    else if (outcome.status === 'skipped' && recovery) {
-      this.emit({ type: 'error', message: failureMessage(recovery, outcome.message), kind: 'compaction' });
-    } else if (outcome.status === 'skipped' && outcome.why !== 'already-compacted') {
-      this.deps.log?.(`compaction skipped: ${outcome.message}`);
-    }
-  }
-
-  /** Handoff strategy: the document seeds a new session as a visible custom message. */
-  private async startHandoffSession(content: string): Promise<void> {
-    const previous = this.currentStore;
-    const next = this.deps.createHandoffSession
-      ? await this.deps.createHandoffSession(previous)
-      : await SessionStore.create({ dir: dirname(previous.file), cwd: previous.header.cwd, parentSession: previous.file });
-    const thinkingLevel = previous.buildContext().thinkingLevel;
-    await next.appendModelChange(this.currentModel.provider, this.currentModel.id);
-    if (thinkingLevel !== 'off') await next.appendThinkingLevelChange(thinkingLevel);
-    this.currentStore = next;
-    this.emit({ type: 'session_replaced', previousFile: previous.file, file: next.file });
-    const handoff: CustomMessage = { role: 'custom', customType: HANDOFF_CUSTOM_TYPE, content, display: true, timestamp: this.clock.now() };
-    await this.persist(handoff);
   }
 
   // ---- idle ---------------------------------------------------------------------------------------
@@ -904,6 +666,42 @@ export class AgentSession {
       this.providers.set(key, provider);
     }
     return provider;
+  }
+
+  private maintainerHost(): MaintainerHost {
+    const options = this.deps.compaction ?? {};
+    return {
+      store: () => this.currentStore,
+      model: () => this.currentModel,
+      switchModel: (model) => this.switchModel(model),
+      settings: () => this.settings(),
+      availableModels: () => this.deps.availableModels?.() ?? [],
+      ...(options.promotionModel ? { injectedPromotion: options.promotionModel } : {}),
+      usable: (model) => this.usable(model),
+      contextEstimate: () => this.contextEstimate(),
+      queueLength: () => this.queue.length,
+      working: () => Boolean(this.activity || this.compactWaiting || this.runner.running),
+      disposed: () => this.disposed,
+      now: () => this.clock.now(),
+      emit: (event) => this.emit(event),
+      emitUsage: () => this.emitUsage(),
+      persist: (message) => this.persist(message),
+      refresh: () => this.refreshFromStore(),
+      replaceStore: (next) => {
+        this.currentStore = next;
+      },
+      ...(this.deps.createHandoffSession ? { createHandoffSession: this.deps.createHandoffSession } : {}),
+      ...(options.confirmer ? { confirmer: options.confirmer } : {}),
+      ...(this.deps.log ? { log: this.deps.log } : {}),
+    };
+  }
+
+  /** Context promotion: persisted as a model_change; the next request uses `model`. */
+  private async switchModel(model: ModelInfo): Promise<void> {
+    const entry = await this.currentStore.appendModelChange(model.provider, model.id);
+    this.currentModel = model;
+    this.emit({ type: 'model_changed', model, entryId: entry.id });
+    this.emitUsage();
   }
 
   private createRunner(): CompactionRunner {
@@ -996,12 +794,6 @@ function sameModel(a: ModelInfo, b: ModelInfo): boolean {
 
 function thinkingOf(level: string): { thinkingLevel?: ThinkingLevel } {
   return THINKING_LEVELS.includes(level as ThinkingLevel) ? { thinkingLevel: level as ThinkingLevel } : {};
-}
-
-/** The give-up text plus the provider's own words, so the user sees which limit was hit (issue #18). */
-function giveUpMessage(failing: unknown): string {
-  const reply = (failing as { message?: { errorMessage?: unknown } } | undefined)?.message;
-  return typeof reply?.errorMessage === 'string' && reply.errorMessage ? `${OVERFLOW_GIVE_UP_MESSAGE} (${reply.errorMessage})` : OVERFLOW_GIVE_UP_MESSAGE;
 }
 
 function errorKindOf(message: AssistantMessage): { kind?: string } {

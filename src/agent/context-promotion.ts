@@ -3,6 +3,7 @@
 // the current context fits it, and retry without compacting. Nothing is summarized, so nothing is lost.
 // The host passes the configured model(s) (`arbor.compaction.promotionModel`); this file only decides.
 import { compactionThreshold, type CompactionSettings } from '../compaction';
+import { findModel } from '../llm/models';
 import type { ModelInfo } from '../llm/types';
 
 export type PromotionTrigger = 'overflow' | 'length' | 'threshold';
@@ -16,6 +17,16 @@ export interface PromotionQuery {
   settings: CompactionSettings;
   /** whether a model can be used now (key present, or a local model that needs none) */
   usable: (model: ModelInfo) => Promise<boolean>;
+}
+
+/**
+ * The promotion targets the user configured for `current`: the model's own `promoteTo` (`arbor.models`)
+ * first, then `arbor.compaction.promotionModel`; references that name no known model are ignored.
+ */
+export function configuredPromotions(current: ModelInfo, settings: CompactionSettings, available: readonly ModelInfo[]): ModelInfo[] {
+  const refs = [current.promoteTo, settings.promotionModel].filter((ref): ref is string => Boolean(ref?.trim()));
+  const found = refs.map((ref) => findModel(available, ref.trim())).filter((m): m is ModelInfo => m !== undefined);
+  return found.filter((model, i) => found.findIndex((other) => sameModel(other, model)) === i);
 }
 
 function sameModel(a: ModelInfo, b: ModelInfo): boolean {

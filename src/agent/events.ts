@@ -76,6 +76,8 @@ export type AgentEvent =
    */
   | { type: 'compaction_deferred'; reason: 'threshold' | 'idle'; contextTokens: number; threshold: number; askAgainAt: number }
   | { type: 'notice'; level: 'info' | 'warning'; message: string }
+  /** reply `entryId` stopped at the output limit and no recovery applied: the UI offers Continue (continueReply) */
+  | { type: 'cut_off'; entryId: string }
   | { type: 'model_changed'; model: ModelInfo; entryId?: string }
   | { type: 'thinking_level_changed'; level: string; entryId?: string }
   /** the leaf moved or the file changed outside the loop (tree navigation): re-render from the store */

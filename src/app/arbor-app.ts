@@ -15,7 +15,7 @@ import {
   type CarryResult,
   type NavigateResult,
 } from '../branch';
-import { CompactionHookRegistry, type CompactionOutcome, type CompactionPreparation, type CompactionPreview, type CompactionResult } from '../compaction';
+import { CompactionHookRegistry, CompactionNotDone, skipped, type CompactionOutcome, type CompactionPreparation, type CompactionPreview, type CompactionResult } from '../compaction';
 import { findModel, modelKey, DEMO_MODEL } from '../llm/models';
 import { createProvider } from '../llm/registry';
 import { autoPickOrder } from '../llm/providers';
@@ -189,6 +189,8 @@ export interface CompactAppOptions {
    * before it. Refused while a turn (or another compaction) is running.
    */
   keepFrom?: string;
+  /** `/handoff`, "Hand Off to New Session": a handoff document seeds a new session, whatever the strategy */
+  handoff?: boolean;
 }
 
 /** Errors meant for the user (bad id, no session…): shown as they are. */
@@ -765,6 +767,8 @@ export class ArborApp implements Disposable {
         switch (command.name) {
           case 'compact':
             return { kind: 'compacted', outcome: await this.compact(command.args || undefined) };
+          case 'handoff':
+            return { kind: 'compacted', outcome: await this.compact(command.args || undefined, undefined, { handoff: true }) };
           case 'new':
             return { kind: 'newSession', session: await this.newSession() };
           case 'tree':
@@ -806,12 +810,13 @@ export class ArborApp implements Disposable {
     const agent = this.requireAgent();
     if (options.keepFrom !== undefined) {
       // The path is about to change under a running turn; the user picked the cut on what they saw.
-      if (agent.compacting) throw new ArborAppError('A compaction is already running.');
-      if (agent.busy) throw new ArborAppError('Wait for the agent to finish (or stop it) before compacting up to an entry.');
+      if (agent.compacting) throw new CompactionNotDone(skipped('busy'));
+      if (agent.busy) throw new CompactionNotDone(skipped('turn-running'));
     }
     return agent.compact(customInstructions, {
       ...(review ? { review } : {}),
       ...(options.keepFrom !== undefined ? { keepFrom: options.keepFrom } : {}),
+      ...(options.handoff ? { handoff: true } : {}),
     });
   }
 

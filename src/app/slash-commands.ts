@@ -3,11 +3,12 @@
 
 export type SlashCommand =
   | { name: 'compact'; args: string }
+  | { name: 'handoff'; args: string }
   | { name: 'new' }
   | { name: 'tree' }
   | { name: 'model'; args: string };
 
-const PATTERN = /^\/(compact|new|tree|model)(?:\s+([\s\S]*))?$/;
+const PATTERN = /^\/(compact|handoff|new|tree|model)(?:\s+([\s\S]*))?$/;
 
 export function parseSlashCommand(text: string): SlashCommand | undefined {
   const match = PATTERN.exec(text.trim());
@@ -16,6 +17,8 @@ export function parseSlashCommand(text: string): SlashCommand | undefined {
   switch (match[1]) {
     case 'compact':
       return { name: 'compact', args };
+    case 'handoff':
+      return { name: 'handoff', args };
     case 'model':
       return { name: 'model', args };
     case 'new':

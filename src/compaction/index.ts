@@ -65,3 +65,4 @@ export {
   type ChosenCut,
   MANUAL_CUT_REASON,
 } from './runner';
+export { CompactionNotDone, skipped, SKIP_MESSAGES, type CompactionNotDoneOutcome } from './outcome';

@@ -3,6 +3,7 @@
 // (of every tool, pruned ones included) are still inside the 40k window, so the newest output is always
 // kept whatever its size; output of tools whose result *is* the working material (read, skill) is never
 // pruned, and nothing is rewritten unless the saving is worth a file rewrite.
+import { rm } from 'node:fs/promises';
 import type { AgentMessage, ToolResultMessage } from '../core/messages';
 import type { CompactionEntry, MessageEntry, SessionEntry } from '../session/entries';
 import { estimateTokens, type TokenEstimator } from './tokens';
@@ -90,14 +91,17 @@ export function applyPrunePlan(entries: readonly SessionEntry[], plan: PrunePlan
 /** The store operations pruning needs (SessionStore satisfies this). */
 export interface PruningStore {
   getBranch(): SessionEntry[];
-  /** atomic rewrite of the whole file, keeping a backup */
-  rewriteEntries(mutator: (entries: SessionEntry[]) => SessionEntry[]): unknown;
+  /** atomic rewrite of the whole file; the original is copied to `backupPath` first */
+  rewriteEntries(mutator: (entries: SessionEntry[]) => SessionEntry[]): Promise<{ backupPath?: string } | void>;
+  /** problems met when the file was read; a line-level one means lines that survive only in the backup */
+  readonly loadReport?: readonly { line: number }[];
 }
 
 /**
  * Plans pruning on the current branch and, when worth it, rewrites the session file through the store
  * (atomic, with a backup). Returns the tokens saved (0 when nothing was rewritten); callers subtract it
- * from the measured context tokens and rebuild their context.
+ * from the measured context tokens and rebuild their context. The backup only guards the rewrite while it
+ * is in flight: once it committed, it is removed, unless the file had unreadable lines (kept only there).
  */
 export async function applyPruning(
   store: PruningStore,
@@ -106,6 +110,12 @@ export async function applyPruning(
 ): Promise<number> {
   const plan = planPruning(store.getBranch(), config, estimator);
   if (plan.prune.size === 0) return 0;
-  await store.rewriteEntries((entries) => applyPrunePlan(entries, plan));
+  const rewritten = await store.rewriteEntries((entries) => applyPrunePlan(entries, plan));
+  await discardBackup(store, rewritten?.backupPath);
   return plan.tokensSaved;
+}
+
+async function discardBackup(store: PruningStore, backupPath: string | undefined): Promise<void> {
+  if (!backupPath || store.loadReport?.some((problem) => problem.line > 0)) return;
+  await rm(backupPath, { force: true });
 }

@@ -2,13 +2,14 @@
 // for transient errors, with hooks and start/end events for the UI. Nothing is written to the session
 // until a summary is complete, so a failed or cancelled compaction leaves the file byte-identical.
 import type { LlmMessage, Usage } from '../core/messages';
-import { addUsage } from '../core/usage';
 import type { KeyResolver, ModelInfo, Provider, ThinkingLevel, ToolDefinition } from '../llm/types';
 import type { CompactionEntry, SessionEntry } from '../session/entries';
 import type { CompactionFields } from '../session/store';
 import { contextFromPath } from '../session/context';
 import { convertToLlm } from '../session/convert';
 import { modelCandidates } from './candidates';
+import { withMarkerDetails } from './marker-details';
+import { MeteredProvider, newMeter, type SummarizerCost } from './metered-provider';
 import { CompactionCancelled, SummarizationFailed } from './errors';
 import { generateHandoff, handoffMessageContent } from './handoff';
 import { CompactionHookRegistry, type CompactionReason } from './hooks';
@@ -19,14 +20,16 @@ import {
   tryNativeCompaction,
   type OpenAIRemoteCompaction,
 } from './openai-native';
+import { SKIP_MESSAGES, failureMessage, type ChosenCut, type CompactionOutcome, type SkipReason } from './outcome';
 import { newestTurnTokens, prepareCompaction, prepareCompactionAt, type ChosenCutPreparation, type ChosenCutRefusal, type CompactionPreparation } from './prepare';
 import { buildPreview, type CompactionPreview } from './preview';
 import { compactionPrompt } from './prompt-text';
 import type { CompactionSettings } from './settings';
 import { compact, type CompactionResult } from './summarize';
-import { estimateTokens, sumTokens, type TokenEstimator } from './tokens';
+import type { TokenEstimator } from './tokens';
 
 export type { CompactionReason } from './hooks';
+export { failureMessage, type ChosenCut, type CompactionOutcome, type SkipReason } from './outcome';
 
 /** The store operations compaction needs (SessionStore satisfies this). */
 export interface CompactionStore {
@@ -97,20 +100,12 @@ export interface RunOptions {
    * prepareCompactionAt for the rules). Always compacts in place (never a handoff).
    */
   keepFrom?: string;
+  /** a manual handoff ("/handoff"): this strategy whatever the settings say, with no fallback */
+  strategy?: 'handoff';
 }
 
 /** `details.reason` of a compaction whose cut the user chose ("Compact Up To Here"). */
 export const MANUAL_CUT_REASON = 'manual-cut';
-
-/** Where a user-chosen compaction cut: the entry asked for and the entry the kept part starts at. */
-export interface ChosenCut {
-  requestedEntryId: string;
-  firstKeptEntryId: string;
-  /** the chosen entry could not start the kept part; the cut moved back to the nearest one that can */
-  snapped: boolean;
-  /** why and where it moved (snapped only) */
-  note?: string;
-}
 
 /** What a run summarizes: the preparation, and for a chosen cut where it came from. */
 interface CompactionPlan {
@@ -118,51 +113,9 @@ interface CompactionPlan {
   chosen?: Extract<ChosenCutPreparation, { ok: true }>;
 }
 
-/** `invalid-cut`: the chosen entry is off the path or already summarized. */
-export type SkipReason = 'disabled' | 'already-compacted' | 'nothing-to-compact' | 'busy' | 'invalid-cut';
-
-export type CompactionOutcome =
-  | {
-      status: 'compacted';
-      entry: CompactionEntry;
-      result: CompactionResult;
-      fromHook: boolean;
-      autoContinue: boolean;
-      model?: ModelInfo;
-      /** set when the cut was the user's (RunOptions.keepFrom) */
-      cut?: ChosenCut;
-    }
-  | { status: 'handoff'; document: string; customType: 'handoff'; content: string }
-  | { status: 'skipped'; why: SkipReason; message: string }
-  | { status: 'cancelled' }
-  | { status: 'failed'; errorMessage: string };
-
 export type CompactionEvent =
   | { type: 'start'; reason: CompactionReason; action: 'context-full' | 'handoff' }
   | { type: 'end'; reason: CompactionReason; outcome: CompactionOutcome; aborted: boolean; willRetry: boolean; errorMessage?: string };
-
-const SKIP_MESSAGES: Record<SkipReason, string> = {
-  disabled: 'Automatic compaction is turned off.',
-  'already-compacted': 'Already compacted.',
-  'nothing-to-compact': 'Nothing to compact (session too small).',
-  busy: 'A compaction is already running.',
-  'invalid-cut': 'That entry cannot be compacted up to.',
-};
-
-/** Failure wording per trigger, as the seeds word it. */
-export function failureMessage(reason: CompactionReason, detail: string): string {
-  switch (reason) {
-    case 'overflow':
-      return `Context overflow recovery failed: ${detail}`;
-    case 'length':
-      return `Incomplete response recovery failed: ${detail}`;
-    case 'threshold':
-    case 'idle':
-      return `Auto-compaction failed: ${detail}`;
-    default:
-      return `Compaction failed: ${detail}`;
-  }
-}
 
 /** Hidden message the runtime sends after a threshold compaction when autoContinue is on. */
 export function autoContinuePrompt(): string {
@@ -206,10 +159,7 @@ export class CompactionRunner {
     const settings = this.deps.settings();
     const checked = this.check(options, settings);
     if ('skip' in checked) return { status: 'skipped', ...checked.skip };
-    const handoff =
-      options.keepFrom === undefined &&
-      settings.strategy === 'handoff' &&
-      (options.reason === 'threshold' || options.reason === 'idle' || options.reason === 'length');
+    const handoff = strategyFor(options, settings) === 'handoff';
     const controller = new AbortController();
     this.controller = controller;
     this.emit({ type: 'start', reason: options.reason, action: handoff ? 'handoff' : 'context-full' });
@@ -217,7 +167,7 @@ export class CompactionRunner {
     try {
       // The plan made by the check is used as is unless a handoff ran first and fell back (time passed).
       outcome = handoff
-        ? ((await this.runHandoff(options, controller.signal)) ?? (await this.runContextFull(options, settings, controller.signal)))
+        ? ((await this.runHandoff(options, controller.signal)) ?? (await this.fallBackFromHandoff(options, settings, controller.signal)))
         : await this.runContextFull(options, settings, controller.signal, checked.plan);
     } catch (error) {
       outcome =
@@ -239,7 +189,7 @@ export class CompactionRunner {
   }
 
   /** Why this run is skipped, or what it will summarize (prepared once: preparing walks the whole path). */
-  private check(options: RunOptions, settings: CompactionSettings): { skip: { why: SkipReason; message: string } } | { plan: CompactionPlan } {
+  private check(options: RunOptions, settings: CompactionSettings): { skip: { why: SkipReason; message: string } } | { plan: CompactionPlan | undefined } {
     const skip = (why: SkipReason) => ({ skip: { why, message: SKIP_MESSAGES[why] } });
     const reason = options.reason;
     if (this.running) return skip('busy');
@@ -247,6 +197,8 @@ export class CompactionRunner {
       if (settings.strategy === 'off') return skip('disabled');
       if (!settings.enabled && reason !== 'idle') return skip('disabled');
     }
+    // A manual handoff needs no cut: the whole live context goes into the document.
+    if (options.strategy === 'handoff') return { plan: undefined };
     // A chosen cut may follow a compaction directly: it moves the kept start further forward.
     if (options.keepFrom === undefined) {
       const branch = this.deps.store.getBranch();
@@ -305,6 +257,7 @@ export class CompactionRunner {
     let fromHook = false;
     let model: ModelInfo | undefined;
     let usage: Usage | undefined;
+    let cost: SummarizerCost | undefined;
     if (before.compaction) {
       result = { ...before.compaction };
       fromHook = true;
@@ -317,7 +270,7 @@ export class CompactionRunner {
       // Native compaction runs alongside the local summary; it never fails the compaction.
       const native = this.startNativeCompaction(preparation, branch, settings, signal);
       try {
-        ({ result, model, usage } = await this.summarizeWithCandidates(preparation, settings, options, custom, signal));
+        ({ result, model, cost, usage } = await this.summarizeWithCandidates(preparation, settings, options, custom, signal));
       } catch (error) {
         native.abort();
         throw error;
@@ -332,7 +285,14 @@ export class CompactionRunner {
       if (!reviewed || signal.aborted) throw new CompactionCancelled();
       result = reviewed;
     }
-    if (chosen?.ok) result = { ...result, details: { ...(isRecord(result.details) ? result.details : {}), reason: MANUAL_CUT_REASON } };
+    result = withMarkerDetails(result, {
+      reason: chosen?.ok ? MANUAL_CUT_REASON : options.reason,
+      preparation,
+      fixedOverheadTokens: this.deps.fixedOverheadTokens?.() ?? 0,
+      ...(this.deps.estimator ? { estimator: this.deps.estimator } : {}),
+      ...(model ? { summarizer: model } : {}),
+      ...(cost ? { cost } : {}),
+    });
     this.assertStillOnBranch(preparation.firstKeptEntryId);
     const entry = await this.deps.store.appendCompaction({
       summary: result.summary,
@@ -344,7 +304,7 @@ export class CompactionRunner {
       ...(result.preserveData ? { preserveData: result.preserveData } : {}),
       ...(usage ? { usage } : {}),
       reason: options.reason,
-      tokensAfter: estimatedTokensAfter(branch, result),
+      tokensAfter: (result.details as { tokensAfter: number }).tokensAfter,
     });
     await this.hooks.compact({ reason: options.reason, entry, fromHook });
     return {
@@ -409,18 +369,16 @@ export class CompactionRunner {
     options: RunOptions,
     custom: { prompt?: string; context?: string[] },
     signal: AbortSignal,
-  ): Promise<{ result: CompactionResult; model: ModelInfo; usage: Usage | undefined }> {
-    let usage: Usage | undefined;
-    const onUsage = (call: Usage) => {
-      usage = addUsage(usage, call);
-    };
+  ): Promise<{ result: CompactionResult; model: ModelInfo; cost: SummarizerCost; usage: Usage | undefined }> {
     const { current, available } = this.deps.models();
+    const meter = newMeter();
     const candidates = modelCandidates(settings.summarizerModel, current, available);
     let lastError: Error = new Error('no model with credentials is available to write the summary');
     for (let c = 0; c < candidates.length; c++) {
       const model = candidates[c]!;
-      const provider = await this.deps.providerFor(model);
-      if (!provider) continue;
+      const unmetered = await this.deps.providerFor(model);
+      if (!unmetered) continue;
+      const provider = new MeteredProvider(unmetered, meter);
       const hasNext = c < candidates.length - 1;
       for (let attempt = 0; ; attempt++) {
         if (signal.aborted) throw new CompactionCancelled();
@@ -438,9 +396,8 @@ export class CompactionRunner {
               ? { remote: { endpoint: settings.remoteEndpoint, ...(this.deps.fetchImpl ? { fetchImpl: this.deps.fetchImpl } : {}) } }
               : {}),
             ...(this.deps.log ? { log: this.deps.log } : {}),
-            onUsage,
           });
-          return { result, model, usage };
+          return { result, model, cost: meter.cost, usage: meter.usage };
         } catch (error) {
           if (error instanceof CompactionCancelled) throw error;
           lastError = error as Error;
@@ -454,6 +411,12 @@ export class CompactionRunner {
       if (hasNext) this.deps.log?.(`compaction: ${model.provider}/${model.id} failed (${lastError.message}); trying the next model`);
     }
     throw lastError;
+  }
+
+  /** No handoff document: an automatic handoff compacts in place instead; a manual one fails. */
+  private async fallBackFromHandoff(options: RunOptions, settings: CompactionSettings, signal: AbortSignal): Promise<CompactionOutcome> {
+    if (options.strategy === 'handoff') return { status: 'failed', errorMessage: failureMessage(options.reason, 'no model produced a handoff document') };
+    return this.runContextFull(options, settings, signal);
   }
 
   /** Handoff document, or undefined to fall back to context-full (no model, no document). */
@@ -491,6 +454,13 @@ export class CompactionRunner {
   }
 }
 
+/** Which strategy a run takes: a manual handoff, or the setting's handoff for automatic triggers, else in place. */
+function strategyFor(options: RunOptions, settings: CompactionSettings): 'handoff' | 'context-full' {
+  if (options.strategy === 'handoff') return 'handoff';
+  const automatic = options.reason === 'threshold' || options.reason === 'idle' || options.reason === 'length';
+  return options.keepFrom === undefined && settings.strategy === 'handoff' && automatic ? 'handoff' : 'context-full';
+}
+
 function chosenSkip(chosen: ChosenCutPreparation): { why: SkipReason; message: string } | undefined {
   if (chosen.ok) return undefined;
   return { why: chosen.why === 'nothing-to-compact' ? 'nothing-to-compact' : 'invalid-cut', message: chosen.message };
@@ -503,23 +473,4 @@ function chosenCut(chosen: Extract<ChosenCutPreparation, { ok: true }>, firstKep
     snapped: chosen.snapped,
     ...(chosen.note ? { note: chosen.note } : {}),
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Estimated context tokens right after a compaction with `result` is appended to `branch` (persisted). */
-function estimatedTokensAfter(branch: readonly SessionEntry[], result: CompactionResult): number {
-  const planned = {
-    type: 'compaction',
-    id: '\u0000planned',
-    parentId: branch.length > 0 ? branch[branch.length - 1]!.id : null,
-    timestamp: new Date().toISOString(),
-    summary: result.summary,
-    firstKeptEntryId: result.firstKeptEntryId,
-    tokensBefore: result.tokensBefore,
-  } as SessionEntry;
-  const messages = contextFromPath([...branch, planned]).messages;
-  return sumTokens(messages, 0, messages.length, estimateTokens);
 }

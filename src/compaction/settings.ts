@@ -30,6 +30,8 @@ export const compactionSettingsSchema = z.object({
   warnBeforeAuto: z.boolean(),
   /** "provider/modelId" (or a bare model id) used for summaries; '' = candidates from the runtime */
   summarizerModel: z.string(),
+  /** "provider/modelId" of a larger-window model tried before compacting (context promotion); '' = none */
+  promotionModel: z.string(),
 });
 
 export type CompactionSettings = z.infer<typeof compactionSettingsSchema>;
@@ -53,6 +55,7 @@ export const DEFAULT_COMPACTION_SETTINGS: Readonly<CompactionSettings> = Object.
   idleTimeoutSeconds: 300,
   warnBeforeAuto: false,
   summarizerModel: '',
+  promotionModel: '',
 });
 
 export interface ParsedCompactionSettings {

@@ -47,8 +47,6 @@ export interface SummarizeOptions {
   /** generate the short UI recap (default true) */
   shortSummary?: boolean;
   log?: (message: string) => void;
-  /** told the usage of every summarizer call (persisted on the compaction entry, counted in the session cost) */
-  onUsage?: (usage: Usage) => void;
 }
 
 const HISTORY_SHARE = 0.8;
@@ -95,7 +93,6 @@ async function callModel(messages: LlmMessage[], maxTokens: number, options: Sum
   });
   if (outcome.kind === 'cancelled') throw new CompactionCancelled();
   if (outcome.kind === 'failed') throw new SummarizationFailed(outcome.message, isTransientErrorText(outcome.message));
-  if (outcome.reply.usage) options.onUsage?.(outcome.reply.usage);
   return outcome.reply;
 }
 

@@ -28,6 +28,7 @@ const userModelSchema = z.object({
   maxOutputTokens: z.number().int().positive().optional(),
   reasoning: z.boolean().optional(),
   pricing: pricingSchema.partial().optional(),
+  promoteTo: z.string().min(1).optional(),
 });
 
 export type UserModelSetting = z.input<typeof userModelSchema>;

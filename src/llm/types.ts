@@ -22,6 +22,8 @@ export interface ModelInfo {
   reasoning: boolean;
   /** USD per million tokens */
   pricing: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  /** "provider/id" of a larger-window model to switch to instead of compacting (context promotion) */
+  promoteTo?: string;
 }
 
 export interface ToolDefinition {

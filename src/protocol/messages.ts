@@ -410,6 +410,8 @@ export const agentEventSchema = z.discriminatedUnion('type', [
     errorMessage: mediumSchema.optional(),
   }),
   z.strictObject({ type: z.literal('notice'), level: noticeLevelSchema, message: mediumSchema }),
+  /** the reply stopped at the output limit: the webview offers Continue (continueReply) */
+  z.strictObject({ type: z.literal('cut_off'), entryId: idSchema }),
 ]);
 export type AgentUiEvent = z.infer<typeof agentEventSchema>;
 
@@ -496,6 +498,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   }),
   /** the user typed in the input (e.g. to defer idle compaction); throttled by the webview */
   z.strictObject({ type: z.literal('userTyping') }),
+  /** Continue after a reply cut off at the output limit (a hidden "continue" prompt) */
+  z.strictObject({ type: z.literal('continueReply') }),
 ]);
 export type WebviewToHostMessage = z.infer<typeof webviewToHostSchema>;
 export type WebviewMessageOf<T extends WebviewToHostMessage['type']> = Extract<WebviewToHostMessage, { type: T }>;

@@ -206,6 +206,8 @@ export function toUiEvent(event: AgentEvent): AgentUiEvent | undefined {
       return { type: 'notice', level: 'info', message: compactionDeferredText(event) };
     case 'notice':
       return { type: 'notice', level: event.level, message: clip(event.message, LIMITS.medium) };
+    case 'cut_off':
+      return { type: 'cut_off', entryId: wireId(event.entryId) };
     default:
       return undefined;
   }

@@ -376,6 +376,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'userTyping':
         this.deps.app?.currentAgent?.notifyUserTyping();
         return;
+      case 'continueReply':
+        await this.deps.app?.currentAgent?.continueReply();
+        return;
       case 'loadEarlier':
         await this.loadEarlier(message);
         return;

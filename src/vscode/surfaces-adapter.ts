@@ -64,7 +64,10 @@ export function adaptArborApp(app: ArborApp, chat: ChatHooks = {}): SurfacesApp 
       await app.insertBranchSummary(sourceLeafId, options);
     },
     compact: async (instructions, options) => {
-      await app.compact(instructions, options.review, options.keepFrom !== undefined ? { keepFrom: options.keepFrom } : {});
+      await app.compact(instructions, options.review, {
+        ...(options.keepFrom !== undefined ? { keepFrom: options.keepFrom } : {}),
+        ...(options.handoff ? { handoff: true } : {}),
+      });
     },
     cancelCompaction: () => app.cancelCompaction(),
     previewCompaction: () => app.previewCompaction(),

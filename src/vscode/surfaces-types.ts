@@ -28,6 +28,8 @@ export interface SurfaceCompactOptions {
   review?: (result: CompactionResult, preparation: CompactionPreparation) => Promise<CompactionResult | undefined>;
   /** "Compact Up To Here": keep the active path from this entry on (refused while a turn runs) */
   keepFrom?: string;
+  /** "Hand Off to New Session": a handoff document seeds a new session */
+  handoff?: boolean;
 }
 
 /** What the app is busy with, for the status bar spinner. */

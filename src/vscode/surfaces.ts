@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { ArborApp } from '../app';
 import * as cancelCompaction from './commands/cancel-compaction';
 import * as compactSession from './commands/compact-session';
+import * as handoffSession from './commands/handoff-session';
 import * as compactUpToHere from './commands/compact-up-to-here';
 import * as copyEntry from './commands/copy-entry';
 import * as exportSession from './commands/export-session';
@@ -45,6 +46,7 @@ export const SURFACE_COMMANDS = [
   revealInChat,
   compactSession,
   compactUpToHere,
+  handoffSession,
   cancelCompaction,
   exportSession,
   toggleAutoCompaction,

@@ -6,9 +6,11 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import * as compactSession from '../../src/vscode/commands/compact-session';
+import { CompactionNotDone, skipped } from '../../src/compaction';
 import * as copyEntry from '../../src/vscode/commands/copy-entry';
 import * as exportSession from '../../src/vscode/commands/export-session';
 import * as forkSession from '../../src/vscode/commands/fork-session';
+import * as handoffSession from '../../src/vscode/commands/handoff-session';
 import * as insertBranchSummary from '../../src/vscode/commands/insert-branch-summary';
 import * as labelEntryCommand from '../../src/vscode/commands/label-entry';
 import * as openSessionFile from '../../src/vscode/commands/open-session-file';
@@ -303,15 +305,45 @@ suite('surfaces: commands', () => {
       assert.ok(ui.messages.some((m) => /Nothing to compact/.test(m.text)));
       const app = await longApp();
       app.compactImpl = async () => {
-        throw new Error('Compaction cancelled');
+        throw new CompactionNotDone({ status: 'cancelled' });
       };
       assert.equal(await compactSession.run(depsFor(app)), 'cancelled');
       assert.ok(ui.messages.some((m) => /Compaction cancelled\. The session is unchanged/.test(m.text)));
       app.compactImpl = async () => {
-        throw new Error('Auto-compaction failed: provider down');
+        throw new CompactionNotDone({ status: 'failed', errorMessage: 'Compaction failed: provider down' });
       };
       assert.equal(await compactSession.run(depsFor(app)), 'failed');
       assert.ok(ui.messages.some((m) => m.level === 'error' && /provider down\. The session is unchanged/.test(m.text)));
+      // The outcome is typed: a failure whose words mention a cancel or "nothing to compact" is still a failure.
+      app.compactImpl = async () => {
+        throw new CompactionNotDone({ status: 'failed', errorMessage: 'Compaction failed: upstream cancelled the request; nothing to compact was sent' });
+      };
+      assert.equal(await compactSession.run(depsFor(app)), 'failed');
+      app.compactImpl = async () => {
+        throw new CompactionNotDone(skipped('already-compacted'));
+      };
+      assert.equal(await compactSession.run(depsFor(app)), 'nothing');
+    } finally {
+      ui.restore();
+    }
+  });
+
+  test('Hand Off to New Session: focus passed with handoff; Esc cancels; a typed failure says so', async () => {
+    const app = await longApp();
+    let focus: string | undefined = ' the parser tests ';
+    const ui = stubWindow({ showInputBox: () => focus });
+    try {
+      assert.equal(await handoffSession.run(depsFor(app)), 'handedOff');
+      assert.deepEqual(app.called('compact')[0]!.args, ['the parser tests', undefined, 'handoff']);
+      focus = undefined;
+      assert.equal(await handoffSession.run(depsFor(app)), 'cancelled');
+      assert.equal(app.called('compact').length, 1);
+      focus = '';
+      app.compactImpl = async () => {
+        throw new CompactionNotDone({ status: 'failed', errorMessage: 'Compaction failed: no model produced a handoff document' });
+      };
+      assert.equal(await handoffSession.run(depsFor(app)), 'failed');
+      assert.ok(ui.messages.some((m) => m.level === 'error' && /Handoff failed: .*handoff document\. The session is unchanged/.test(m.text)));
     } finally {
       ui.restore();
     }

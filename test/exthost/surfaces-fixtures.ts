@@ -120,8 +120,8 @@ export class FakeApp implements SurfacesApp {
   async insertBranchSummary(sourceLeafId: string, options: { customInstructions?: string; signal?: AbortSignal }): Promise<void> {
     this.calls.push({ method: 'insertBranchSummary', args: [sourceLeafId, options.customInstructions] });
   }
-  async compact(customInstructions: string | undefined, options: { review?: unknown }): Promise<void> {
-    this.calls.push({ method: 'compact', args: [customInstructions, options.review ? 'review' : undefined] });
+  async compact(customInstructions: string | undefined, options: { review?: unknown; handoff?: boolean }): Promise<void> {
+    this.calls.push({ method: 'compact', args: [customInstructions, options.review ? 'review' : undefined, ...(options.handoff ? ['handoff'] : [])] });
     if (this.compactImpl) await this.compactImpl();
   }
   cancelCompaction(): boolean {

@@ -4,8 +4,8 @@
 import * as vscode from 'vscode';
 import { buildPreview, prepareCompaction, type CompactionPreview, type CompactionResult } from '../../compaction';
 import { formatTokens } from '../status-bar';
-import { askFocus, compactWithProgress, reportedAsCancel } from './compaction-flow';
-import { errorText, requireStore, type SurfaceDeps } from './surface-deps';
+import { askFocus, compactWithProgress, notDone, reportCancel } from './compaction-flow';
+import { requireStore, type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.compactSession';
 
@@ -92,14 +92,17 @@ export async function run(deps: SurfaceDeps, instructionsArg?: unknown): Promise
     deps.log.info(`manual compaction done${focus ? ` (focus: ${focus})` : ''}`);
     return 'compacted';
   } catch (error) {
-    const message = errorText(error);
-    if (reportedAsCancel(message)) return 'cancelled';
-    if (/nothing to compact|already compacted/i.test(message)) {
-      void vscode.window.showInformationMessage(message);
+    const why = notDone(error);
+    if (why.kind === 'cancelled') {
+      reportCancel();
+      return 'cancelled';
+    }
+    if (why.kind === 'skipped') {
+      void vscode.window.showInformationMessage(why.message);
       return 'nothing';
     }
-    deps.log.error(`manual compaction failed: ${message}`);
-    void vscode.window.showErrorMessage(vscode.l10n.t('Compaction failed: {0}. The session is unchanged.', message.replace(/\.$/, '')));
+    deps.log.error(`manual compaction failed: ${why.message}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Compaction failed: {0}. The session is unchanged.', why.message.replace(/\.$/, '')));
     return 'failed';
   }
 }

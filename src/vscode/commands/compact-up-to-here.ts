@@ -10,9 +10,9 @@ import { buildPreview, compactionCutTargets, prepareCompactionAt } from '../../c
 import type { SessionStore } from '../../session/store';
 import { presentEntry } from '../tree/entry-presentation';
 import { previewDetail, previewTitle, reviewInEditor } from './compact-session';
-import { askFocus, compactWithProgress, reportedAsCancel } from './compaction-flow';
+import { askFocus, compactWithProgress, notDone, reportCancel } from './compaction-flow';
 import { pickPathEntry } from './entry-picker';
-import { entryIdFrom, errorText, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
+import { entryIdFrom, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.compactUpToHere';
 
@@ -86,14 +86,17 @@ export async function run(deps: SurfaceDeps, arg?: unknown, instructionsArg?: un
     if (plan.note) void vscode.window.showInformationMessage(plan.note);
     return 'compacted';
   } catch (error) {
-    const message = errorText(error);
-    if (reportedAsCancel(message)) return 'cancelled';
-    if (/nothing to compact|not on the current branch|already summarized|already running|wait for the agent/i.test(message)) {
-      void vscode.window.showWarningMessage(message);
+    const why = notDone(error);
+    if (why.kind === 'cancelled') {
+      reportCancel();
+      return 'cancelled';
+    }
+    if (why.kind === 'skipped') {
+      void vscode.window.showWarningMessage(why.message);
       return 'refused';
     }
-    deps.log.error(`compact up to ${entry.id} failed: ${message}`);
-    void vscode.window.showErrorMessage(vscode.l10n.t('Compaction failed: {0}. The session is unchanged.', message.replace(/\.$/, '')));
+    deps.log.error(`compact up to ${entry.id} failed: ${why.message}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Compaction failed: {0}. The session is unchanged.', why.message.replace(/\.$/, '')));
     return 'failed';
   }
 }

@@ -2,7 +2,8 @@
 // compaction under a progress notification whose Cancel stops the summarizer (status bar busy meanwhile).
 import * as vscode from 'vscode';
 import { revealInTree } from './branch-switch';
-import type { SurfaceDeps } from './surface-deps';
+import { CompactionNotDone, type SkipReason } from '../../compaction';
+import { errorText, type SurfaceDeps } from './surface-deps';
 
 /**
  * The focus instructions: `given` when a caller passed a string, else asked for. `undefined` when the
@@ -24,7 +25,7 @@ export async function askFocus(title: string, given: unknown): Promise<{ focus: 
 
 /**
  * Runs `compact` under a cancellable progress notification, then shows the new compaction entry (the
- * leaf) in the Session Tree. Errors, including a cancel, propagate: see `reportedAsCancel`.
+ * leaf) in the Session Tree. Errors, including a cancel, propagate: see `notDone`.
  */
 export async function compactWithProgress(deps: SurfaceDeps, title: string, compact: () => Promise<unknown>): Promise<void> {
   const done = deps.status?.beginActivity('compacting');
@@ -44,9 +45,26 @@ export async function compactWithProgress(deps: SurfaceDeps, title: string, comp
   if (leaf) await revealInTree(deps, leaf);
 }
 
-/** Whether a compaction error was the user's cancel; if so, says the session is unchanged. */
-export function reportedAsCancel(message: string): boolean {
-  if (!/cancel/i.test(message)) return false;
+/**
+ * What a compaction that threw means for the user, from its typed outcome (CompactionNotDone): the user's
+ * cancel, a skip (nothing to compact, a refused cut, busy) or a failure. Anything else is a failure.
+ */
+export type NotDone = { kind: 'cancelled' } | { kind: 'skipped'; why: SkipReason; message: string } | { kind: 'failed'; message: string };
+
+export function notDone(error: unknown): NotDone {
+  if (!(error instanceof CompactionNotDone)) return { kind: 'failed', message: errorText(error) };
+  const outcome = error.outcome;
+  switch (outcome.status) {
+    case 'cancelled':
+      return { kind: 'cancelled' };
+    case 'skipped':
+      return { kind: 'skipped', why: outcome.why, message: outcome.message };
+    case 'failed':
+      return { kind: 'failed', message: outcome.errorMessage };
+  }
+}
+
+/** Says the session is unchanged after the user's cancel. */
+export function reportCancel(): void {
   void vscode.window.showInformationMessage(vscode.l10n.t('Compaction cancelled. The session is unchanged.'));
-  return true;
 }

@@ -101,14 +101,24 @@ test('incomplete output (length stop): compacted with reason "length" and retrie
   assert.deepEqual(compactionEvents(h.events).map((e) => e.reason), ['length', 'length']);
 });
 
-test('incomplete-output recovery that cannot compact reports "Incomplete response recovery failed" and keeps the reply on the path', async () => {
+test('a normal length stop in a short session is a cut-off notice with Continue, not a failed recovery', async () => {
   const h = await harness();
   h.fake.enqueue({ text: 'PARTIAL', stop: 'length' });
   await h.agent.prompt('tiny session');
   const errors = h.events.filter((e) => e.type === 'error').map((e) => (e as { message: string }).message);
-  assert.deepEqual(errors, ['Incomplete response recovery failed: Nothing to compact (session too small).']);
+  assert.deepEqual(errors, []);
+  const cutOff = h.events.filter((e) => e.type === 'cut_off') as Extract<AgentEvent, { type: 'cut_off' }>[];
+  assert.equal(cutOff.length, 1);
+  assert.equal(cutOff[0]!.entryId, h.store.getLeafId());
   assert.deepEqual(pathEntries(h.store), ['user', 'assistant:length']);
   assert.equal(h.llmRequests().length, 1);
+  // Continue: a hidden "continue" prompt after the cut-off reply, answered on the same path.
+  h.fake.enqueue({ text: 'REST of the reply' });
+  await h.agent.continueReply();
+  assert.deepEqual(pathEntries(h.store), ['user', 'assistant:length', 'custom_message:continue', 'assistant:stop']);
+  const hidden = h.store.getBranch()[2] as unknown as { display: boolean };
+  assert.equal(hidden.display, false);
+  assert.match(requestText(h.llmRequests()[1]!), /PARTIAL/);
 });
 
 test('threshold: after a successful turn above the threshold the session is compacted, then a hidden auto-continue runs', async () => {

@@ -30,6 +30,7 @@ export const validWebviewMessages: WebviewToHostMessage[] = [
   { type: 'newSession' },
   { type: 'openTree' },
   { type: 'userTyping' },
+  { type: 'continueReply' },
   { type: 'loadEarlier', seq: 7, leafId: 'a2', beforeId: 'u1', count: 200 },
   { type: 'loadEarlier', seq: 0, leafId: 'a2', beforeId: 'u1', count: 1 },
 ];
@@ -135,6 +136,7 @@ export const validHostMessages: HostToWebviewMessage[] = [
   },
   { type: 'treePatch', added: [], changed: [], leafId: null },
   { type: 'agentEvent', event: { type: 'busy' } },
+  { type: 'agentEvent', event: { type: 'cut_off', entryId: 'a9' } },
   { type: 'agentEvent', event: { type: 'message_start', role: 'assistant' } },
   { type: 'agentEvent', event: { type: 'message_delta', delta: { kind: 'text', contentIndex: 0, delta: 'He' } } },
   { type: 'agentEvent', event: { type: 'message_delta', delta: { kind: 'toolcall_start', contentIndex: 1, id: 'c', name: 'read' } } },

@@ -1,0 +1,89 @@
+// The typed result of a compaction run, one home for every caller: the agent's triggers, the chat and the
+// commands switch on `status` (and a skip's `why`), never on message text. A manual compaction that did
+// not compact throws `CompactionNotDone`, which carries that same outcome.
+import type { CompactionEntry } from '../session/entries';
+import type { ModelInfo } from '../llm/types';
+import type { CompactionReason } from './hooks';
+import type { CompactionResult } from './summarize';
+
+/** Where a user-chosen compaction cut: the entry asked for and the entry the kept part starts at. */
+export interface ChosenCut {
+  requestedEntryId: string;
+  firstKeptEntryId: string;
+  /** the chosen entry could not start the kept part; the cut moved back to the nearest one that can */
+  snapped: boolean;
+  /** why and where it moved (snapped only) */
+  note?: string;
+}
+
+/**
+ * `invalid-cut`: the chosen entry is off the path or already summarized; `turn-running`: a chosen cut waits for the agent to finish (the path would change under it).
+ */
+export type SkipReason = 'disabled' | 'already-compacted' | 'nothing-to-compact' | 'busy' | 'invalid-cut' | 'turn-running';
+
+export type CompactionOutcome =
+  | {
+      status: 'compacted';
+      entry: CompactionEntry;
+      result: CompactionResult;
+      fromHook: boolean;
+      autoContinue: boolean;
+      model?: ModelInfo;
+      /** set when the cut was the user's (RunOptions.keepFrom) */
+      cut?: ChosenCut;
+    }
+  | { status: 'handoff'; document: string; customType: 'handoff'; content: string }
+  | { status: 'skipped'; why: SkipReason; message: string }
+  | { status: 'cancelled' }
+  | { status: 'failed'; errorMessage: string };
+
+export const SKIP_MESSAGES: Record<SkipReason, string> = {
+  disabled: 'Automatic compaction is turned off.',
+  'already-compacted': 'Already compacted.',
+  'nothing-to-compact': 'Nothing to compact (session too small).',
+  busy: 'A compaction is already running.',
+  'invalid-cut': 'That entry cannot be compacted up to.',
+  'turn-running': 'Wait for the agent to finish (or stop it) before compacting up to an entry.',
+};
+
+/** Failure wording per trigger, as the seeds word it. */
+export function failureMessage(reason: CompactionReason, detail: string): string {
+  switch (reason) {
+    case 'overflow':
+      return `Context overflow recovery failed: ${detail}`;
+    case 'length':
+      return `Incomplete response recovery failed: ${detail}`;
+    case 'threshold':
+    case 'idle':
+      return `Auto-compaction failed: ${detail}`;
+    default:
+      return `Compaction failed: ${detail}`;
+  }
+}
+
+
+/** The outcomes of a run that compacted nothing. */
+export type CompactionNotDoneOutcome = Extract<CompactionOutcome, { status: 'skipped' | 'cancelled' | 'failed' }>;
+
+/** Thrown by a manual compaction that compacted nothing; `outcome` says why (typed, for commands and chat). */
+export class CompactionNotDone extends Error {
+  constructor(readonly outcome: CompactionNotDoneOutcome) {
+    super(describeNotDone(outcome));
+    this.name = 'CompactionNotDone';
+  }
+}
+
+export function skipped(why: SkipReason): Extract<CompactionOutcome, { status: 'skipped' }> {
+  return { status: 'skipped', why, message: SKIP_MESSAGES[why] };
+}
+
+function describeNotDone(outcome: CompactionNotDoneOutcome): string {
+  switch (outcome.status) {
+    case 'skipped':
+      return outcome.message.replace(/\.$/, '');
+    case 'cancelled':
+      return 'Compaction cancelled';
+    case 'failed':
+      return outcome.errorMessage;
+  }
+}
