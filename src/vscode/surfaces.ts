@@ -22,6 +22,9 @@ import * as showLogs from './commands/show-logs';
 import type { SurfaceDeps } from './commands/surface-deps';
 import * as switchBranch from './commands/switch-branch';
 import * as switchHere from './commands/switch-here';
+import * as compareFilesWith from './commands/compare-files-with';
+import * as restoreFilesOnly from './commands/restore-files-only';
+import { registerCheckpointContent } from './checkpoints/file-diff';
 import * as switchHereWithSummary from './commands/switch-here-with-summary';
 import * as toggleAutoCompaction from './commands/toggle-auto-compaction';
 import type { Logger } from './log';
@@ -55,6 +58,8 @@ export const SURFACE_COMMANDS = [
   sessionsDelete,
   sessionsRefresh,
   searchSessions,
+  compareFilesWith,
+  restoreFilesOnly,
 ] as const;
 
 export interface Surfaces {
@@ -87,5 +92,6 @@ export function registerSurfacesFor(subscriptions: vscode.Disposable[], app: Sur
   const deps: SurfaceDeps = { app, log, settings, tree: sessionTree, treeView: sessionTreeView, sessions, status: statusBar };
   subscriptions.push(sessionTree, sessionTreeView, sessions, sessionsView, statusBar, watchSettings(settings));
   for (const command of SURFACE_COMMANDS) subscriptions.push(command.register(deps));
+  subscriptions.push(registerCheckpointContent(() => app.checkpoints));
   return { app, sessionTree, sessionTreeView, sessions, statusBar, settings, deps };
 }
