@@ -11,7 +11,8 @@ const started = Date.now();
 const fake = await startFakeLlm();
 try {
   const result = await runExtensionHostTests({
-    extraEnv: { ARBOR_TEST_LLM_URL: fake.url },
+    // `node scripts/run-exthost-tests.mjs <text>` runs only the tests whose title contains <text>.
+    extraEnv: { ARBOR_TEST_LLM_URL: fake.url, ...(process.argv[2] ? { ARBOR_EXTHOST_GREP: process.argv[2] } : {}) },
     settings: {
       'arbor.models': [
         { provider: 'fake', id: 'fake-gpt', name: 'Fake GPT', api: 'openai-compatible', baseUrl: fake.openaiBaseUrl, contextWindow: 128000, maxOutputTokens: 1024 },

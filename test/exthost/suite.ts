@@ -20,7 +20,9 @@ export const OUTPUT_END = '--- arbor exthost suite: end ---';
 
 export async function run(): Promise<void> {
   console.log(OUTPUT_START);
-  const mocha = new Mocha({ ui: 'tdd', color: false, reporter: 'spec', timeout: 30_000 });
+  // ARBOR_EXTHOST_GREP (forwarded by scripts/run-exthost-tests.mjs) runs only the tests whose title matches.
+  const grep = process.env.ARBOR_EXTHOST_GREP;
+  const mocha = new Mocha({ ui: 'tdd', color: false, reporter: 'spec', timeout: 30_000, ...(grep ? { grep } : {}) });
   for (const { file, load } of testFiles) {
     // Installs suite()/test()/setup() globals for this file, exactly as mocha does for files it requires.
     mocha.suite.emit('pre-require', globalThis, file, mocha);
