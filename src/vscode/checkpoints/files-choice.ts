@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { SwitchFilesPreview } from '../../app/checkpoint-service';
 import type { RestorePlan } from '../../checkpoints';
-import type { SurfaceCheckpoints } from '../surfaces-types';
+import type { RestoreMode } from '../../app/checkpoint-settings';
 import { showFileChanges, type DiffRow } from './file-diff';
 
 /** undefined: the user cancelled; `files` absent: conversation only. */
@@ -26,10 +26,9 @@ export function planRows(plan: RestorePlan): DiffRow[] {
   return [...plan.changes, ...plan.outsideChanges].map((c) => ({ key: c.key, left: { kind: 'state', state: c.current }, right: { kind: 'state', state: c.target } }));
 }
 
-export async function askFilesDecision(checkpoints: SurfaceCheckpoints | undefined, preview: SwitchFilesPreview | undefined): Promise<FilesDecision> {
-  if (!checkpoints || !hasFileWork(preview)) return {};
-  const mode = checkpoints.restoreMode();
-  if (mode === 'never') return {};
+/** `mode`: `arbor.checkpoints.restore` (undefined: checkpoints are not available here). */
+export async function askFilesDecision(mode: RestoreMode | undefined, preview: SwitchFilesPreview | undefined): Promise<FilesDecision> {
+  if (!mode || mode === 'never' || !hasFileWork(preview)) return {};
   const answer = mode === 'ask' ? await askRestore(preview) : 'files';
   if (answer !== 'files') return answer === 'conversation' ? {} : undefined;
   const overwrite = await askOverwrite(preview.plan);
