@@ -18,21 +18,21 @@ function workspaceFile(name: string): string {
   return join(folder.uri.fsPath, name);
 }
 
-/** One turn: the model writes `content` to FILE, then says so. Every approval is granted. */
-async function writeTurn(api: ArborApi, content: string): Promise<void> {
-  await fakeAdmin('enqueue', [{ toolCalls: [{ id: `call_${content}`, name: 'write', input: { path: FILE, content } }] }, { text: `Wrote ${content}.` }]);
+/** One turn: the model writes `word` (and a newline) to FILE, then says so. Every approval is granted. */
+async function writeTurn(api: ArborApi, word: string): Promise<void> {
+  await fakeAdmin('enqueue', [{ toolCalls: [{ id: `call_${word}`, name: 'write', input: { path: FILE, content: `${word}\n` } }] }, { text: `Wrote ${word}.` }]);
   const subscription = api.approvals.onDidRequest((pending) => api.approvals.answer(pending.toolCallId, { kind: 'approve' }));
   try {
-    assert.equal((await api.app.prompt(`write ${content}`)).kind, 'sent');
+    assert.equal((await api.app.prompt(`write ${word}`)).kind, 'sent');
   } finally {
     subscription.dispose();
   }
 }
 
-/** The assistant reply that ended the turn which wrote `content`. */
-function replyOf(api: ArborApi, content: string): string {
-  const entry = api.app.currentStore!.getEntries().find((e) => e.type === 'message' && e.message.role === 'assistant' && JSON.stringify(e.message.content).includes(`Wrote ${content}.`));
-  assert.ok(entry, `the reply after writing ${content}`);
+/** The assistant reply that ended the turn which wrote `word`. */
+function replyOf(api: ArborApi, word: string): string {
+  const entry = api.app.currentStore!.getEntries().find((e) => e.type === 'message' && e.message.role === 'assistant' && JSON.stringify(e.message.content).includes(`Wrote ${word}.`));
+  assert.ok(entry, `the reply after writing ${word}`);
   return entry.id;
 }
 
@@ -64,8 +64,8 @@ suite('file checkpoints: branch switches (issue #15)', () => {
     api = await activateArbor();
     await rm(workspaceFile(FILE), { force: true });
     await api.app.newSession();
-    await writeTurn(api, 'one\n');
-    await writeTurn(api, 'two\n');
+    await writeTurn(api, 'one');
+    await writeTurn(api, 'two');
   });
 
   teardown(async () => {
@@ -80,7 +80,7 @@ suite('file checkpoints: branch switches (issue #15)', () => {
   test('Switch Here with "Conversation and files" restores the file on disk; it is offered first', async () => {
     const { ui, seen } = answers('Conversation and files');
     try {
-      const outcome = await vscode.commands.executeCommand<{ status: string }>('arbor.switchHere', replyOf(api, 'one\n'));
+      const outcome = await vscode.commands.executeCommand<{ status: string }>('arbor.switchHere', replyOf(api, 'one'));
       assert.equal(outcome.status, 'switched');
     } finally {
       ui.restore();
@@ -90,17 +90,17 @@ suite('file checkpoints: branch switches (issue #15)', () => {
     assert.equal(seen.files[0]!.description, '1 file will change');
     assert.match(seen.files[0]!.detail ?? '', /cp15-switch\.txt/);
     assert.equal(await readFile(workspaceFile(FILE), 'utf8'), 'one\n');
-    assert.equal(api.app.currentStore!.getLeafId(), replyOf(api, 'one\n'));
+    assert.equal(api.app.currentStore!.getLeafId(), replyOf(api, 'one'));
   });
 
   test('Switch Here with "Conversation only" moves the conversation and leaves the file', async () => {
     const { ui } = answers('Conversation only');
     try {
-      await vscode.commands.executeCommand('arbor.switchHere', replyOf(api, 'one\n'));
+      await vscode.commands.executeCommand('arbor.switchHere', replyOf(api, 'one'));
     } finally {
       ui.restore();
     }
-    assert.equal(api.app.currentStore!.getLeafId(), replyOf(api, 'one\n'));
+    assert.equal(api.app.currentStore!.getLeafId(), replyOf(api, 'one'));
     assert.equal(await readFile(workspaceFile(FILE), 'utf8'), 'two\n');
   });
 
@@ -108,30 +108,39 @@ suite('file checkpoints: branch switches (issue #15)', () => {
     await writeFile(workspaceFile(FILE), 'outside\n');
     const first = answers('Conversation and files', []);
     try {
-      await vscode.commands.executeCommand('arbor.switchHere', replyOf(api, 'one\n'));
+      await vscode.commands.executeCommand('arbor.switchHere', replyOf(api, 'one'));
     } finally {
       first.ui.restore();
     }
     assert.deepEqual(first.seen.outside?.map((i) => i.label), [`${vscode.workspace.workspaceFolders![0]!.name}/${FILE}`]);
     assert.equal(await readFile(workspaceFile(FILE), 'utf8'), 'outside\n', 'not ticked: kept');
-    const second = answers('Conversation and files', [`${vscode.workspace.workspaceFolders![0]!.name}/${FILE}`]);
+    const point = api.app.currentStore!.getEntries().find((e) => e.type === 'custom' && (e.data as { reason?: string }).reason === 'restore-point');
+    assert.ok(point, 'the outside content was saved as a restore point first');
+    const key = `${vscode.workspace.workspaceFolders![0]!.name}/${FILE}`;
+    const second = answers('Conversation and files', [key]);
     try {
-      await vscode.commands.executeCommand('arbor.switchHere', replyOf(api, 'one\n'));
+      await vscode.commands.executeCommand('arbor.switchHere', replyOf(api, 'two'));
     } finally {
       second.ui.restore();
     }
-    assert.equal(await readFile(workspaceFile(FILE), 'utf8'), 'one\n', 'ticked: overwritten');
-    const point = api.app.currentStore!.getEntries().find((e) => e.type === 'custom' && (e.data as { reason?: string }).reason === 'restore-point');
-    assert.ok(point, 'the outside content was saved as a restore point first');
+    assert.equal(await readFile(workspaceFile(FILE), 'utf8'), 'two\n', 'ticked: overwritten');
+    const third = answers('Conversation and files');
+    try {
+      await vscode.commands.executeCommand('arbor.switchHere', point.id);
+    } finally {
+      third.ui.restore();
+    }
+    assert.equal(third.seen.outside, undefined, 'nothing was changed outside Arbor this time');
+    assert.equal(await readFile(workspaceFile(FILE), 'utf8'), 'outside\n', 'the restore point brings the outside edit back');
   });
 
   test('Compare Files With… lists the file that differs; Restore Files Only restores it and keeps the leaf', async () => {
     const leaf = api.app.currentStore!.getLeafId();
     const ui = stubWindow({ showWarningMessage: (_text: string, _options: unknown, restore: string) => restore });
     try {
-      const rows = await vscode.commands.executeCommand<{ key: string }[]>('arbor.compareFilesWith', replyOf(api, 'one\n'), leaf);
+      const rows = await vscode.commands.executeCommand<{ key: string }[]>('arbor.compareFilesWith', replyOf(api, 'one'), leaf);
       assert.deepEqual(rows.map((r) => r.key), [`${vscode.workspace.workspaceFolders![0]!.name}/${FILE}`]);
-      const result = await vscode.commands.executeCommand<{ kind: string }>('arbor.restoreFilesOnly', replyOf(api, 'one\n'));
+      const result = await vscode.commands.executeCommand<{ kind: string }>('arbor.restoreFilesOnly', replyOf(api, 'one'));
       assert.equal(result.kind, 'restored');
     } finally {
       ui.restore();
