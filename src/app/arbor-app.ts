@@ -879,10 +879,10 @@ export class ArborApp implements Disposable {
       );
       this.syncLeaf();
       if (!result.cancelled) this.agent?.refreshFromStore();
-      if (result.cancelled && restored?.kind === 'restored') await this.checkpoints.restoreTo(store, store.getLeafId(), new Set());
+      if (result.cancelled && restored?.kind === 'restored') await this.undoRestore(store, targetId);
       return restored ? { ...result, files: restored } : result;
     } catch (error) {
-      if (restored?.kind === 'restored') await this.checkpoints.restoreTo(store, store.getLeafId(), new Set());
+      if (restored?.kind === 'restored') await this.undoRestore(store, targetId);
       throw error;
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
@@ -910,6 +910,12 @@ export class ArborApp implements Disposable {
     if (restored.kind === 'failed') throw new ArborAppError(`The files could not be restored (${restored.message}); ${restored.rolledBack ? 'they are as they were' : 'see the Arbor log'}.`);
     if (restored.kind === 'refused') throw new ArborAppError(restored.message);
     return restored;
+  }
+
+  /** The navigation did not happen: the files go back to the leaf's state (outside edits stay kept). */
+  private async undoRestore(store: SessionStore, targetId: string): Promise<void> {
+    const undone = await this.checkpoints.restoreBetween(store, this.filesTargetOf(targetId), store.getLeafId(), new Set());
+    if (undone.kind !== 'restored') this.deps.log?.error(`checkpoints: could not put the files back after a cancelled switch: ${undone.message}`);
   }
 
   /** "Restore Files Only": the files of `entryId` come back; the conversation stays where it is. */

@@ -109,7 +109,12 @@ export class CheckpointService {
 
   /** Restores the files of `toId`, planned from the leaf as it is now (a turn may have moved it since the dialog). */
   async restoreTo(store: SessionStore, toId: string | null, overwrite: ReadonlySet<string>): Promise<FilesRestoreResult> {
-    const preview = await this.preview(store, store.getLeafId(), toId);
+    return this.restoreBetween(store, store.getLeafId(), toId, overwrite);
+  }
+
+  /** Restores `toId`'s files where the disk is believed to hold `fromId`'s (undoing a restore: the reverse). */
+  async restoreBetween(store: SessionStore, fromId: string | null, toId: string | null, overwrite: ReadonlySet<string>): Promise<FilesRestoreResult> {
+    const preview = await this.preview(store, fromId, toId);
     if (!preview) return { kind: 'refused', message: 'File checkpoints are turned off (arbor.checkpoints.enabled).' };
     return this.restore(store, preview.plan, overwrite);
   }

@@ -132,4 +132,4 @@ wb.test('the switch dialog offers Conversation and files with the file list; cho
   const deadline = Date.now() + 10_000;
   while (readFileSync(join(workspace, 'notes.txt'), 'utf8') !== 'alpha notes\n' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   assert.equal(readFileSync(join(workspace, 'notes.txt'), 'utf8'), 'alpha notes\n', 'the file on disk is the first turn\'s');
-});
+}, { timeout: 240_000 });
