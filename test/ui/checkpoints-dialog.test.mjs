@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { startFakeLlm } from '../fake-llm/server.mjs';
-import { expandPane, fakeModelSettings, openArborContainer, readyChat, screenshot, sidebarPane } from '../harness/browser.mjs';
+import { chatFrame, expandPane, fakeModelSettings, openArborContainer, readyChat, screenshot, sidebarPane } from '../harness/browser.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
 let fake;
@@ -86,16 +86,25 @@ async function retry(what, fn, attempts = 3) {
   throw new Error(`${what} failed after ${attempts} attempts: ${lastError?.message}`);
 }
 
-/** Sets a colour theme through the settings UI-free route: the palette's theme picker. */
-async function setTheme(page, label) {
+/** Picks a colour theme in the palette's theme picker (filtered by its name), then waits for the webview to apply it. */
+async function setTheme(page, label, kind) {
   const quick = page.locator('.quick-input-widget');
+  const box = quick.locator('.quick-input-box input');
   await retry(`switching to ${label}`, async () => {
-    await page.keyboard.press('F1');
-    await quick.locator('.quick-input-box input').fill('>Preferences: Color Theme');
-    await quick.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first().click();
-    await quick.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^(Default )?${label}$`) }) }).first().click();
-    await quick.waitFor({ state: 'hidden', timeout: 5000 });
+    try {
+      await page.keyboard.press('F1');
+      await box.fill('>Preferences: Color Theme');
+      await quick.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first().click();
+      await quick.locator('.monaco-list-row', { hasText: /Modern/ }).first().waitFor({ timeout: 5000 });
+      await box.fill(label);
+      await quick.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^(Default )?${label}$`) }) }).first().click({ timeout: 5000 });
+      await quick.waitFor({ state: 'hidden', timeout: 5000 });
+    } catch (error) {
+      await page.keyboard.press('Escape').catch(() => {});
+      throw error;
+    }
   });
+  await chatFrame(page).locator(`body.${kind}`).waitFor({ timeout: 30_000 });
 }
 
 wb.test('the switch dialog offers Conversation and files with the file list; choosing it restores the file on disk', async (page) => {
@@ -123,8 +132,8 @@ wb.test('the switch dialog offers Conversation and files with the file list; cho
   assert.equal(await chat.locator('#switch-files-restore').isChecked(), true, 'the default when the two points differ');
   assert.equal(await chat.locator('#switch-files-keep').isChecked(), false);
   await screenshot(page, 'checkpoints-dialog-dark');
-  for (const [theme, name] of [['Light Modern', 'light'], ['Dark High Contrast', 'hc']]) {
-    await setTheme(page, theme);
+  for (const [theme, name, kind] of [['Light Modern', 'light', 'vscode-light'], ['Dark High Contrast', 'hc', 'vscode-high-contrast']]) {
+    await setTheme(page, theme, kind);
     await screenshot(page, `checkpoints-dialog-${name}`);
   }
   await chat.locator('vscode-button#switch-none').click();
