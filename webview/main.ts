@@ -40,6 +40,9 @@ function dispatch(store: Store, app: App, channel: HostChannel, message: HostToW
     case 'editorText':
       app.setEditorText(message.text);
       return;
+    case 'filesPreview':
+      app.filesPreview(message);
+      return;
     case 'notice':
       store.addNotice(message.level, message.message);
       return;

@@ -11,6 +11,7 @@ import {
   TreeNavigationHookRegistry,
   insertBranchSummary as carryBranchSummary,
   navigateTree,
+  resolveNavigationTarget,
   type BranchSummarizerDeps,
   type CarryResult,
   type NavigateResult,
@@ -29,6 +30,7 @@ import { describeReadOnly, type ReadOnlyReason } from '../session/header';
 import type { SessionStore } from '../session/store';
 import { SessionSummaryCache } from '../session/summary-cache';
 import { previewFileChange } from './approval-preview';
+import { CheckpointService, type FilesRestoreResult, type SwitchFilesPreview } from './checkpoint-service';
 import { usageView } from './normalize-view';
 import { LOCAL_PROVIDER, THINKING_LEVELS, type ArborSettings } from './settings';
 import { parseSlashCommand } from './slash-commands';
@@ -173,7 +175,12 @@ export interface NavigateAppOptions {
   replaceInstructions?: boolean;
   label?: string;
   signal?: AbortSignal;
+  /** restore the files of the new position too (issue #15); `overwrite`: outside-changed files to replace */
+  files?: { overwrite: ReadonlySet<string> };
 }
+
+/** A navigation's result; `files`: what the file restore did, when one was asked for. */
+export type AppNavigateResult = NavigateResult & { files?: FilesRestoreResult };
 
 export interface InsertSummaryOptions {
   customInstructions?: string;
@@ -225,6 +232,8 @@ export class ArborApp implements Disposable {
   readonly navigationHooks: TreeNavigationHookRegistry;
   readonly workspace: WorkspaceRoots;
   readonly cwd: string;
+  /** file checkpoints: capture during turns, restore with branch switches */
+  readonly checkpoints: CheckpointService;
 
   private store: SessionStore | undefined;
   private agent: AgentSession | undefined;
@@ -268,6 +277,13 @@ export class ArborApp implements Disposable {
     this.lastThinkingSetting = settings.thinkingLevel;
     this.thinkingLevel = settings.thinkingLevel;
     this.model = findModel(settings.models, settings.model) ?? DEMO_MODEL;
+    this.checkpoints = new CheckpointService({
+      sessionsDir: deps.sessionsDir,
+      workspace: this.workspace,
+      settings: () => deps.settings().checkpoints,
+      trusted: deps.trusted,
+      log: (message) => deps.log?.info(message),
+    });
   }
 
   // ---- events -------------------------------------------------------------------------------------
@@ -600,8 +616,11 @@ export class ArborApp implements Disposable {
         ...(this.deps.compactionConfirmer ? { confirmer: this.deps.compactionConfirmer } : {}),
       },
       log: (message) => this.deps.log?.info(message),
+      checkpoints: this.checkpoints.recorder(),
       ...(this.deps.agent ?? {}),
     });
+    // Finish a restore a crash interrupted before this session's first turn (checkpoint-service.ts).
+    await this.checkpoints.ready();
     this.agent = agent;
     this.sessionSubscriptions.push(agent.onEvent((event) => this.onAgentEvent(event)));
     this.emit({ kind: 'session', session: this.sessionView() });
@@ -835,7 +854,7 @@ export class ArborApp implements Disposable {
    * Moves to `targetId` (a running turn is stopped first), optionally summarizing the branch being
    * left. Picking a user message returns its text in `editorText` (edit and resend).
    */
-  async navigate(targetId: string, options: NavigateAppOptions = {}): Promise<NavigateResult> {
+  async navigate(targetId: string, options: NavigateAppOptions = {}): Promise<AppNavigateResult> {
     const store = this.requireStore();
     this.requireEntry(targetId);
     if (this.navigation) throw new ArborAppError('A branch switch is already running.');
@@ -846,8 +865,10 @@ export class ArborApp implements Disposable {
     this.navigation = controller;
     this.navigationSummarizing = options.summarize === true;
     this.emit({ kind: 'navigation', state: 'start', summarizing: this.navigationSummarizing });
+    let restored: FilesRestoreResult | undefined;
     try {
       if (this.agent?.busy) await this.agent.stop();
+      if (options.files) restored = await this.restoreFilesFor(store, targetId, options.files.overwrite);
       const result = await navigateTree(
         store,
         targetId,
@@ -862,13 +883,51 @@ export class ArborApp implements Disposable {
       );
       this.syncLeaf();
       if (!result.cancelled) this.agent?.refreshFromStore();
-      return result;
+      if (result.cancelled && restored?.kind === 'restored') await this.undoRestore(store, targetId);
+      return restored ? { ...result, files: restored } : result;
+    } catch (error) {
+      if (restored?.kind === 'restored') await this.undoRestore(store, targetId);
+      throw error;
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
       this.navigation = undefined;
       this.navigationSummarizing = false;
       this.emit({ kind: 'navigation', state: 'end', summarizing: false });
     }
+  }
+
+  /** The node whose files a switch to `targetId` restores: where the leaf goes (a user message: its parent). */
+  filesTargetOf(targetId: string): string | null {
+    const store = this.requireStore();
+    const resolved = resolveNavigationTarget(this.requireEntry(targetId));
+    return resolved.newLeafId !== null && store.getEntry(resolved.newLeafId) ? resolved.newLeafId : null;
+  }
+
+  /** What switching to `targetId` would do to the files (undefined: checkpoints are off). */
+  async previewSwitchFiles(targetId: string): Promise<SwitchFilesPreview | undefined> {
+    const store = this.requireStore();
+    return this.checkpoints.preview(store, store.getLeafId(), this.filesTargetOf(targetId));
+  }
+
+  private async restoreFilesFor(store: SessionStore, targetId: string, overwrite: ReadonlySet<string>): Promise<FilesRestoreResult> {
+    const restored = await this.checkpoints.restoreTo(store, this.filesTargetOf(targetId), overwrite);
+    if (restored.kind === 'failed') throw new ArborAppError(`The files could not be restored (${restored.message}); ${restored.rolledBack ? 'they are as they were' : 'see the Arbor log'}.`);
+    if (restored.kind === 'refused') throw new ArborAppError(restored.message);
+    return restored;
+  }
+
+  /** The navigation did not happen: the files go back to the leaf's state (outside edits stay kept). */
+  private async undoRestore(store: SessionStore, targetId: string): Promise<void> {
+    const undone = await this.checkpoints.restoreBetween(store, this.filesTargetOf(targetId), store.getLeafId(), new Set());
+    if (undone.kind !== 'restored') this.deps.log?.error(`checkpoints: could not put the files back after a cancelled switch: ${undone.message}`);
+  }
+
+  /** "Restore Files Only": the files of `entryId` come back; the conversation stays where it is. */
+  async restoreFilesOnly(entryId: string, overwrite: ReadonlySet<string>): Promise<FilesRestoreResult> {
+    const store = this.requireStore();
+    this.requireEntry(entryId);
+    if (this.busy) throw new ArborAppError('Wait for the agent to finish (or stop it) before restoring files.');
+    return this.checkpoints.restoreFilesOnly(store, entryId, overwrite);
   }
 
   /** Cancels a running navigation (its summary); nothing is written. */

@@ -5,6 +5,7 @@ import { parseApprovalSettings, type ApprovalSetting } from '../agent/approval';
 import { parseBranchSummarySettings, type BranchSummarySettings } from '../branch/settings';
 import { parseCompactionSettings, DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../compaction/settings';
 import { DEFAULT_BRANCH_SUMMARY_SETTINGS } from '../branch/settings';
+import { DEFAULT_CHECKPOINT_SETTINGS, parseCheckpointSettings, type CheckpointSettings } from './checkpoint-settings';
 import { checkKeyTransport } from '../llm/key-transport';
 import { BUILTIN_MODELS, modelKey, resolveModels } from '../llm/models';
 import { baseUrlProviders, providerById } from '../llm/providers';
@@ -27,6 +28,8 @@ export interface ArborSettings {
   approval: Record<string, ApprovalSetting>;
   compaction: CompactionSettings;
   branchSummary: BranchSummarySettings;
+  /** `arbor.checkpoints.*`: file checkpoints (issue #15) */
+  checkpoints: CheckpointSettings;
   baseUrls: Partial<Record<BaseUrlProvider, string>>;
   /** `arbor.sessions.directory`; '' = the extension's storage */
   sessionsDirectory: string;
@@ -40,6 +43,7 @@ export interface RawArborSettings {
   toolsApproval?: unknown;
   compaction?: unknown;
   branchSummary?: unknown;
+  checkpoints?: unknown;
   baseUrls?: Partial<Record<BaseUrlProvider, unknown>>;
   sessionsDirectory?: unknown;
   /** context window reported by the local server (detected by the host; optional) */
@@ -66,6 +70,7 @@ export function defaultArborSettings(): ArborSettings {
     approval: {},
     compaction: { ...DEFAULT_COMPACTION_SETTINGS },
     branchSummary: { ...DEFAULT_BRANCH_SUMMARY_SETTINGS },
+    checkpoints: { ...DEFAULT_CHECKPOINT_SETTINGS, exclude: [] },
     baseUrls: {},
     sessionsDirectory: '',
   };
@@ -120,6 +125,10 @@ export function parseArborSettings(raw: RawArborSettings): ParsedArborSettings {
   const branch = parseBranchSummarySettings(raw.branchSummary);
   settings.branchSummary = branch.settings;
   warnings.push(...branch.warnings);
+
+  const checkpoints = parseCheckpointSettings(raw.checkpoints);
+  settings.checkpoints = checkpoints.settings;
+  warnings.push(...checkpoints.warnings);
 
   if (raw.sessionsDirectory !== undefined && raw.sessionsDirectory !== null) {
     if (typeof raw.sessionsDirectory === 'string') settings.sessionsDirectory = raw.sessionsDirectory.trim();

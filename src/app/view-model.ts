@@ -1,6 +1,7 @@
 // Serialisable view models of a session for the UIs (chat webview, Session Tree): the conversation on the
 // active path and the nodes of the whole tree. Plain data only (no class instances, no functions), so a
 // view model can be posted to a webview as is.
+import { readManifest } from '../checkpoints/manifest';
 import { contentText, type AgentMessage } from '../core/messages';
 import type { SessionEntry } from '../session/entries';
 import { conversationEntry, isShownInConversation } from './conversation-entry';
@@ -194,7 +195,8 @@ export function entrySummaryLine(entry: SessionEntry): string {
     case 'session_info':
       return entry.name ? `name: ${entry.name}` : 'name cleared';
     case 'custom':
-      return entry.customType;
+      // A file checkpoint says how many files its turn changed (both trees show it; issue #15).
+      return filesChangedLine(entry) ?? entry.customType;
     default:
       return (entry as { type: string }).type;
   }
@@ -350,4 +352,13 @@ function pairWithLaterResults(path: readonly SessionEntry[], index: number, call
     const view = pairingView(entry);
     if (view) pairToolCalls(view, calls);
   }
+}
+
+/** "N files changed" for an `arbor.files` manifest of a turn; undefined for other entries. */
+export function filesChangedLine(entry: SessionEntry): string | undefined {
+  const read = readManifest(entry);
+  if (read.kind !== 'manifest') return undefined;
+  const count = Object.keys(read.manifest.after).length;
+  const files = count === 1 ? '1 file' : `${count} files`;
+  return read.manifest.reason === 'turn' ? `${files} changed` : `${files} saved before a restore`;
 }

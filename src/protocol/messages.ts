@@ -10,6 +10,7 @@
 // - Every string, array and number is bounded, so a hostile or buggy peer cannot make the receiver
 //   allocate without limit or act on nonsense (negative indexes, NaN, Infinity).
 import { z } from 'zod';
+import { filesPreviewMessageSchema, navigateFilesSchema, previewFilesMessageSchema, showFileChangesMessageSchema } from './files';
 
 /** Bumped when a change is not backwards compatible; the webview reports the version it speaks.
  *  3: the conversation arrives windowed (`conversation` carries the tail and `hasEarlier`; `loadEarlier` /
@@ -458,7 +459,11 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
     targetId: idSchema,
     mode: navigationModeSchema,
     instructions: z.string().max(LIMITS.instructions).optional(),
+    /** the dialog's files choice (absent: the host asks, following arbor.checkpoints.restore) */
+    files: navigateFilesSchema.optional(),
   }),
+  previewFilesMessageSchema,
+  showFileChangesMessageSchema,
   /** abort a running branch summary (the user stays where they were) */
   z.strictObject({ type: z.literal('cancelNavigation') }),
   /**
@@ -568,6 +573,7 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
     state: z.enum(['summarizing', 'done', 'cancelled', 'failed']),
     message: mediumSchema.optional(),
   }),
+  filesPreviewMessageSchema,
   /** prefill the input (edit & resend, navigation to a user message) */
   z.strictObject({ type: z.literal('editorText'), text: z.string().max(LIMITS.prompt) }),
   z.strictObject({ type: z.literal('notice'), level: noticeLevelSchema, message: mediumSchema }),

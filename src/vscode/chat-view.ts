@@ -12,11 +12,13 @@ import {
   parseWebviewMessage,
   type ChatState,
   type HostToWebviewMessage,
+  type NavigateFiles,
   type WebviewMessageOf,
   type WebviewToHostMessage,
 } from '../protocol';
 import { realId, wireId, wireIdOrNull } from '../app/wire-ids';
 import type { ChatApprovalPrompter } from './approval-prompter';
+import { filesDecisionFor, filesPreviewFor, showSwitchChanges } from './checkpoints/chat-files';
 import { toItem, toTreeNode, toUiEvent, toUsage } from './chat-items';
 import type { Logger } from './log';
 import { webviewLogLine } from './log-text';
@@ -335,7 +337,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         }
         return;
       case 'navigate':
-        return this.navigate(message.targetId, message.mode, message.instructions);
+        return this.navigate(message.targetId, message.mode, message.instructions, message.files);
+      case 'previewFiles':
+        await this.post(await filesPreviewFor(this.requireApp(), realId(message.targetId), message.targetId));
+        return;
+      case 'showFileChanges':
+        return showSwitchChanges(this.requireApp(), realId(message.targetId));
       case 'cancelNavigation':
         this.requireApp().cancelNavigation();
         return;
@@ -418,14 +425,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }
   }
 
-  private async navigate(targetId: string, mode: 'none' | 'summarize' | 'custom', instructions: string | undefined): Promise<void> {
+  private async navigate(targetId: string, mode: 'none' | 'summarize' | 'custom', instructions: string | undefined, files?: NavigateFiles): Promise<void> {
     const app = this.requireApp();
+    const decision = await filesDecisionFor(app, realId(targetId), files);
+    if (!decision) return void (await this.post({ type: 'navigationProgress', targetId, state: 'cancelled', message: 'The files choice was dismissed.' }));
     const summarize = mode !== 'none';
     if (summarize) await this.post({ type: 'navigationProgress', targetId, state: 'summarizing' });
     try {
       const result = await app.navigate(realId(targetId), {
         summarize,
         ...(mode === 'custom' && instructions?.trim() ? { customInstructions: instructions.trim() } : {}),
+        ...(decision.files ? { files: decision.files } : {}),
       });
       if (result.cancelled) {
         await this.post({ type: 'navigationProgress', targetId, state: 'cancelled', ...(result.message ? { message: result.message } : {}) });

@@ -3,7 +3,7 @@
 // the input); without it, revealing just focuses the chat.
 import * as vscode from 'vscode';
 import type { ArborApp } from '../app';
-import type { SurfaceActivity, SurfacesApp } from './surfaces-types';
+import type { SurfaceActivity, SurfaceCheckpoints, SurfacesApp } from './surfaces-types';
 
 export interface ChatHooks {
   /** scrolls the chat to an entry */
@@ -59,6 +59,7 @@ export function adaptArborApp(app: ArborApp, chat: ChatHooks = {}): SurfacesApp 
       return app.busy ? 'busy' : 'idle';
     },
     listSessions: () => app.listSessions(),
+    checkpoints: checkpointsOf(app),
     navigate: (targetId, options) => app.navigate(targetId, options),
     insertBranchSummary: async (sourceLeafId, options) => {
       await app.insertBranchSummary(sourceLeafId, options);
@@ -91,5 +92,25 @@ export function adaptArborApp(app: ArborApp, chat: ChatHooks = {}): SurfacesApp 
       leaf.dispose();
       usage.dispose();
     },
+  };
+}
+
+/** The app's file checkpoints as the surfaces see them. */
+function checkpointsOf(app: ArborApp): SurfaceCheckpoints {
+  const service = app.checkpoints;
+  const store = () => {
+    if (!app.currentStore) throw new Error('No session is open.');
+    return app.currentStore;
+  };
+  return {
+    restoreMode: () => service.settings.restore,
+    previewSwitch: (targetId) => app.previewSwitchFiles(targetId),
+    previewRestore: (entryId) => service.preview(store(), store().getLeafId(), entryId),
+    diff: (fromId, toId) => service.diff(store(), fromId, toId),
+    blobPath: (hash) => service.blobPath(hash),
+    pathOf: (key) => service.pathOf(key),
+    restoreFilesOnly: (entryId, overwrite) => app.restoreFilesOnly(entryId, overwrite),
+    storeSize: () => service.storeSize(),
+    collect: (live) => service.collect(live),
   };
 }

@@ -7,6 +7,9 @@ import type { UsageInfo } from '../agent';
 import type { CompactionPreparation, CompactionPreview, CompactionResult } from '../compaction';
 import type { SessionSummary } from '../session/catalog';
 import type { SessionStore } from '../session/store';
+import type { FilesRestoreResult, SwitchFilesPreview } from '../app/checkpoint-service';
+import type { RestoreMode } from '../app/checkpoint-settings';
+import type { FileChange, GcResult, StoreSize } from '../checkpoints';
 
 /** What a navigation ended with (a subset of src/branch NavigateResult). */
 export interface SurfaceNavigateResult {
@@ -15,12 +18,35 @@ export interface SurfaceNavigateResult {
   /** text of a picked user message, for editing and resending */
   editorText?: string;
   newLeafId: string | null;
+  /** what the file restore did, when one was asked for */
+  files?: FilesRestoreResult;
 }
 
 export interface SurfaceNavigateOptions {
   summarize?: boolean;
   customInstructions?: string;
   signal?: AbortSignal;
+  /** restore the files of the new position too; `overwrite`: outside-changed files to replace */
+  files?: { overwrite: ReadonlySet<string> };
+}
+
+/** File checkpoints as the surfaces use them (src/app/checkpoint-service.ts). */
+export interface SurfaceCheckpoints {
+  /** `arbor.checkpoints.restore` */
+  restoreMode(): RestoreMode;
+  /** what switching to `targetId` would do to the files; undefined when checkpoints are off */
+  previewSwitch(targetId: string): Promise<SwitchFilesPreview | undefined>;
+  /** files that differ between two nodes */
+  diff(fromId: string | null, toId: string | null): FileChange[];
+  /** the content of a blob on disk, when stored */
+  blobPath(hash: string): Promise<string | undefined>;
+  /** the absolute path of a file key */
+  pathOf(key: string): Promise<string | undefined>;
+  /** what restoring `entryId`'s files (leaf unchanged) would do */
+  previewRestore(entryId: string): Promise<SwitchFilesPreview | undefined>;
+  restoreFilesOnly(entryId: string, overwrite: ReadonlySet<string>): Promise<FilesRestoreResult>;
+  storeSize(): Promise<StoreSize | undefined>;
+  collect(liveSessions: readonly string[]): Promise<GcResult | undefined>;
 }
 
 export interface SurfaceCompactOptions {
@@ -68,6 +94,8 @@ export interface SurfacesApp {
   forkSession(entryId: string): Promise<void>;
   /** asks the chat to scroll to an entry (best effort: the chat may not show it) */
   revealInChat(entryId: string): Promise<void>;
+  /** file checkpoints (absent in fakes that do not test them) */
+  readonly checkpoints?: SurfaceCheckpoints;
   /** puts text into the chat input (after switching to a user message, for editing and resending) */
   setChatInput?(text: string): Promise<void>;
 }

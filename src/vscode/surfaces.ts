@@ -23,6 +23,10 @@ import * as showLogs from './commands/show-logs';
 import type { SurfaceDeps } from './commands/surface-deps';
 import * as switchBranch from './commands/switch-branch';
 import * as switchHere from './commands/switch-here';
+import * as compareFilesWith from './commands/compare-files-with';
+import * as restoreFilesOnly from './commands/restore-files-only';
+import { registerCheckpointContent } from './checkpoints/file-diff';
+import { showStoreSize } from './checkpoints/store-size';
 import * as switchHereWithSummary from './commands/switch-here-with-summary';
 import * as toggleAutoCompaction from './commands/toggle-auto-compaction';
 import type { Logger } from './log';
@@ -57,6 +61,8 @@ export const SURFACE_COMMANDS = [
   sessionsDelete,
   sessionsRefresh,
   searchSessions,
+  compareFilesWith,
+  restoreFilesOnly,
 ] as const;
 
 export interface Surfaces {
@@ -89,5 +95,6 @@ export function registerSurfacesFor(subscriptions: vscode.Disposable[], app: Sur
   const deps: SurfaceDeps = { app, log, settings, tree: sessionTree, treeView: sessionTreeView, sessions, status: statusBar };
   subscriptions.push(sessionTree, sessionTreeView, sessions, sessionsView, statusBar, watchSettings(settings));
   for (const command of SURFACE_COMMANDS) subscriptions.push(command.register(deps));
+  subscriptions.push(registerCheckpointContent(() => app.checkpoints), showStoreSize(sessionsView, app.checkpoints, sessions.onDidChangeTreeData, log));
   return { app, sessionTree, sessionTreeView, sessions, statusBar, settings, deps };
 }

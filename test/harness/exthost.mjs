@@ -62,7 +62,8 @@ export async function runExtensionHostTests({ extraEnv = {}, settings = {}, time
       ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
       ['extensionTestsPath', server.remoteUri(suite)],
     ];
-    await page.goto(server.workbenchUrl({ payload }));
+    // A loaded machine (parallel builds) can take over 30 s to serve the workbench.
+    await page.goto(server.workbenchUrl({ payload }), { timeout: 120_000 });
     const timedOut = new Promise((resolve) => {
       timer = setTimeout(() => resolve('timeout'), timeoutMs);
     });

@@ -1,5 +1,5 @@
 // Composes the page from the render modules and wires store changes to the parts that show them.
-import { CONVERSATION_PAGE, LIMITS, type NavigationMode, type TreeNode, type WebviewToHostMessage } from '../../src/protocol';
+import { CONVERSATION_PAGE, LIMITS, type FilesPreviewMessage, type NavigateFiles, type NavigationMode, type TreeNode, type WebviewToHostMessage } from '../../src/protocol';
 import { installActions } from '../actions';
 import { createSaver, type PersistedUi } from '../persist';
 import { NEVER_SHOWN, restoreStep, type ScrollAnchor } from '../scroll-anchor';
@@ -17,6 +17,8 @@ import { createTreePanel } from './tree';
 export interface App {
   setDroppedCount(count: number): void;
   setEditorText(text: string): void;
+  /** the host's answer to the switch dialog's `previewFiles` */
+  filesPreview(preview: FilesPreviewMessage): void;
   /** Session Tree selection: scroll to the entry (loading earlier pages until it is there), or say why it cannot be shown */
   revealEntry(entryId: string): void;
   command(command: 'focusInput' | 'toggleTree' | 'showTree' | 'openModelPicker' | 'compactDialog'): void;
@@ -132,9 +134,11 @@ export function mountApp(
     else restoreOrLoad(pending.anchor);
   }
   const dialog = createBranchDialog({
-    navigate: (targetId: string, mode: NavigationMode, instructions?: string) =>
-      post({ type: 'navigate', targetId, mode, ...(instructions ? { instructions } : {}) }),
+    navigate: (targetId: string, mode: NavigationMode, instructions?: string, files?: NavigateFiles) =>
+      post({ type: 'navigate', targetId, mode, ...(instructions ? { instructions } : {}), ...(files ? { files } : {}) }),
     cancel: () => post({ type: 'cancelNavigation' }),
+    previewFiles: (targetId: string) => post({ type: 'previewFiles', targetId }),
+    showFileChanges: (targetId: string) => post({ type: 'showFileChanges', targetId }),
   });
   const composer = createComposer(
     {
@@ -307,6 +311,9 @@ export function mountApp(
         return;
       }
       revealOrLoad(entryId);
+    },
+    filesPreview(preview) {
+      dialog.filesPreview(preview);
     },
     setEditorText(text) {
       composer.setText(text);

@@ -1,13 +1,18 @@
 // The branch-switch dialog: No summary / Summarize / Summarize with my instructions, then a progress state
 // with Cancel (Esc) while the host summarizes; a failure or cancel is shown and the user stays where they
-// were. Focus is trapped while open and returns to where it was.
-import type { NavigationMode } from '../../src/protocol';
+// were. Focus is trapped while open and returns to where it was. The files choice (files-choice.ts) is
+// asked for when the dialog opens and sent with the navigation.
+import type { FilesPreviewMessage, NavigateFiles, NavigationMode } from '../../src/protocol';
 import { el } from '../dom';
+import { createFilesChoice } from './files-choice';
 import type { NavigationStatus } from '../store';
 
 export interface DialogActions {
-  navigate(targetId: string, mode: NavigationMode, instructions?: string): void;
+  navigate(targetId: string, mode: NavigationMode, instructions?: string, files?: NavigateFiles): void;
   cancel(): void;
+  /** asks the host which files a switch to `targetId` would change (answered with `filesPreview`) */
+  previewFiles(targetId: string): void;
+  showFileChanges(targetId: string): void;
 }
 
 export interface BranchDialog {
@@ -16,6 +21,7 @@ export interface BranchDialog {
   close(): void;
   readonly isOpen: boolean;
   progress(status: NavigationStatus | undefined): void;
+  filesPreview(preview: FilesPreviewMessage): void;
 }
 
 export function createBranchDialog(actions: DialogActions): BranchDialog {
@@ -33,10 +39,11 @@ export function createBranchDialog(actions: DialogActions): BranchDialog {
   const progressText = el('span', { id: 'switch-progress-text' }, 'Summarizing the branch you are leaving…');
   const cancel = el('vscode-button', { appearance: 'secondary', id: 'switch-cancel' }, 'Cancel (Esc)');
   const progress = el('div', { class: 'dialog-progress', hidden: true, role: 'status' }, spinner, progressText, cancel);
+  const files = createFilesChoice(() => actions.showFileChanges(target));
   const result = el('div', { class: 'dialog-result', role: 'alert', hidden: true });
   const close = el('vscode-button', { appearance: 'secondary', id: 'switch-close' }, 'Close');
   const footer = el('div', { class: 'dialog-footer' }, close);
-  const box = el('div', { class: 'dialog', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'branch-dialog-title', id: 'branch-dialog' }, heading, preview, explain, choices, customBox, progress, result, footer);
+  const box = el('div', { class: 'dialog', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'branch-dialog-title', id: 'branch-dialog' }, heading, preview, explain, files.root, choices, customBox, progress, result, footer);
   const root = el('div', { class: 'dialog-backdrop', hidden: true }, box);
 
   let target = '';
@@ -45,6 +52,7 @@ export function createBranchDialog(actions: DialogActions): BranchDialog {
 
   function setPhase(phase: 'choose' | 'progress' | 'result'): void {
     choices.hidden = phase !== 'choose';
+    files.root.classList.toggle('dialog-files-done', phase !== 'choose');
     customBox.hidden = true;
     progress.hidden = phase !== 'progress';
     result.hidden = phase !== 'result';
@@ -58,7 +66,7 @@ export function createBranchDialog(actions: DialogActions): BranchDialog {
       instructions.focus();
       return;
     }
-    actions.navigate(target, mode);
+    actions.navigate(target, mode, undefined, files.choice());
     if (mode === 'none') api.close();
     else setPhase('progress');
   }
@@ -68,7 +76,7 @@ export function createBranchDialog(actions: DialogActions): BranchDialog {
   custom.addEventListener('click', () => choose('custom'));
   go.addEventListener('click', () => {
     const text = instructions.value.trim();
-    actions.navigate(target, 'custom', text || undefined);
+    actions.navigate(target, 'custom', text || undefined, files.choice());
     setPhase('progress');
   });
   cancel.addEventListener('click', () => actions.cancel());
@@ -91,7 +99,7 @@ export function createBranchDialog(actions: DialogActions): BranchDialog {
     }
     if (event.key === 'Tab') {
       // Keep focus inside the dialog.
-      const focusables = [...box.querySelectorAll<HTMLElement>('vscode-button, vscode-text-area')].filter((e) => e.offsetParent !== null);
+      const focusables = [...box.querySelectorAll<HTMLElement>('vscode-button, vscode-text-area, vscode-link, input')].filter((e) => e.offsetParent !== null);
       if (focusables.length === 0) return;
       const index = focusables.indexOf(document.activeElement as HTMLElement);
       const next = event.shiftKey ? (index <= 0 ? focusables.length - 1 : index - 1) : (index + 1) % focusables.length;
@@ -113,6 +121,8 @@ export function createBranchDialog(actions: DialogActions): BranchDialog {
         ? 'You go back to just before this message; its text is put in the input to edit and resend. The branch you leave stays in the tree.'
         : 'The conversation continues from this point. The branch you leave stays in the tree; a summary carries what it learned into the new position.';
       instructions.value = '';
+      files.reset();
+      actions.previewFiles(targetId);
       setPhase('choose');
       root.hidden = false;
       summarize.focus();
@@ -121,6 +131,9 @@ export function createBranchDialog(actions: DialogActions): BranchDialog {
       root.hidden = true;
       summarizing = false;
       returnFocus?.focus?.();
+    },
+    filesPreview(message) {
+      if (message.targetId === target && !root.hidden) files.show(message);
     },
     progress(status) {
       if (!status || status.targetId !== target || root.hidden) return;

@@ -3,6 +3,8 @@
 // cancellable progress notification. A cancelled or failed summary leaves the user where they were, and
 // says so. Not a command itself.
 import * as vscode from 'vscode';
+import type { FilesRestoreResult } from '../../app/checkpoint-service';
+import { askFilesDecision } from '../checkpoints/files-choice';
 import { errorText, requireEntry, requireStore, withCancellableProgress, type SurfaceDeps } from './surface-deps';
 
 export type SummaryChoice = { summarize: false } | { summarize: true; customInstructions?: string };
@@ -64,12 +66,15 @@ export async function switchTo(deps: SurfaceDeps, entryId: string | undefined, a
   const offerDialog = ask === 'always' || (ask === 'setting' && deps.settings.branchSummary().enabled);
   const choice: SummaryChoice | undefined = offerDialog ? await askSummaryChoice() : { summarize: false };
   if (!choice) return { status: 'cancelled', message: 'dialog dismissed' };
+  const files = await askFilesDecision(deps.app.checkpoints?.restoreMode(), await deps.app.checkpoints?.previewSwitch(entry.id));
+  if (!files) return { status: 'cancelled', message: 'files dialog dismissed' };
 
   const navigate = (signal?: AbortSignal) =>
     deps.app.navigate(entry.id, {
       summarize: choice.summarize,
       ...(choice.summarize && choice.customInstructions ? { customInstructions: choice.customInstructions } : {}),
       ...(signal ? { signal } : {}),
+      ...(files.files ? { files: files.files } : {}),
     });
   try {
     const result = choice.summarize
@@ -80,6 +85,7 @@ export async function switchTo(deps: SurfaceDeps, entryId: string | undefined, a
       void vscode.window.showInformationMessage(message);
       return { status: 'cancelled', message };
     }
+    reportFiles(result.files);
     if (result.editorText !== undefined) await deps.app.setChatInput?.(result.editorText);
     if (result.newLeafId) await revealInTree(deps, result.newLeafId);
     deps.log.info(`switched to ${entry.id} (leaf ${result.newLeafId ?? 'before the first entry'})${choice.summarize ? ' with a summary' : ''}`);
@@ -90,6 +96,14 @@ export async function switchTo(deps: SurfaceDeps, entryId: string | undefined, a
     void vscode.window.showErrorMessage(message);
     return { status: 'failed', message };
   }
+}
+
+/** Says what a file restore did (kept files changed outside Arbor are named). */
+export function reportFiles(files: FilesRestoreResult | undefined): void {
+  if (files?.kind !== 'restored') return;
+  const changed = files.written.length + files.deleted.length;
+  const kept = files.kept.length > 0 ? ` ${vscode.l10n.t('Kept (changed outside Arbor): {0}.', files.kept.join(', '))}` : '';
+  void vscode.window.showInformationMessage(vscode.l10n.t('Restored {0} file(s).', changed) + kept);
 }
 
 /** Shows the status bar spinner while a summary is generated. */

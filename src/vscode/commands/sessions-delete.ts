@@ -2,6 +2,7 @@
 // while it is open (start or open another one first).
 import * as vscode from 'vscode';
 import { deleteSession } from '../../session/catalog';
+import { collectAfterDelete } from '../checkpoints/store-size';
 import { sessionFileFrom } from './sessions-open';
 import { errorText, type SurfaceDeps } from './surface-deps';
 
@@ -27,6 +28,7 @@ export async function run(deps: SurfaceDeps, arg?: unknown): Promise<boolean> {
   try {
     await deleteSession(file);
     deps.log.info(`deleted session ${file}`);
+    await collectAfterDelete(deps.app.checkpoints, (await deps.app.listSessions()).map((s) => s.file), deps.log);
     deps.sessions?.refresh();
     return true;
   } catch (error) {

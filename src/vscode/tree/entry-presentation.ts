@@ -1,5 +1,6 @@
 // How one session entry looks in the Session Tree and in pickers: a one-line title, a codicon name and
 // the full text (tooltip, Copy). No vscode import, so it can be reused by QuickPicks and tests alike.
+import { filesChangedLine } from '../../app/view-model';
 import { messageText } from '../../cli/describe';
 import type { SessionEntry } from '../../session/entries';
 import { modelChangeText, thinkingLevelText } from '../../session/entry-fields';
@@ -76,8 +77,11 @@ function otherPresentation(entry: SessionEntry): Omit<EntryPresentation, 'title'
       const text = typeof content === 'string' ? content : content.map((b) => (b.type === 'text' ? b.text : '[image]')).join('\n');
       return { kind: t('Extension message ({0})', entry.customType), icon: 'extensions', text };
     }
-    case 'custom':
+    case 'custom': {
+      const files = filesChangedLine(entry);
+      if (files) return { kind: t('Files'), icon: 'files', text: files };
       return { kind: t('Extension data ({0})', entry.customType), icon: 'symbol-misc', text: '' };
+    }
     default: {
       // InvalidEntry stand-ins (malformed lines) and entry types Arbor does not know.
       const loose = entry as { type: string; problem?: unknown };

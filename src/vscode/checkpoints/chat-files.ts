@@ -1,0 +1,42 @@
+// The chat panel's side of the files choice (issue #15): answers the webview dialog's `previewFiles`,
+// opens "Show changes", and turns the dialog's choice into navigate options. A navigate without a files
+// choice (the dialog was not shown, Continue from before a compaction) asks natively, like the Session
+// Tree does (files-choice.ts).
+import type { ArborApp } from '../../app';
+import type { FileState, RestorePlan } from '../../checkpoints';
+import type { FilesPreviewMessage, NavigateFiles } from '../../protocol';
+import { askFilesDecision, planRows, type FilesDecision } from './files-choice';
+import { showFileChanges } from './file-diff';
+
+function changeOf(current: FileState, target: FileState): 'added' | 'modified' | 'deleted' {
+  if (current.kind === 'absent') return 'added';
+  return target.kind === 'absent' ? 'deleted' : 'modified';
+}
+
+/** The `filesPreview` answer for the dialog (`wireTargetId`: the id as the webview knows it). */
+export async function filesPreviewFor(app: ArborApp, targetId: string, wireTargetId: string): Promise<FilesPreviewMessage> {
+  const preview = await app.previewSwitchFiles(targetId);
+  const plan: RestorePlan = preview?.plan ?? { fromId: null, toId: null, changes: [], outsideChanges: [], notRestorable: [] };
+  return {
+    type: 'filesPreview',
+    targetId: wireTargetId,
+    restorable: preview?.restorable ?? false,
+    differ: preview?.differ ?? false,
+    mode: app.checkpoints.settings.restore,
+    changes: plan.changes.map((c) => ({ key: c.key, change: changeOf(c.current, c.target) })),
+    outside: plan.outsideChanges.map((c) => c.key),
+    notRestorable: plan.notRestorable.map((n) => ({ key: n.key, reason: n.reason.slice(0, 1000) })),
+  };
+}
+
+/** The files part of a chat navigation: the dialog's choice, or a native question when there was none. */
+export async function filesDecisionFor(app: ArborApp, targetId: string, files: NavigateFiles | undefined): Promise<FilesDecision> {
+  if (files) return files.restore ? { files: { overwrite: new Set(files.overwrite) } } : {};
+  return askFilesDecision(app.checkpoints.settings.restore, await app.previewSwitchFiles(targetId));
+}
+
+/** "Show changes" from the dialog: the files the switch would change, as one diff. */
+export async function showSwitchChanges(app: ArborApp, targetId: string): Promise<void> {
+  const preview = await app.previewSwitchFiles(targetId);
+  if (preview) await showFileChanges('Files this switch changes', planRows(preview.plan));
+}

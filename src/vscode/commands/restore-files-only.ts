@@ -1,0 +1,52 @@
+// "Restore Files Only" (Session Tree): the files come back to this node's state while the conversation
+// stays where it is. Files changed outside Arbor are listed for a per-file choice; nothing runs in
+// Restricted Mode.
+import * as vscode from 'vscode';
+import type { FilesRestoreResult } from '../../app/checkpoint-service';
+import { askOverwrite, hasFileWork, planRows } from '../checkpoints/files-choice';
+import { showFileChanges } from '../checkpoints/file-diff';
+import { reportFiles } from './branch-switch';
+import { entryIdFrom, errorText, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
+
+export const id = 'arbor.restoreFilesOnly';
+
+export async function run(deps: SurfaceDeps, arg?: unknown): Promise<FilesRestoreResult | undefined> {
+  const store = requireStore(deps);
+  const entry = store ? requireEntry(deps, store, entryIdFrom(arg)) : undefined;
+  if (!store || !entry || !deps.app.checkpoints) return undefined;
+  if (!vscode.workspace.isTrusted) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('Files are not restored in Restricted Mode.'));
+    return undefined;
+  }
+  const preview = await deps.app.checkpoints.previewRestore(entry.id);
+  if (!hasFileWork(preview)) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('The files already match this point.'));
+    return undefined;
+  }
+  if (!(await confirm(preview.plan.changes.length + preview.plan.outsideChanges.length, () => showFileChanges(vscode.l10n.t('Files this restore changes'), planRows(preview.plan))))) return undefined;
+  const overwrite = await askOverwrite(preview.plan);
+  if (!overwrite) return undefined;
+  try {
+    const result = await deps.app.checkpoints.restoreFilesOnly(entry.id, overwrite);
+    if (result.kind === 'restored') reportFiles(result);
+    else void vscode.window.showErrorMessage(vscode.l10n.t('The files were not restored: {0}', result.message));
+    return result;
+  } catch (error) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('The files were not restored: {0}', errorText(error)));
+    return undefined;
+  }
+}
+
+async function confirm(count: number, show: () => Promise<void>): Promise<boolean> {
+  const restore = vscode.l10n.t('Restore');
+  const changes = vscode.l10n.t('Show changes');
+  for (;;) {
+    const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Restore {0} file(s) to this point? The conversation stays where it is.', count), { modal: true }, restore, changes);
+    if (answer !== changes) return answer === restore;
+    await show();
+  }
+}
+
+export function register(deps: SurfaceDeps): vscode.Disposable {
+  return vscode.commands.registerCommand(id, (arg?: unknown) => run(deps, arg));
+}

@@ -1,0 +1,144 @@
+// UI test of the files choice in the chat's branch-switch dialog (issue #15), on a pre-written session
+// whose two turns wrote notes.txt (manifests + blobs in the store beside the sessions): clicking the first
+// turn's reply in the in-panel tree opens the dialog with "Conversation and files" checked, "1 file will
+// change" and the file listed; "No summary" then switches and the file on disk holds the first turn's
+// content again. Screenshots of the dialog in the dark, light and high-contrast themes.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after } from 'node:test';
+import { startFakeLlm } from '../fake-llm/server.mjs';
+import { chatFrame, expandPane, fakeModelSettings, openArborContainer, readyChat, screenshot, sidebarPane } from '../harness/browser.mjs';
+import { useWorkbench } from '../harness/ui.mjs';
+
+let fake;
+const base = mkdtempSync(join(tmpdir(), 'arbor-ui-cp-'));
+const sessionsDir = join(base, 'sessions');
+const workspace = join(base, 'cpws');
+mkdirSync(sessionsDir);
+mkdirSync(workspace);
+let clock = Date.parse('2025-03-01T09:00:00.000Z');
+const at = () => new Date((clock += 1000)).toISOString();
+const user = (id, parentId, text) => ({ type: 'message', id, parentId, timestamp: at(), message: { role: 'user', content: text, timestamp: clock } });
+const assistant = (id, parentId, text) => ({
+  type: 'message', id, parentId, timestamp: at(),
+  message: {
+    role: 'assistant', content: [{ type: 'text', text }], api: 'openai-completions', provider: 'fake', model: 'fake-gpt',
+    usage: { input: 100, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 120, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+    stopReason: 'stop', timestamp: clock,
+  },
+});
+
+/** Stores `text` as a blob (as src/checkpoints/blob-store.ts lays them out) and returns its state. */
+function blob(text) {
+  const hash = createHash('sha256').update(text).digest('hex');
+  const dir = join(sessionsDir, 'checkpoints', 'blobs', hash.slice(0, 2));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, hash.slice(2)), text);
+  return { kind: 'file', hash, size: Buffer.byteLength(text) };
+}
+
+const KEY = 'cpws/notes.txt';
+const v1 = blob('alpha notes\n');
+const v2 = blob('beta notes\n');
+const manifest = (id, parentId, before, afterState) => ({
+  type: 'custom', id, parentId, timestamp: at(), customType: 'arbor.files',
+  data: { version: 1, reason: 'turn', method: 'tool', before: { [KEY]: before }, after: { [KEY]: afterState } },
+});
+const entries = [
+  user('u1', null, 'Write the notes'),
+  assistant('a1', 'u1', 'Writing them.'),
+  manifest('f1', 'a1', { kind: 'absent' }, v1),
+  assistant('r1', 'f1', 'The notes say alpha.'),
+  user('u2', 'r1', 'Rewrite the notes'),
+  assistant('a2', 'u2', 'Rewriting them.'),
+  manifest('f2', 'a2', v1, v2),
+  assistant('r2', 'f2', 'The notes say beta.'),
+];
+const header = { type: 'session', version: 3, id: 'ui-checkpoints', timestamp: at(), cwd: workspace };
+writeFileSync(join(sessionsDir, '2025-03-01T09-00-00-000Z_ui-checkpoints.jsonl'), [header, ...entries].map((e) => JSON.stringify(e)).join('\n') + '\n');
+writeFileSync(join(workspace, 'notes.txt'), 'beta notes\n');
+
+after(async () => {
+  await fake?.close?.();
+});
+
+const wb = useWorkbench('checkpoints', async () => {
+  fake = await startFakeLlm();
+  return {
+    workspace,
+    extraEnv: { ARBOR_TEST_LLM_URL: fake.url },
+    settings: { 'arbor.sessions.directory': sessionsDir, ...fakeModelSettings(fake), 'workbench.colorTheme': 'Default Dark Modern' },
+  };
+});
+
+async function retry(what, fn, attempts = 3) {
+  let lastError;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    try {
+      return await fn(attempt);
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  throw new Error(`${what} failed after ${attempts} attempts: ${lastError?.message}`);
+}
+
+/** Picks a colour theme in the palette's theme picker (filtered by its name), then waits for the webview to apply it. */
+async function setTheme(page, label, kind) {
+  const quick = page.locator('.quick-input-widget');
+  const box = quick.locator('.quick-input-box input');
+  await retry(`switching to ${label}`, async () => {
+    try {
+      await page.keyboard.press('F1');
+      await box.fill('>Preferences: Color Theme');
+      await quick.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first().click();
+      await quick.locator('.monaco-list-row', { hasText: /Modern/ }).first().waitFor({ timeout: 5000 });
+      await box.fill(label);
+      await quick.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^(Default )?${label}$`) }) }).first().click({ timeout: 5000 });
+      await quick.waitFor({ state: 'hidden', timeout: 5000 });
+    } catch (error) {
+      await page.keyboard.press('Escape').catch(() => {});
+      throw error;
+    }
+  });
+  await chatFrame(page).locator(`body.${kind}`).waitFor({ timeout: 30_000 });
+}
+
+wb.test('the switch dialog offers Conversation and files with the file list; choosing it restores the file on disk', async (page) => {
+  await openArborContainer(page);
+  await expandPane(page, 'Sessions');
+  const row = sidebarPane(page, 'Sessions').locator('.monaco-list-row', { hasText: 'Write the notes' }).first();
+  await row.waitFor({ timeout: 20_000 });
+  const chat = await readyChat(page);
+  await retry('opening the session', async () => {
+    await row.click();
+    await chat.locator('#app[data-leaf="r2"]').waitFor({ timeout: 20_000 });
+  });
+  const treeOpen = chat.locator('#app[data-tree-open="true"]');
+  if ((await treeOpen.count()) === 0) await chat.locator('vscode-button#toggle-tree').click();
+  await treeOpen.waitFor();
+  const tree = chat.locator('#tree-panel');
+  await retry('opening the branch dialog', async () => {
+    await tree.locator('.tree-row[data-id="r1"]').click();
+    await chat.locator('#branch-dialog').waitFor({ state: 'visible', timeout: 5000 });
+  });
+  const files = chat.locator('#switch-files');
+  await files.waitFor({ state: 'visible', timeout: 10_000 });
+  assert.equal(await chat.locator('#switch-files-summary').innerText(), '1 file will change');
+  assert.match(await chat.locator('#switch-files-list').innerText(), /cpws\/notes\.txt\s+modified/);
+  assert.equal(await chat.locator('#switch-files-restore').isChecked(), true, 'the default when the two points differ');
+  assert.equal(await chat.locator('#switch-files-keep').isChecked(), false);
+  await screenshot(page, 'checkpoints-dialog-dark');
+  for (const [theme, name, kind] of [['Light Modern', 'light', 'vscode-light'], ['Dark High Contrast', 'hc', 'vscode-high-contrast']]) {
+    await setTheme(page, theme, kind);
+    await screenshot(page, `checkpoints-dialog-${name}`);
+  }
+  await chat.locator('vscode-button#switch-none').click();
+  await chat.locator('#app[data-leaf="r1"]').waitFor({ timeout: 20_000 });
+  const deadline = Date.now() + 10_000;
+  while (readFileSync(join(workspace, 'notes.txt'), 'utf8') !== 'alpha notes\n' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  assert.equal(readFileSync(join(workspace, 'notes.txt'), 'utf8'), 'alpha notes\n', 'the file on disk is the first turn\'s');
+}, { timeout: 240_000 });

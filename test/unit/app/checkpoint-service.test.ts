@@ -1,0 +1,74 @@
+// ArborApp with file checkpoints (issue #15; src/app/checkpoint-service.ts): a turn's write is recorded,
+// a navigation with `files` restores the target's files, a cancelled summary puts them back, Restricted
+// Mode and arbor.checkpoints.enabled = false restore nothing, and the settings are validated per key.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parseCheckpointSettings } from '../../../src/app/checkpoint-settings';
+import { appHarness, type AppHarness } from './helpers';
+
+async function writeTurn(h: AppHarness, word: string): Promise<string> {
+  h.fake.enqueue({ toolCalls: [{ id: `w_${word}`, name: 'write', input: { path: 'notes.txt', content: `${word}\n` } }] }, { text: `Wrote ${word}.` });
+  assert.equal((await h.app.prompt(`write ${word}`)).kind, 'sent');
+  return h.app.currentStore!.getLeafId()!;
+}
+
+const notes = (h: AppHarness) => readFile(join(h.ws, 'notes.txt'), 'utf8');
+
+test('a navigation with files restores the target turn\'s file; without files it stays', async () => {
+  const h = await appHarness();
+  const one = await writeTurn(h, 'one');
+  await writeTurn(h, 'two');
+  const preview = await h.app.previewSwitchFiles(one);
+  assert.equal(preview?.differ, true);
+  assert.deepEqual(preview?.plan.changes.map((c) => c.key), ['ws/notes.txt']);
+  const result = await h.app.navigate(one, { files: { overwrite: new Set() } });
+  assert.equal(result.files?.kind, 'restored');
+  assert.equal(await notes(h), 'one\n');
+  const tip = h.app.currentStore!.getEntries().at(-1)!.id;
+  await h.app.navigate(tip);
+  assert.equal(await notes(h), 'one\n', 'conversation only: the file stays');
+});
+
+test('a navigation cancelled after the files were restored puts them back', async () => {
+  const h = await appHarness();
+  const one = await writeTurn(h, 'one');
+  await writeTurn(h, 'two');
+  let seen = '';
+  h.app.navigationHooks.register({
+    beforeTreeNavigation: async () => {
+      seen = await notes(h);
+      return { cancel: true };
+    },
+  });
+  const result = await h.app.navigate(one, { files: { overwrite: new Set() } });
+  assert.equal(result.cancelled, true);
+  assert.equal(seen, 'one\n', 'the files were restored before the navigation ran');
+  assert.equal(await notes(h), 'two\n', 'and put back when it was cancelled');
+});
+
+test('Restricted Mode: nothing is offered or restored', async () => {
+  const h = await appHarness({ trusted: false });
+  h.fake.enqueue({ text: 'first' }, { text: 'second' });
+  await h.app.prompt('one');
+  const first = h.app.currentStore!.getLeafId()!;
+  await h.app.prompt('two');
+  assert.equal((await h.app.previewSwitchFiles(first))?.restorable, false);
+  await assert.rejects(h.app.navigate(first, { files: { overwrite: new Set() } }), /Restricted Mode/);
+  assert.notEqual(h.app.currentStore!.getLeafId(), first, 'the leaf did not move either');
+});
+
+test('arbor.checkpoints.enabled = false: turns record no manifest', async () => {
+  const h = await appHarness({ raw: { checkpoints: { enabled: false } } });
+  await writeTurn(h, 'one');
+  assert.equal(h.app.currentStore!.getEntries().filter((e) => e.type === 'custom').length, 0);
+  assert.equal(await h.app.previewSwitchFiles(h.app.currentStore!.getLeafId()!), undefined);
+});
+
+test('checkpoint settings are validated key by key', () => {
+  const parsed = parseCheckpointSettings({ enabled: 'yes', restore: 'always', maxFileBytes: -1, exclude: ['dist/**'] });
+  assert.deepEqual(parsed.settings, { enabled: true, restore: 'always', maxFileBytes: 5 * 1024 * 1024, exclude: ['dist/**'] });
+  assert.equal(parsed.warnings.length, 2);
+  assert.match(parsed.warnings[0]!, /arbor\.checkpoints\.enabled/);
+});
