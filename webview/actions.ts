@@ -127,6 +127,9 @@ export function installActions(root: HTMLElement, deps: ActionDeps): void {
       case 'dismissNotice':
         deps.dismissNotice(Number(id));
         return;
+      case 'setApiKey':
+        deps.post({ type: 'setApiKey' });
+        return;
       case 'loadEarlier':
         deps.loadEarlier();
         return;

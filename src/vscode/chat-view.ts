@@ -373,6 +373,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'newSession':
         await this.requireApp().newSession();
         return;
+      case 'setApiKey':
+        await vscode.commands.executeCommand('arbor.setApiKey', { provider: this.deps.app?.snapshot({ tree: false, conversation: false }).model.provider });
+        return;
       case 'userTyping':
         this.deps.app?.currentAgent?.notifyUserTyping();
         return;

@@ -158,6 +158,7 @@ export function createConversation(ctx: RenderContext, hooks: ConversationHooks)
             'div',
             { class: `inline-notice level-${n.level}`, role: n.level === 'error' ? 'alert' : 'status' },
             el('span', {}, n.text),
+            n.action === 'setApiKey' ? el('button', { type: 'button', class: 'link-btn error-action', 'data-action': 'setApiKey' }, 'Set API Key') : '',
             el('button', { type: 'button', class: 'link-btn', 'data-action': 'dismissNotice', 'data-id': String(n.id), 'aria-label': 'Dismiss' }, '✕'),
           ),
         ),
