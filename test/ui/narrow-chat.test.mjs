@@ -55,7 +55,7 @@ const wb = useWorkbench('narrow-chat', async () => {
 async function setTheme(page, theme, kind) {
   const quick = page.locator('.quick-input-widget');
   const box = quick.locator('.quick-input-box input');
-  const label = theme.replace(/^Default /, '').replace(/^High Contrast$/, 'Dark High Contrast');
+  const label = theme.replace(/^Default /, '').replace(/^High Contrast$/, 'Dark High Contrast').replace(/^High Contrast Light$/, 'Light High Contrast');
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       await page.keyboard.press('F1');
@@ -149,9 +149,11 @@ for (const [theme, kind, tag] of [
     const contrast = await code.evaluate((e) => {
       const rgb = (c) => (c.match(/[\d.]+/g) ?? []).slice(0, 4).map(Number);
       const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }).reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
-      let node = e;
-      let bg = rgb(getComputedStyle(node).backgroundColor);
-      while (node && (bg.length < 3 || bg[3] === 0)) { node = node.parentElement; bg = node ? rgb(getComputedStyle(node).backgroundColor) : [255, 255, 255]; }
+      // the code's background, laid over the page's (themes give inline code a translucent one)
+      const page = rgb(getComputedStyle(document.body).backgroundColor);
+      const own = rgb(getComputedStyle(e).backgroundColor);
+      const alpha = own.length > 3 ? own[3] : 1;
+      const bg = [0, 1, 2].map((i) => own[i] * alpha + page[i] * (1 - alpha));
       const fg = lum(rgb(getComputedStyle(e).color));
       const b = lum(bg);
       return (Math.max(fg, b) + 0.05) / (Math.min(fg, b) + 0.05);
