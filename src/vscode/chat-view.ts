@@ -20,6 +20,7 @@ import type { ChatApprovalPrompter } from './approval-prompter';
 import { toItem, toTreeNode, toUiEvent, toUsage } from './chat-items';
 import type { Logger } from './log';
 import { webviewLogLine } from './log-text';
+import { selectModel } from './commands/select-model';
 import { TreePatchBuilder } from './tree-patch';
 import { renderChatHtml, webviewResourceRoots } from './webview-html';
 
@@ -356,7 +357,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'insertAtCursor':
         return this.insertAtCursor(message.code);
       case 'selectModel':
-        await this.requireApp().setModel(message.key);
+        await selectModel(this.requireApp(), message.key);
         return;
       case 'setThinkingLevel':
         await this.requireApp().setThinkingLevel(message.level);

@@ -102,10 +102,15 @@ export async function startCodeServer(options = {}) {
     tmp: join(runDir, 't'), // short: unix socket paths max out at ~107 bytes
   };
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
-  mkdirSync(join(dirs.userData, 'User'), { recursive: true });
-  const settingsFile = join(dirs.userData, 'User', 'settings.json');
-  if (!(options.keepUserData && existsSync(settingsFile))) {
-    writeFileSync(settingsFile, JSON.stringify({ ...QUIET_SETTINGS, ...(options.settings ?? {}) }, null, 2));
+  // code-server's window is a remote window: `machine`-scoped settings (Arbor's base URLs, models and
+  // approvals; docs/reliability.md) apply only from the remote user settings (Machine/settings.json), the
+  // file `ConfigurationTarget.Global` writes them to. The same settings go to both files.
+  for (const folder of ['User', 'Machine']) {
+    mkdirSync(join(dirs.userData, folder), { recursive: true });
+    const settingsFile = join(dirs.userData, folder, 'settings.json');
+    if (!(options.keepUserData && existsSync(settingsFile))) {
+      writeFileSync(settingsFile, JSON.stringify({ ...QUIET_SETTINGS, ...(options.settings ?? {}) }, null, 2));
+    }
   }
   if (options.installArbor !== false) {
     const link = join(dirs.extensions, extensionFolderName());
