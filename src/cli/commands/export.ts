@@ -6,8 +6,7 @@ import type { SessionEntry } from '../../session/entries';
 import { bashExecutionText } from '../../session/convert';
 import type { SessionStore } from '../../session/store';
 import { finiteCount, optionalText, readableText, toolArguments, type ViewProblems } from '../../app/normalize-view';
-import { firstLine, SESSION_TITLE_MAX, sessionDisplayTitle } from '../../core/text';
-import { plainMarkdownLine } from '../../core/plain-line';
+import { sessionDisplayTitle } from '../../core/text';
 import { renderHtml } from './export-html';
 import { CliError, entryLines, openForCli, parseCommandArgs, resolveLeafOption, type CliCommand, type CliIO } from '../command';
 
@@ -103,7 +102,7 @@ export interface ExportProblem {
 function exportTitle(name: string | undefined, branch: readonly SessionEntry[]): string {
   const first = branch.find((e) => e.type === 'message' && e.message.role === 'user');
   const text = first?.type === 'message' && first.message.role === 'user' ? contentParts(first.message.content, []).text : undefined;
-  return sessionDisplayTitle(name, text ? plainMarkdownLine(firstLine(text, SESSION_TITLE_MAX)) : undefined) ?? 'Arbor session';
+  return sessionDisplayTitle(name, text) ?? 'Arbor session';
 }
 
 export function exportSession(store: SessionStore, leafId: string | null, format: 'md' | 'html', report: ExportProblem[] = []): string {

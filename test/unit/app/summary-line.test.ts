@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SessionEntry } from '../../../src/session/entries';
 import { entrySummaryLine } from '../../../src/app/view-model';
+import { sessionDisplayTitle } from '../../../src/core/text';
 
 const at = '2025-02-01T09:00:00.000Z';
 
@@ -22,4 +23,9 @@ test('a compaction or branch summary is named by its first line of content, not 
 test('a shell command keeps its characters', () => {
   const bash = { type: 'message', id: 'x', parentId: null, timestamp: at, message: { role: 'bashExecution', command: 'ls *.ts **/x', output: '', exitCode: 0, timestamp: 1 } } as unknown as SessionEntry;
   assert.equal(entrySummaryLine(bash), '$ ls *.ts **/x');
+});
+
+test('a session titled by its first message shows it as plain text', () => {
+  assert.equal(sessionDisplayTitle(undefined, 'Run the tests in `src/checkout.test.ts`\nthanks'), 'Run the tests in src/checkout.test.ts');
+  assert.equal(sessionDisplayTitle('My **name**', 'x'), 'My **name**', 'a name the user gave is kept as typed');
 });
