@@ -26,7 +26,7 @@ const longPath = 'src/components/checkout/payment-providers/international/very-l
 
 const entries = [
   user('u1', null, 'Run the tests in `src/checkout.test.ts`'),
-  assistant('a1', 'u1', [{ type: 'text', text: 'Running `npm test` now.' }, { type: 'toolCall', id: 'call1', name: 'bash', arguments: { command: 'npm test -- --reporter=spec src/checkout.test.ts' } }], 'toolUse'),
+  assistant('a1', 'u1', [{ type: 'text', text: 'Running `npm test` now.' }, { type: 'toolCall', id: 'call1', name: 'bash', arguments: { command: `npm test -- --reporter=spec ${longPath}` } }], 'toolUse'),
   { type: 'message', id: 't1', parentId: 'a1', timestamp: at(), message: { role: 'toolResult', toolCallId: 'call1', toolName: 'bash', content: [{ type: 'text', text: '3 passing' }], isError: false, timestamp: clock } },
   assistant('a2', 't1', [{ type: 'text', text: 'All three pass. The config lives in `package.json` under `scripts.test`.' }]),
   {
@@ -47,7 +47,10 @@ after(async () => {
 let baseSettings;
 const wb = useWorkbench('narrow-chat', async () => {
   fake = await startFakeLlm();
-  baseSettings = { 'arbor.sessions.directory': sessionsDir, ...fakeModelSettings(fake), 'workbench.colorTheme': 'Default Dark Modern' };
+  // a reasoning model, so the composer shows the thinking picker next to the model picker and Send
+  const models = fakeModelSettings(fake);
+  models['arbor.models'] = models['arbor.models'].map((m) => ({ ...m, reasoning: true }));
+  baseSettings = { 'arbor.sessions.directory': sessionsDir, ...models, 'workbench.colorTheme': 'Default Dark Modern' };
   return { extraEnv: { ARBOR_TEST_LLM_URL: fake.url }, settings: baseSettings };
 });
 
