@@ -131,6 +131,9 @@ export function installActions(root: HTMLElement, deps: ActionDeps): void {
         deps.dismissNotice(Number(id));
         deps.post({ type: 'continueReply' });
         return;
+      case 'setApiKey':
+        deps.post({ type: 'setApiKey' });
+        return;
       case 'loadEarlier':
         deps.loadEarlier();
         return;

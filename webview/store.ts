@@ -23,6 +23,7 @@ import {
   type PageMessage,
   type PageRequest,
 } from './conversation-pages';
+import { eventNotice, NoticeBoard, type InlineNotice, type NoticeAction, type NoticeEvent } from './notices';
 import { applyTreePatch, treeModelOf, type TreeModel, type TreePatch } from './tree-patch';
 
 /** 'earlier': a page of older items was put in front, or the page request started or ended. */
@@ -43,14 +44,6 @@ export interface NavigationStatus {
   targetId: string;
   state: 'summarizing' | 'done' | 'cancelled' | 'failed';
   message?: string;
-}
-
-export interface InlineNotice {
-  id: number;
-  level: 'info' | 'warning' | 'error';
-  text: string;
-  /** a button beside the text: Continue after a reply cut off at the output limit */
-  action?: 'continueReply';
 }
 
 /** The assistant reply being streamed (not yet persisted). */
@@ -81,12 +74,13 @@ export class Store implements LoadedPath {
   tools = new Map<string, ToolLive>();
   draft: Draft | undefined;
   navigation: NavigationStatus | undefined;
-  notices: InlineNotice[] = [];
+  private board = new NoticeBoard();
+  /** what a failed reply's error offers, by its entry id (known from the error event of this session) */
+  errorActions = new Map<string, NoticeAction>();
   /** set once the host sent anything beyond state: decides between welcome text and conversation */
   hasConversation = false;
   /** counts conversation snapshots (a snapshot replaces the path; an append extends it) */
   snapshots = 0;
-  private nextNoticeId = 1;
   private listeners = new Set<(parts: ReadonlySet<Part>) => void>();
   private pending = new Set<Part>();
   private scheduled = false;
@@ -118,6 +112,10 @@ export class Store implements LoadedPath {
 
   setState(state: ChatState): void {
     this.state = state;
+    if (this.board.enterSession(state.sessionFile ?? null)) {
+      this.errorActions.clear();
+      this.changed('notices');
+    }
     this.changed('state');
   }
 
@@ -198,14 +196,17 @@ export class Store implements LoadedPath {
     this.changed('navigation');
   }
 
-  addNotice(level: InlineNotice['level'], text: string, action?: InlineNotice['action']): void {
-    this.notices.push({ id: this.nextNoticeId++, level, text, ...(action ? { action } : {}) });
-    if (this.notices.length > 20) this.notices.shift();
-    this.changed('notices');
+  /** the inline notices of the session shown, oldest first */
+  get notices(): readonly InlineNotice[] {
+    return this.board.notices;
+  }
+
+  addNotice(level: InlineNotice['level'], text: string, action?: NoticeAction): void {
+    if (this.board.add({ level, text, ...(action ? { action } : {}) })) this.changed('notices');
   }
 
   dismissNotice(id: number): void {
-    this.notices = this.notices.filter((n) => n.id !== id);
+    this.board.dismiss(id);
     this.changed('notices');
   }
 
@@ -214,7 +215,10 @@ export class Store implements LoadedPath {
       case 'busy':
       case 'idle':
         if (this.state) this.state = { ...this.state, busy: event.type === 'busy' };
-        if (event.type === 'idle') this.draft = undefined;
+        if (event.type === 'idle') {
+          this.draft = undefined;
+          this.noticeOf(event);
+        }
         this.changed('state');
         this.changed('draft');
         return;
@@ -254,26 +258,41 @@ export class Store implements LoadedPath {
         this.changed('state');
         return;
       case 'error':
-        this.addNotice('error', event.message);
+        if (this.attachToFailedReply(event)) return;
+        this.noticeOf(event);
         return;
       case 'retry':
-        this.addNotice('warning', `Retrying (${event.attempt}/${event.maxAttempts}) in ${Math.round(event.delayMs / 100) / 10} s: ${event.errorMessage}`);
-        return;
       case 'compaction_start':
-        this.addNotice('info', `Compacting the conversation (${event.reason})…`);
-        return;
       case 'compaction_end':
-        if (event.aborted) this.addNotice('warning', 'Compaction cancelled.');
-        else if (!event.ok) this.addNotice('error', `Compaction failed${event.errorMessage ? `: ${event.errorMessage}` : ''}.`);
-        else this.addNotice('info', 'Conversation compacted.');
-        return;
       case 'notice':
-        this.addNotice(event.level, event.message);
+        this.noticeOf(event);
         return;
       case 'cut_off':
         this.addNotice('warning', 'The reply was cut off at the output limit.', 'continueReply');
         return;
     }
+  }
+
+  /**
+   * The error of a reply that failed is shown on the reply itself (it is persisted there), not a second time
+   * as a notice; what it offers (Set API Key) goes with it. False when the error is not the last reply's.
+   */
+  private attachToFailedReply(event: Extract<AgentUiEvent, { type: 'error' }>): boolean {
+    const last = this.items.length - 1;
+    const item = this.items[last];
+    if (item?.kind !== 'assistant' || item.errorMessage !== event.message) return false;
+    eventNotice(this.board, { type: 'idle' });
+    if (event.kind === 'auth') this.errorActions.set(item.entryId, 'setApiKey');
+    // a new object, so the list renders the row again
+    this.items = [...this.items.slice(0, last), { ...item }];
+    this.changed('conversation');
+    this.changed('notices');
+    return true;
+  }
+
+  private noticeOf(event: NoticeEvent): void {
+    eventNotice(this.board, event);
+    this.changed('notices');
   }
 
   private setTool(id: string, live: ToolLive): void {

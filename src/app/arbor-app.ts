@@ -712,6 +712,8 @@ export class ArborApp implements Disposable {
     if (store.getLeafId() === entry.id) this.extendPathIndex(entry);
     this.conversationLeaf = store.getLeafId();
     const labels = entry.type === 'label' ? [{ id: entry.targetId, ...(store.getLabel(entry.targetId) ? { label: store.getLabel(entry.targetId)! } : {}) }] : [];
+    // a rename changes what the session is called everywhere it is shown (chat header, views)
+    if (entry.type === 'session_info') this.emit({ kind: 'session', session: this.sessionView() });
     if (!extendsPath) {
       this.rebuildPendingCalls(store);
       this.emit({ kind: 'conversation', appended: [], reset: true, labels });

@@ -2,6 +2,7 @@
 // active path and the nodes of the whole tree. Plain data only (no class instances, no functions), so a
 // view model can be posted to a webview as is.
 import { readManifest } from '../checkpoints/manifest';
+import { plainMarkdownLine, withoutHeadings } from '../core/plain-line';
 import { contentText, type AgentMessage } from '../core/messages';
 import type { SessionEntry } from '../session/entries';
 import { conversationEntry, isShownInConversation } from './conversation-entry';
@@ -163,14 +164,19 @@ function contentFirstLine(content: TextContent, prefix = ''): string {
   return firstLine(prefix + contentText(content));
 }
 
+/** The first line of Markdown text as plain text. */
+function markdownFirstLine(line: string): string {
+  return firstLine(plainMarkdownLine(line));
+}
+
 /** A one-line description of any entry. */
 export function entrySummaryLine(entry: SessionEntry): string {
   switch (entry.type) {
     case 'message': {
       const message = entry.message;
-      if (message.role === 'user' || message.role === 'custom') return contentFirstLine(message.content);
+      if (message.role === 'user' || message.role === 'custom') return markdownFirstLine(contentFirstLine(message.content));
       if (message.role === 'assistant') {
-        const text = contentFirstLine(message.content as TextContent);
+        const text = markdownFirstLine(contentFirstLine(message.content as TextContent));
         if (text) return text;
         const tools = message.content.filter((b) => b.type === 'toolCall').map((b) => (b as { name: string }).name);
         if (tools.length > 0) return `→ ${tools.join(', ')}`;
@@ -181,11 +187,11 @@ export function entrySummaryLine(entry: SessionEntry): string {
       return '';
     }
     case 'compaction':
-      return firstLine(entry.shortSummary ?? entry.summary);
+      return markdownFirstLine(entry.shortSummary ?? withoutHeadings(entry.summary));
     case 'branch_summary':
-      return firstLine(entry.summary);
+      return markdownFirstLine(withoutHeadings(entry.summary));
     case 'custom_message':
-      return contentFirstLine(entry.content);
+      return markdownFirstLine(contentFirstLine(entry.content));
     case 'model_change':
       return `${entry.provider}/${entry.modelId}`;
     case 'thinking_level_change':

@@ -489,6 +489,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('newSession') }),
   /** reveal the Session Tree view */
   z.strictObject({ type: z.literal('openTree') }),
+  /** an error's action: run *Arbor: Set API Key* for the current model's provider */
+  z.strictObject({ type: z.literal('setApiKey') }),
   /**
    * the webview shows the path ending at `leafId` from `beforeId` on and wants the (at most) `count` items
    * before `beforeId`; answered with `conversationPage` (echoing `seq`, which the webview numbers its

@@ -26,6 +26,14 @@ export interface PendingApproval {
 
 export { canDiff } from '../app/approval-preview';
 
+/** Closes the Review-diff tabs of a call once it is answered: what they showed is decided (or written). */
+async function closeReviewTabs(toolCallId: string): Promise<void> {
+  const tabs = vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === PROPOSED_SCHEME && tab.input.modified.query === toolCallId);
+  if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
+}
+
 export class ChatApprovalPrompter implements ApprovalPrompter, vscode.Disposable {
   private readonly pending = new Map<string, Pending>();
   private readonly proposed = new Map<string, string>();
@@ -49,6 +57,7 @@ export class ChatApprovalPrompter implements ApprovalPrompter, vscode.Disposable
         signal.removeEventListener('abort', onAbort);
         this.pending.delete(request.toolCallId);
         this.proposed.delete(request.toolCallId);
+        void closeReviewTabs(request.toolCallId);
         resolve(answer);
       };
       // The agent treats an aborted ask as a stop; the answer does not matter, only that we let go.

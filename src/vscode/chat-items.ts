@@ -5,6 +5,7 @@ import type { ConversationEntry } from '../app/view-model';
 import { contentText } from '../core/messages';
 import { compactionReasonSchema, LIMITS, parseHostMessage, type AgentUiEvent, type CompactionReasonName, type AssistantBlock, type ConversationItem, type UsageSnapshot } from '../protocol';
 import { wireId } from '../app/wire-ids';
+import { stripFileOperations } from '../compaction/file-ops';
 import { approvalRequestEvent } from './approval-event';
 import { epochMs } from './tree-nodes';
 
@@ -28,6 +29,12 @@ function boundedArgs(args: Record<string, unknown>): Record<string, unknown> {
     out[key.slice(0, LIMITS.short)] = typeof value === 'string' ? clip(value, LIMITS.content) : value;
   }
   return out;
+}
+
+/** A summary's Markdown; its file blocks go when the item carries the lists (shown as lists of their own). */
+function summaryText(entry: ConversationEntry): string {
+  const hasLists = (entry.readFiles?.length ?? 0) + (entry.modifiedFiles?.length ?? 0) > 0;
+  return hasLists ? stripFileOperations(entry.text) : entry.text;
 }
 
 export function toItem(entry: ConversationEntry): ConversationItem | undefined {
@@ -69,7 +76,7 @@ export function toItem(entry: ConversationEntry): ConversationItem | undefined {
       return {
         kind: 'compaction',
         ...base,
-        summary: clip(entry.text, LIMITS.content),
+        summary: clip(summaryText(entry), LIMITS.content),
         ...(entry.shortSummary ? { shortSummary: clip(entry.shortSummary, LIMITS.medium) } : {}),
         tokensBefore: Math.max(0, Math.floor(entry.tokensBefore ?? 0)),
         ...(entry.reason && REASONS.has(entry.reason) ? { reason: entry.reason as CompactionReasonName } : {}),
@@ -81,7 +88,7 @@ export function toItem(entry: ConversationEntry): ConversationItem | undefined {
       return {
         kind: 'branch_summary',
         ...base,
-        summary: clip(entry.text, LIMITS.content),
+        summary: clip(summaryText(entry), LIMITS.content),
         fromId: wireId(entry.fromId || 'root'),
         readFiles: files(entry.readFiles),
         modifiedFiles: files(entry.modifiedFiles),

@@ -22,6 +22,7 @@ import { filesDecisionFor, filesPreviewFor, showSwitchChanges } from './checkpoi
 import { toItem, toTreeNode, toUiEvent, toUsage } from './chat-items';
 import type { Logger } from './log';
 import { webviewLogLine } from './log-text';
+import { selectModel } from './commands/select-model';
 import { TreePatchBuilder } from './tree-patch';
 import { renderChatHtml, webviewResourceRoots } from './webview-html';
 
@@ -363,7 +364,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'insertAtCursor':
         return this.insertAtCursor(message.code);
       case 'selectModel':
-        await this.requireApp().setModel(message.key);
+        await selectModel(this.requireApp(), message.key);
         return;
       case 'setThinkingLevel':
         await this.requireApp().setThinkingLevel(message.level);
@@ -379,6 +380,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       }
       case 'newSession':
         await this.requireApp().newSession();
+        return;
+      case 'setApiKey':
+        await vscode.commands.executeCommand('arbor.setApiKey', { provider: this.deps.app?.snapshot({ tree: false, conversation: false }).model.provider });
         return;
       case 'userTyping':
         this.deps.app?.currentAgent?.notifyUserTyping();

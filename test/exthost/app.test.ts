@@ -97,10 +97,13 @@ suite('app (extension host, fake provider)', () => {
     const api = await activateArbor();
     assert.equal(await vscode.commands.executeCommand('arbor.selectModel', 'openai/gpt-5-mini'), true);
     assert.equal(api.app.snapshot().model.key, 'openai/gpt-5-mini');
+    assert.equal(vscode.workspace.getConfiguration('arbor').get('model'), 'openai/gpt-5-mini', 'the choice is saved in arbor.model');
     assert.equal(await vscode.commands.executeCommand('arbor.selectModel', 'nobody/none'), false);
     assert.equal(api.app.snapshot().model.key, 'openai/gpt-5-mini');
+    assert.equal(vscode.workspace.getConfiguration('arbor').get('model'), 'openai/gpt-5-mini');
     assert.equal(await vscode.commands.executeCommand('arbor.selectModel', 'fake/fake-gpt'), true);
     assert.equal(api.app.currentModel.provider, 'fake');
+    assert.equal(vscode.workspace.getConfiguration('arbor').get('model'), 'fake/fake-gpt');
   });
 
   test('newSession starts an empty conversation in a new file', async () => {

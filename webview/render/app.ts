@@ -291,6 +291,12 @@ export function mountApp(
     performance.measure(`arbor:render:${[...parts].join('+')}`, { start: started });
   });
 
+  // VS Code focuses the webview itself (Ctrl+Alt+A, the view's title, a click on its header): with
+  // nothing inside focused yet, the cursor goes to the input, so typing right away is not lost.
+  window.addEventListener('focus', () => {
+    if (document.activeElement === null || document.activeElement === document.body) composer.focus();
+  });
+
   // Esc in the tree closes it and returns to the input (Stop stays a button: Esc is too easy to hit).
   document.addEventListener('keydown', (event) => {
     if (event.key === 'Escape' && treeOpen && tree.root.contains(document.activeElement) && !dialog.isOpen) {

@@ -5,6 +5,7 @@
 // VS Code's own chat. Re-rendered whenever a state message arrives.
 import type { ChatState } from '../../src/protocol';
 import { el } from '../dom';
+import { sessionTitle } from '../format';
 import { icon } from '../icons';
 
 export interface HeaderActions {
@@ -40,7 +41,7 @@ export function createHeader(actions: HeaderActions): Header {
     update(state) {
       if (!state) return;
       workspace.textContent = state.workspaceFolders.length === 0 ? 'No folder open' : state.workspaceFolders.join(', ');
-      title.textContent = state.sessionName ?? (state.sessionFile ? state.sessionFile.split(/[\\/]/).pop() ?? 'Session' : 'New session');
+      title.textContent = sessionTitle(state);
       title.title = [title.textContent, state.sessionFile, workspace.textContent].filter(Boolean).join('\n');
       version.textContent = `Arbor v${state.extensionVersion}`;
       model.textContent = state.modelLabel ?? 'No model configured';

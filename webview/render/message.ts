@@ -21,6 +21,12 @@ function actionButton(action: string, id: string, glyph: IconName, title: string
   return el('button', { type: 'button', class: 'icon-btn', 'data-action': action, 'data-id': id, 'data-icon': glyph, title, 'aria-label': title }, icon(glyph));
 }
 
+/** the action a failed reply's error offers, as a link-styled button after the message */
+function errorActionButtons(ctx: RenderContext, id: string): HTMLElement[] {
+  if (ctx.store.errorActions.get(id) !== 'setApiKey') return [];
+  return [el('button', { type: 'button', class: 'link-btn error-action', 'data-action': 'setApiKey', 'data-id': id }, 'Set API Key')];
+}
+
 function head(who: string, item: ConversationItem, actions: HTMLElement[]): HTMLElement {
   const label = item.label ? el('span', { class: 'entry-label', title: `Label: ${item.label}` }, item.label) : '';
   return el(
@@ -93,7 +99,7 @@ function renderAssistant(ctx: RenderContext, item: Extract<ConversationItem, { k
     ...renderBlocks(ctx, id, item.blocks),
   );
   if (item.stopReason === 'error' || item.errorMessage) {
-    node.append(el('div', { class: 'inline-error', role: 'alert' }, item.errorMessage ?? 'The reply ended with an error.'));
+    node.append(el('div', { class: 'inline-error', role: 'alert' }, item.errorMessage ?? 'The reply ended with an error.', ...errorActionButtons(ctx, id)));
   } else if (item.stopReason === 'aborted') {
     node.append(el('div', { class: 'inline-note' }, 'Stopped.'));
   } else if (item.stopReason === 'length') {

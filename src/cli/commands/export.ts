@@ -6,10 +6,12 @@ import type { SessionEntry } from '../../session/entries';
 import { bashExecutionText } from '../../session/convert';
 import type { SessionStore } from '../../session/store';
 import { finiteCount, optionalText, readableText, toolArguments, type ViewProblems } from '../../app/normalize-view';
+import { sessionDisplayTitle } from '../../core/text';
+import { renderHtml } from './export-html';
 import { CliError, entryLines, openForCli, parseCommandArgs, resolveLeafOption, type CliCommand, type CliIO } from '../command';
 import { modelChangeText, thinkingLevelText } from '../../session/entry-fields';
 
-interface Section {
+export interface Section {
   title: string;
   /** plain text paragraphs */
   text?: string;
@@ -91,42 +93,23 @@ export function renderMarkdown(title: string, sections: readonly Section[]): str
   return out.join('\n');
 }
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-export function renderHtml(title: string, sections: readonly Section[]): string {
-  const body = sections
-    .map((s) => {
-      const parts = [`<section><h2>${escapeHtml(s.title)}</h2>`];
-      if (s.text !== undefined) parts.push(`<div class="text">${escapeHtml(s.text)}</div>`);
-      if (s.code !== undefined) parts.push(`<pre>${escapeHtml(s.code)}</pre>`);
-      parts.push('</section>');
-      return parts.join('');
-    })
-    .join('\n');
-  return [
-    '<!DOCTYPE html>',
-    '<html><head><meta charset="utf-8">',
-    `<title>${escapeHtml(title)}</title>`,
-    '<style>body{font-family:sans-serif;max-width:50rem;margin:auto}.text{white-space:pre-wrap}pre{background:#f4f4f4;padding:.5rem;overflow:auto}</style>',
-    '</head><body>',
-    `<h1>${escapeHtml(title)}</h1>`,
-    body,
-    '</body></html>',
-    '',
-  ].join('\n');
-}
-
 /** An entry the export could show only partly, and what was repaired (normalize-view's rules). */
 export interface ExportProblem {
   entryId: string;
   problems: string[];
 }
 
+/** The document's title: the session's name, else its first user message as plain text (as the chat header). */
+function exportTitle(name: string | undefined, branch: readonly SessionEntry[]): string {
+  const first = branch.find((e) => e.type === 'message' && e.message.role === 'user');
+  const text = first?.type === 'message' && first.message.role === 'user' ? contentParts(first.message.content, []).text : undefined;
+  return sessionDisplayTitle(name, text) ?? 'Arbor session';
+}
+
 export function exportSession(store: SessionStore, leafId: string | null, format: 'md' | 'html', report: ExportProblem[] = []): string {
-  const title = store.getSessionName() ?? `Session ${store.header.id}`;
-  const sections = store.getBranch(leafId).flatMap((entry) => {
+  const branch = store.getBranch(leafId);
+  const title = exportTitle(store.getSessionName(), branch);
+  const sections = branch.flatMap((entry) => {
     const problems: ViewProblems = [];
     const shown = entrySections(entry, problems);
     if (problems.length > 0) report.push({ entryId: entry.id, problems });

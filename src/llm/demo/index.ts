@@ -1,5 +1,5 @@
-// The offline demo model: the OpenAI-compatible provider pointed at a scripted in-process server that
-// is started on first use and closed by disposeDemoModel() (the extension calls it on deactivate).
+// The offline demo model: the OpenAI-compatible provider pointed at a scripted in-process endpoint (a
+// `fetch`, no socket) that is made on first use and dropped by disposeDemoModel() (on deactivate).
 import type { Provider, StreamEvent, StreamRequest } from '../types';
 import type { ProviderOptions } from '../provider-options';
 import { OpenAICompletionsProvider } from '../openai-completions';
@@ -38,9 +38,9 @@ class DemoProvider implements Provider {
   constructor(private readonly options?: ProviderOptions) {}
 
   async *stream(request: StreamRequest): AsyncIterable<StreamEvent> {
-    let baseUrl: string;
+    let demo: DemoServer;
     try {
-      baseUrl = (await ensureServer()).baseUrl;
+      demo = await ensureServer();
     } catch (err) {
       yield { type: 'start' };
       yield {
@@ -49,8 +49,9 @@ class DemoProvider implements Provider {
       };
       return;
     }
+    const baseUrl = demo.baseUrl;
     const model = { ...DEMO_MODEL, ...request.model, api: 'openai-compatible' as const, baseUrl };
-    const inner = new OpenAICompletionsProvider(model, { getKey: async () => undefined }, { ...this.options, baseUrl });
+    const inner = new OpenAICompletionsProvider(model, { getKey: async () => undefined }, { ...this.options, baseUrl, fetch: demo.fetch });
     for await (const event of inner.stream({ ...request, model })) {
       if (event.type === 'done') yield { type: 'done', message: { ...event.message, api: 'demo' } };
       else yield event;

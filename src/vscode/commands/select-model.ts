@@ -13,11 +13,22 @@ export function describeModel(model: ModelView): string {
   return `${tokens(model.contextWindow)} context · ${price}`;
 }
 
+/**
+ * Switches the app's model and saves the choice in `arbor.model` where it is set (the workspace's value
+ * wins over the user's, so writing the user's alone would be overridden when settings are read again).
+ */
+export async function selectModel(app: ArborApp, key: string): Promise<void> {
+  const view = await app.setModel(key);
+  const config = vscode.workspace.getConfiguration('arbor');
+  const inWorkspace = config.inspect<string>('model')?.workspaceValue !== undefined;
+  if (config.get<string>('model') !== view.key) await config.update('model', view.key, inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
+}
+
 export function register(context: vscode.ExtensionContext, app: ArborApp): vscode.Disposable {
   return vscode.commands.registerCommand(id, async (key?: unknown) => {
     if (typeof key === 'string') {
       try {
-        await app.setModel(key);
+        await selectModel(app, key);
         return true;
       } catch (error) {
         void vscode.window.showErrorMessage((error as Error).message);
@@ -33,7 +44,7 @@ export function register(context: vscode.ExtensionContext, app: ArborApp): vscod
     }));
     const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Arbor: Select Model'), matchOnDescription: true });
     if (!picked) return false;
-    await app.setModel(picked.key);
+    await selectModel(app, picked.key);
     return true;
   });
 }

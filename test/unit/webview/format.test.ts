@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { firstLine, formatCost, formatTime, formatTokens, keyArgument, safeJson } from '../../../webview/format';
+import { firstLine, formatCost, formatTime, formatTokens, keyArgument, safeJson, sessionTitle } from '../../../webview/format';
 
 test('formatTokens: plain, k and M with one decimal below 100k / 10M', () => {
   assert.equal(formatTokens(0), '0');
@@ -47,4 +47,11 @@ test('safeJson: pretty JSON, and a string for values JSON cannot hold', () => {
   cyclic.self = cyclic;
   assert.equal(safeJson(cyclic), '[object Object]');
   assert.equal(safeJson(undefined), '');
+});
+
+test('sessionTitle: the name; a session without one (new, nothing sent) is "New session", never its file name', () => {
+  const base = { extensionVersion: '1', workspaceFolders: [], workspaceTrusted: true, modelLabel: null };
+  assert.equal(sessionTitle({ ...base, sessionName: 'Fix the build', sessionFile: '/s/2026_abc.jsonl' }), 'Fix the build');
+  assert.equal(sessionTitle({ ...base, sessionName: null, sessionFile: '/s/2026_abc.jsonl' }), 'New session');
+  assert.equal(sessionTitle({ ...base }), 'New session');
 });

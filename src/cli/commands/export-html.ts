@@ -1,0 +1,32 @@
+// The HTML form of an exported conversation: message text is Markdown and is rendered as such (raw HTML
+// in it stays text: markdown-it with html off), tool calls and results stay preformatted.
+import MarkdownIt from 'markdown-it';
+import type { Section } from './export';
+
+const markdown = new MarkdownIt({ html: false, linkify: true });
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function sectionHtml(section: Section): string {
+  const parts = [`<section><h2>${escapeHtml(section.title)}</h2>`];
+  if (section.text !== undefined) parts.push(`<div class="text">${markdown.render(section.text)}</div>`);
+  if (section.code !== undefined) parts.push(`<pre>${escapeHtml(section.code)}</pre>`);
+  parts.push('</section>');
+  return parts.join('');
+}
+
+export function renderHtml(title: string, sections: readonly Section[]): string {
+  return [
+    '<!DOCTYPE html>',
+    '<html><head><meta charset="utf-8">',
+    `<title>${escapeHtml(title)}</title>`,
+    '<style>body{font-family:sans-serif;max-width:50rem;margin:auto;padding:0 1rem}section h2{font-size:1rem;color:#555}code{background:#f4f4f4;padding:0 .2em}pre{background:#f4f4f4;padding:.5rem;overflow:auto}</style>',
+    '</head><body>',
+    `<h1>${escapeHtml(title)}</h1>`,
+    sections.map(sectionHtml).join('\n'),
+    '</body></html>',
+    '',
+  ].join('\n');
+}
