@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { buildPreview, prepareCompaction, type CompactionPreview, type CompactionResult } from '../../compaction';
 import { formatTokens } from '../status-bar';
-import { askFocus, compactWithProgress, notDone, reportCancel } from './compaction-flow';
+import { askFocus, compactWithProgress, reportNotDone } from './compaction-flow';
 import { requireStore, type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.compactSession';
@@ -92,18 +92,12 @@ export async function run(deps: SurfaceDeps, instructionsArg?: unknown): Promise
     deps.log.info(`manual compaction done${focus ? ` (focus: ${focus})` : ''}`);
     return 'compacted';
   } catch (error) {
-    const why = notDone(error);
-    if (why.kind === 'cancelled') {
-      reportCancel();
-      return 'cancelled';
-    }
-    if (why.kind === 'skipped') {
-      void vscode.window.showInformationMessage(why.message);
-      return 'nothing';
-    }
-    deps.log.error(`manual compaction failed: ${why.message}`);
-    void vscode.window.showErrorMessage(vscode.l10n.t('Compaction failed: {0}. The session is unchanged.', why.message.replace(/\.$/, '')));
-    return 'failed';
+    const kind = reportNotDone(deps, error, {
+      logAs: 'manual compaction',
+      skipAs: 'info',
+      failed: (reason) => vscode.l10n.t('Compaction failed: {0}. The session is unchanged.', reason),
+    });
+    return kind === 'skipped' ? 'nothing' : kind;
   }
 }
 

@@ -10,7 +10,7 @@ import { buildPreview, compactionCutTargets, prepareCompactionAt } from '../../c
 import type { SessionStore } from '../../session/store';
 import { presentEntry } from '../tree/entry-presentation';
 import { previewDetail, previewTitle, reviewInEditor } from './compact-session';
-import { askFocus, compactWithProgress, notDone, reportCancel } from './compaction-flow';
+import { askFocus, compactWithProgress, reportNotDone } from './compaction-flow';
 import { pickPathEntry } from './entry-picker';
 import { entryIdFrom, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
 
@@ -86,18 +86,12 @@ export async function run(deps: SurfaceDeps, arg?: unknown, instructionsArg?: un
     if (plan.note) void vscode.window.showInformationMessage(plan.note);
     return 'compacted';
   } catch (error) {
-    const why = notDone(error);
-    if (why.kind === 'cancelled') {
-      reportCancel();
-      return 'cancelled';
-    }
-    if (why.kind === 'skipped') {
-      void vscode.window.showWarningMessage(why.message);
-      return 'refused';
-    }
-    deps.log.error(`compact up to ${entry.id} failed: ${why.message}`);
-    void vscode.window.showErrorMessage(vscode.l10n.t('Compaction failed: {0}. The session is unchanged.', why.message.replace(/\.$/, '')));
-    return 'failed';
+    const kind = reportNotDone(deps, error, {
+      logAs: `compact up to ${entry.id}`,
+      skipAs: 'warning',
+      failed: (reason) => vscode.l10n.t('Compaction failed: {0}. The session is unchanged.', reason),
+    });
+    return kind === 'skipped' ? 'refused' : kind;
   }
 }
 

@@ -1,5 +1,5 @@
-// The steps Compact Session and Compact Up To Here share: asking for focus instructions, and running the
-// compaction under a progress notification whose Cancel stops the summarizer (status bar busy meanwhile).
+// The steps Compact Session, Compact Up To Here and Hand Off share: asking for focus instructions, running the
+// compaction under a progress notification whose Cancel stops the summarizer, and telling why none happened.
 import * as vscode from 'vscode';
 import { revealInTree } from './branch-switch';
 import { CompactionNotDone, type SkipReason } from '../../compaction';
@@ -67,4 +67,27 @@ export function notDone(error: unknown): NotDone {
 /** Says the session is unchanged after the user's cancel. */
 export function reportCancel(): void {
   void vscode.window.showInformationMessage(vscode.l10n.t('Compaction cancelled. The session is unchanged.'));
+}
+
+/** How a command's compaction that did not happen is told to the user (once) and logged. */
+export interface NotDoneWording {
+  /** the log line's subject, e.g. "manual compaction" */
+  logAs: string;
+  /** a skip is information (nothing to do) or a warning (the user's choice was refused) */
+  skipAs: 'info' | 'warning';
+  /** the failure message, with the reason (a literal per command, for localization) */
+  failed: (reason: string) => string;
+}
+
+/** Tells the user why the compaction did not happen; returns which of the three it was. */
+export function reportNotDone(deps: SurfaceDeps, error: unknown, wording: NotDoneWording): NotDone['kind'] {
+  const why = notDone(error);
+  if (why.kind === 'cancelled') reportCancel();
+  else if (why.kind === 'skipped') {
+    void (wording.skipAs === 'info' ? vscode.window.showInformationMessage(why.message) : vscode.window.showWarningMessage(why.message));
+  } else {
+    deps.log.error(`${wording.logAs} failed: ${why.message}`);
+    void vscode.window.showErrorMessage(wording.failed(why.message.replace(/\.$/, '')));
+  }
+  return why.kind;
 }

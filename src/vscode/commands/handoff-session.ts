@@ -2,7 +2,7 @@
 // then the current model writes a handoff document that seeds a new session (the old one stays as it is,
 // linked as the parent). Progress with Cancel, as for Compact Session; the outcome is typed.
 import * as vscode from 'vscode';
-import { askFocus, compactWithProgress, notDone, reportCancel } from './compaction-flow';
+import { askFocus, compactWithProgress, reportNotDone } from './compaction-flow';
 import { requireStore, type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.handoffSession';
@@ -18,23 +18,17 @@ export async function run(deps: SurfaceDeps, instructionsArg?: unknown): Promise
     deps.log.info(`handoff done${asked.focus ? ` (focus: ${asked.focus})` : ''}`);
     return 'handedOff';
   } catch (error) {
-    return reportNotDone(deps, error);
+    return reportHandoffNotDone(deps, error);
   }
 }
 
-function reportNotDone(deps: SurfaceDeps, error: unknown): HandoffOutcome {
-  const why = notDone(error);
-  if (why.kind === 'cancelled') {
-    reportCancel();
-    return 'cancelled';
-  }
-  if (why.kind === 'skipped') {
-    void vscode.window.showInformationMessage(why.message);
-    return 'nothing';
-  }
-  deps.log.error(`handoff failed: ${why.message}`);
-  void vscode.window.showErrorMessage(vscode.l10n.t('Handoff failed: {0}. The session is unchanged.', why.message.replace(/\.$/, '')));
-  return 'failed';
+function reportHandoffNotDone(deps: SurfaceDeps, error: unknown): HandoffOutcome {
+  const kind = reportNotDone(deps, error, {
+    logAs: 'handoff',
+    skipAs: 'info',
+    failed: (reason) => vscode.l10n.t('Handoff failed: {0}. The session is unchanged.', reason),
+  });
+  return kind === 'skipped' ? 'nothing' : kind;
 }
 
 export function register(deps: SurfaceDeps): vscode.Disposable {
