@@ -96,6 +96,7 @@ export function createTreeGraph(actions: GraphActions): TreeGraph {
       svg.replaceChildren();
       return;
     }
+    const started = performance.now();
     const first = Math.max(0, geometry.rowAt(scroller.scrollTop, rows) - OVERSCAN);
     const last = Math.min(rows - 1, geometry.rowAt(scroller.scrollTop + scroller.clientHeight, rows) + OVERSCAN);
     const drawn = drawWindow({ layout, geometry, nodeOf, leafRow, first, last, width: scroller.clientWidth, focus });
@@ -108,6 +109,8 @@ export function createTreeGraph(actions: GraphActions): TreeGraph {
     labels.replaceChildren(...drawn.labels);
     if (hadFocus) focusedElement()?.focus({ preventScroll: true });
     minimap.viewport(scroller.scrollTop / Math.max(1, scroller.scrollHeight), scroller.clientHeight / Math.max(1, scroller.scrollHeight));
+    // read by bench/tree-graph.mjs (frame cost while panning)
+    performance.measure('arbor:graph:render', { start: started });
   }
 
   function schedule(): void {
