@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { startFakeLlm } from '../fake-llm/server.mjs';
-import { expandPane, fakeModelSettings, openArborContainer, readyChat, screenshot, sidebarPane } from '../harness/browser.mjs';
-import { setTheme, THEMES } from '../harness/themes.mjs';
+import { expandPane, fakeModelSettings, openArborContainer, readyChat, screenshot, setColorTheme, sidebarPane } from '../harness/browser.mjs';
+import { THEMES } from '../harness/themes.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
 let fake;
@@ -161,7 +161,7 @@ wb.test('Edit edits the message in its bubble and sends it as a new branch, with
 
 for (const [theme, kind, tag] of THEMES) {
   wb.test(`the switcher and the inline editor in ${tag}`, async (page) => {
-    const chat = await setTheme(page, theme, kind);
+    const chat = await setColorTheme(page, theme, kind);
     const edited = fileEntries().find((e) => e.message.content === 'Run the formatter on src only');
     const message = chat.locator(`.msg[data-entry="${edited.id}"]`);
     await message.hover();

@@ -9,8 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { startFakeLlm } from '../fake-llm/server.mjs';
-import { chatFrame, expandPane, fakeModelSettings, openArborContainer, readyChat, screenshot, sidebarPane } from '../harness/browser.mjs';
-import { setTheme, THEMES } from '../harness/themes.mjs';
+import { chatFrame, expandPane, fakeModelSettings, openArborContainer, readyChat, screenshot, setColorTheme, sidebarPane } from '../harness/browser.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
 let fake;
@@ -115,9 +114,14 @@ wb.test('a tool name stays on one line and Send stays on the composer row at 300
   assert.ok(Math.abs(rows.sendTop - rows.pickerTop) < 8, `Send on the pickers' row: ${JSON.stringify(rows)}`);
 });
 
-for (const [theme, kind, tag] of THEMES) {
+for (const [theme, kind, tag] of [
+  ['Default Dark Modern', 'vscode-dark', 'dark'],
+  ['Default Light Modern', 'vscode-light', 'light'],
+  ['Default High Contrast', 'vscode-high-contrast', 'hc-dark'],
+  ['Default High Contrast Light', 'vscode-high-contrast-light', 'hc-light'],
+]) {
   wb.test(`inline code is readable in ${tag}`, async (page) => {
-    const chat = await setTheme(page, theme, kind);
+    const chat = await setColorTheme(page, theme, kind);
     const code = chat.locator('.msg[data-entry="a2"] .markdown :not(pre) > code').first();
     await code.waitFor();
     const contrast = await code.evaluate((e) => {
