@@ -12,8 +12,6 @@ import type {
 import { loadTemplate, renderTemplate } from '../core/prompts';
 import { ompRoleToLlm, withoutBlobImagesIn } from './omp-messages';
 
-export { messageFromEntry } from './context';
-
 export const COMPACTION_SUMMARY_TEMPLATE = 'compaction-summary-context';
 export const BRANCH_SUMMARY_TEMPLATE = 'branch-summary-context';
 

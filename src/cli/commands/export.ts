@@ -1,80 +1,23 @@
 // `export FILE --format md|html [--leaf ID] [--out FILE]`: the root→leaf conversation as a document.
 // The whole path is exported (compaction entries appear as sections; nothing before them is hidden).
 import { writeFile } from 'node:fs/promises';
-import type { AgentMessage } from '../../core/messages';
 import type { SessionEntry } from '../../session/entries';
-import { bashExecutionText } from '../../session/convert';
 import type { SessionStore } from '../../session/store';
-import { finiteCount, optionalText, readableText, toolArguments, type ViewProblems } from '../../app/normalize-view';
+import { kindOf, type ExportSection } from '../../session/kinds/index';
+import { exportContentText } from '../../session/kinds/message';
+import type { ViewProblems } from '../../app/normalize-view';
 import { sessionDisplayTitle } from '../../core/text';
 import { renderHtml } from './export-html';
 import { CliError, entryLines, openForCli, parseCommandArgs, resolveLeafOption, type CliCommand, type CliIO } from '../command';
-import { modelChangeText, thinkingLevelText } from '../../session/entry-fields';
 
-export interface Section {
-  title: string;
-  /** plain text paragraphs */
-  text?: string;
-  /** preformatted blocks */
-  code?: string;
-}
-
-function assistantSections(message: Extract<AgentMessage, { role: 'assistant' }>, problems: ViewProblems): Section[] {
-  const sections: Section[] = [];
-  for (const block of message.content as readonly { type: string; [k: string]: unknown }[]) {
-    if (block.type === 'text') sections.push({ title: `Assistant (${message.model})`, text: readableText(block.text, 'text', problems) });
-    else if (block.type === 'thinking') sections.push({ title: 'Thinking', text: readableText(block.thinking, 'thinking', problems) });
-    else if (block.type === 'toolCall') {
-      const name = readableText(block.name, 'tool name', problems);
-      sections.push({ title: `Tool call: ${name}`, code: JSON.stringify(toolArguments(block.arguments, problems), null, 2) });
-    }
-  }
-  const error = optionalText(message.errorMessage, 'errorMessage', problems);
-  if (error) sections.push({ title: 'Error', text: error });
-  return sections;
-}
-
-function messageSections(message: AgentMessage, problems: ViewProblems): Section[] {
-  switch (message.role) {
-    case 'user':
-      return [{ title: 'User', ...contentParts(message.content, problems) }];
-    case 'custom':
-      return [{ title: `Extension message (${message.customType})`, ...contentParts(message.content, problems) }];
-    case 'assistant':
-      return assistantSections(message, problems);
-    case 'toolResult':
-      return [{ title: `Tool result: ${message.toolName}${message.isError ? ' (error)' : ''}`, code: contentParts(message.content, problems).text }];
-    case 'bashExecution':
-      return [{ title: 'Shell command', code: bashExecutionText(message) }];
-    default:
-      return [];
-  }
-}
+export type Section = ExportSection;
 
 function contentParts(content: string | readonly { type: string; text?: unknown }[], problems: ViewProblems): { text: string } {
-  if (typeof content === 'string') return { text: content };
-  return {
-    text: content.map((b) => (b.type === 'text' ? readableText(b.text, 'text', problems) : `[${b.type}]`)).join('\n'),
-  };
+  return { text: exportContentText(content, problems) };
 }
 
 function entrySections(entry: SessionEntry, problems: ViewProblems): Section[] {
-  switch (entry.type) {
-    case 'message':
-      return messageSections(entry.message, problems);
-    case 'compaction':
-      return [{ title: `Compaction summary (${finiteCount(entry.tokensBefore, 'tokensBefore', problems)} tokens before)`, text: entry.summary }];
-    case 'branch_summary':
-      return entry.summary ? [{ title: 'Branch summary', text: entry.summary }] : [];
-    case 'custom_message':
-      return [{ title: `Extension message (${entry.customType})`, ...contentParts(entry.content, problems) }];
-    case 'model_change':
-      return [{ title: 'Model', text: modelChangeText(entry) }];
-    case 'thinking_level_change':
-      return [{ title: 'Thinking level', text: thinkingLevelText(entry) }];
-    default:
-      return [];
-  }
+  return kindOf(entry).sections(entry, problems);
 }
 
 function fence(code: string): string {
