@@ -884,7 +884,7 @@ export class ArborApp implements Disposable {
         { hooks: this.navigationHooks, ...(options.summarize ? { summarizer: this.summarizer() } : {}) },
       );
       this.syncLeaf();
-      if (!result.cancelled) this.agent?.refreshFromStore();
+      if (!result.cancelled) this.agent?.refreshFromStore(result.summaryEntry ? [result.summaryEntry] : []);
       if (result.cancelled && restored?.kind === 'restored') await this.undoRestore(store, targetId);
       return restored ? { ...result, files: restored } : result;
     } catch (error) {
@@ -976,7 +976,7 @@ export class ArborApp implements Disposable {
       ...(options.replaceInstructions !== undefined ? { replaceInstructions: options.replaceInstructions } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    this.agent?.refreshFromStore();
+    this.agent?.refreshFromStore([result.summaryEntry]);
     return result;
   }
 
