@@ -102,6 +102,13 @@ export function sessionFileName(timestamp: string, id: string): string {
   return `${timestamp.replace(/[:.]/g, '-')}_${id}.jsonl`;
 }
 
+/** The header of a new session (version 3, a fresh id unless given, now, `cwd`, `parentSession` when given). */
+export function newSessionHeader(options: { cwd: string; id?: string; parentSession?: string }): SessionHeader {
+  const header: SessionHeader = { type: 'session', version: CURRENT_SESSION_VERSION, id: options.id ?? generateSessionId(), timestamp: new Date().toISOString(), cwd: options.cwd };
+  if (options.parentSession !== undefined) header.parentSession = options.parentSession;
+  return header;
+}
+
 export class SessionStore {
   readonly file: string;
   header: SessionHeader;
@@ -176,12 +183,9 @@ export class SessionStore {
 
   /** A new, empty session. The file is written with the first append (or `ensureFile()`), like pi. */
   static async create(options: CreateOptions): Promise<SessionStore> {
-    const id = options.id ?? generateSessionId();
-    const timestamp = new Date().toISOString();
-    const header: SessionHeader = { type: 'session', version: CURRENT_SESSION_VERSION, id, timestamp, cwd: options.cwd };
-    if (options.parentSession !== undefined) header.parentSession = options.parentSession;
+    const header = newSessionHeader(options);
     await mkdir(options.dir, { recursive: true });
-    const file = join(options.dir, sessionFileName(timestamp, id));
+    const file = join(options.dir, sessionFileName(header.timestamp, header.id));
     return new SessionStore(file, header, false, options.leafMemory);
   }
 

@@ -1,6 +1,9 @@
-// `export FILE --format md|html [--leaf ID] [--out FILE]`: the root→leaf conversation as a document.
-// The whole path is exported (compaction entries appear as sections; nothing before them is hidden).
+// `export FILE --format md|html|jsonl [--leaf ID] [--out FILE]`: the root→leaf conversation as a document
+// (the whole path: compaction entries appear as sections; nothing before them is hidden), or with jsonl
+// the branch as a standalone session file, written as Fork writes one.
 import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { exportBranchSession } from '../../session/branch-session';
 import type { SessionEntry } from '../../session/entries';
 import type { SessionStore } from '../../session/store';
 import { kindOf, type ExportSection } from '../../session/kinds/index';
@@ -71,9 +74,20 @@ async function reportPartlyShown(file: string, report: readonly ExportProblem[],
   }
 }
 
+/** `--format jsonl`: the branch as a standalone session pi 1.5 reads (the code path of Fork, branch-session.ts). */
+async function exportJsonl(store: SessionStore, leaf: string | undefined, out: string | undefined, io: CliIO): Promise<number> {
+  if (!out) throw new CliError('--format jsonl needs --out PATH');
+  if (resolve(out) === resolve(store.file)) throw new CliError('--out must not be the session being exported');
+  const leafId = resolveLeafOption(store, leaf);
+  if (leafId === null) throw new CliError('the session has no entries to export');
+  const header = await exportBranchSession(store, leafId, out);
+  io.err(`wrote session ${header.id} (${store.getBranch(leafId).length} entries on the branch to ${leafId}) to ${out}`);
+  return 0;
+}
+
 export const exportCommand: CliCommand = {
-  usage: 'export FILE --format md|html [--leaf ID] [--out PATH]',
-  summary: 'export the root→leaf conversation as Markdown or HTML',
+  usage: 'export FILE --format md|html|jsonl [--leaf ID] [--out PATH]',
+  summary: 'export the root→leaf conversation as Markdown or HTML, or the branch as a session file (jsonl)',
   async run(args, io) {
     const { positionals, values } = parseCommandArgs(
       args,
@@ -81,8 +95,9 @@ export const exportCommand: CliCommand = {
       ['FILE'],
     );
     const format = values.format;
-    if (format !== 'md' && format !== 'html') throw new CliError('--format must be md or html');
+    if (format !== 'md' && format !== 'html' && format !== 'jsonl') throw new CliError('--format must be md, html or jsonl');
     const store = await openForCli(positionals[0]!, io);
+    if (format === 'jsonl') return exportJsonl(store, values.leaf, values.out, io);
     const report: ExportProblem[] = [];
     const text = exportSession(store, resolveLeafOption(store, values.leaf), format, report);
     await reportPartlyShown(positionals[0]!, report, io);
