@@ -1,6 +1,7 @@
 // `compaction` entries: a summary that stands for the conversation before it. Its summary (after pi 1.5's
 // system message) enters the context only where the compaction opens it (context.ts's path rules).
 import type { CompactionSummaryMessage } from '../../core/messages';
+import { nativePayloadsOf } from '../../core/native-compaction';
 import { withoutHeadings } from '../../core/plain-line';
 import type { CompactionEntry } from '../entries';
 import type { EntryKind } from './kind';
@@ -10,7 +11,14 @@ import { markdownFirstLine } from '../../app/summary-text';
 import { join, str } from '../search-text';
 
 export function compactionSummaryMessage(entry: CompactionEntry): CompactionSummaryMessage {
-  return { role: 'compactionSummary', summary: entry.summary, tokensBefore: entry.tokensBefore, timestamp: Date.parse(entry.timestamp) };
+  const native = nativePayloadsOf(entry.preserveData);
+  return {
+    role: 'compactionSummary',
+    summary: entry.summary,
+    tokensBefore: entry.tokensBefore,
+    timestamp: Date.parse(entry.timestamp),
+    ...(native.length > 0 ? { native } : {}),
+  };
 }
 
 export const compactionKind: EntryKind<CompactionEntry> = {
