@@ -1,10 +1,11 @@
 // Shared pieces of the file checkpoint exthost suites: a turn through the fake provider that writes FILE,
 // the reply that ended it, and scripted answers to the summary and files pickers.
 import * as assert from 'node:assert/strict';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ArborApi } from '../../src/vscode/api';
-import { fakeAdmin } from './helpers';
+import { activateArbor, fakeAdmin } from './helpers';
 import { stubWindow } from './surfaces-fixtures';
 
 export const FILE = 'cp15-switch.txt';
@@ -59,3 +60,17 @@ export function answers(files: string, outsideTicks: string[] = []) {
   return { ui, seen };
 }
 
+
+/** Every test starts from a new session whose two turns wrote "one" then "two" to FILE. */
+export async function twoTurnSession(): Promise<ArborApi> {
+  const api = await activateArbor();
+  await removeFile();
+  await api.app.newSession();
+  await writeTurn(api, 'one');
+  await writeTurn(api, 'two');
+  return api;
+}
+
+export async function removeFile(): Promise<void> {
+  await rm(workspaceFile(FILE), { force: true });
+}

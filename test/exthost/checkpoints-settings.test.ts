@@ -8,8 +8,7 @@ import { mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ArborApi } from '../../src/vscode/api';
-import { answers, FILE, replyOf, workspaceFile, writeTurn } from './checkpoints-fixtures';
-import { activateArbor } from './helpers';
+import { answers, FILE, removeFile, replyOf, twoTurnSession, workspaceFile, writeTurn } from './checkpoints-fixtures';
 import { stubWindow } from './surfaces-fixtures';
 
 const config = () => vscode.workspace.getConfiguration('arbor.checkpoints');
@@ -19,17 +18,13 @@ suite('file checkpoints: settings, Show changes, crash recovery, gc (issue #15)'
   let api: ArborApi;
 
   setup(async () => {
-    api = await activateArbor();
-    await rm(workspaceFile(FILE), { force: true });
-    await api.app.newSession();
-    await writeTurn(api, 'one');
-    await writeTurn(api, 'two');
+    api = await twoTurnSession();
   });
 
   teardown(async () => {
     await config().update('restore', undefined, vscode.ConfigurationTarget.Global);
     await config().update('maxFileBytes', undefined, vscode.ConfigurationTarget.Global);
-    await rm(workspaceFile(FILE), { force: true });
+    await removeFile();
   });
 
   for (const [mode, expected] of [['never', 'two\n'], ['always', 'one\n']] as const) {

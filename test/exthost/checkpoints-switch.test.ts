@@ -3,26 +3,21 @@
 // when the states differ) or "Conversation only"; the restore is visible on disk, and a file changed
 // outside Arbor is kept unless ticked. Compare Files With… and Restore Files Only work on the same tree.
 import * as assert from 'node:assert/strict';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { ArborApi } from '../../src/vscode/api';
-import { answers, FILE, replyOf, workspaceFile, writeTurn } from './checkpoints-fixtures';
-import { activateArbor } from './helpers';
+import { answers, FILE, removeFile, replyOf, twoTurnSession, workspaceFile, writeTurn } from './checkpoints-fixtures';
 import { stubWindow } from './surfaces-fixtures';
 
 suite('file checkpoints: branch switches (issue #15)', () => {
   let api: ArborApi;
 
   setup(async () => {
-    api = await activateArbor();
-    await rm(workspaceFile(FILE), { force: true });
-    await api.app.newSession();
-    await writeTurn(api, 'one');
-    await writeTurn(api, 'two');
+    api = await twoTurnSession();
   });
 
   teardown(async () => {
-    await rm(workspaceFile(FILE), { force: true });
+    await removeFile();
   });
 
   test('each turn that wrote the file carries an arbor.files manifest', () => {
