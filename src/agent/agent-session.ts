@@ -9,6 +9,8 @@
 import type { AgentMessage, AssistantMessage, UserMessage } from '../core/messages';
 import {
   CompactionNotDone,
+  isDone,
+  type CompactionDoneOutcome,
   CompactionRunner,
   DEFAULT_COMPACTION_SETTINGS,
   compactionThreshold,
@@ -308,7 +310,7 @@ export class AgentSession {
    * queued meanwhile are sent afterwards.
    * Throws `CompactionNotDone` carrying the typed outcome (skipped and why, cancelled, failed).
    */
-  async compact(customInstructions?: string, options: CompactOptions = {}): Promise<CompactionOutcome & { status: 'compacted' | 'handoff' }> {
+  async compact(customInstructions?: string, options: CompactOptions = {}): Promise<CompactionDoneOutcome> {
     if (this.runner.running) throw new Error('A compaction is already running');
     if (this.activity) {
       this.compactWaiting = true;
@@ -338,7 +340,7 @@ export class AgentSession {
       });
     });
     const final = outcome as CompactionOutcome;
-    if (final.status === 'compacted' || final.status === 'handoff') return final;
+    if (isDone(final)) return final;
     throw new CompactionNotDone(final);
   }
 

@@ -16,6 +16,7 @@ import {
   autoContinuePrompt,
   compactionThreshold,
   failureMessage,
+  isDone,
   shouldCompact,
   type CompactionOutcome,
   type CompactionSettings,
@@ -78,7 +79,7 @@ export class ContextMaintainer {
   ) {
     // Any compaction (a manual one included) answers an earlier "later".
     runner.onEvent((event) => {
-      if (event.type === 'end' && (event.outcome.status === 'compacted' || event.outcome.status === 'handoff')) this.deferral.clear();
+      if (event.type === 'end' && isDone(event.outcome)) this.deferral.clear();
     });
   }
 
@@ -118,7 +119,7 @@ export class ContextMaintainer {
     if (failing.parentId === null) this.host.store().resetLeaf();
     else this.host.store().branch(failing.parentId);
     const outcome = await this.runCompaction({ reason: kind, willRetry: true }, signal);
-    if (outcome.status === 'compacted' || outcome.status === 'handoff') return signal.aborted ? 'reported' : 'retry';
+    if (isDone(outcome)) return signal.aborted ? 'reported' : 'retry';
     if (this.host.store().getEntry(entryId)) this.host.store().branch(entryId);
     // A short session cut off at the output limit is a normal stop: the user may continue it.
     if (kind === 'length' && outcome.status === 'skipped' && outcome.why === 'nothing-to-compact') return 'none';
@@ -184,7 +185,7 @@ export class ContextMaintainer {
     if (!settings.enabled || settings.strategy === 'off') return false;
     const tokens = await this.pruneIfWorthIt(replyContextTokens(reply));
     const outcome = await this.thresholdCompaction(tokens, signal);
-    if (outcome?.status !== 'compacted' && outcome?.status !== 'handoff') return false;
+    if (!isDone(outcome)) return false;
     // A queued user message carries the conversation on; auto-continue runs once per user message.
     if (signal.aborted || this.host.queueLength() > 0 || !settings.autoContinue || state.autoContinued) return false;
     state.autoContinued = true;
@@ -297,7 +298,7 @@ export class ContextMaintainer {
       signal?.removeEventListener('abort', onAbort);
     }
     if (outcome.status === 'handoff') await this.startHandoffSession(outcome.content);
-    if (outcome.status === 'compacted' || outcome.status === 'handoff') this.host.refresh();
+    if (isDone(outcome)) this.host.refresh();
     return outcome;
   }
 

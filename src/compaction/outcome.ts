@@ -62,6 +62,13 @@ export function failureMessage(reason: CompactionReason, detail: string): string
 }
 
 
+/** The outcomes of a run that shrank the context (in place, or by starting a new session). */
+export type CompactionDoneOutcome = Extract<CompactionOutcome, { status: 'compacted' | 'handoff' }>;
+
+export function isDone(outcome: CompactionOutcome | undefined): outcome is CompactionDoneOutcome {
+  return outcome?.status === 'compacted' || outcome?.status === 'handoff';
+}
+
 /** The outcomes of a run that compacted nothing. */
 export type CompactionNotDoneOutcome = Extract<CompactionOutcome, { status: 'skipped' | 'cancelled' | 'failed' }>;
 

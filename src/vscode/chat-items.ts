@@ -6,6 +6,7 @@ import { contentText } from '../core/messages';
 import { compactionReasonSchema, LIMITS, parseHostMessage, type AgentUiEvent, type CompactionReasonName, type AssistantBlock, type ConversationItem, type UsageSnapshot } from '../protocol';
 import { wireId } from '../app/wire-ids';
 import { stripFileOperations } from '../compaction/file-ops';
+import { isDone } from '../compaction/outcome';
 import { approvalRequestEvent } from './approval-event';
 import { epochMs } from './tree-nodes';
 
@@ -204,7 +205,7 @@ export function toUiEvent(event: AgentEvent): AgentUiEvent | undefined {
       return {
         type: 'compaction_end',
         reason: event.reason,
-        ok: event.outcome.status === 'compacted' || event.outcome.status === 'handoff',
+        ok: isDone(event.outcome),
         aborted: event.aborted,
         willRetry: event.willRetry,
         ...(event.errorMessage ? { errorMessage: clip(event.errorMessage, LIMITS.medium) } : {}),
