@@ -256,6 +256,7 @@ export class AgentSession {
    * they are returned so the UI can put them back into the input.
    */
   async stop(): Promise<string[]> {
+    this.maintainer.background.cancel('stopped by the user');
     const dropped = this.queue.splice(0);
     if (dropped.length > 0) this.emitQueued();
     if (this.activity) {
@@ -298,6 +299,7 @@ export class AgentSession {
    * this only tells the UI to re-render and refreshes the usage figures.
    */
   refreshFromStore(): void {
+    this.maintainer.background.leafMoved();
     this.emit({ type: 'refreshed', leafId: this.currentStore.getLeafId() });
     this.emitUsage();
   }
@@ -410,6 +412,7 @@ export class AgentSession {
     this.maintainer.abortIdleQuestion();
     this.runController?.abort();
     this.runner.cancel();
+    this.maintainer.background.cancel('the session closed');
     this.listeners.clear();
   }
 
@@ -690,6 +693,7 @@ export class AgentSession {
       persist: (message) => this.persist(message),
       refresh: () => this.refreshFromStore(),
       replaceStore: (next) => {
+        this.maintainer.background.cancel('another session');
         this.currentStore = next;
       },
       ...(this.deps.createHandoffSession ? { createHandoffSession: this.deps.createHandoffSession } : {}),
