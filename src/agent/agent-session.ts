@@ -393,7 +393,9 @@ export class AgentSession {
       contextTokens = replyContextTokens(live.message);
       for (let i = live.index + 1; i < messages.length; i++) contextTokens += this.estimate(messages[i]!);
     }
-    let estimatedTokens = contextTokens ?? 0;
+    // Without a reply's usage: every message estimated, plus the system prompt and tools, as a compaction
+    // marker and the compaction preview count them (so the three agree).
+    let estimatedTokens = contextTokens ?? this.fixedOverheadTokens();
     if (contextTokens === null) for (const message of messages) estimatedTokens += this.estimate(message);
     const window = this.model.contextWindow;
     return {
@@ -586,8 +588,12 @@ export class AgentSession {
   /** Context tokens of the current path: the newest live usage plus estimates, or all estimates plus the fixed overhead. */
   private contextEstimate(): number {
     const usage = this.usage();
-    if (usage.contextTokens !== null) return usage.contextTokens;
-    return usage.estimatedTokens + Math.ceil((this.lastSystemPrompt.length + JSON.stringify(toolDefinitions(this.offeredTools())).length) / 4);
+    return usage.contextTokens ?? usage.estimatedTokens;
+  }
+
+  /** Tokens of the system prompt and the tool definitions (estimated). */
+  private fixedOverheadTokens(): number {
+    return Math.ceil((this.lastSystemPrompt.length + JSON.stringify(toolDefinitions(this.offeredTools())).length) / 4);
   }
 
   // ---- idle ---------------------------------------------------------------------------------------
@@ -728,7 +734,7 @@ export class AgentSession {
       ...(options.nativeCompactionTimeoutMs !== undefined ? { nativeCompactionTimeoutMs: options.nativeCompactionTimeoutMs } : {}),
       keys: this.deps.keys,
       ...(this.deps.log ? { log: this.deps.log } : {}),
-      fixedOverheadTokens: () => Math.ceil((this.lastSystemPrompt.length + JSON.stringify(toolDefinitions(this.offeredTools())).length) / 4),
+      fixedOverheadTokens: () => this.fixedOverheadTokens(),
       thinkingLevel: () => thinkingOf(this.thinkingLevel).thinkingLevel,
       liveContext: () => this.liveContext(),
     });

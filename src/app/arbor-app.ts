@@ -2,6 +2,7 @@
 // webview, Session Tree, commands, status bar) goes through this object; none of them holds a
 // SessionStore or an AgentSession of its own. No `vscode` import: the host passes small adapters in
 // (keys, leaf memory, approval prompter, settings, trust, log), and the whole thing is unit-tested in Node.
+import { measuresCompaction } from './marker-figures';
 import { ApprovalPolicy } from '../agent/approval';
 import { AgentSession, type AgentCompactionOptions, type AgentSessionDeps } from '../agent/agent-session';
 import type { AgentEvent, ApprovalPrompter, UsageInfo } from '../agent/events';
@@ -714,7 +715,8 @@ export class ArborApp implements Disposable {
     const labels = entry.type === 'label' ? [{ id: entry.targetId, ...(store.getLabel(entry.targetId) ? { label: store.getLabel(entry.targetId)! } : {}) }] : [];
     // a rename changes what the session is called everywhere it is shown (chat header, views)
     if (entry.type === 'session_info') this.emit({ kind: 'session', session: this.sessionView() });
-    if (!extendsPath) {
+    // The first reply after a compaction makes its marker's "tokens after" real: the marker is re-sent.
+    if (!extendsPath || measuresCompaction(entry, (id) => store.getEntry(id))) {
       this.rebuildPendingCalls(store);
       this.emit({ kind: 'conversation', appended: [], reset: true, labels });
       return;

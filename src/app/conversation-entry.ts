@@ -13,6 +13,7 @@ import {
   usageView,
   type ViewProblems,
 } from './normalize-view';
+import { addSummarizerFigures, savedTokensAfter } from './marker-figures';
 import type { ConversationEntry, ConversationKind, ToolCallView, ViewBlock } from './view-model';
 
 type LooseBlock = { type: string; [k: string]: unknown };
@@ -149,6 +150,9 @@ function compactionView(entry: Extract<SessionEntry, { type: 'compaction' }>, la
   if (shortSummary) view.shortSummary = shortSummary;
   const details = addFiles(view, entry.details);
   if (typeof details.reason === 'string') view.reason = details.reason;
+  const after = savedTokensAfter(entry, details);
+  if (after !== undefined) view.tokensAfter = after;
+  addSummarizerFigures(view, details);
   if (entry.fromHook) view.fromHook = true;
   return view;
 }
@@ -162,7 +166,7 @@ function entryView(entry: SessionEntry, label: string | undefined, problems: Vie
     case 'branch_summary': {
       const view = baseView(entry, 'branch_summary', entry.summary, [{ type: 'text', text: entry.summary }], label);
       view.fromId = entry.fromId;
-      addFiles(view, entry.details);
+      addSummarizerFigures(view, addFiles(view, entry.details));
       if (entry.fromHook) view.fromHook = true;
       return view;
     }

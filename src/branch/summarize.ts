@@ -4,6 +4,7 @@
 // preamble + model answer + file tags. Nothing is written here; the caller stores the result.
 import type { ModelInfo, Provider } from '../llm/types';
 import { callSummarizerModel } from '../compaction/summarizer-call';
+import { MeteredProvider, newMeter, type SummarizerCost, type SummarizerMeter } from '../compaction/metered-provider';
 import type { SessionEntry } from '../session/entries';
 import { convertToLlm } from '../session/convert';
 import { computeFileLists, formatFileOperations, stripFileOperations } from '../compaction/file-ops';
@@ -22,6 +23,9 @@ export const BRANCH_SUMMARY_MAX_TOKENS = 2048;
 export interface BranchSummaryDetails {
   readFiles: string[];
   modifiedFiles: string[];
+  /** the model that wrote the summary and what its call cost (the marker shows both; issue 17) */
+  summarizer?: { provider: string; id: string };
+  cost?: SummarizerCost;
 }
 
 export interface BranchSummaryResult {
@@ -70,10 +74,10 @@ export function buildBranchSummaryPrompt(
   return `${conversation}\n\n${branchInstructions(customInstructions, replaceInstructions)}`;
 }
 
-async function callSummarizer(prompt: string, options: GenerateBranchSummaryOptions): Promise<string> {
+async function callSummarizer(prompt: string, options: GenerateBranchSummaryOptions, meter: SummarizerMeter): Promise<string> {
   const maxTokens = options.model.maxOutputTokens > 0 ? Math.min(BRANCH_SUMMARY_MAX_TOKENS, options.model.maxOutputTokens) : BRANCH_SUMMARY_MAX_TOKENS;
   const outcome = await callSummarizerModel({
-    provider: options.provider,
+    provider: new MeteredProvider(options.provider, meter),
     model: options.model,
     messages: [{ role: 'user', content: [{ type: 'text', text: prompt }], timestamp: Date.now() }],
     maxTokens,
@@ -103,7 +107,10 @@ export async function generateBranchSummary(
   } else {
     const prompt = buildBranchSummaryPrompt(prepared.messages, options.customInstructions, options.replaceInstructions);
     // The model may echo file tags it saw in an earlier summary; ours are the authoritative ones.
-    body = stripFileOperations(await callSummarizer(prompt, options));
+    const meter = newMeter();
+    body = stripFileOperations(await callSummarizer(prompt, options, meter));
+    details.summarizer = { provider: options.model.provider, id: options.model.id };
+    details.cost = { ...meter.cost };
   }
   if (options.signal?.aborted) throw new BranchSummaryCancelled();
   return { summary: `${preamble}\n\n${body}${formatFileOperations(lists)}`, details, includedEntryIds: prepared.includedEntryIds };

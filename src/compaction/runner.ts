@@ -76,7 +76,7 @@ export class CompactionRunner {
   /** What a compaction would summarize and keep now, without calling a model. */
   preview(): CompactionPreview | undefined {
     const preparation = this.prepare(this.deps.settings(), 'manual');
-    return preparation ? buildPreview(preparation, this.deps.estimator) : undefined;
+    return preparation ? buildPreview(preparation, this.deps.estimator, this.deps.fixedOverheadTokens?.() ?? 0) : undefined;
   }
 
   async run(options: RunOptions): Promise<CompactionOutcome> {

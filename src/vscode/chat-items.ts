@@ -38,6 +38,14 @@ function summaryText(entry: ConversationEntry): string {
   return hasLists ? stripFileOperations(entry.text) : entry.text;
 }
 
+/** The marker's summarizer label and cost (compaction, branch summary). */
+function summarizerFields(entry: ConversationEntry): { model?: string; cost?: number } {
+  return {
+    ...(entry.summarizer ? { model: entry.summarizer.slice(0, LIMITS.short) } : {}),
+    ...(entry.summaryCost !== undefined ? { cost: entry.summaryCost } : {}),
+  };
+}
+
 export function toItem(entry: ConversationEntry): ConversationItem | undefined {
   const base = { entryId: wireId(entry.id), timestamp: ms(entry.timestamp), ...(entry.label ? { label: entry.label.slice(0, LIMITS.label) } : {}) };
   switch (entry.kind) {
@@ -80,6 +88,8 @@ export function toItem(entry: ConversationEntry): ConversationItem | undefined {
         summary: clip(summaryText(entry), LIMITS.content),
         ...(entry.shortSummary ? { shortSummary: clip(entry.shortSummary, LIMITS.medium) } : {}),
         tokensBefore: Math.max(0, Math.floor(entry.tokensBefore ?? 0)),
+        ...(entry.tokensAfter !== undefined ? { tokensAfter: Math.floor(entry.tokensAfter), ...(entry.tokensAfterMeasured ? {} : { tokensAfterEstimated: true }) } : {}),
+        ...summarizerFields(entry),
         ...(entry.reason && REASONS.has(entry.reason) ? { reason: entry.reason as CompactionReasonName } : {}),
         readFiles: files(entry.readFiles),
         modifiedFiles: files(entry.modifiedFiles),
@@ -91,6 +101,7 @@ export function toItem(entry: ConversationEntry): ConversationItem | undefined {
         ...base,
         summary: clip(summaryText(entry), LIMITS.content),
         fromId: wireId(entry.fromId || 'root'),
+        ...summarizerFields(entry),
         readFiles: files(entry.readFiles),
         modifiedFiles: files(entry.modifiedFiles),
       };
