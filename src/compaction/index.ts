@@ -67,6 +67,6 @@ export {
   type ChosenCut,
   MANUAL_CUT_REASON,
 } from './runner';
-export { CompactionNotDone, isDone, skipped, SKIP_MESSAGES, type CompactionDoneOutcome, type CompactionNotDoneOutcome } from './outcome';
+export { CompactionNotDone, failed, isDone, skipped, SKIP_MESSAGES, type CompactionDoneOutcome, type CompactionNotDoneOutcome } from './outcome';
 export { STRATEGIES, strategyFor } from './strategies';
 export type { CompactionStrategy, StrategyName } from './strategies/types';

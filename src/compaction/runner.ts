@@ -4,7 +4,7 @@
 // complete, so a failed or cancelled compaction leaves the file byte-identical.
 import { CompactionCancelled } from './errors';
 import { CompactionHookRegistry, type CompactionReason } from './hooks';
-import { SKIP_MESSAGES, failureMessage, type CompactionOutcome, type SkipReason } from './outcome';
+import { SKIP_MESSAGES, failed, type CompactionOutcome, type SkipReason } from './outcome';
 import { newestTurnTokens, prepareCompaction, prepareCompactionAt, type ChosenCutPreparation, type CompactionPreparation } from './prepare';
 import { buildPreview, type CompactionPreview } from './preview';
 import { compactionPrompt } from './prompt-text';
@@ -94,7 +94,7 @@ export class CompactionRunner {
       outcome =
         error instanceof CompactionCancelled || controller.signal.aborted
           ? { status: 'cancelled' }
-          : { status: 'failed', errorMessage: failureMessage(options.reason, (error as Error)?.message ?? String(error)) };
+          : failed(options.reason, (error as Error)?.message ?? String(error));
     } finally {
       this.controller = undefined;
     }

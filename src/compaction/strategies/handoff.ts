@@ -5,7 +5,7 @@ import { contextFromPath } from '../../session/context';
 import { convertToLlm } from '../../session/convert';
 import { CompactionCancelled } from '../errors';
 import { generateHandoff, handoffMessageContent, HANDOFF_CUSTOM_TYPE } from '../handoff';
-import { failureMessage, type CompactionOutcome } from '../outcome';
+import { failed, type CompactionOutcome } from '../outcome';
 import { compactionPrompt } from '../prompt-text';
 import { contextFull } from './context-full';
 import type { CompactionStrategy, StrategyRun } from './types';
@@ -36,7 +36,7 @@ async function run(current: StrategyRun): Promise<CompactionOutcome> {
   const outcome = await writeDocument(current);
   if (outcome) return outcome;
   if (current.options.strategy === handoff.name) {
-    return { status: 'failed', errorMessage: failureMessage(current.options.reason, 'no model produced a handoff document') };
+    return failed(current.options.reason, 'no model produced a handoff document');
   }
   current.deps.log?.('compaction: the handoff produced no document; compacting in place instead');
   // Time passed while the model wrote nothing: plan the in-place compaction again.
