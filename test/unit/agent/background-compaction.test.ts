@@ -46,6 +46,17 @@ async function setup(script: (request: { messages: unknown[] }) => Answer | Prom
   return { dir, store, settings, provider, runner, background, logs, bytes, done: () => rm(dir, { recursive: true, force: true }) };
 }
 
+/** A summarizer that answers only once `release` is called. */
+function gated() {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const script = async (request: { messages: unknown[] }): Promise<Answer> => {
+    await gate;
+    return summary(request);
+  };
+  return { release: () => release(), script };
+}
+
 function summary(request: { messages: unknown[] }): Answer {
   return JSON.stringify(request.messages).includes('Write a recap') ? 'Recap.' : wellFormedSummary('BG');
 }
@@ -120,12 +131,8 @@ test('stale: more new context than keepRecentTokens, or other settings → disca
 });
 
 test('stale: the leaf moved while it was written → cancelled at once (no wasted commit)', async () => {
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  const h = await setup(async (request) => {
-    await gate;
-    return summary(request);
-  });
+  const { release, script } = gated();
+  const h = await setup(script);
   try {
     h.background.consider(9_700);
     const branch = h.store.getBranch();
@@ -157,12 +164,8 @@ test('a failed background summary is silent (logged) and leaves the threshold to
 });
 
 test('a valid summary still being written is awaited at the threshold instead of starting over', async () => {
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  const h = await setup(async (request) => {
-    await gate;
-    return summary(request);
-  });
+  const { release, script } = gated();
+  const h = await setup(script);
   try {
     h.background.consider(9_700);
     const taken = h.background.take(10_100);
