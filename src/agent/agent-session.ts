@@ -38,7 +38,7 @@ import { SessionStore } from '../session/store';
 import type { ApprovalPolicy } from './approval';
 import { withValidToolCallIds } from './tool-call-ids';
 import type { CompactionConfirmer } from './auto-compaction-confirm';
-import { livePromptTokens, newestLiveUsage, recoveryFor, replyContextTokens } from './compaction-triggers';
+import { contextTokensOf, livePromptTokens, recoveryFor } from './compaction-triggers';
 import { ContextMaintainer, type MaintainerHost, type RunState } from './context-maintainer';
 import { assistantToolCalls, type AgentEvent, type AgentEventListener, type ApprovalPrompter, type UsageInfo } from './events';
 import { IdleTimer, SYSTEM_CLOCK, type Clock } from './idle-timer';
@@ -386,21 +386,10 @@ export class AgentSession {
 
   /** Context size and cost for the status bar / chat header. */
   usage(): UsageInfo {
-    const messages = this.currentStore.buildContext().messages;
-    const live = newestLiveUsage(messages);
-    let contextTokens: number | null = null;
-    if (live) {
-      contextTokens = replyContextTokens(live.message);
-      for (let i = live.index + 1; i < messages.length; i++) contextTokens += this.estimate(messages[i]!);
-    }
-    // Without a reply's usage: every message estimated, plus the system prompt and tools, as a compaction
-    // marker and the compaction preview count them (so the three agree).
-    let estimatedTokens = contextTokens ?? this.fixedOverheadTokens();
-    if (contextTokens === null) for (const message of messages) estimatedTokens += this.estimate(message);
     const window = this.model.contextWindow;
+    const measured = contextTokensOf(this.currentStore.buildContext().messages, (m) => this.estimate(m), () => this.fixedOverheadTokens());
     return {
-      contextTokens,
-      estimatedTokens,
+      ...measured,
       contextWindow: window,
       thresholdTokens: compactionThreshold(window, this.settings()),
       lastCost: this.lastCost,
