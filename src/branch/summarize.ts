@@ -2,9 +2,11 @@
 // into <conversation>, followed by our branch prompt (or the user's replacement for it), and sent with
 // the summarizer system prompt the compaction engine uses. The stored text is
 // preamble + model answer + file tags. Nothing is written here; the caller stores the result.
+import type { Usage } from '../core/messages';
 import type { ModelInfo, Provider } from '../llm/types';
+import { MeteredProvider } from '../compaction/metered-provider';
 import { callSummarizerModel } from '../compaction/summarizer-call';
-import { MeteredProvider, newMeter, type SummarizerCost, type SummarizerMeter } from '../compaction/metered-provider';
+import type { SummarizerCost } from '../compaction/metered-provider';
 import type { SessionEntry } from '../session/entries';
 import { convertToLlm } from '../session/convert';
 import { computeFileLists, formatFileOperations, stripFileOperations } from '../compaction/file-ops';
@@ -33,6 +35,8 @@ export interface BranchSummaryResult {
   details: BranchSummaryDetails;
   /** entries whose messages reached the summarizer (oldest first) */
   includedEntryIds: string[];
+  /** what the summarizer calls used (stored on the entry, counted in the session cost); none when no call was made */
+  usage?: Usage;
 }
 
 export interface GenerateBranchSummaryOptions {
@@ -74,10 +78,10 @@ export function buildBranchSummaryPrompt(
   return `${conversation}\n\n${branchInstructions(customInstructions, replaceInstructions)}`;
 }
 
-async function callSummarizer(prompt: string, options: GenerateBranchSummaryOptions, meter: SummarizerMeter): Promise<string> {
+async function callSummarizer(prompt: string, options: GenerateBranchSummaryOptions): Promise<string> {
   const maxTokens = options.model.maxOutputTokens > 0 ? Math.min(BRANCH_SUMMARY_MAX_TOKENS, options.model.maxOutputTokens) : BRANCH_SUMMARY_MAX_TOKENS;
   const outcome = await callSummarizerModel({
-    provider: new MeteredProvider(options.provider, meter),
+    provider: options.provider,
     model: options.model,
     messages: [{ role: 'user', content: [{ type: 'text', text: prompt }], timestamp: Date.now() }],
     maxTokens,
@@ -101,17 +105,19 @@ export async function generateBranchSummary(
   const lists = computeFileLists(prepared.fileOps);
   const details: BranchSummaryDetails = { readFiles: lists.readFiles, modifiedFiles: lists.modifiedFiles };
   const preamble = branchPrompt(options.preamble === 'carry' ? 'carry-summary-preamble' : 'branch-summary-preamble');
+  const metered = new MeteredProvider(options.provider);
   let body: string;
   if (prepared.messages.length === 0) {
     body = branchPrompt('no-content');
   } else {
     const prompt = buildBranchSummaryPrompt(prepared.messages, options.customInstructions, options.replaceInstructions);
     // The model may echo file tags it saw in an earlier summary; ours are the authoritative ones.
-    const meter = newMeter();
-    body = stripFileOperations(await callSummarizer(prompt, options, meter));
+    body = stripFileOperations(await callSummarizer(prompt, { ...options, provider: metered }));
     details.summarizer = { provider: options.model.provider, id: options.model.id };
-    details.cost = { ...meter.cost };
+    details.cost = { ...metered.meter.cost };
   }
   if (options.signal?.aborted) throw new BranchSummaryCancelled();
-  return { summary: `${preamble}\n\n${body}${formatFileOperations(lists)}`, details, includedEntryIds: prepared.includedEntryIds };
+  const result: BranchSummaryResult = { summary: `${preamble}\n\n${body}${formatFileOperations(lists)}`, details, includedEntryIds: prepared.includedEntryIds };
+  if (metered.meter.usage) result.usage = metered.meter.usage;
+  return result;
 }
