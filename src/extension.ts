@@ -6,18 +6,22 @@ import { isAbsolute, join } from 'node:path';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import { bundledRipgrep, createTools } from './agent/tools';
-import { ArborApp } from './app/arbor-app';
+import type { ArborApp } from './app/arbor-app';
+import { ArborChats } from './app/chats';
 import { setPromptRoot } from './core/prompts';
 import { disposeDemoModel } from './llm/demo';
 import { defaultSessionDir } from './session/catalog';
 import type { ArborApi } from './vscode/api';
 import { ChatApprovalPrompter } from './vscode/approval-prompter';
 import { ChatViewProvider } from './vscode/chat-view';
+import type { ChatController } from './vscode/chat-controller';
+import { ChatPanels } from './vscode/chat-panels';
 import { NotificationCompactionConfirmer } from './vscode/compaction-confirmer';
 import { collectChatState, onDidChangeChatState } from './vscode/chat-state';
 import * as clearApiKey from './vscode/commands/clear-api-key';
 import * as newSession from './vscode/commands/new-session';
 import * as openChat from './vscode/commands/open-chat';
+import * as openChatInEditor from './vscode/commands/open-chat-in-editor';
 import * as selectModel from './vscode/commands/select-model';
 import * as setApiKey from './vscode/commands/set-api-key';
 import { ArborConfig } from './vscode/config';
@@ -58,7 +62,8 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     }
     return defaultSessionDir(join(context.globalStorageUri.fsPath, 'sessions'), cwd);
   };
-  const app = new ArborApp({
+  // The side bar's chat is the primary one; editor tabs open more (chat-panels.ts), each with its own session.
+  const chats = new ArborChats({
     sessionsDir,
     workspaceRoots: roots,
     // VS Code's own ripgrep first (linear-time search off the host's thread), then rg on PATH.
@@ -72,50 +77,64 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     compactionConfirmer: new NotificationCompactionConfirmer({ log: (m) => log.warn(m) }),
     log: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
   });
+  const app = chats.primary;
 
-  const chatView = new ChatViewProvider({
+  const focusSideBar = () => vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
+  const controllerDeps = (chatApp: ArborApp) => ({
     extensionUri: context.extensionUri,
     log,
-    app,
     prompter,
-    getState: () => collectChatState(context, app, () => config.settings),
+    getState: () => collectChatState(context, chatApp, () => config.settings),
     showSessionTree: () => vscode.commands.executeCommand('arbor.sessionTree.focus'),
   });
-  const surfaces = registerSurfaces(context, app, log, {
+  const chatView = new ChatViewProvider({ ...controllerDeps(app), app, onFocus: () => chats.focus(app), reveal: focusSideBar });
+  const chatPanels = new ChatPanels({ chats, log, extensionUri: context.extensionUri, controllerDeps, sideBar: { chat: chatView, reveal: focusSideBar } });
+  /** The focused chat's controller, shown (the side bar's waits for its webview to load). */
+  const focusedChat = async (): Promise<ChatController> => {
+    const panel = chatPanels.panelOf(chats.focused);
+    if (panel) {
+      panel.panel.reveal();
+      return panel;
+    }
+    if (!chatView.isReady) await focusSideBar();
+    return chatView;
+  };
+  const surfaces = registerSurfaces(context, chats, log, {
     // Session Tree selection → the chat scrolls to the entry (and says so when it is off the active path).
     revealInChat: async (entryId) => {
-      if (!chatView.isReady) await vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
-      await chatView.revealEntry(entryId);
+      await (await focusedChat()).revealEntry(entryId);
     },
+    showChat: (chatApp) => chatPanels.reveal(chatApp),
     setChatInput: async (text) => {
-      await vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
-      await chatView.setEditorText(text);
+      const chat = await focusedChat();
+      if (chat === chatView) await focusSideBar();
+      await chat.setEditorText(text);
     },
   });
 
-  const applySettings = () => app.applySettings().catch((error) => log.error(`applying settings failed: ${(error as Error).message}`));
+  const applySettings = () => chats.applySettings().catch((error) => log.error(`applying settings failed: ${(error as Error).message}`));
   context.subscriptions.push(
     config,
     secrets,
     prompter,
     chatView,
-    app,
+    chatPanels,
+    chats,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chatView, {
       webviewOptions: { retainContextWhenHidden: false },
     }),
-    onDidChangeChatState(() => void chatView.postState()),
+    onDidChangeChatState(() => {
+      for (const chat of [chatView, ...chatPanels.panels]) void chat.postState();
+    }),
     vscode.lm.onDidChangeChatModels(() => void refreshLanguageModels()),
     config.onDidChange(() => void applySettings()),
     secrets.onDidChange(() => void applySettings()),
-    // Approval requests wait in the chat: make sure it is visible.
-    prompter.onDidRequest(() => {
-      if (!chatView.isResolved) void vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
-    }),
     openChat.register(),
-    newSession.register(context, app),
-    setApiKey.register(context, app, secrets),
-    clearApiKey.register(context, app, secrets),
-    selectModel.register(context, app),
+    openChatInEditor.register(chatPanels),
+    newSession.register(context, chats, (chatApp) => chatPanels.reveal(chatApp)),
+    setApiKey.register(context, chats, secrets),
+    clearApiKey.register(context, chats, secrets),
+    selectModel.register(context, chats),
   );
   // After a window reload the chat reopens the session it showed, at its remembered leaf.
   const lastSession = new LastSessionMemory(context.workspaceState);
@@ -135,6 +154,8 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     approvals: prompter,
     hasApiKey: (provider) => secrets.hasKey(provider),
     chatView,
+    chats,
+    chatPanels,
     sessionTree: surfaces.sessionTree,
     config,
   };

@@ -11,6 +11,8 @@ export interface PersistedUi {
   anchor?: ScrollAnchor;
   treeOpen: boolean;
   history: string[];
+  /** the session the chat shows: an editor tab reopens it after a reload (the host reads this state) */
+  sessionFile?: string;
 }
 
 /** The part of the webview API (acquireVsCodeApi) that keeps state across re-creations. */
@@ -35,6 +37,7 @@ export function loadPersisted(api: Pick<StateApi, 'getState'>): PersistedUi {
     ...(anchor ? { anchor } : {}),
     treeOpen: raw.treeOpen === true,
     history: Array.isArray(raw.history) ? raw.history.filter((h): h is string => typeof h === 'string').slice(-50) : [],
+    ...(typeof raw.sessionFile === 'string' && raw.sessionFile !== '' ? { sessionFile: raw.sessionFile } : {}),
   };
 }
 

@@ -507,6 +507,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('userTyping') }),
   /** Continue after a reply cut off at the output limit (a hidden "continue" prompt) */
   z.strictObject({ type: z.literal('continueReply') }),
+  /** the chat's window got the focus: with several chats open, commands act on this one */
+  z.strictObject({ type: z.literal('focused') }),
 ]);
 export type WebviewToHostMessage = z.infer<typeof webviewToHostSchema>;
 export type WebviewMessageOf<T extends WebviewToHostMessage['type']> = Extract<WebviewToHostMessage, { type: T }>;

@@ -2,7 +2,7 @@
 // meter, the settings watcher and every surface command (one file each under commands/). Called once
 // from src/extension.ts with the application controller.
 import * as vscode from 'vscode';
-import type { ArborApp } from '../app';
+import type { ArborChats } from '../app/chats';
 import * as cancelCompaction from './commands/cancel-compaction';
 import * as compactSession from './commands/compact-session';
 import * as handoffSession from './commands/handoff-session';
@@ -33,7 +33,7 @@ import type { Logger } from './log';
 import { SessionsProvider } from './sessions/sessions-provider';
 import { SettingsReader, watchSettings } from './settings-contrib';
 import { StatusBar } from './status-bar';
-import { adaptArborApp, type ChatHooks } from './surfaces-adapter';
+import { adaptChats, type ChatHooks } from './surfaces-adapter';
 import type { SurfacesApp } from './surfaces-types';
 import { SessionTreeProvider } from './tree/session-tree-provider';
 import { useLocalizer } from './tree/entry-presentation';
@@ -77,10 +77,10 @@ export interface Surfaces {
 
 type Log = Logger & { show?(preserveFocus?: boolean): void };
 
-/** With the real controller (src/extension.ts). */
-export function registerSurfaces(context: vscode.ExtensionContext, app: ArborApp, log: Log, chat?: ChatHooks): Surfaces {
+/** With the real chats (src/extension.ts): the surfaces act on the focused one. */
+export function registerSurfaces(context: vscode.ExtensionContext, chats: ArborChats, log: Log, chat?: ChatHooks): Surfaces {
   useLocalizer((message, ...args) => vscode.l10n.t(message, ...args));
-  const adapted = adaptArborApp(app, chat);
+  const adapted = adaptChats(chats, chat);
   context.subscriptions.push(adapted);
   return registerSurfacesFor(context.subscriptions, adapted, log);
 }

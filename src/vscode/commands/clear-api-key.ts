@@ -1,11 +1,11 @@
 // "Arbor: Clear API Key": removes a provider's key from SecretStorage.
 import * as vscode from 'vscode';
-import type { ArborApp } from '../../app/arbor-app';
+import type { ArborChats } from '../../app/chats';
 import { KEY_PROVIDERS, type SecretKeys } from '../secrets';
 
 export const id = 'arbor.clearApiKey';
 
-export function register(context: vscode.ExtensionContext, app: ArborApp, keys: SecretKeys): vscode.Disposable {
+export function register(context: vscode.ExtensionContext, chats: ArborChats, keys: SecretKeys): vscode.Disposable {
   return vscode.commands.registerCommand(id, async (args?: { provider?: string }) => {
     let provider = typeof args?.provider === 'string' ? args.provider : undefined;
     if (provider !== undefined && !KEY_PROVIDERS.some((p) => p.id === provider)) {
@@ -28,7 +28,7 @@ export function register(context: vscode.ExtensionContext, app: ArborApp, keys: 
       return false;
     }
     await keys.clearKey(provider);
-    await app.applySettings();
+    await chats.applySettings();
     void vscode.window.showInformationMessage(vscode.l10n.t('Arbor: API key for {0} removed.', provider));
     return true;
   });

@@ -1,6 +1,7 @@
 // "Arbor: Select Model": a QuickPick of every configured model with its context window and price.
 import * as vscode from 'vscode';
 import type { ArborApp, ModelView } from '../../app/arbor-app';
+import type { ArborChats } from '../../app/chats';
 
 export const id = 'arbor.selectModel';
 
@@ -24,17 +25,18 @@ export async function selectModel(app: ArborApp, key: string): Promise<void> {
   if (config.get<string>('model') !== view.key) await config.update('model', view.key, inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
 }
 
-export function register(context: vscode.ExtensionContext, app: ArborApp): vscode.Disposable {
+export function register(context: vscode.ExtensionContext, chats: ArborChats): vscode.Disposable {
   return vscode.commands.registerCommand(id, async (key?: unknown) => {
     if (typeof key === 'string') {
       try {
-        await selectModel(app, key);
+        await selectModel(chats.focused, key);
         return true;
       } catch (error) {
         void vscode.window.showErrorMessage((error as Error).message);
         return false;
       }
     }
+    const app = chats.focused;
     const current = app.currentModel;
     const items = app.availableModels().map((model) => ({
       label: model.name,

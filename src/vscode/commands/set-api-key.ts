@@ -1,6 +1,6 @@
 // "Arbor: Set API Key": pick a provider, type the key in a password box; it goes to SecretStorage only.
 import * as vscode from 'vscode';
-import type { ArborApp } from '../../app/arbor-app';
+import type { ArborChats } from '../../app/chats';
 import { KEY_PROVIDERS, type SecretKeys } from '../secrets';
 
 export const id = 'arbor.setApiKey';
@@ -12,7 +12,7 @@ export interface SetApiKeyArgs {
   key?: string;
 }
 
-export function register(context: vscode.ExtensionContext, app: ArborApp, keys: SecretKeys): vscode.Disposable {
+export function register(context: vscode.ExtensionContext, chats: ArborChats, keys: SecretKeys): vscode.Disposable {
   return vscode.commands.registerCommand(id, async (args?: SetApiKeyArgs) => {
     let provider = typeof args?.provider === 'string' ? args.provider : undefined;
     if (provider !== undefined && !KEY_PROVIDERS.some((p) => p.id === provider)) {
@@ -37,7 +37,7 @@ export function register(context: vscode.ExtensionContext, app: ArborApp, keys: 
     });
     if (key === undefined || key.trim() === '') return false;
     await keys.setKey(provider, key);
-    await app.applySettings();
+    await chats.applySettings();
     void vscode.window.showInformationMessage(vscode.l10n.t('Arbor: API key for {0} stored.', provider));
     return true;
   });

@@ -34,6 +34,7 @@ export const validWebviewMessages: WebviewToHostMessage[] = [
   { type: 'openTree' },
   { type: 'userTyping' },
   { type: 'continueReply' },
+  { type: 'focused' },
   { type: 'setApiKey' },
   { type: 'loadEarlier', seq: 7, leafId: 'a2', beforeId: 'u1', count: 200 },
   { type: 'loadEarlier', seq: 0, leafId: 'a2', beforeId: 'u1', count: 1 },
