@@ -18,12 +18,6 @@ import type { ChatController } from './vscode/chat-controller';
 import { ChatPanels } from './vscode/chat-panels';
 import { NotificationCompactionConfirmer } from './vscode/compaction-confirmer';
 import { collectChatState, onDidChangeChatState } from './vscode/chat-state';
-import * as clearApiKey from './vscode/commands/clear-api-key';
-import * as newSession from './vscode/commands/new-session';
-import * as openChat from './vscode/commands/open-chat';
-import * as openChatInEditor from './vscode/commands/open-chat-in-editor';
-import * as selectModel from './vscode/commands/select-model';
-import * as setApiKey from './vscode/commands/set-api-key';
 import { ArborConfig } from './vscode/config';
 import { LastSessionMemory, WorkspaceLeafMemory } from './vscode/leaf-memory';
 import { createLogger } from './vscode/log';
@@ -99,7 +93,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     if (!chatView.isReady) await focusSideBar();
     return chatView;
   };
-  const surfaces = registerSurfaces(context, chats, log, {
+  const surfaces = registerSurfaces(context, chats, log, () => config.settings, {
     // Session Tree selection → the chat scrolls to the entry (and says so when it is off the active path).
     revealInChat: async (entryId) => {
       await (await focusedChat()).revealEntry(entryId);
@@ -110,7 +104,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
       if (chat === chatView) await focusSideBar();
       await chat.setEditorText(text);
     },
-  });
+  }, { keys: secrets, chatPanels });
 
   const applySettings = () => chats.applySettings().catch((error) => log.error(`applying settings failed: ${(error as Error).message}`));
   context.subscriptions.push(
@@ -129,12 +123,6 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     vscode.lm.onDidChangeChatModels(() => void refreshLanguageModels()),
     config.onDidChange(() => void applySettings()),
     secrets.onDidChange(() => void applySettings()),
-    openChat.register(),
-    openChatInEditor.register(chatPanels),
-    newSession.register(context, chats, (chatApp) => chatPanels.reveal(chatApp)),
-    setApiKey.register(context, chats, secrets),
-    clearApiKey.register(context, chats, secrets),
-    selectModel.register(context, chats),
   );
   // After a window reload the chat reopens the session it showed, at its remembered leaf.
   const lastSession = new LastSessionMemory(context.workspaceState);

@@ -275,6 +275,11 @@ export class ArborApp implements Disposable {
     });
   }
 
+  /** Names the open session (a `session_info` entry; empty clears the name). */
+  async renameSession(name: string): Promise<void> {
+    await this.requireStore().appendSessionInfo(name.trim());
+  }
+
   private leafMemoryOption(): { leafMemory?: LeafMemory } {
     return this.deps.leafMemory ? { leafMemory: this.deps.leafMemory } : {};
   }

@@ -94,6 +94,13 @@ function customMessageView(entry: SessionEntry, content: Content, customType: st
   return view;
 }
 
+/** What a tool result's details say about a call that did not run (src/agent/approval.ts, tool-calls.ts). */
+function toolStatusOf(details: unknown): 'denied' | 'skipped' | undefined {
+  if (!details || typeof details !== 'object') return undefined;
+  const record = details as Record<string, unknown>;
+  return record.denied === true ? 'denied' : record.skipped === true ? 'skipped' : undefined;
+}
+
 function messageView(entry: SessionEntry, message: AgentMessage, label: string | undefined, problems: ViewProblems): ConversationEntry | undefined {
   switch (message.role) {
     case 'user':
@@ -105,6 +112,8 @@ function messageView(entry: SessionEntry, message: AgentMessage, label: string |
       view.toolCallId = toolCallIdText(message.toolCallId, problems);
       view.toolName = message.toolName;
       view.isError = message.isError === true;
+      const status = toolStatusOf(message.details);
+      if (status) view.toolStatus = status;
       return view;
     }
     case 'bashExecution': {

@@ -5,6 +5,8 @@
 import * as vscode from 'vscode';
 import type { AppChange, ArborApp } from '../app';
 import type { ArborChats } from '../app/chats';
+import { modelKey } from '../llm/models';
+import { renameSession as renameSessionFile } from '../session/catalog';
 import type { SurfaceActivity, SurfaceCheckpoints, SurfacesApp } from './surfaces-types';
 
 export interface ChatHooks {
@@ -93,6 +95,22 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
       if (holder && chat.showChat) await chat.showChat(holder);
       else await app().openSession(file);
     },
+    isOpen: (file) => chats.holding(file) !== undefined,
+    renameSession: async (file, name) => {
+      const holder = chats.holding(file);
+      if (holder) await holder.renameSession(name);
+      else await renameSessionFile(file, name);
+    },
+    newSession: async () => {
+      const focused = app();
+      const session = await focused.newSession();
+      await chat.showChat?.(focused);
+      return session.file;
+    },
+    models: () => app().availableModels(),
+    currentModelKey: () => modelKey(app().currentModel),
+    setModel: (key) => app().setModel(key),
+    applySettings: () => chats.applySettings(),
     forkSession: async (entryId) => {
       await app().forkBranch(entryId);
     },
