@@ -10,6 +10,8 @@ export interface PersistedUi {
   /** where the user was scrolled to when not at the bottom */
   anchor?: ScrollAnchor;
   treeOpen: boolean;
+  /** how the in-panel tree shows the conversation (render/tree.ts) */
+  treeMode?: 'list' | 'graph';
   history: string[];
   /** the session the chat shows: an editor tab reopens it after a reload (the host reads this state) */
   sessionFile?: string;
@@ -36,6 +38,7 @@ export function loadPersisted(api: Pick<StateApi, 'getState'>): PersistedUi {
     atBottom: raw.atBottom !== false || !anchor,
     ...(anchor ? { anchor } : {}),
     treeOpen: raw.treeOpen === true,
+    ...(raw.treeMode === 'list' || raw.treeMode === 'graph' ? { treeMode: raw.treeMode } : {}),
     history: Array.isArray(raw.history) ? raw.history.filter((h): h is string => typeof h === 'string').slice(-50) : [],
     ...(typeof raw.sessionFile === 'string' && raw.sessionFile !== '' ? { sessionFile: raw.sessionFile } : {}),
   };

@@ -1,17 +1,17 @@
 // Composes the page from the render modules and wires store changes to the parts that show them.
-import { CONVERSATION_PAGE, LIMITS, type FilesPreviewMessage, type NavigateFiles, type NavigationMode, type TreeNode, type WebviewToHostMessage } from '../../src/protocol';
+import { CONVERSATION_PAGE, LIMITS, type FilesPreviewMessage, type WebviewToHostMessage } from '../../src/protocol';
 import { installActions } from '../actions';
 import { createSaver, type PersistedUi } from '../persist';
 import { NEVER_SHOWN, restoreStep, type ScrollAnchor } from '../scroll-anchor';
 import type { ParsedInput } from '../slash';
 import type { Store } from '../store';
 import { createRestrictedBanner } from './banners';
-import { createBranchDialog } from './branch-dialog';
 import { createComposer } from './composer';
 import { createConversation } from './conversation';
 import { createHeader } from './header';
 import type { RenderContext } from './message';
 import { createMeter } from './meter';
+import { createSwitchFlow } from './switch-flow';
 import { createTreePanel } from './tree';
 
 export interface App {
@@ -43,6 +43,7 @@ export function mountApp(
 ): App {
   const ctx: RenderContext = { store, open: new Set(), notes: new Map() };
   let treeOpen = persisted.treeOpen;
+  let treeMode = persisted.treeMode;
   let restoredScroll = false;
   /** a reveal or restore waiting for its entry: before the first snapshot (or tree), or while earlier pages load */
   let pending: PendingScroll | undefined;
@@ -133,13 +134,7 @@ export function mountApp(
     if (pending.kind === 'reveal') revealOrLoad(pending.entryId);
     else restoreOrLoad(pending.anchor);
   }
-  const dialog = createBranchDialog({
-    navigate: (targetId: string, mode: NavigationMode, instructions?: string, files?: NavigateFiles) =>
-      post({ type: 'navigate', targetId, mode, ...(instructions ? { instructions } : {}), ...(files ? { files } : {}) }),
-    cancel: () => post({ type: 'cancelNavigation' }),
-    previewFiles: (targetId: string) => post({ type: 'previewFiles', targetId }),
-    showFileChanges: (targetId: string) => post({ type: 'showFileChanges', targetId }),
-  });
+  const { dialog, switchTo, treeActions } = createSwitchFlow(store, post);
   const composer = createComposer(
     {
       submit: (input: ParsedInput) => {
@@ -173,18 +168,9 @@ export function mountApp(
   );
   composer.setText(persisted.input);
 
-  function switchTo(targetId: string, preview: string, isUserMessage: boolean, ask?: boolean): void {
-    const askFirst = ask ?? store.state?.settings?.branchSummaryEnabled ?? true;
-    if (askFirst) dialog.open(targetId, preview.split('\n', 1)[0]!.slice(0, 200), isUserMessage);
-    else post({ type: 'navigate', targetId, mode: 'none' });
-  }
-
-  const tree = createTreePanel({
-    activate: (node: TreeNode) => {
-      if (node.isLeaf) return;
-      switchTo(node.id, node.preview, node.kind === 'user');
-    },
-    switchWithSummary: (node: TreeNode) => switchTo(node.id, node.preview, node.kind === 'user', true),
+  const tree = createTreePanel(treeActions, treeMode, (mode) => {
+    treeMode = mode;
+    save();
   });
 
   function setTreeOpen(open: boolean): void {
@@ -212,6 +198,7 @@ export function mountApp(
       input: composer.getText(),
       ...scrollPosition(),
       treeOpen,
+      ...(treeMode ? { treeMode } : {}),
       history: persisted.history,
       // an editor tab is restored after a reload with the session it showed (src/vscode/chat-panels.ts)
       ...(store.state?.sessionFile ? { sessionFile: store.state.sessionFile } : {}),
