@@ -16,6 +16,7 @@ import { ChatApprovalPrompter } from './vscode/approval-prompter';
 import { ChatViewProvider } from './vscode/chat-view';
 import type { ChatController } from './vscode/chat-controller';
 import { ChatPanels } from './vscode/chat-panels';
+import { EditorChatMemory } from './vscode/editor-chat-memory';
 import { NotificationCompactionConfirmer } from './vscode/compaction-confirmer';
 import { collectChatState, onDidChangeChatState } from './vscode/chat-state';
 import { ArborConfig } from './vscode/config';
@@ -82,7 +83,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     showSessionTree: () => vscode.commands.executeCommand('arbor.sessionTree.focus'),
   });
   const chatView = new ChatViewProvider({ ...controllerDeps(app), app, onFocus: () => chats.focus(app), reveal: focusSideBar });
-  const chatPanels = new ChatPanels({ chats, log, extensionUri: context.extensionUri, controllerDeps, sideBar: { chat: chatView, reveal: focusSideBar } });
+  const chatPanels = new ChatPanels({ chats, log, extensionUri: context.extensionUri, controllerDeps, sideBar: { chat: chatView, reveal: focusSideBar }, memory: new EditorChatMemory(context.workspaceState) });
   /** The focused chat's controller, shown (the side bar's waits for its webview to load). */
   const focusedChat = async (): Promise<ChatController> => {
     const panel = chatPanels.panelOf(chats.focused);

@@ -9,6 +9,7 @@ import type { ArborApp } from '../app/arbor-app';
 import type { ArborChats } from '../app/chats';
 import { sessionDisplayTitle } from '../core/text';
 import { ChatController, type ChatControllerDeps } from './chat-controller';
+import type { EditorChatMemory } from './editor-chat-memory';
 import type { Logger } from './log';
 
 export interface ChatPanelsDeps {
@@ -19,6 +20,8 @@ export interface ChatPanelsDeps {
   controllerDeps: (app: ArborApp) => Omit<ChatControllerDeps, 'app' | 'onFocus' | 'reveal'>;
   /** the side bar's chat (the primary one) and how to show it */
   sideBar: { chat: ChatController; reveal(): Thenable<unknown> };
+  /** the sessions the editor chats show, for tabs restored without a saved state */
+  memory: EditorChatMemory;
 }
 
 /** One editor tab's chat: the shared controller in a webview panel. */
@@ -82,9 +85,12 @@ export class ChatPanels implements vscode.Disposable, vscode.WebviewPanelSeriali
 
   /** After a reload: the tab comes back on the session it showed (a new one when that file is gone). */
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
-    const file = sessionFileOf(state);
+    const saved = sessionFileOf(state);
+    if (saved) this.deps.memory.claim(saved);
     const app = this.deps.chats.open();
     this.bind(panel, app);
+    const file = saved ?? (await this.deps.memory.unclaimed((candidate) => this.deps.chats.holding(candidate) !== undefined));
+    this.deps.log.info(`editor chat: restoring ${file ?? 'a new session'}${saved ? '' : ' (the tab saved no state)'}`);
     try {
       if (file && !this.deps.chats.holding(file) && (await isFile(file))) await app.openSession(file);
       else await app.newSession();
@@ -123,6 +129,7 @@ export class ChatPanels implements vscode.Disposable, vscode.WebviewPanelSeriali
     const subscriptions = [
       app.onDidChange((change) => {
         if (change.kind === 'session' || change.kind === 'conversation') retitle();
+        if (change.kind === 'session') this.remember();
       }),
       panel.onDidChangeViewState(() => {
         if (panel.active) this.deps.chats.focus(app);
@@ -133,8 +140,10 @@ export class ChatPanels implements vscode.Disposable, vscode.WebviewPanelSeriali
       this.open.delete(app);
       chat.dispose();
       this.deps.chats.close(app);
+      this.remember();
     });
     this.deps.chats.focus(app);
+    this.remember();
     return chat;
   }
 
@@ -145,7 +154,13 @@ export class ChatPanels implements vscode.Disposable, vscode.WebviewPanelSeriali
     return title ? (title.length > 40 ? `${title.slice(0, 39)}…` : title) : vscode.l10n.t('New Arbor Chat');
   }
 
+  /** The sessions the open tabs show, for tabs that come back without a state. */
+  private remember(): void {
+    this.deps.memory.save(this.panels.flatMap((chat) => chat.app?.sessionView()?.file ?? []));
+  }
+
   dispose(): void {
+    this.deps.memory.shutdown();
     this.registration.dispose();
     for (const chat of this.open.values()) chat.panel.dispose();
   }

@@ -133,9 +133,10 @@ wb.test('after a window reload both editor chats come back on their sessions', a
   await left.doc.locator('#app[data-status="ready"][data-leaf="a3"]').waitFor({ timeout: 60_000 });
   await right.doc.locator('.msg', { hasText: 'Hello from the second tab.' }).waitFor({ timeout: 60_000 });
   // back to one wide tab for the theme screenshots
-  await page.locator('.tabs-container .tab', { hasText: 'Say hello in the new tab' }).click();
-  await runCommand(page, 'View: Close Editor');
-  await page.locator('.tabs-container .tab', { hasText: 'Say hello in the new tab' }).waitFor({ state: 'detached', timeout: 10_000 });
+  const second = page.locator('.tabs-container .tab', { hasText: 'Say hello in the new tab' });
+  await second.click({ button: 'middle' }); // VS Code closes a tab on a middle click
+  await second.waitFor({ state: 'detached', timeout: 10_000 });
+  await page.locator('.tabs-container .tab', { hasText: 'Where is the checkout total' }).waitFor();
 });
 
 for (const [theme, kind, tag] of [
