@@ -17,6 +17,7 @@ import { ChatViewProvider } from './vscode/chat-view';
 import type { ChatController } from './vscode/chat-controller';
 import { ChatPanels } from './vscode/chat-panels';
 import { EditorChatMemory } from './vscode/editor-chat-memory';
+import { ConversationTreeTabs } from './vscode/tree-tabs';
 import { NotificationCompactionConfirmer } from './vscode/compaction-confirmer';
 import { collectChatState, onDidChangeChatState } from './vscode/chat-state';
 import { ArborConfig } from './vscode/config';
@@ -94,18 +95,20 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     if (!chatView.isReady) await focusSideBar();
     return chatView;
   };
+  const setChatInput = async (text: string) => {
+    const chat = await focusedChat();
+    if (chat === chatView) await focusSideBar();
+    await chat.setEditorText(text);
+  };
+  const treeTabs = new ConversationTreeTabs({ extensionUri: context.extensionUri, setChatInput, chatDeps: controllerDeps });
   const surfaces = registerSurfaces(context, chats, log, () => config.settings, {
     // Session Tree selection → the chat scrolls to the entry (and says so when it is off the active path).
     revealInChat: async (entryId) => {
       await (await focusedChat()).revealEntry(entryId);
     },
     showChat: (chatApp) => chatPanels.reveal(chatApp),
-    setChatInput: async (text) => {
-      const chat = await focusedChat();
-      if (chat === chatView) await focusSideBar();
-      await chat.setEditorText(text);
-    },
-  }, { keys: secrets, chatPanels });
+    setChatInput,
+  }, { keys: secrets, chatPanels, conversationTree: { show: () => treeTabs.show(chats.focused) } });
 
   const applySettings = () => chats.applySettings().catch((error) => log.error(`applying settings failed: ${(error as Error).message}`));
   context.subscriptions.push(
@@ -124,6 +127,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     vscode.lm.onDidChangeChatModels(() => void refreshLanguageModels()),
     config.onDidChange(() => void applySettings()),
     secrets.onDidChange(() => void applySettings()),
+    treeTabs,
   );
   // After a window reload the chat reopens the session it showed, at its remembered leaf.
   const lastSession = new LastSessionMemory(context.workspaceState);

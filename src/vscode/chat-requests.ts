@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { ArborApp } from '../app/arbor-app';
 import type { HostToWebviewMessage, NavigateFiles, WebviewMessageOf, WebviewToHostMessage } from '../protocol';
 import { realId, wireId } from '../app/wire-ids';
+import { retryReply } from '../app/retry-reply';
 import type { ChatApprovalPrompter } from './approval-prompter';
 import { filesDecisionFor, filesPreviewFor, showSwitchChanges } from './checkpoints/chat-files';
 import { errorText, type ChatViewStats, type UiCommand } from './chat-controller';
@@ -65,7 +66,14 @@ export async function handleChatRequest(ctx: ChatRequestContext, message: Webvie
       }
       return;
     case 'navigate':
-      return navigate(ctx, message.targetId, message.mode, message.instructions, message.files);
+      await navigate(ctx, message.targetId, message.mode, message.instructions, message.files);
+      return;
+    case 'editMessage':
+      // no dialog: an edit is a new branch without a summary (the Session Tree's default)
+      if (await navigate(ctx, message.entryId, 'none', undefined, undefined, { editorText: false })) await prompt(ctx, message.text);
+      return;
+    case 'retryReply':
+      return retry(ctx, realId(message.entryId));
     case 'previewFiles':
       await ctx.post(await filesPreviewFor(requireApp(ctx), realId(message.targetId), message.targetId));
       return;
@@ -107,7 +115,8 @@ async function handleSessionRequest(ctx: ChatRequestContext, message: WebviewToH
     case 'showOriginal':
       return showOriginal(requireApp(ctx), realId(message.compactionId));
     case 'continueBeforeCompaction':
-      return navigate(ctx, wireId(requireApp(ctx).entryBeforeCompaction(realId(message.compactionId))), 'none', undefined);
+      await navigate(ctx, wireId(requireApp(ctx).entryBeforeCompaction(realId(message.compactionId))), 'none', undefined);
+      return;
     case 'dequeue': {
       const text = requireApp(ctx).dequeue(message.index);
       if (text !== undefined) await ctx.post({ type: 'editorText', text });
@@ -166,10 +175,21 @@ async function prompt(ctx: ChatRequestContext, text: string): Promise<void> {
   }
 }
 
-async function navigate(ctx: ChatRequestContext, targetId: string, mode: 'none' | 'summarize' | 'custom', instructions: string | undefined, files?: NavigateFiles): Promise<void> {
+/** Moves the leaf; true when it moved. `editorText: false`: a user message's text is not put in the input. */
+async function navigate(
+  ctx: ChatRequestContext,
+  targetId: string,
+  mode: 'none' | 'summarize' | 'custom',
+  instructions: string | undefined,
+  files?: NavigateFiles,
+  { editorText = true } = {},
+): Promise<boolean> {
   const app = requireApp(ctx);
   const decision = await filesDecisionFor(app, realId(targetId), files);
-  if (!decision) return void (await ctx.post({ type: 'navigationProgress', targetId, state: 'cancelled', message: 'The files choice was dismissed.' }));
+  if (!decision) {
+    await ctx.post({ type: 'navigationProgress', targetId, state: 'cancelled', message: 'The files choice was dismissed.' });
+    return false;
+  }
   const summarize = mode !== 'none';
   if (summarize) await ctx.post({ type: 'navigationProgress', targetId, state: 'summarizing' });
   try {
@@ -180,14 +200,21 @@ async function navigate(ctx: ChatRequestContext, targetId: string, mode: 'none' 
     });
     if (result.cancelled) {
       await ctx.post({ type: 'navigationProgress', targetId, state: 'cancelled', ...(result.message ? { message: result.message } : {}) });
-      return;
+      return false;
     }
     await ctx.post({ type: 'navigationProgress', targetId, state: 'done' });
-    if (result.editorText !== undefined) await ctx.post({ type: 'editorText', text: result.editorText.slice(0, 200_000) });
+    if (editorText && result.editorText !== undefined) await ctx.post({ type: 'editorText', text: result.editorText.slice(0, 200_000) });
+    return true;
   } catch (error) {
     await ctx.post({ type: 'navigationProgress', targetId, state: 'failed', message: errorText(error).slice(0, 20_000) });
     throw error;
   }
+}
+
+/** Retry on a failed turn (src/app/retry-reply.ts); a refusal is told in the chat. */
+async function retry(ctx: ChatRequestContext, entryId: string): Promise<void> {
+  const outcome = await retryReply(requireApp(ctx), entryId);
+  if (outcome.kind === 'refused') await ctx.post({ type: 'notice', level: 'warning', message: outcome.message });
 }
 
 /** "Branch from here": the leaf moves to the entry itself; the webview's snapshot follows (reset). */

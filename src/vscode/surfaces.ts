@@ -8,6 +8,7 @@ import * as clearApiKey from './commands/clear-api-key';
 import * as newSession from './commands/new-session';
 import * as openChat from './commands/open-chat';
 import * as openChatInEditor from './commands/open-chat-in-editor';
+import * as openConversationTree from './commands/open-conversation-tree';
 import * as selectModel from './commands/select-model';
 import * as setApiKey from './commands/set-api-key';
 import * as compactSession from './commands/compact-session';
@@ -48,6 +49,7 @@ import { useLocalizer } from './tree/entry-presentation';
 export const SURFACE_COMMANDS = [
   openChat,
   openChatInEditor,
+  openConversationTree,
   newSession,
   selectModel,
   setApiKey,
@@ -89,8 +91,8 @@ export interface Surfaces {
 
 type Log = Logger & { show?(preserveFocus?: boolean): void };
 
-/** What only the real host has: the keys and the editor chats (absent in tests with a fake app). */
-export type HostServices = Pick<SurfaceDeps, 'keys' | 'chatPanels'>;
+/** What only the real host has: the keys, the editor chats and tree tabs (absent in tests with a fake app). */
+export type HostServices = Pick<SurfaceDeps, 'keys' | 'chatPanels' | 'conversationTree'>;
 
 /** With the real chats (src/extension.ts): the surfaces act on the focused one. */
 export function registerSurfaces(context: vscode.ExtensionContext, chats: ArborChats, log: Log, settings: () => ArborSettings, chat?: ChatHooks, host: HostServices = {}): Surfaces {

@@ -26,6 +26,8 @@ export interface SurfaceDeps {
   keys?: SecretKeys;
   /** the chats in editor tabs (Open Chat in Editor) */
   chatPanels?: ChatPanels;
+  /** the focused chat's session as a graph in an editor tab (Open Conversation Tree) */
+  conversationTree?: { show(): unknown };
 }
 
 /** Entry id from a command argument: a tree element (the id itself), `{ id }`, or `{ entryId }`. */
