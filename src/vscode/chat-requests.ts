@@ -6,6 +6,7 @@ import type { ArborApp } from '../app/arbor-app';
 import type { HostToWebviewMessage, NavigateFiles, WebviewMessageOf, WebviewToHostMessage } from '../protocol';
 import { realId, wireId } from '../app/wire-ids';
 import { retryReply } from '../app/retry-reply';
+import { matchingFiles, promptWithMentions } from './file-mentions';
 import type { ChatApprovalPrompter } from './approval-prompter';
 import { filesDecisionFor, filesPreviewFor, showSwitchChanges } from './checkpoints/chat-files';
 import { errorText, type ChatViewStats, type UiCommand } from './chat-controller';
@@ -134,6 +135,9 @@ async function handleSessionRequest(ctx: ChatRequestContext, message: WebviewToH
     case 'continueReply':
       await ctx.app?.continueReply();
       return;
+    case 'findFiles':
+      await ctx.post({ type: 'fileMatches', seq: message.seq, files: await matchingFiles(message.query) });
+      return;
     case 'loadEarlier':
       await loadEarlier(ctx, message);
       return;
@@ -158,7 +162,7 @@ async function loadEarlier(ctx: ChatRequestContext, request: WebviewMessageOf<'l
 }
 
 async function prompt(ctx: ChatRequestContext, text: string): Promise<void> {
-  const outcome = await requireApp(ctx).prompt(text);
+  const outcome = await requireApp(ctx).prompt(await promptWithMentions(text));
   switch (outcome.kind) {
     case 'intent':
       if (outcome.intent === 'showTree') await ctx.showSessionTree();
