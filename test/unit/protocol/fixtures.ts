@@ -34,6 +34,7 @@ export const validWebviewMessages: WebviewToHostMessage[] = [
   { type: 'openTree' },
   { type: 'userTyping' },
   { type: 'continueReply' },
+  { type: 'focused' },
   { type: 'editMessage', entryId: 'e-user-2', text: 'Use tabs instead' },
   { type: 'retryReply', entryId: 'e-assistant-3' },
   { type: 'findFiles', seq: 3, query: 'src/app' },
