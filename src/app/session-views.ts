@@ -5,9 +5,10 @@
 import { contentText } from '../core/messages';
 import type { SessionEntry } from '../session/entries';
 import type { SessionStore } from '../session/store';
-import type { AppChange, ConversationOption, ConversationWindow, EarlierPageRequest, EarlierPageResult, SessionView } from './app-types';
+import { ArborAppError, type AppChange, type ConversationOption, type ConversationWindow, type EarlierPageRequest, type EarlierPageResult, type SessionView } from './app-types';
 import { usageView } from './normalize-view';
 import { TreeIndex } from './tree-index';
+import { measuresCompaction } from './marker-figures';
 import {
   conversationEntry,
   conversationOfPath,
@@ -182,6 +183,28 @@ export class SessionViews {
     return this.tree.get(entryId);
   }
 
+  /** The views of the messages a compaction summarised: its path before the first kept entry. */
+  summarizedBy(compactionId: string): ConversationEntry[] {
+    const compaction = this.compaction(compactionId);
+    const path = this.store.getBranch(compaction.id);
+    const keptAt = path.findIndex((e) => e.id === compaction.firstKeptEntryId);
+    return path.slice(0, keptAt === -1 ? path.length - 1 : keptAt).flatMap((entry) => this.viewOf(entry) ?? []);
+  }
+
+  /** "Continue from before this compaction": the entry before its first kept one. */
+  entryBeforeCompaction(compactionId: string): string {
+    const compaction = this.compaction(compactionId);
+    const target = this.store.getEntry(compaction.firstKeptEntryId)?.parentId ?? compaction.parentId;
+    if (!target) throw new ArborAppError('There is nothing before this compaction to continue from.');
+    return target;
+  }
+
+  private compaction(compactionId: string): Extract<SessionEntry, { type: 'compaction' }> {
+    const entry = this.store.getEntry(compactionId);
+    if (!entry || entry.type !== 'compaction') throw new ArborAppError(`Unknown compaction "${compactionId}".`);
+    return entry;
+  }
+
   private conversationFromStore(): ConversationEntry[] {
     const conversation = conversationOfPath(this.store.getBranch(), (id) => this.store.getLabel(id));
     for (const view of conversation) this.decorate(view);
@@ -253,7 +276,8 @@ export class SessionViews {
     const labels = entry.type === 'label' ? [{ id: entry.targetId, ...(store.getLabel(entry.targetId) ? { label: store.getLabel(entry.targetId)! } : {}) }] : [];
     // a rename changes what the session is called everywhere it is shown (chat header, views)
     if (entry.type === 'session_info') this.deps.emit({ kind: 'session', session: this.deps.sessionView() });
-    if (!extendsPath) {
+    // The first reply after a compaction makes its marker's "tokens after" real: the marker is re-sent.
+    if (!extendsPath || measuresCompaction(entry, (id) => store.getEntry(id))) {
       this.forgetPendingCalls();
       this.deps.emit({ kind: 'conversation', appended: [], reset: true, labels });
       return;

@@ -235,6 +235,8 @@ export const compactionItemSchema = z.strictObject({
   shortSummary: mediumSchema.optional(),
   tokensBefore: countSchema,
   tokensAfter: countSchema.optional(),
+  /** tokensAfter is the estimate saved with the entry: no reply has reported the real figure yet */
+  tokensAfterEstimated: z.boolean().optional(),
   reason: compactionReasonSchema.optional(),
   /** summarizer model label */
   model: shortSchema.optional(),
@@ -249,6 +251,9 @@ export const branchSummaryItemSchema = z.strictObject({
   ...itemBase,
   summary: contentSchema,
   fromId: idSchema,
+  /** summarizer model label and what its calls cost */
+  model: shortSchema.optional(),
+  cost: costSchema.optional(),
   readFiles: z.array(mediumSchema).max(LIMITS.files),
   modifiedFiles: z.array(mediumSchema).max(LIMITS.files),
 });
@@ -510,6 +515,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('userTyping') }),
   /** Continue after a reply cut off at the output limit (a hidden "continue" prompt) */
   z.strictObject({ type: z.literal('continueReply') }),
+  /** the chat's window got the focus: with several chats open, commands act on this one */
+  z.strictObject({ type: z.literal('focused') }),
   /**
    * Edit in place: the user message `entryId` is sent again with `text` as a new branch (the leaf moves to
    * its parent, no summary, then the prompt); the original stays in the tree as an alternative
