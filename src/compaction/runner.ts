@@ -13,13 +13,7 @@ import { MeteredProvider, newMeter, type SummarizerCost } from './metered-provid
 import { CompactionCancelled, SummarizationFailed } from './errors';
 import { generateHandoff, handoffMessageContent } from './handoff';
 import { CompactionHookRegistry, type CompactionReason } from './hooks';
-import {
-  OPENAI_REMOTE_COMPACTION_KEY,
-  previousNativeCompaction,
-  supportsNativeCompaction,
-  tryNativeCompaction,
-  type OpenAIRemoteCompaction,
-} from './openai-native';
+import { startNativeCompaction } from './native-runner';
 import { SKIP_MESSAGES, failureMessage, type ChosenCut, type CompactionOutcome, type SkipReason } from './outcome';
 import { newestTurnTokens, prepareCompaction, prepareCompactionAt, type ChosenCutPreparation, type ChosenCutRefusal, type CompactionPreparation } from './prepare';
 import { buildPreview, type CompactionPreview } from './preview';
@@ -79,7 +73,7 @@ export interface CompactionRunnerDeps {
   retry?: Partial<RetryPolicy>;
   log?: (message: string) => void;
   fetchImpl?: typeof fetch;
-  /** API keys, for OpenAI native compaction (`/responses/compact`); without it native compaction is skipped */
+  /** API keys, for native compaction (src/compaction/native-runner.ts); without it native compaction is skipped */
   keys?: KeyResolver;
   /** timeout of the native compaction request (default 120 s) */
   nativeCompactionTimeoutMs?: number;
@@ -268,7 +262,7 @@ export class CompactionRunner {
         messages: [...preparation.messagesToSummarize, ...preparation.turnPrefixMessages],
       });
       // Native compaction runs alongside the local summary; it never fails the compaction.
-      const native = this.startNativeCompaction(preparation, branch, settings, signal);
+      const native = startNativeCompaction(this.deps, preparation, branch, settings, signal);
       try {
         ({ result, model, cost, usage } = await this.summarizeWithCandidates(preparation, settings, options, custom, signal));
       } catch (error) {
@@ -276,7 +270,7 @@ export class CompactionRunner {
         throw error;
       }
       const remote = await native.result;
-      if (remote) result.preserveData = { ...result.preserveData, [OPENAI_REMOTE_COMPACTION_KEY]: remote };
+      if (remote) result.preserveData = { ...result.preserveData, ...remote };
       if (custom.preserveData) result.preserveData = { ...result.preserveData, ...custom.preserveData };
     }
     if (signal.aborted) throw new CompactionCancelled();
@@ -316,44 +310,6 @@ export class CompactionRunner {
       ...(model ? { model } : {}),
       ...(chosen?.ok ? { cut: chosenCut(chosen, entry.firstKeptEntryId) } : {}),
     };
-  }
-
-  /**
-   * OpenAI native `/responses/compact` (seed 001), when remote compaction is on and the current model
-   * (or else the configured summarizer model) is OpenAI's own. See openai-native.ts for why the local
-   * summary is still what the context is rebuilt from.
-   */
-  private startNativeCompaction(
-    preparation: CompactionPreparation,
-    branch: readonly SessionEntry[],
-    settings: CompactionSettings,
-    signal: AbortSignal,
-  ): { result: Promise<OpenAIRemoteCompaction | undefined>; abort: () => void } {
-    const none = { result: Promise.resolve(undefined), abort: () => {} };
-    if (!settings.remoteEnabled || !this.deps.keys) return none;
-    const { current, available } = this.deps.models();
-    const model = supportsNativeCompaction(current) ? current : modelCandidates(settings.summarizerModel, current, available).find(supportsNativeCompaction);
-    if (!model) return none;
-    const controller = new AbortController();
-    const linked = AbortSignal.any([signal, controller.signal]);
-    const previousEntry = [...branch].reverse().find((e): e is CompactionEntry => e.type === 'compaction');
-    const previous = previousNativeCompaction(previousEntry?.preserveData, model.provider);
-    const instructions = this.deps.liveContext?.().systemPrompt;
-    const result = tryNativeCompaction({
-      model,
-      keys: this.deps.keys,
-      messages: [...preparation.messagesToSummarize, ...preparation.turnPrefixMessages, ...preparation.keptMessages],
-      ...(preparation.previousSummary !== undefined ? { previousSummary: preparation.previousSummary } : {}),
-      ...(previous ? { previous } : {}),
-      ...(instructions ? { instructions } : {}),
-      signal: linked,
-      ...(this.deps.nativeCompactionTimeoutMs !== undefined ? { timeoutMs: this.deps.nativeCompactionTimeoutMs } : {}),
-      ...(this.deps.fetchImpl ? { fetchImpl: this.deps.fetchImpl } : {}),
-      ...(this.deps.log ? { log: this.deps.log } : {}),
-    });
-    // The local summary may fail first; the native task's cancellation must not become an unhandled rejection.
-    result.catch(() => undefined);
-    return { result, abort: () => controller.abort() };
   }
 
   /** The user may have moved to another branch while the summary was written. */
