@@ -241,6 +241,16 @@ export class AgentSession {
     return this.startActivity(() => this.continuation());
   }
 
+  /**
+   * Retry: asks the model again from the current leaf, without a new message (the caller moved the leaf
+   * to the entry before a failed reply, which stays in the tree). Ignored while the agent works.
+   */
+  retryFromLeaf(): Promise<void> {
+    if (this.disposed) return Promise.reject(new Error('The agent session was closed.'));
+    if (this.activity || this.compactWaiting) return Promise.resolve();
+    return this.startActivity(() => this.resumeFromLeaf());
+  }
+
   /** Removes a queued message (e.g. the user took it back for editing). */
   dequeue(index: number): string | undefined {
     const [removed] = this.queue.splice(index, 1);
@@ -460,13 +470,18 @@ export class AgentSession {
     await this.loop(systemPrompt, { lengthRecovered: false, autoContinued: false }, signal);
   }
 
-  private async continuation(): Promise<void> {
+  private continuation(): Promise<void> {
+    const content = renderPrompt('system/continue-cut-off').trim();
+    return this.resumeFromLeaf({ role: 'custom', customType: CONTINUE_CUSTOM_TYPE, content, display: false, timestamp: this.clock.now() });
+  }
+
+  /** The loop from the current leaf, after appending `first` when given (a hidden continue prompt). */
+  private async resumeFromLeaf(first?: AgentMessage): Promise<void> {
     const controller = new AbortController();
     this.runController = controller;
     await this.applyPendingChanges();
     this.maintainer.resetOverflowGuard();
-    const content = renderPrompt('system/continue-cut-off').trim();
-    await this.persist({ role: 'custom', customType: CONTINUE_CUSTOM_TYPE, content, display: false, timestamp: this.clock.now() });
+    if (first) await this.persist(first);
     const systemPrompt = await this.resolveSystemPrompt();
     await this.loop(systemPrompt, { lengthRecovered: false, autoContinued: false }, controller.signal);
   }

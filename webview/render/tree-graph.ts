@@ -108,6 +108,12 @@ export function createTreeGraph(actions: GraphActions): TreeGraph {
     const hadFocus = labels.contains(document.activeElement);
     labels.replaceChildren(...drawn.labels);
     if (hadFocus) focusedElement()?.focus({ preventScroll: true });
+    // the minimap only when there is somewhere to scroll: at 300 px its width is better spent on labels
+    const overflows = scroller.scrollHeight > scroller.clientHeight;
+    if (minimap.root.hidden === overflows) {
+      minimap.root.hidden = !overflows;
+      if (overflows) minimap.draw(layout, nodeOf);
+    }
     minimap.viewport(scroller.scrollTop / Math.max(1, scroller.scrollHeight), scroller.clientHeight / Math.max(1, scroller.scrollHeight));
     // read by bench/tree-graph.mjs (frame cost while panning)
     performance.measure('arbor:graph:render', { start: started });
@@ -143,7 +149,8 @@ export function createTreeGraph(actions: GraphActions): TreeGraph {
     scrollToFocus(center);
     render();
     focusedElement()?.focus({ preventScroll: true });
-    showHover(focusedElement());
+    // the preview would cover the rows the keys move to; the focused item's label carries its text
+    hover.hide();
   }
 
   function toggle(row: number): void {

@@ -33,7 +33,7 @@ export interface TreePanel {
   focus(): void;
 }
 
-export function createTreePanel(actions: TreeActions, mode: TreeMode = 'list', modeChanged?: (mode: TreeMode) => void): TreePanel {
+export function createTreePanel(actions: TreeActions, mode: TreeMode = 'graph', modeChanged?: (mode: TreeMode) => void): TreePanel {
   const spacer = el('div', { class: 'tree-spacer' });
   const rowsEl = el('div', { class: 'tree-rows' });
   const viewport = el('div', { class: 'tree-viewport', role: 'tree', 'aria-label': 'Conversation tree', tabindex: '-1' }, spacer, rowsEl);
