@@ -4,15 +4,14 @@
 // (stop_reason "compaction"). The block is kept in `preserveData.anthropicCompaction`; the next request
 // to such a model sends it first in `messages` in place of the local summary, the kept messages after it
 // word for word. Any failure is logged and ignored: the local summary stays what every context uses.
-import type { AgentMessage } from '../core/messages';
 import { ANTHROPIC_COMPACTION_KEY } from '../core/native-compaction';
 import { ANTHROPIC_COMPACTION_BETA, supportsAnthropicCompaction } from '../llm/anthropic-compaction';
 import { toAnthropicMessages, toAnthropicSystem } from '../llm/convert-anthropic';
 import { checkKeyTransport, keyGuardedFetch } from '../llm/key-transport';
 import { defaultBaseUrl } from '../llm/providers';
-import type { KeyResolver, ModelInfo } from '../llm/types';
 import { convertToLlm } from '../session/convert';
 import { CompactionCancelled } from './errors';
+import type { NativeCompactionOptions } from './openai-native';
 
 export { ANTHROPIC_COMPACTION_KEY, supportsAnthropicCompaction };
 
@@ -24,18 +23,8 @@ export interface AnthropicCompaction {
   createdAt: string;
 }
 
-export interface AnthropicCompactionOptions {
-  model: ModelInfo;
-  keys: KeyResolver;
-  /** the messages the compaction summarizes (the kept ones stay as they are) */
-  messages: readonly AgentMessage[];
-  /** the previous compaction on the path, as its summary message (its block is sent first when it has one) */
-  previous?: AgentMessage;
-  instructions?: string;
-  signal?: AbortSignal;
-  timeoutMs?: number;
-  fetchImpl?: typeof fetch;
-}
+/** The same request as OpenAI's native compaction: the summarized messages, the previous summary message. */
+export type AnthropicCompactionOptions = NativeCompactionOptions;
 
 /** The compaction block of the answer, or an error saying why there is none. */
 export function compactionBlockOf(answer: unknown): AnthropicCompaction['block'] {

@@ -9,20 +9,11 @@ import { compactionSummaryMessage } from '../session/context';
 import { ANTHROPIC_COMPACTION_KEY, requestAnthropicCompaction, supportsAnthropicCompaction } from './anthropic-native';
 import { modelCandidates } from './candidates';
 import { CompactionCancelled } from './errors';
-import { OPENAI_REMOTE_COMPACTION_KEY, requestNativeCompaction, supportsNativeCompaction } from './openai-native';
+import { OPENAI_REMOTE_COMPACTION_KEY, requestNativeCompaction, supportsNativeCompaction, type NativeCompactionOptions } from './openai-native';
 import type { CompactionPreparation } from './prepare';
 import type { CompactionSettings } from './settings';
 
-export interface NativeRequest {
-  model: ModelInfo;
-  keys: KeyResolver;
-  messages: readonly AgentMessage[];
-  previous?: AgentMessage;
-  instructions?: string;
-  signal: AbortSignal;
-  timeoutMs?: number;
-  fetchImpl?: typeof fetch;
-}
+type NativeRequest = NativeCompactionOptions & { signal: AbortSignal };
 
 interface NativeCompactor {
   /** how log lines name it */
