@@ -303,9 +303,11 @@ export class AgentSession {
 
   /**
    * The leaf moved (tree navigation) or the file was changed outside the loop: nothing is cached, so
-   * this only tells the UI to re-render and refreshes the usage figures.
+   * this only tells the UI to re-render and refreshes the usage figures; `added` entries (a branch summary
+   * the app wrote) add their cost to the session cost.
    */
-  refreshFromStore(): void {
+  refreshFromStore(added: readonly SessionEntry[] = []): void {
+    for (const entry of added) this.sessionCost += entryCost(entry); // a branch summary's summarizer calls
     this.emit({ type: 'refreshed', leafId: this.currentStore.getLeafId() });
     this.emitUsage();
   }
