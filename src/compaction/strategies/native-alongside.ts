@@ -2,16 +2,17 @@
 // compaction"): OpenAI's `/responses/compact` or Anthropic's on-demand compaction, for the current model
 // or else the first summarizer candidate that has one. It never fails the compaction: any error is one
 // log line and the local summary alone is saved. The result goes in the entry's preserveData.
-import type { AgentMessage } from '../core/messages';
-import type { KeyResolver, ModelInfo } from '../llm/types';
-import type { CompactionEntry, SessionEntry } from '../session/entries';
-import { compactionSummaryMessage } from '../session/context';
-import { ANTHROPIC_COMPACTION_KEY, requestAnthropicCompaction, supportsAnthropicCompaction } from './anthropic-native';
-import { modelCandidates } from './candidates';
-import { CompactionCancelled } from './errors';
-import { OPENAI_REMOTE_COMPACTION_KEY, requestNativeCompaction, supportsNativeCompaction, type NativeCompactionOptions } from './openai-native';
-import type { CompactionPreparation } from './prepare';
-import type { CompactionSettings } from './settings';
+import type { AgentMessage } from '../../core/messages';
+import type { ModelInfo } from '../../llm/types';
+import type { CompactionEntry, SessionEntry } from '../../session/entries';
+import { compactionSummaryMessage } from '../../session/context';
+import { ANTHROPIC_COMPACTION_KEY, requestAnthropicCompaction, supportsAnthropicCompaction } from '../anthropic-native';
+import { modelCandidates } from '../candidates';
+import { CompactionCancelled } from '../errors';
+import { OPENAI_REMOTE_COMPACTION_KEY, requestNativeCompaction, supportsNativeCompaction, type NativeCompactionOptions } from '../openai-native';
+import type { CompactionPreparation } from '../prepare';
+import type { CompactionSettings } from '../settings';
+import type { StrategyRun } from './types';
 
 type NativeRequest = NativeCompactionOptions & { signal: AbortSignal };
 
@@ -29,14 +30,7 @@ const COMPACTORS: readonly NativeCompactor[] = [
   { name: 'Anthropic native compaction', key: ANTHROPIC_COMPACTION_KEY, supports: supportsAnthropicCompaction, request: requestAnthropicCompaction },
 ];
 
-export interface NativeRunnerDeps {
-  models: () => { current: ModelInfo | undefined; available: readonly ModelInfo[] };
-  keys?: KeyResolver;
-  liveContext?: () => { systemPrompt: string };
-  nativeCompactionTimeoutMs?: number;
-  fetchImpl?: typeof fetch;
-  log?: (message: string) => void;
-}
+type NativeRunnerDeps = StrategyRun['deps'];
 
 export interface NativeTask {
   /** preserveData entries to add (none when native compaction was not tried or failed) */
@@ -73,12 +67,11 @@ async function attempt(compactor: NativeCompactor, request: NativeRequest, log?:
 }
 
 export function startNativeCompaction(
-  deps: NativeRunnerDeps,
+  run: Pick<StrategyRun, 'deps' | 'settings' | 'signal'>,
   preparation: CompactionPreparation,
   branch: readonly SessionEntry[],
-  settings: CompactionSettings,
-  signal: AbortSignal,
 ): NativeTask {
+  const { deps, settings, signal } = run;
   const chosen = settings.remoteEnabled && deps.keys ? chooseCompactor(deps, settings) : undefined;
   if (!chosen || !deps.keys) return { result: Promise.resolve(undefined), abort: () => {} };
   const controller = new AbortController();
