@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { startFakeLlm } from '../fake-llm/server.mjs';
-import { chatFrame, expandPane, fakeModelSettings, openArborContainer, readyChat, runCommand, screenshot, setColorTheme, sidebarPane } from '../harness/browser.mjs';
+import { chatFrame, fakeModelSettings, openSessionFromList, runCommand, screenshot, setColorTheme } from '../harness/browser.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
 let fake;
@@ -55,18 +55,7 @@ const wb = useWorkbench('tree-graph', async () => {
   return { extraEnv: { ARBOR_TEST_LLM_URL: fake.url }, settings: { 'arbor.sessions.directory': sessionsDir, ...fakeModelSettings(fake), 'workbench.colorTheme': 'Default Dark Modern' } };
 });
 
-async function openSeeded(page) {
-  await openArborContainer(page);
-  await expandPane(page, 'Sessions');
-  const row = sidebarPane(page, 'Sessions').locator('.monaco-list-row', { hasText: 'Add a README intro' }).first();
-  await row.waitFor({ timeout: 20_000 });
-  const chat = await readyChat(page);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    await row.click();
-    if (await chat.locator('#app[data-leaf="a4"]').waitFor({ timeout: 10_000 }).then(() => true, () => false)) return chat;
-  }
-  throw new Error('the seeded session did not open');
-}
+const openSeeded = (page) => openSessionFromList(page, 'Add a README intro', 'a4');
 
 /** The Conversation Tree tab's document (the webview whose page is the tree view). */
 async function treeTab(page) {
@@ -203,6 +192,26 @@ wb.test('Arbor: Open Conversation Tree shows the graph in an editor tab; keys an
   await tab.locator('#switch-none').click();
   await tab.locator('#app[data-leaf="a5"]').waitFor({ timeout: 20_000 });
   await chatFrame(page).locator('#app[data-leaf="a5"]').waitFor({ timeout: 20_000 });
+});
+
+wb.test('switching to a user message from the tab puts its text into the chat input to edit', async (page) => {
+  const tab = await treeTab(page);
+  await tab.locator('.graph-node.leaf').focus();
+  await page.keyboard.press('Space');
+  await page.keyboard.press('ArrowDown');
+  assert.match(await focusedText(tab), /Back on the changelog: add the date/, 'the turn\'s first entry: the user message');
+  await page.keyboard.press('Enter');
+  await tab.locator('#branch-dialog').waitFor({ state: 'visible' });
+  await tab.locator('#switch-none').click();
+  // a user message is switched to by going to its parent, with its text ready to edit and resend
+  await tab.locator('#app[data-leaf="b1"]').waitFor({ timeout: 20_000 });
+  const chat = chatFrame(page);
+  await chat.locator('#app[data-leaf="b1"]').waitFor({ timeout: 20_000 });
+  await chat.locator('#prompt-input').evaluate((input) => new Promise((resolve) => {
+    const check = () => (input.value.includes('Back on the changelog: add the date') ? resolve() : requestAnimationFrame(check));
+    check();
+  }));
+  await chat.locator('#prompt-input').evaluate((e) => { e.value = ''; });
 });
 
 for (const [theme, kind, tag] of [

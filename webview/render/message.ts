@@ -7,6 +7,7 @@ import { icon, type IconName } from '../icons';
 import { setMarkdown } from '../markdown';
 import type { Draft, Store } from '../store';
 import { renderToolCard } from './tool-card';
+import { userBody } from './user-body';
 
 export interface RenderContext {
   store: Store;
@@ -79,7 +80,7 @@ function renderUser(item: Extract<ConversationItem, { kind: 'user' }>): HTMLElem
       actionButton('copyEntry', id, 'copy', 'Copy the message'),
       actionButton('label', id, 'tag', 'Label: add, rename or remove'),
     ]),
-    markdownBody(item.text + (item.images ? `\n\n*(${item.images} image${item.images === 1 ? '' : 's'})*` : '')),
+    ...userBody(item),
   );
 }
 
