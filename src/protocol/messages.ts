@@ -235,6 +235,8 @@ export const compactionItemSchema = z.strictObject({
   shortSummary: mediumSchema.optional(),
   tokensBefore: countSchema,
   tokensAfter: countSchema.optional(),
+  /** tokensAfter is the estimate saved with the entry: no reply has reported the real figure yet */
+  tokensAfterEstimated: z.boolean().optional(),
   reason: compactionReasonSchema.optional(),
   /** summarizer model label */
   model: shortSchema.optional(),
@@ -249,6 +251,9 @@ export const branchSummaryItemSchema = z.strictObject({
   ...itemBase,
   summary: contentSchema,
   fromId: idSchema,
+  /** summarizer model label and what its calls cost */
+  model: shortSchema.optional(),
+  cost: costSchema.optional(),
   readFiles: z.array(mediumSchema).max(LIMITS.files),
   modifiedFiles: z.array(mediumSchema).max(LIMITS.files),
 });

@@ -140,11 +140,15 @@ function markerShell(ctx: RenderContext, kind: 'compaction' | 'branch_summary', 
   return node;
 }
 
+/** Who wrote a marker's summary and what it cost (both saved in the entry). */
+function summarizerParts(item: { model?: string; cost?: number }): string[] {
+  return [...(item.model ? [item.model] : []), ...(item.cost !== undefined ? [formatCost(item.cost)] : [])];
+}
+
 function renderCompaction(ctx: RenderContext, item: CompactionItem): HTMLElement {
   const parts = [item.reason ? reasonText[item.reason] : 'Compacted'];
-  parts.push(item.tokensAfter !== undefined ? `${formatTokens(item.tokensBefore)} → ${formatTokens(item.tokensAfter)} tokens` : `${formatTokens(item.tokensBefore)} tokens summarized`);
-  if (item.model) parts.push(item.model);
-  if (item.cost !== undefined) parts.push(formatCost(item.cost));
+  parts.push(item.tokensAfter !== undefined ? `${formatTokens(item.tokensBefore)} → ${item.tokensAfterEstimated ? '~' : ''}${formatTokens(item.tokensAfter)} tokens` : `${formatTokens(item.tokensBefore)} tokens summarized`);
+  parts.push(...summarizerParts(item));
   return markerShell(ctx, 'compaction', item.entryId, parts.join(' · '), item.shortSummary ?? 'Show the summary that replaced older messages', () => [
     item.label ? el('div', { class: 'entry-label' }, item.label) : '',
     markdownBody(item.summary),
@@ -160,7 +164,8 @@ function renderCompaction(ctx: RenderContext, item: CompactionItem): HTMLElement
 }
 
 function renderBranchSummary(ctx: RenderContext, item: BranchSummaryItem): HTMLElement {
-  return markerShell(ctx, 'branch_summary', item.entryId, 'Summary of the branch you left', 'Show the summary carried over from another branch', () => [
+  const line = ['Summary of the branch you left', ...summarizerParts(item)].join(' · ');
+  return markerShell(ctx, 'branch_summary', item.entryId, line, 'Show the summary carried over from another branch', () => [
     markdownBody(item.summary),
     fileList('Read files', item.readFiles),
     fileList('Modified files', item.modifiedFiles),
