@@ -75,6 +75,10 @@ export function mountApp(
   let revealAfterSwitch: { entryId: string; fromLeaf: string | null } | undefined;
   const conversation = createConversation(ctx, {
     nearTop: () => loadEarlier(CONVERSATION_PAGE),
+    fill: (prompt) => {
+      composer.setText(prompt);
+      composer.focus();
+    },
     decorate: (item, node) => {
       decorateRow(extras, item, node);
       navShown.set(item.entryId, navSignature(extras, item.entryId));
