@@ -2,6 +2,9 @@
 // webview, Session Tree, commands, status bar) goes through this object; none of them holds a
 // SessionStore or an AgentSession of its own. No `vscode` import: the host passes small adapters in
 // (keys, leaf memory, approval prompter, settings, trust, log), and the whole thing is unit-tested in Node.
+import { planStage, stageRefused, summarizeStage, type StageOutcome } from '../branch/stage';
+import { PIN_CUSTOM_TYPE, pinChangeOf, pinData, type PinChange } from '../session/pins';
+import { pinRefusal, type PinOutcome } from './pin-entry';
 import { ApprovalPolicy } from '../agent/approval';
 import { AgentSession, type AgentCompactionOptions, type AgentSessionDeps } from '../agent/agent-session';
 import type { AgentEvent, ApprovalPrompter, UsageInfo } from '../agent/events';
@@ -151,7 +154,7 @@ interface PathIndex {
 export type AppChange =
   | { kind: 'session'; session: SessionView | null }
   /** appended = new entries at the end of the active path; reset = the path changed otherwise: re-read `snapshot()` */
-  | { kind: 'conversation'; appended: ConversationEntry[]; reset: boolean; labels: { id: string; label?: string }[] }
+  | { kind: 'conversation'; appended: ConversationEntry[]; reset: boolean; labels: { id: string; label?: string }[]; pins?: PinChange[] }
   | ({ kind: 'tree' } & TreeDelta)
   | { kind: 'agent'; event: AgentEvent }
   | { kind: 'usage'; usage: UsageInfo }
@@ -498,6 +501,7 @@ export class ArborApp implements Disposable {
 
   private decorate(view: ConversationEntry): void {
     if (view.problems) this.store?.notePartlyShown(view.id, view.problems);
+    if (this.tree?.isPinned(view.id)) view.pinned = true;
     if (view.kind === 'compaction' && view.reason === undefined) {
       const reason = this.compactionReasons.get(view.id);
       if (reason) view.reason = reason;
@@ -724,7 +728,8 @@ export class ArborApp implements Disposable {
       this.pairWithEarlierCall(view, store);
       pairToolCalls(view, this.pendingCalls);
     }
-    this.emit({ kind: 'conversation', appended: view ? [view] : [], reset: false, labels });
+    const pin = pinChangeOf(entry);
+    this.emit({ kind: 'conversation', appended: view ? [view] : [], reset: false, labels, ...(pin ? { pins: [pin] } : {}) });
   }
 
   private onReload(): void {
@@ -963,6 +968,42 @@ export class ArborApp implements Disposable {
     const trimmed = label?.trim();
     await store.appendLabelChange(entryId, trimmed ? trimmed : undefined);
     this.agent?.refreshFromStore();
+  }
+
+  /**
+   * Pins (or unpins) a message of the active path: an `arbor.pin` entry is appended, nothing is deleted,
+   * and compactions keep a pinned message verbatim. Refused (typed) for other entries, off the path or
+   * while the agent works (the pin would land in the middle of its turn).
+   */
+  async pin(entryId: string, pinned: boolean): Promise<PinOutcome> {
+    const store = this.requireStore();
+    const refusal = pinRefusal(store, this.requireEntry(entryId), pinned, this.busy, this.tree?.isPinned(entryId) ?? false);
+    if (refusal) return refusal;
+    await store.appendCustomEntry(PIN_CUSTOM_TYPE, pinData(entryId, pinned));
+    this.agent?.refreshFromStore();
+    return { kind: pinned ? 'pinned' : 'unpinned' };
+  }
+
+  /**
+   * "Summarize from here": the entries from `entryId` to the leaf become one stage summary on a new branch
+   * off the entry's parent (src/branch/stage.ts); the originals stay in the tree. A typed outcome; nothing
+   * is written unless it is `summarized`.
+   */
+  async summarizeFromHere(entryId: string, options: { customInstructions?: string; signal?: AbortSignal } = {}): Promise<StageOutcome> {
+    const store = this.requireStore();
+    this.requireEntry(entryId);
+    if (this.busy || this.navigation) return stageRefused('busy');
+    const planned = planStage(store.getBranch(), entryId);
+    if (planned.status !== 'planned') return planned;
+    const label = store.getLabel(entryId);
+    const outcome = await summarizeStage(store, planned.plan, {
+      summarizer: this.summarizer(),
+      ...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(label ? { label } : {}),
+    });
+    if (outcome.status === 'summarized') this.agent?.refreshFromStore();
+    return outcome;
   }
 
   /** Summarizes the branch ending at `sourceLeafId` into the current position (carry lessons across). */

@@ -1,6 +1,7 @@
 // The conversation view of one session entry: what the chat shows of it. Built from loosely checked data
 // (the loader accepts any entry with a valid base and required fields), so every field goes through the
 // normalisation in normalize-view.ts; what had to be repaired is listed in the view's `problems`.
+import { constraintsFromDetails } from '../compaction/constraints';
 import { contentText, type AgentMessage } from '../core/messages';
 import type { SessionEntry } from '../session/entries';
 import {
@@ -150,7 +151,16 @@ function compactionView(entry: Extract<SessionEntry, { type: 'compaction' }>, la
   const details = addFiles(view, entry.details);
   if (typeof details.reason === 'string') view.reason = details.reason;
   if (entry.fromHook) view.fromHook = true;
+  const kept = constraintsFromDetails(entry.details, entry.fromHook);
+  if (kept.length > 0) view.kept = kept;
   return view;
+}
+
+/** `details.stage` of a stage summary (src/branch/stage.ts), when well formed. */
+function stageOf(details: unknown): ConversationEntry['stage'] {
+  const stage = (details as { stage?: { fromEntryId?: unknown; leafId?: unknown; label?: unknown } } | null | undefined)?.stage;
+  if (typeof stage?.fromEntryId !== 'string' || typeof stage.leafId !== 'string') return undefined;
+  return { fromEntryId: stage.fromEntryId, leafId: stage.leafId, ...(typeof stage.label === 'string' && stage.label ? { label: stage.label } : {}) };
 }
 
 function entryView(entry: SessionEntry, label: string | undefined, problems: ViewProblems): ConversationEntry | undefined {
@@ -163,6 +173,8 @@ function entryView(entry: SessionEntry, label: string | undefined, problems: Vie
       const view = baseView(entry, 'branch_summary', entry.summary, [{ type: 'text', text: entry.summary }], label);
       view.fromId = entry.fromId;
       addFiles(view, entry.details);
+      const stage = stageOf(entry.details);
+      if (stage) view.stage = stage;
       if (entry.fromHook) view.fromHook = true;
       return view;
     }

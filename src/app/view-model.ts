@@ -5,6 +5,7 @@ import { readManifest } from '../checkpoints/manifest';
 import { plainMarkdownLine, withoutHeadings } from '../core/plain-line';
 import { contentText, type AgentMessage } from '../core/messages';
 import type { SessionEntry } from '../session/entries';
+import type { KeptConstraint } from '../compaction/constraints';
 import { conversationEntry, isShownInConversation } from './conversation-entry';
 
 export { conversationEntry, isShownInConversation };
@@ -35,6 +36,8 @@ export interface ConversationEntry {
   text: string;
   blocks: ViewBlock[];
   label?: string;
+  /** pinned on the active path (user and assistant messages) */
+  pinned?: boolean;
   // assistant
   model?: string;
   provider?: string;
@@ -56,8 +59,12 @@ export interface ConversationEntry {
   modifiedFiles?: string[];
   reason?: string;
   fromHook?: boolean;
+  /** the user's words the compaction kept verbatim (its `details.constraints`) */
+  kept?: KeptConstraint[];
   // branch summary
   fromId?: string;
+  /** a stage summary (Summarize from here): where the originals start and end, and the stage's label */
+  stage?: { fromEntryId: string; leafId: string; label?: string };
   // custom message
   customType?: string;
   // bash (a command the user ran, pi's bashExecution)
@@ -84,6 +91,8 @@ export interface TreeNodeView {
   /** first line of the entry's text (bounded), for lists and hovers */
   firstLine: string;
   label?: string;
+  /** pinned on the active path: compactions keep it verbatim (src/session/pins.ts) */
+  pinned?: boolean;
   isOnActivePath: boolean;
   isLeaf: boolean;
   childCount: number;

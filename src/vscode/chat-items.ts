@@ -3,7 +3,7 @@
 import type { AgentEvent, ApprovalRequest, UsageInfo } from '../agent/events';
 import type { ConversationEntry } from '../app/view-model';
 import { contentText } from '../core/messages';
-import { compactionReasonSchema, LIMITS, parseHostMessage, type AgentUiEvent, type CompactionReasonName, type AssistantBlock, type ConversationItem, type UsageSnapshot } from '../protocol';
+import { compactionReasonSchema, LIMITS, parseHostMessage, type AgentUiEvent, type CompactionReasonName, type AssistantBlock, type ConversationItem, type KeptWords, type UsageSnapshot } from '../protocol';
 import { wireId } from '../app/wire-ids';
 import { stripFileOperations } from '../compaction/file-ops';
 import { approvalRequestEvent } from './approval-event';
@@ -37,8 +37,12 @@ function summaryText(entry: ConversationEntry): string {
   return hasLists ? stripFileOperations(entry.text) : entry.text;
 }
 
+function keptWords(kept: NonNullable<ConversationEntry['kept']>): KeptWords[] {
+  return kept.slice(0, LIMITS.list).map((c) => ({ entryId: wireId(c.entryId), kind: c.kind, text: clip(c.text, LIMITS.medium) }));
+}
+
 export function toItem(entry: ConversationEntry): ConversationItem | undefined {
-  const base = { entryId: wireId(entry.id), timestamp: ms(entry.timestamp), ...(entry.label ? { label: entry.label.slice(0, LIMITS.label) } : {}) };
+  const base = { entryId: wireId(entry.id), timestamp: ms(entry.timestamp), ...(entry.label ? { label: entry.label.slice(0, LIMITS.label) } : {}), ...(entry.pinned ? { pinned: true } : {}) };
   switch (entry.kind) {
     case 'user': {
       const images = entry.blocks.filter((b) => b.type === 'image').length;
@@ -83,6 +87,7 @@ export function toItem(entry: ConversationEntry): ConversationItem | undefined {
         readFiles: files(entry.readFiles),
         modifiedFiles: files(entry.modifiedFiles),
         firstKeptEntryId: wireId(entry.firstKeptEntryId || entry.id),
+        ...(entry.kept?.length ? { kept: keptWords(entry.kept) } : {}),
       };
     case 'branch_summary':
       return {
@@ -92,6 +97,7 @@ export function toItem(entry: ConversationEntry): ConversationItem | undefined {
         fromId: wireId(entry.fromId || 'root'),
         readFiles: files(entry.readFiles),
         modifiedFiles: files(entry.modifiedFiles),
+        ...(entry.stage ? { stage: { leafId: wireId(entry.stage.leafId), ...(entry.stage.label ? { label: entry.stage.label.slice(0, LIMITS.label) } : {}) } } : {}),
       };
     case 'custom_message':
       return { kind: 'custom_message', ...base, customType: (entry.customType ?? '').slice(0, LIMITS.short), text: clip(entry.text, LIMITS.content) };

@@ -220,6 +220,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
             if (item) void this.post({ type: 'agentEvent', event: { type: 'message_end', item } });
           }
           if (change.labels.length > 0) void this.postLabels(change.labels);
+          if (change.pins?.length) void this.postPins(change.pins);
         }
         return;
       case 'tree':
@@ -248,6 +249,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       leafId: wireIdOrNull(leafId),
       labels: labels.slice(0, LIMITS.list).map(({ id, label }) => ({ entryId: wireId(id), ...(label ? { label: label.slice(0, LIMITS.label) } : {}) })),
     });
+  }
+
+  /** Pin changes patch the items the webview has, like labels. */
+  private async postPins(pins: readonly { targetId: string; pinned: boolean }[]): Promise<void> {
+    const leafId = this.deps.app?.currentStore?.getLeafId() ?? null;
+    await this.post({ type: 'pins', leafId: wireIdOrNull(leafId), pins: pins.slice(0, LIMITS.list).map((p) => ({ entryId: wireId(p.targetId), pinned: p.pinned })) });
   }
 
   private async postUsage(): Promise<void> {
@@ -355,6 +362,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'label':
         await this.requireApp().label(realId(message.entryId), message.label);
         return;
+      case 'pin':
+        return this.pin(realId(message.entryId), message.pinned);
+      case 'summarizeFromHere':
+        await vscode.commands.executeCommand('arbor.summarizeFromHere', realId(message.entryId));
+        return;
       case 'fork':
         await this.requireApp().forkBranch(realId(message.entryId));
         return;
@@ -457,6 +469,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private async branchHere(entryId: string): Promise<void> {
     await this.requireApp().branchAt(entryId);
     await this.post({ type: 'notice', level: 'info', message: 'Branched here: your next message continues from this point. The rest stays in the tree.' });
+  }
+
+  /** Pin / Unpin from the message toolbar; a refusal is told in the chat. */
+  private async pin(entryId: string, pinned: boolean): Promise<void> {
+    const outcome = await this.requireApp().pin(entryId, pinned);
+    if (outcome.kind === 'refused' && outcome.why !== 'unchanged') await this.post({ type: 'notice', level: 'warning', message: outcome.message });
   }
 
   private async insertAtCursor(code: string): Promise<void> {

@@ -73,6 +73,8 @@ export function adaptArborApp(app: ArborApp, chat: ChatHooks = {}): SurfacesApp 
     cancelCompaction: () => app.cancelCompaction(),
     previewCompaction: () => app.previewCompaction(),
     label: (entryId, label) => app.label(entryId, label),
+    pin: (entryId, pinned) => app.pin(entryId, pinned),
+    summarizeFromHere: (entryId, options) => app.summarizeFromHere(entryId, options),
     openSession: async (file) => {
       await app.openSession(file);
     },

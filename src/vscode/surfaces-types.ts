@@ -6,6 +6,8 @@ import type * as vscode from 'vscode';
 import type { UsageInfo } from '../agent';
 import type { CompactionPreparation, CompactionPreview, CompactionResult } from '../compaction';
 import type { SessionSummary } from '../session/catalog';
+import type { PinOutcome } from '../app/pin-entry';
+import type { StageOutcome } from '../branch/stage';
 import type { SessionStore } from '../session/store';
 import type { FilesRestoreResult, SwitchFilesPreview } from '../app/checkpoint-service';
 import type { RestoreMode } from '../app/checkpoint-settings';
@@ -86,6 +88,10 @@ export interface SurfacesApp {
   cancelCompaction(): boolean;
   /** what a manual compaction would do now (no model call); undefined: nothing to compact */
   previewCompaction?(): CompactionPreview | undefined;
+  /** pins or unpins a message of the current branch (an `arbor.pin` entry; refusals are typed) */
+  pin(entryId: string, pinned: boolean): Promise<PinOutcome>;
+  /** Summarize from here: the stage from `entryId` to the leaf becomes one summary (src/branch/stage.ts) */
+  summarizeFromHere(entryId: string, options: { customInstructions?: string; signal?: AbortSignal }): Promise<StageOutcome>;
   /** sets (or with undefined clears) an entry's label */
   label(entryId: string, label: string | undefined): Promise<void>;
   /** opens a session file as the current session */

@@ -6,7 +6,7 @@ import { NEVER_SHOWN, restoreStep, type ScrollAnchor } from '../scroll-anchor';
 import type { ParsedInput } from '../slash';
 import type { Store } from '../store';
 import { createRestrictedBanner } from './banners';
-import { createBranchDialog } from './branch-dialog';
+import { createBranchDialog, type NodeActions } from './branch-dialog';
 import { createComposer } from './composer';
 import { createConversation } from './conversation';
 import { createHeader } from './header';
@@ -139,6 +139,8 @@ export function mountApp(
     cancel: () => post({ type: 'cancelNavigation' }),
     previewFiles: (targetId: string) => post({ type: 'previewFiles', targetId }),
     showFileChanges: (targetId: string) => post({ type: 'showFileChanges', targetId }),
+    pin: (targetId: string, pinned: boolean) => post({ type: 'pin', entryId: targetId, pinned }),
+    summarizeFromHere: (targetId: string) => post({ type: 'summarizeFromHere', entryId: targetId }),
   });
   const composer = createComposer(
     {
@@ -173,9 +175,9 @@ export function mountApp(
   );
   composer.setText(persisted.input);
 
-  function switchTo(targetId: string, preview: string, isUserMessage: boolean, ask?: boolean): void {
+  function switchTo(targetId: string, preview: string, isUserMessage: boolean, ask?: boolean, nodeActions?: NodeActions): void {
     const askFirst = ask ?? store.state?.settings?.branchSummaryEnabled ?? true;
-    if (askFirst) dialog.open(targetId, preview.split('\n', 1)[0]!.slice(0, 200), isUserMessage);
+    if (askFirst) dialog.open(targetId, preview.split('\n', 1)[0]!.slice(0, 200), isUserMessage, nodeActions);
     else post({ type: 'navigate', targetId, mode: 'none' });
   }
 
@@ -184,8 +186,13 @@ export function mountApp(
       if (node.isLeaf) return;
       switchTo(node.id, node.preview, node.kind === 'user');
     },
-    switchWithSummary: (node: TreeNode) => switchTo(node.id, node.preview, node.kind === 'user', true),
+    switchWithSummary: (node: TreeNode) => switchTo(node.id, node.preview, node.kind === 'user', true, treeNodeActions(node)),
   });
+
+  /** Pin / Unpin for messages, Summarize from here for any node of the current branch. */
+  function treeNodeActions(node: TreeNode): NodeActions {
+    return { onPath: node.onActivePath, ...(node.kind === 'user' || node.kind === 'assistant' ? { pinned: node.pinned === true } : {}) };
+  }
 
   function setTreeOpen(open: boolean): void {
     treeOpen = open;
