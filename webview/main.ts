@@ -2,10 +2,11 @@
 // the ready handshake (again on every load: the host re-sends its snapshot). Rendering lives in render/,
 // the model in store.ts, protocol handling in host-channel.ts.
 import './zod-config'; // must stay the first import
-import type { HostToWebviewMessage } from '../src/protocol';
+import type { HostToWebviewMessage, WebviewToHostMessage } from '../src/protocol';
 import { connectToHost, sendReady, type HostChannel } from './host-channel';
 import { loadPersisted } from './persist';
 import { mountApp, type App } from './render/app';
+import { mountTreePage } from './render/tree-page';
 import { Store } from './store';
 
 function dispatch(store: Store, app: App, channel: HostChannel, message: HostToWebviewMessage): void {
@@ -64,7 +65,9 @@ function bootstrap(): void {
   const api = acquireVsCodeApi();
   const store = new Store();
   let channelRef: ReturnType<typeof connectToHost> | undefined;
-  const app = mountApp(container, store, (message) => channelRef?.post(message), api, loadPersisted(api));
+  const post = (message: WebviewToHostMessage) => channelRef?.post(message);
+  // The Conversation Tree editor tab loads this bundle too (src/vscode/webview-html.ts marks it).
+  const app = container.dataset.view === 'tree' ? mountTreePage(container, store, post) : mountApp(container, store, post, api, loadPersisted(api));
   const channel = connectToHost(api, (message) => dispatch(store, app, channel, message), (count) => app.setDroppedCount(count));
   channelRef = channel;
   // A blocked resource means the CSP and the page disagree; make that visible in the output channel.

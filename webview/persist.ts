@@ -10,6 +10,8 @@ export interface PersistedUi {
   /** where the user was scrolled to when not at the bottom */
   anchor?: ScrollAnchor;
   treeOpen: boolean;
+  /** how the in-panel tree shows the conversation (render/tree.ts) */
+  treeMode?: 'list' | 'graph';
   history: string[];
 }
 
@@ -34,6 +36,7 @@ export function loadPersisted(api: Pick<StateApi, 'getState'>): PersistedUi {
     atBottom: raw.atBottom !== false || !anchor,
     ...(anchor ? { anchor } : {}),
     treeOpen: raw.treeOpen === true,
+    ...(raw.treeMode === 'list' || raw.treeMode === 'graph' ? { treeMode: raw.treeMode } : {}),
     history: Array.isArray(raw.history) ? raw.history.filter((h): h is string => typeof h === 'string').slice(-50) : [],
   };
 }

@@ -6,6 +6,7 @@
 // each patch keeps them up to date in O(patch) when it can (tree-rows.ts), else drops them for a new
 // full layout on the next rowsOf.
 import type { TreeNode } from '../src/protocol';
+import { GraphLayout } from './graph/graph-layout';
 import { TreeRows, type NodesBefore } from './tree-rows';
 
 export interface TreeModel {
@@ -18,6 +19,8 @@ export interface TreeModel {
   branchPoints: number;
   /** the panel's rows once rowsOf laid them out; dropped when a patch cannot keep them up to date */
   rows?: TreeRows;
+  /** the graph's layout once graphOf laid it out; dropped when a patch cannot keep it up to date */
+  graph?: GraphLayout;
 }
 
 export interface TreePatch {
@@ -52,13 +55,20 @@ export function rowsOf(model: TreeModel): TreeRows {
   return (model.rows ??= new TreeRows(model.nodes, model.leafId));
 }
 
+/** The graph layout (graph/graph-layout.ts): a full layout the first time and after a dropped update. */
+export function graphOf(model: TreeModel): GraphLayout {
+  return (model.graph ??= new GraphLayout(model.nodes));
+}
+
 export function applyTreePatch(model: TreeModel, patch: TreePatch): void {
-  const rows = model.rows;
-  const before = rows && nodesBefore(model, patch);
+  const { rows, graph } = model;
+  const before = (rows || graph) && nodesBefore(model, patch);
   for (const node of patch.added) upsert(model, node);
   for (const node of patch.changed) upsert(model, node);
   model.leafId = patch.leafId;
-  if (rows && before && !rows.update(before, model)) model.rows = undefined;
+  if (!before) return;
+  if (rows && !rows.update(before, model)) model.rows = undefined;
+  if (graph && !graph.update(before, (id) => model.nodes[model.positions.get(id)!]!)) model.graph = undefined;
 }
 
 /** The patched nodes as the model has them before the patch, in the order the patch names them. */

@@ -22,14 +22,16 @@ const THEME = `
 --vscode-inputValidation-warningBorder:#b89500;--vscode-inputValidation-infoBackground:#063b49;--vscode-inputValidation-infoBorder:#1b81a8;
 --vscode-progressBar-background:#0078d4;--vscode-charts-purple:#b180d7;--vscode-charts-green:#89d185;}`;
 
-export function stubPage({ withApp = true } = {}) {
+/** `view: 'tree'` loads the Conversation Tree tab's page (the same bundle, webview/render/tree-page.ts). */
+export function stubPage({ withApp = true, view = 'chat' } = {}) {
   return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
 <style>${THEME}</style>
 <link rel="stylesheet" href="/main.css">
+<link rel="stylesheet" href="/tree-graph.css">
 <script type="module" src="/toolkit.min.js"></script>
 <script src="/stub.js"></script>
 ${withApp ? '<script defer src="/main.js"></script>' : '<script defer src="/baseline.js"></script>'}
-</head><body><div id="app" data-status="loading"></div></body></html>`;
+</head><body><div id="app" data-status="loading" data-view="${view}"></div></body></html>`;
 }
 
 // The stub runs before main.js. Host messages come from window.__arborScript (set by the test through
@@ -71,7 +73,7 @@ api.postMessage({ type: 'ready', protocolVersion: 2 });`;
  * while a run is going on).
  */
 export async function startStubServer() {
-  const files = new Map(['main.js', 'main.css', 'toolkit.min.js'].map((name) => [name, readFileSync(join(dist, name))]));
+  const files = new Map(['main.js', 'main.css', 'tree-graph.css', 'toolkit.min.js'].map((name) => [name, readFileSync(join(dist, name))]));
   let script = [];
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -80,6 +82,7 @@ export async function startStubServer() {
       res.end(body);
     };
     if (url.pathname === '/' || url.pathname === '/index.html') return send('text/html', stubPage());
+    if (url.pathname === '/tree.html') return send('text/html', stubPage({ view: 'tree' }));
     if (url.pathname === '/baseline.html') return send('text/html', stubPage({ withApp: false }));
     if (url.pathname === '/stub.js') return send('text/javascript', STUB);
     if (url.pathname === '/baseline.js') return send('text/javascript', BASELINE);

@@ -1,7 +1,7 @@
 // Whether a message may be pinned or unpinned now (ArborApp.pin), as a typed outcome the chat and the
 // commands show as they are: no error strings travel up. Pins: src/session/pins.ts.
 import type { SessionEntry } from '../session/entries';
-import { isPinnable } from '../session/pins';
+import { isPinnable, pinnedEntryIds } from '../session/pins';
 import type { SessionStore } from '../session/store';
 
 export type PinRefusal = 'busy' | 'not-pinnable' | 'off-path' | 'unchanged';
@@ -20,10 +20,11 @@ function refused(why: PinRefusal, message = MESSAGES[why]): PinOutcome {
 }
 
 /** Why `entry` cannot be (un)pinned now, or undefined when it can. */
-export function pinRefusal(store: SessionStore, entry: SessionEntry, pinned: boolean, busy: boolean, isPinned: boolean): PinOutcome | undefined {
+export function pinRefusal(store: SessionStore, entry: SessionEntry, pinned: boolean, busy: boolean): PinOutcome | undefined {
   if (busy) return refused('busy');
   if (!isPinnable(entry)) return refused('not-pinnable');
-  if (!store.getBranch().some((e) => e.id === entry.id)) return refused('off-path');
-  if (isPinned === pinned) return refused('unchanged', pinned ? 'This message is already pinned.' : 'This message is not pinned.');
+  const path = store.getBranch();
+  if (!path.some((e) => e.id === entry.id)) return refused('off-path');
+  if (pinnedEntryIds(path).has(entry.id) === pinned) return refused('unchanged', pinned ? 'This message is already pinned.' : 'This message is not pinned.');
   return undefined;
 }

@@ -37,8 +37,12 @@ export class BlobStore {
     const hash = hashContent(content);
     if (await this.has(hash)) return hash;
     const file = this.pathOf(hash);
-    await mkdir(join(this.dir, 'blobs', hash.slice(0, 2)), { recursive: true });
-    await writeFileAtomic(file, [content]);
+    // The folder is made only when the first write finds it missing.
+    await writeFileAtomic(file, [content]).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+      await mkdir(join(this.dir, 'blobs', hash.slice(0, 2)), { recursive: true });
+      await writeFileAtomic(file, [content]);
+    });
     this.known.add(hash);
     return hash;
   }

@@ -1,18 +1,24 @@
 // How changes made by `bash` are found (docs/architecture.md, "file checkpoints"). A command can touch
 // any file, so the workspace is compared before and after it:
-//  - In a git work tree: `git status --porcelain -z --untracked-files=all` before and after lists the
+//  - In a git work tree: after the command, `git status --porcelain=v2 -z --untracked-files=all` lists the
 //    files that differ from HEAD or are untracked and not ignored (so .gitignore is respected for free);
-//    a file dirty before the command is stored as it was, a file clean before it is HEAD's version
-//    (`git cat-file --batch`), and if the command moved HEAD (commit, checkout, reset) the files changed
-//    between the two commits are candidates too. git's own index makes this cost follow the changed
-//    files rather than the tree, and no second repository or commit is written.
+//    if the command moved HEAD (commit, checkout, reset) the files changed between the two commits are
+//    candidates too. Before the command no tree-wide scan runs once the root has been scanned: the files
+//    Arbor already knows (the last scan's dirty files, tool targets, restored files: the stat cache) are
+//    re-stat'ed, and a candidate Arbor did not know was HEAD's version (`git cat-file --batch`) unless its
+//    change time predates the command (an outside edit, left out of the turn). The first command in a
+//    root gets a full `git status` before it too. So one git status per command, no second repository.
+//    The price: a file edited outside Arbor after the last scan and then changed again by the command is
+//    recorded as changed from HEAD's version (the outside content in between was never seen).
 //  - Elsewhere: a walk of the folder honouring .gitignore files (skipping .git and node_modules),
 //    comparing size/mtime/ctime/inode to the stat cache; only files whose stat changed are read. The
 //    first walk reads every file once, like the first commit of a shadow repository would.
 // Exclude globs and the size cap apply in both; files over the cap are "not checkpointed" states.
 import { join } from 'node:path';
 import { walkFiles } from '../agent/tools/walk';
-import { gitChangedBetween, gitContentsAt, gitDirtyPaths, gitHead, gitTopLevel } from './git';
+import { gitChangedBetween, gitContentsAt, gitRepoOf, gitStatus, type GitRepo } from './git';
+import { readHead } from './git-head';
+import { forEachLimited, IO_WIDTH } from './parallel';
 import type { CheckpointRoot, WorkspaceFiles } from './workspace-files';
 import type { FileKey, FileState } from './types';
 
@@ -27,8 +33,12 @@ interface RootSnapshot {
   /** git top folder when the root is in a git work tree */
   top: string | undefined;
   head: string | undefined;
-  /** absolute path → state, for the files dirty (git) or present (walk) at snapshot time */
+  /** absolute path → state, for the files dirty (git), known (partial) or present (walk) at snapshot time */
   states: Map<string, FileState>;
+  /** false: `states` holds only the files Arbor knew (a git root scanned before); others were HEAD's */
+  complete: boolean;
+  /** Date.now() when the snapshot started */
+  takenMs: number;
 }
 
 export interface WorkspaceSnapshot {
@@ -36,21 +46,41 @@ export interface WorkspaceSnapshot {
   method: 'git' | 'scan';
 }
 
+/**
+ * A change time this long before the command started surely predates it (file systems with coarse
+ * timestamps round down by up to 2 s); a change closer to the start counts as the command's.
+ */
+export const CHANGE_TIME_SLACK_MS = 2000;
+
 /** Records what the workspace looks like before a command runs. */
 export async function snapshotWorkspace(files: WorkspaceFiles): Promise<WorkspaceSnapshot> {
-  const roots = await Promise.all(files.roots.map((root) => snapshotRoot(files, root)));
+  const roots = await Promise.all(files.roots.map((root) => snapshotRoot(files, root, 'before')));
   return { roots, method: roots.every((r) => r.top !== undefined) ? 'git' : 'scan' };
 }
 
-async function snapshotRoot(files: WorkspaceFiles, root: CheckpointRoot): Promise<RootSnapshot> {
-  let pendingTop = files.gitTops.get(root.real);
-  if (!pendingTop) files.gitTops.set(root.real, (pendingTop = gitTopLevel(root.real)));
-  const top = await pendingTop;
-  if (top !== undefined) {
-    const [head, dirty] = await Promise.all([gitHead(top), gitDirtyPaths(root.real)]);
-    if (dirty) return { root, top, head, states: await statesOf(files, dirty.map((p) => join(top, p))) };
+function gitRepoOfRoot(files: WorkspaceFiles, root: CheckpointRoot): Promise<GitRepo | undefined> {
+  let pending = files.gitRepos.get(root.real);
+  if (!pending) files.gitRepos.set(root.real, (pending = gitRepoOf(root.real)));
+  return pending;
+}
+
+async function snapshotRoot(files: WorkspaceFiles, root: CheckpointRoot, when: 'before' | 'after'): Promise<RootSnapshot> {
+  const takenMs = Date.now();
+  const repo = await gitRepoOfRoot(files, root);
+  const top = repo?.top;
+  if (repo && when === 'before' && files.gitScanned.has(root.real)) {
+    const [head, states] = await Promise.all([readHead(repo), statesOf(files, files.knownUnder(root.real))]);
+    return { root, top, head, states, complete: false, takenMs };
   }
-  return { root, top: undefined, head: undefined, states: await statesOf(files, await walkedPaths(root)) };
+  if (top !== undefined) {
+    const status = await gitStatus(root.real);
+    if (status) {
+      files.gitScanned.add(root.real);
+      return { root, top, head: status.head, states: await statesOf(files, status.dirty.map((p) => join(top, p))), complete: true, takenMs };
+    }
+  }
+  files.gitScanned.delete(root.real);
+  return { root, top: undefined, head: undefined, states: await statesOf(files, await walkedPaths(root)), complete: true, takenMs };
 }
 
 async function walkedPaths(root: CheckpointRoot): Promise<string[]> {
@@ -60,47 +90,47 @@ async function walkedPaths(root: CheckpointRoot): Promise<string[]> {
   return out;
 }
 
-async function statesOf(files: WorkspaceFiles, paths: readonly string[]): Promise<Map<string, FileState>> {
-  const out = new Map<string, FileState>();
-  const tracked = paths.filter((p) => {
+function tracked(files: WorkspaceFiles, paths: Iterable<string>): string[] {
+  return [...paths].filter((p) => {
     const key = files.keyOf(p);
     return key !== undefined && !files.isExcluded(key);
   });
-  await inBatches(tracked, 32, async (p) => out.set(p, await files.readState(p)));
-  return out;
 }
 
-async function inBatches<T>(items: readonly T[], width: number, work: (item: T) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < items.length; i += width) await Promise.all(items.slice(i, i + width).map(work));
+async function statesOf(files: WorkspaceFiles, paths: readonly string[]): Promise<Map<string, FileState>> {
+  const out = new Map<string, FileState>();
+  await forEachLimited(tracked(files, paths), IO_WIDTH, async (p) => out.set(p, await files.readState(p)));
+  return out;
 }
 
 /** The files whose state differs from `snapshot`, with their states before and after. */
 export async function changesSince(files: WorkspaceFiles, snapshot: WorkspaceSnapshot): Promise<ScannedChange[]> {
   const out: ScannedChange[] = [];
   for (const before of snapshot.roots) {
-    const after = await snapshotRoot(files, before.root);
+    const after = await snapshotRoot(files, before.root, 'after');
     out.push(...(await compareRoot(files, before, after)));
   }
   return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
 async function compareRoot(files: WorkspaceFiles, before: RootSnapshot, after: RootSnapshot): Promise<ScannedChange[]> {
-  const candidates = new Set<string>([...before.states.keys(), ...after.states.keys()]);
+  // A git root whose after-scan fell back to a walk: only the files known before can be compared.
+  const partialWithoutGit = !before.complete && after.top === undefined;
+  const candidates = new Set<string>([...before.states.keys(), ...(partialWithoutGit ? [] : after.states.keys())]);
   const top = before.top ?? after.top;
   if (before.top !== undefined && after.top !== undefined && before.head !== after.head) {
     for (const p of await gitChangedBetween(before.top, before.head, after.head)) candidates.add(join(before.top, p));
   }
-  const paths = [...candidates].filter((p) => {
-    const key = files.keyOf(p);
-    return key !== undefined && !files.isExcluded(key);
-  });
-  const clean = paths.filter((p) => !before.states.has(p));
-  const headStates = before.top !== undefined && top !== undefined ? await committedStates(files, top, before.head, clean) : new Map<string, FileState>();
+  const paths = tracked(files, candidates);
+  const unknown = paths.filter((p) => !before.states.has(p));
+  const headStates = before.top !== undefined && top !== undefined ? await committedStates(files, top, before.head, unknown) : new Map<string, FileState>();
   const out: ScannedChange[] = [];
   for (const p of paths) {
     const was = before.states.get(p) ?? headStates.get(p) ?? { kind: 'absent' };
     const now = after.states.get(p) ?? (await files.readState(p));
-    if (!sameFileState(was, now)) out.push({ key: files.keyOf(p)!, before: was, after: now });
+    if (sameFileState(was, now)) continue;
+    if (!before.complete && !before.states.has(p) && (await files.changedBefore(p, before.takenMs - CHANGE_TIME_SLACK_MS))) continue;
+    out.push({ key: files.keyOf(p)!, before: was, after: now });
   }
   return out;
 }

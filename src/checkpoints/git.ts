@@ -1,6 +1,7 @@
 // The few git plumbing calls checkpoints need, run with `-c core.quotepath=off` and NUL-separated
 // output so that no file name is ever parsed back from quoted text.
 import { spawn } from 'node:child_process';
+import { resolve as resolvePath } from 'node:path';
 
 export interface GitResult {
   code: number | null;
@@ -22,31 +23,62 @@ export function runGit(cwd: string, args: readonly string[], input?: string): Pr
   });
 }
 
-/** The top folder of the git work tree holding `dir`, or undefined (no git, or not a repository). */
-export async function gitTopLevel(dir: string): Promise<string | undefined> {
-  const result = await runGit(dir, ['rev-parse', '--show-toplevel']);
-  if (result.code !== 0) return undefined;
-  const top = result.stdout.toString('utf8').replace(/\r?\n$/, '');
-  return top === '' ? undefined : top;
+export interface GitRepo {
+  /** the work tree's top folder */
+  top: string;
+  /** this work tree's git folder (HEAD lives here) and the common one (refs, packed-refs) */
+  gitDir: string;
+  commonDir: string;
 }
 
+/** The git work tree holding `dir`, or undefined (no git, or not a repository). */
+export async function gitRepoOf(dir: string): Promise<GitRepo | undefined> {
+  const result = await runGit(dir, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir']);
+  if (result.code !== 0) return undefined;
+  const [top, gitDir, common] = result.stdout.toString('utf8').split(/\r?\n/);
+  if (!top || !gitDir || !common) return undefined;
+  return { top, gitDir, commonDir: resolvePath(dir, common) };
+}
+
+/** HEAD's commit, asked of git (see git-head.ts for the cheap way). */
 export async function gitHead(top: string): Promise<string | undefined> {
   const result = await runGit(top, ['rev-parse', '-q', '--verify', 'HEAD^{commit}']);
   return result.code === 0 ? result.stdout.toString('utf8').trim() : undefined;
 }
 
+export interface GitStatus {
+  /** the commit HEAD names (undefined before the first commit) */
+  head: string | undefined;
+  /** paths relative to the top folder */
+  dirty: string[];
+}
+
 /**
  * Paths (relative to the top folder) that differ from HEAD or are untracked and not ignored, below
- * `dir`. Renames are reported as a deletion and an addition; submodules are left out.
+ * `dir`, and HEAD's commit, from one `git status --porcelain=v2 --branch`. Renames are reported as a
+ * deletion and an addition; submodules are left out.
  */
-export async function gitDirtyPaths(dir: string): Promise<string[] | undefined> {
-  const result = await runGit(dir, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', '.']);
+export async function gitStatus(dir: string): Promise<GitStatus | undefined> {
+  const result = await runGit(dir, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', '.']);
   if (result.code !== 0) return undefined;
-  return result.stdout
-    .toString('utf8')
-    .split('\0')
-    .filter((record) => record.length > 3)
-    .map((record) => record.slice(3));
+  const status: GitStatus = { head: undefined, dirty: [] };
+  for (const record of result.stdout.toString('utf8').split('\0')) {
+    const path = pathOfRecord(record);
+    if (path !== undefined) status.dirty.push(path);
+    else if (record.startsWith('# branch.oid ') && record !== '# branch.oid (initial)') status.head = record.slice('# branch.oid '.length);
+  }
+  return status;
+}
+
+/** Fields before the path in each porcelain v2 record kind (`1` changed, `u` unmerged, `?` untracked). */
+const FIELDS_BEFORE_PATH: Record<string, number> = { '1': 8, u: 10, '?': 1 };
+
+function pathOfRecord(record: string): string | undefined {
+  const fields = FIELDS_BEFORE_PATH[record.charAt(0)];
+  if (fields === undefined || record.charAt(1) !== ' ') return undefined;
+  let at = 0;
+  for (let i = 0; i < fields && at >= 0; i++) at = record.indexOf(' ', at) + 1 || -1;
+  return at > 0 && at < record.length ? record.slice(at) : undefined;
 }
 
 /** Paths (relative to the top folder) that differ between two commits. */

@@ -12,6 +12,7 @@ import { syncDir, writeFileAtomic } from '../session/files';
 import { removeStaleTemps } from '../session/stale-temps';
 import type { BlobStore } from './blob-store';
 import { parseFileState } from './manifest';
+import { forEachLimited, IO_WIDTH } from './parallel';
 import type { FileKey, FileState } from './types';
 import type { WorkspaceFiles } from './workspace-files';
 
@@ -64,23 +65,34 @@ export async function applyState(blobs: BlobStore, absolute: string, state: File
   }
   if (state.kind !== 'file') throw new Error('a file that was not checkpointed cannot be restored');
   const temp = tempNameOf(absolute, journalId);
-  await mkdir(dirname(absolute), { recursive: true });
-  await blobs.copyTo(state.hash, temp);
+  await blobs.copyTo(state.hash, temp).catch(async (error: NodeJS.ErrnoException) => {
+    // The folder is created only when missing (most restores write into existing folders).
+    if (error.code !== 'ENOENT') throw error;
+    await mkdir(dirname(absolute), { recursive: true });
+    await blobs.copyTo(state.hash, temp);
+  });
   // Blobs are stored 0644 (0666 less the umask) and a copy keeps that; only executables need a chmod.
   if (state.exec) await chmod(temp, 0o755);
   await rename(temp, absolute);
 }
 
 /**
- * Applies every step's `to` (or `from`, rolling back) in order; the files touched are remembered.
- * `resolved` are the steps' paths as the plan checked them (recovery resolves each key again).
+ * Applies every step's `to` (or `from`, rolling back), a few files at a time: deletions first (a file
+ * may have to go before a folder of the same name is created), then writes. The files touched are
+ * remembered. `resolved` are the steps' paths as the plan checked them (recovery resolves each key again).
  */
 export async function applySteps(files: WorkspaceFiles, journal: Journal, direction: 'to' | 'from', resolved?: readonly string[]): Promise<void> {
-  for (const [index, step] of journal.steps.entries()) {
-    const absolute = resolved?.[index] ?? (await files.resolve(step.key));
-    if (absolute === undefined) throw new Error(`${step.key} is not inside the workspace`);
-    await applyState(files.blobs, absolute, step[direction], journal.id);
-    await files.remember(absolute, step[direction]);
+  const indices = journal.steps.map((_, index) => index);
+  const deletes = indices.filter((i) => journal.steps[i]![direction].kind === 'absent');
+  const writes = indices.filter((i) => journal.steps[i]![direction].kind !== 'absent');
+  for (const group of [deletes, writes]) {
+    await forEachLimited(group, IO_WIDTH, async (index) => {
+      const step = journal.steps[index]!;
+      const absolute = resolved?.[index] ?? (await files.resolve(step.key));
+      if (absolute === undefined) throw new Error(`${step.key} is not inside the workspace`);
+      await applyState(files.blobs, absolute, step[direction], journal.id);
+      await files.remember(absolute, step[direction]);
+    });
   }
 }
 

@@ -8,6 +8,7 @@
 import type { SessionEntry } from '../session/entries';
 import { applySteps, newJournal, removeJournal, writeJournal, type JournalStep } from './journal';
 import { stateAtPath, targetStateOf } from './manifest';
+import { forEachLimited, IO_WIDTH } from './parallel';
 import type { AppendCustom } from './recorder';
 import { FILES_CUSTOM_TYPE, MANIFEST_VERSION, sameState, type FileKey, type FileState, type FilesManifest } from './types';
 import type { WorkspaceFiles } from './workspace-files';
@@ -47,22 +48,34 @@ export async function planRestore(files: WorkspaceFiles, session: SessionPaths, 
   const to = stateAtPath(session.getBranch(toId));
   const plan: RestorePlan = { fromId, toId, changes: [], outsideChanges: [], notRestorable: [] };
   const keys = [...new Set([...from.files.keys(), ...to.files.keys()])].sort();
-  for (const key of keys) {
+  await forEachLimited(keys, IO_WIDTH, async (key) => {
     const target = targetStateOf(key, to, from);
     if (target) await planFile(files, plan, key, target, targetStateOf(key, from, to));
-  }
+  });
+  for (const list of [plan.changes, plan.outsideChanges, plan.notRestorable]) list.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return plan;
 }
 
 async function planFile(files: WorkspaceFiles, plan: RestorePlan, key: FileKey, target: FileState, expected: FileState | undefined): Promise<void> {
   const absolute = files.isExcluded(key) ? undefined : await files.resolve(key);
   if (absolute === undefined) return void plan.notRestorable.push({ key, reason: 'excluded, or not inside the workspace' });
+  // Two keys naming one file (through a symlink) would race in a parallel restore: the first one wins.
+  if (plannedPaths(plan).has(absolute)) return void plan.notRestorable.push({ key, reason: 'the same file as another path of the restore (a symbolic link)' });
+  plannedPaths(plan).add(absolute);
   const current = await files.readState(absolute);
   if (sameState(current, target)) return;
   const refusal = await refusalOf(files, current, target);
   if (refusal) return void plan.notRestorable.push({ key, reason: refusal });
   if (expected !== undefined && !sameState(current, expected)) plan.outsideChanges.push({ key, absolute, current, target, expected });
   else plan.changes.push({ key, absolute, current, target });
+}
+
+const planned = new WeakMap<RestorePlan, Set<string>>();
+
+function plannedPaths(plan: RestorePlan): Set<string> {
+  let paths = planned.get(plan);
+  if (!paths) planned.set(plan, (paths = new Set()));
+  return paths;
 }
 
 async function refusalOf(files: WorkspaceFiles, current: FileState, target: FileState): Promise<string | undefined> {

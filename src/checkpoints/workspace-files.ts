@@ -4,11 +4,12 @@
 // follows the files that changed, not the size of the tree.
 import type { BigIntStats } from 'node:fs';
 import { lstat, readFile, realpath } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve as resolvePath, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve as resolvePath, sep } from 'node:path';
 import { compileGlob, type GlobMatcher } from '../agent/tools/glob';
 import { isInside, resolveInWorkspace } from '../agent/tools/paths';
 import type { WorkspaceFolder, WorkspaceRoots } from '../agent/tools/types';
 import type { BlobStore } from './blob-store';
+import type { GitRepo } from './git';
 import type { CheckpointOptions, FileKey, FileState } from './types';
 
 export interface CheckpointRoot {
@@ -32,8 +33,12 @@ function toSlash(p: string): string {
 export class WorkspaceFiles {
   private readonly cache = new Map<string, CachedStat>();
   private readonly excluded: GlobMatcher[];
-  /** each folder's git top folder (undefined: not in a work tree), looked up once */
-  readonly gitTops = new Map<string, Promise<string | undefined>>();
+  /** every path whose state Arbor read or wrote (whatever it held): the files a partial scan re-checks */
+  private readonly known = new Set<string>();
+  /** each folder's git work tree (undefined: not in one), looked up once */
+  readonly gitRepos = new Map<string, Promise<GitRepo | undefined>>();
+  /** real paths of the git roots a full `git status` has scanned (change-scan.ts) */
+  readonly gitScanned = new Set<string>();
 
   private constructor(
     readonly workspace: WorkspaceRoots,
@@ -78,6 +83,9 @@ export class WorkspaceFiles {
   async resolve(key: FileKey): Promise<string | undefined> {
     const where = this.locate(key);
     if (!where || isAbsolute(where.rel) || where.rel.split('/').includes('..') || where.rel.includes('\0')) return undefined;
+    // Fast path: an existing file whose real path lies inside a folder (the same check as a tool's path).
+    const real = await realpath(join(where.root.real, where.rel)).catch(() => undefined);
+    if (real !== undefined) return this.roots.some((root) => isInside(root.real, real)) ? real : undefined;
     try {
       const resolved = await resolveInWorkspace(this.workspace, join(where.root.real, where.rel));
       return resolved.absolute;
@@ -93,6 +101,7 @@ export class WorkspaceFiles {
 
   /** The state of the file at `absolute` now; its content is stored as a blob. */
   async readState(absolute: string): Promise<FileState> {
+    this.known.add(absolute);
     let info: BigIntStats;
     try {
       info = await lstat(absolute, { bigint: true });
@@ -123,6 +132,7 @@ export class WorkspaceFiles {
 
   /** Remembers that `absolute` now holds `state` (after a restore wrote it), so it is not hashed again. */
   async remember(absolute: string, state: FileState): Promise<void> {
+    this.known.add(absolute);
     const info = await lstat(absolute, { bigint: true }).catch(() => undefined);
     if (!info || state.kind !== 'file') {
       this.cache.delete(absolute);
@@ -137,6 +147,18 @@ export class WorkspaceFiles {
     if (!cached) return false;
     const info = await lstat(absolute, { bigint: true }).catch(() => undefined);
     return info !== undefined && sameStat(cached, info);
+  }
+
+  /** The paths Arbor knows below `dir` (a root's real path). */
+  knownUnder(dir: string): string[] {
+    const prefix = dir.endsWith(sep) ? dir : dir + sep;
+    return [...this.known].filter((p) => p.startsWith(prefix));
+  }
+
+  /** True when the file (or, for a missing file, its folder) last changed before `cutoffMs`. */
+  async changedBefore(absolute: string, cutoffMs: number): Promise<boolean> {
+    const info = (await lstat(absolute).catch(() => undefined)) ?? (await lstat(dirname(absolute)).catch(() => undefined));
+    return info !== undefined && info.ctimeMs < cutoffMs;
   }
 }
 

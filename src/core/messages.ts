@@ -3,6 +3,8 @@
 // and a message written by Arbor reads in pi. Unknown extra fields are allowed everywhere and must be
 // preserved by anyone who copies a message (spread, never rebuild field by field).
 
+import type { NativeCompactionPayload } from './native-compaction';
+
 export interface TextContent {
   type: 'text';
   text: string;
@@ -50,6 +52,8 @@ export interface Usage {
   cacheWrite: number;
   totalTokens: number;
   cost: UsageCost;
+  /** pi 1.5: reasoning tokens, already counted in `output` */
+  reasoning?: number;
 }
 
 export interface UserMessage {
@@ -140,6 +144,8 @@ export interface CompactionSummaryMessage {
   summary: string;
   tokensBefore: number;
   timestamp: number;
+  /** a provider's own compacted context from the entry's preserveData (src/core/native-compaction.ts) */
+  native?: NativeCompactionPayload[];
 }
 
 export type AgentMessage =

@@ -34,7 +34,7 @@ function assistantBlocks(message: Extract<LlmMessage, { role: 'assistant' }>): A
   const out: AnthropicBlock[] = [];
   for (const block of message.content) {
     if (block.type === 'thinking') {
-      if (block.redacted && block.thinkingSignature) out.push({ type: 'redacted_thinking', data: block.thinkingSignature });
+      if (block.redacted && block.thinkingSignature && message.api === 'anthropic-messages') out.push({ type: 'redacted_thinking', data: block.thinkingSignature });
       else if (block.thinkingSignature && message.api === 'anthropic-messages') {
         out.push({ type: 'thinking', thinking: block.thinking, signature: block.thinkingSignature });
       } else if (block.thinking) out.push({ type: 'text', text: block.thinking });

@@ -29,6 +29,11 @@ function parts(content: string | (TextContent | ImageContent)[]): string | OpenA
   return out.length === 1 && out[0]!.type === 'text' ? out[0]!.text : out;
 }
 
+/** A Responses tool call id is `call_id|item_id` (pi's form): Chat Completions gets the call id. */
+function chatToolId(id: string): string {
+  return id.split('|')[0] || id;
+}
+
 export function toOpenAIMessages(systemPrompt: string, messages: readonly LlmMessage[]): OpenAIChatMessage[] {
   const out: OpenAIChatMessage[] = [];
   if (systemPrompt) out.push({ role: 'system', content: systemPrompt });
@@ -46,7 +51,7 @@ export function toOpenAIMessages(systemPrompt: string, messages: readonly LlmMes
       const text = message.content.filter((b) => b.type === 'text').map((b) => (b as TextContent).text).join('');
       const calls = message.content.flatMap((b) =>
         b.type === 'toolCall'
-          ? [{ id: b.id, type: 'function' as const, function: { name: b.name, arguments: JSON.stringify(b.arguments ?? {}) } }]
+          ? [{ id: chatToolId(b.id), type: 'function' as const, function: { name: b.name, arguments: JSON.stringify(b.arguments ?? {}) } }]
           : [],
       );
       if (!text && calls.length === 0) continue;
@@ -58,7 +63,7 @@ export function toOpenAIMessages(systemPrompt: string, messages: readonly LlmMes
       const text = message.content.filter((b) => b.type === 'text').map((b) => (b as TextContent).text).join('\n');
       const images = message.content.filter((b): b is ImageContent => b.type === 'image');
       for (const image of images) pendingImages.push({ type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${image.data}` } });
-      out.push({ role: 'tool', tool_call_id: message.toolCallId, content: text || (images.length ? '(image attached below)' : '') });
+      out.push({ role: 'tool', tool_call_id: chatToolId(message.toolCallId), content: text || (images.length ? '(image attached below)' : '') });
     }
   }
   flushImages();

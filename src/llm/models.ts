@@ -29,6 +29,7 @@ const userModelSchema = z.object({
   reasoning: z.boolean().optional(),
   pricing: pricingSchema.partial().optional(),
   promoteTo: z.string().min(1).optional(),
+  nativeCompaction: z.boolean().optional(),
 });
 
 export type UserModelSetting = z.input<typeof userModelSchema>;

@@ -51,7 +51,7 @@ export function estimatePromptTokens(request: Pick<StreamRequest, 'systemPrompt'
 }
 
 export class OpenAICompletionsProvider implements Provider {
-  private readonly options: ResolvedProviderOptions;
+  protected readonly options: ResolvedProviderOptions;
   private lastKey: string | undefined;
 
   constructor(private readonly model: ModelInfo, private readonly keys: KeyResolver, options?: ProviderOptions) {
@@ -87,7 +87,7 @@ export class OpenAICompletionsProvider implements Provider {
     );
   }
 
-  private baseUrl(model: ModelInfo): string {
+  protected baseUrl(model: ModelInfo): string {
     return this.options.baseUrl ?? model.baseUrl ?? defaultBaseUrl({ provider: model.provider, api: 'openai-completions' }) ?? '';
   }
 
@@ -120,17 +120,21 @@ export class OpenAICompletionsProvider implements Provider {
     };
   }
 
-  private async *wire(model: ModelInfo, request: StreamRequest, apiKey: string, builder: MessageBuilder, watchdog: IdleWatchdog): AsyncGenerator<StreamEvent, WireOutcome> {
+  /** The SDK client for one attempt; loading the SDK is our time, so the idle clock starts after it. */
+  protected async client(model: ModelInfo, apiKey: string, watchdog: IdleWatchdog) {
     const { default: OpenAI } = await import('openai');
-    // Loading the SDK is our time, not the provider's: the idle clock starts with the request.
     watchdog.kick();
-    const client = new OpenAI({
+    return new OpenAI({
       apiKey,
       baseURL: this.baseUrl(model),
       maxRetries: 0,
       timeout: 10 * 60_000,
       fetch: withNestedErrorBody(keyGuardedFetch(this.options.fetch ?? fetch, apiKey !== LOCAL_DUMMY_KEY)),
     });
+  }
+
+  protected async *wire(model: ModelInfo, request: StreamRequest, apiKey: string, builder: MessageBuilder, watchdog: IdleWatchdog): AsyncGenerator<StreamEvent, WireOutcome> {
+    const client = await this.client(model, apiKey, watchdog);
     const body = this.buildBody(model, request);
     const response = await client.chat.completions.create(body as never, { signal: watchdog.signal }).asResponse();
     watchdog.kick();

@@ -6,7 +6,7 @@ import type { AssistantMessage, LlmMessage, ToolCall, Usage } from '../core/mess
 
 export type ThinkingLevel = 'off' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
 
-export type ProviderApi = 'openai-completions' | 'anthropic-messages' | 'openai-compatible' | 'vscode-lm' | 'demo';
+export type ProviderApi = 'openai-responses' | 'openai-completions' | 'anthropic-messages' | 'openai-compatible' | 'vscode-lm' | 'demo';
 
 export interface ModelInfo {
   /** provider id, one of the table in providers/index.ts or a user-defined one */
@@ -24,6 +24,8 @@ export interface ModelInfo {
   pricing: { input: number; output: number; cacheRead: number; cacheWrite: number };
   /** "provider/id" of a larger-window model to switch to instead of compacting (context promotion) */
   promoteTo?: string;
+  /** the provider's native compaction works for this model (docs/architecture.md "Native compaction") */
+  nativeCompaction?: boolean;
 }
 
 export interface ToolDefinition {

@@ -3,6 +3,7 @@
 import type { AgentMessage, BranchSummaryMessage, CompactionSummaryMessage, CustomMessage } from '../core/messages';
 import type { CompactionEntry, ModelChangeEntry, SessionEntry } from './entries';
 import { applyContextEdit, contextEditsOf } from './context-edits';
+import { nativePayloadsOf } from '../core/native-compaction';
 
 export interface SessionContext {
   messages: AgentMessage[];
@@ -58,11 +59,13 @@ export function contextMessageFromEntry(entry: SessionEntry): AgentMessage | und
 }
 
 export function compactionSummaryMessage(entry: CompactionEntry): CompactionSummaryMessage {
+  const native = nativePayloadsOf(entry.preserveData);
   return {
     role: 'compactionSummary',
     summary: entry.summary,
     tokensBefore: entry.tokensBefore,
     timestamp: Date.parse(entry.timestamp),
+    ...(native.length > 0 ? { native } : {}),
   };
 }
 

@@ -10,6 +10,7 @@ import type {
   UserMessage,
 } from '../core/messages';
 import { loadTemplate, renderTemplate } from '../core/prompts';
+import { NATIVE_COMPACTION_FIELD } from '../core/native-compaction';
 import { ompRoleToLlm, withoutBlobImagesIn } from './omp-messages';
 
 export { messageFromEntry } from './context';
@@ -67,8 +68,10 @@ export function toLlmMessage(message: AgentMessage): LlmMessage | undefined {
     }
     case 'bashExecution':
       return message.excludeFromContext ? undefined : userText(bashExecutionText(message), message.timestamp);
-    case 'compactionSummary':
-      return userText(compactionSummaryText(message.summary), message.timestamp);
+    case 'compactionSummary': {
+      const text = userText(compactionSummaryText(message.summary), message.timestamp);
+      return message.native ? { ...text, [NATIVE_COMPACTION_FIELD]: message.native } : text;
+    }
     case 'branchSummary':
       return userText(branchSummaryText(message.summary), message.timestamp);
     default:

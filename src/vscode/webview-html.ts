@@ -24,7 +24,8 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
   ].join('; ');
 }
 
-export function renderChatHtml(webview: vscode.Webview, extensionUri: vscode.Uri, nonce = createNonce()): string {
+/** `view`: the chat, or the Conversation Tree editor tab (the same bundle, webview/render/tree-page.ts). */
+export function renderChatHtml(webview: vscode.Webview, extensionUri: vscode.Uri, nonce = createNonce(), view: 'chat' | 'tree' = 'chat'): string {
   const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', name));
   const csp = contentSecurityPolicy(webview.cspSource, nonce);
   return `<!DOCTYPE html>
@@ -35,12 +36,13 @@ export function renderChatHtml(webview: vscode.Webview, extensionUri: vscode.Uri
   <meta name="viewport" content="width=device-width, initial-scale=1.0">
   <link rel="stylesheet" href="${asset('main.css').toString()}">
   <link rel="stylesheet" href="${asset('approval-card.css').toString()}">
+  <link rel="stylesheet" href="${asset('tree-graph.css').toString()}">
   <script type="module" nonce="${nonce}" src="${asset('toolkit.min.js').toString()}"></script>
   <script defer nonce="${nonce}" src="${asset('main.js').toString()}"></script>
-  <title>Arbor Chat</title>
+  <title>${view === 'tree' ? 'Arbor Conversation Tree' : 'Arbor Chat'}</title>
 </head>
 <body>
-  <div id="app" data-status="loading"></div>
+  <div id="app" data-status="loading" data-view="${view}"></div>
 </body>
 </html>`;
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Fake LLM provider server for tests: one node http server on 127.0.0.1 speaking the real wire
-// protocols (OpenAI Chat Completions, Anthropic Messages + count_tokens, /v1/models, and the local
+// protocols (OpenAI Chat Completions and Responses (./responses.mjs), Anthropic Messages + count_tokens, /v1/models, and the local
 // servers' context-window discovery routes), scripted by a FIFO queue of turns, then rules, then echo.
 // Plain ESM JavaScript so unit tests (through tsx), the extension-host tests and the UI harness (plain
 // node, other process, through the HTTP admin routes) can all use it. Types: server.d.mts.
@@ -8,6 +8,7 @@ import http from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { countTokens, encode, decode } from 'gpt-tokenizer/encoding/cl100k_base';
+import { responsesHandler } from './responses.mjs';
 
 const NO_SPECIAL = { disallowedSpecial: new Set() };
 const tok = (text) => (text ? countTokens(String(text), NO_SPECIAL) : 0);
@@ -638,6 +639,8 @@ export async function startFakeLlm(options = {}) {
     return given !== state.config.apiKey;
   }
 
+  const handleResponses = responsesHandler({ tok, wait, hash, nextTurn, record, sendJson, sseWriter, errorResponse, modelConfig, overflowResponse, applyBudget, chunkText, outputTokens });
+
   const server = http.createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -660,6 +663,7 @@ export async function startFakeLlm(options = {}) {
         return sendJson(res, e.status, e.body);
       }
       if (req.method === 'POST' && path === '/v1/chat/completions') return await handleOpenAI(req, res, body ?? {});
+      if (req.method === 'POST' && path === '/v1/responses') return await handleResponses(req, res, body ?? {});
       if (req.method === 'POST' && path === '/v1/responses/compact') return await handleResponsesCompact(req, res, body ?? {});
       if (req.method === 'POST' && path === '/v1/messages') return await handleAnthropic(req, res, body ?? {});
       if (req.method === 'POST' && path === '/v1/messages/count_tokens') return handleCountTokens(req, res, body ?? {});

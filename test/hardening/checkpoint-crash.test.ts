@@ -52,7 +52,8 @@ test('restore: SIGKILL before every mutation and at random moments; recovery lea
   assert.equal(full.exitCode, 0, full.stderr);
   assert.deepEqual(diskState(f.ws), AFTER, 'an uninterrupted restore');
   const totalOps = Number(full.lines.find((l) => l.startsWith('ops '))!.slice(4));
-  assert.ok(totalOps > 20, `a restore makes ${totalOps} mutations`);
+  // journal write and removal, a copy and a rename per written file, the chmod, the deletion, the new folder
+  assert.ok(totalOps >= 19, `a restore makes ${totalOps} mutations`);
 
   const seed = suiteSeed();
   const random = seededRandom(seed);

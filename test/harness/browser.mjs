@@ -154,3 +154,28 @@ export async function screenshot(page, name) {
   await page.screenshot({ path });
   return path;
 }
+
+/** Switches the colour theme through "Preferences: Color Theme" and waits for the webview to follow. */
+export async function setColorTheme(page, theme, kind) {
+  const quick = page.locator('.quick-input-widget');
+  const box = quick.locator('.quick-input-box input');
+  const label = theme.replace(/^Default /, '').replace(/^High Contrast$/, 'Dark High Contrast').replace(/^High Contrast Light$/, 'Light High Contrast');
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      await page.keyboard.press('F1');
+      await box.waitFor({ state: 'visible', timeout: 5000 });
+      await box.fill('>Preferences: Color Theme');
+      await quick.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first().click({ timeout: 5000 });
+      await quick.locator('.monaco-list-row', { hasText: /Modern/ }).first().waitFor({ timeout: 5000 });
+      await box.fill(label);
+      await quick.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^(Default )?${label}$`) }) }).first().click({ timeout: 5000 });
+      await quick.waitFor({ state: 'hidden', timeout: 5000 });
+      break;
+    } catch {
+      await page.keyboard.press('Escape').catch(() => {});
+    }
+  }
+  const chat = chatFrame(page);
+  await chat.locator(`body.${kind}`).waitFor({ timeout: 30_000 });
+  return chat;
+}

@@ -28,6 +28,8 @@ export interface Expectation {
   errorMessage?: string;
   /** isContextOverflow(message, contextWindow) */
   overflow?: boolean;
+  /** usage.reasoning (Responses: output_tokens_details.reasoning_tokens, counted in output too) */
+  reasoningTokens?: number;
   /** HTTP requests made (1 + retries) */
   requests: number;
   /** the retry delays asked for */

@@ -27,10 +27,11 @@ after(async () => {
 function modelFor(c: ReplayCase): ModelInfo {
   const anthropic = c.api === 'anthropic-messages';
   const provider = anthropic ? 'anthropic' : c.api === 'openai-compatible' ? 'local' : 'openai';
+  const reasoning = c.api === 'openai-responses';
   return {
     provider, id: `replay-${c.name}`, name: c.name, api: c.api,
     baseUrl: anthropic ? server.origin : `${server.origin}/v1`,
-    contextWindow: c.contextWindow ?? 128_000, maxOutputTokens: 2048, reasoning: false,
+    contextWindow: c.contextWindow ?? 128_000, maxOutputTokens: 2048, reasoning,
     pricing: { input: 1, output: 2, cacheRead: 0.1, cacheWrite: 1.25 },
   };
 }
@@ -87,15 +88,20 @@ function assertStreamedEvents(run: Run): void {
   assert.equal(retries, run.delays.length, 'one retry event per delay');
 }
 
+/** What the next request sends for the assistant turn: Anthropic content blocks, or Responses input items. */
+function sentForAssistant(body: { messages?: { role: string; content: unknown }[]; input?: Record<string, unknown>[] }): Record<string, unknown>[] {
+  if (body.input) return body.input.filter((item) => item.role !== 'user');
+  const assistant = body.messages?.find((m) => m.role === 'assistant');
+  assert.ok(Array.isArray(assistant?.content), 'assistant content is sent as blocks');
+  return assistant.content as Record<string, unknown>[];
+}
+
 async function assertNextTurn(c: ReplayCase, first: AssistantMessage): Promise<void> {
   const wanted = c.expect.nextTurnSends;
   if (!wanted) return;
   const user = (text: string) => ({ role: 'user' as const, content: text, timestamp: 0 });
   await stream(c, [user('first'), first, user('second')]);
-  const body = server.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] };
-  const assistant = body.messages.find((m) => m.role === 'assistant');
-  assert.ok(Array.isArray(assistant?.content), 'assistant content is sent as blocks');
-  const blocks = assistant.content as Record<string, unknown>[];
+  const blocks = sentForAssistant(server.requests.at(-1)!.body as Parameters<typeof sentForAssistant>[0]);
   assert.ok(blocks.some((b) => Object.entries(wanted).every(([k, v]) => b[k] === v)), `next request carries ${JSON.stringify(wanted)}; sent ${JSON.stringify(blocks)}`);
 }
 
@@ -113,6 +119,7 @@ for (const c of loadReplayCases()) {
       assert.equal(thinkingOf(message), e.thinking ?? '', 'thinking');
       assert.deepEqual(toolCallsOf(message), e.toolCalls, 'tool calls');
       assertUsage(message, e.usage);
+      if (e.reasoningTokens !== undefined) assert.equal(message.usage.reasoning, e.reasoningTokens, 'reasoning tokens');
       if (e.delays) assert.deepEqual(run.delays, e.delays, 'retry delays');
       assertStreamedEvents(run);
       await assertNextTurn(c, message);

@@ -165,6 +165,8 @@ wb.test('the open in-panel tree shows a new turn as it is appended, then the bra
   const treeOpen = chat.locator('#app[data-tree-open="true"]');
   if ((await treeOpen.count()) === 0) await chat.locator('vscode-button#toggle-tree').click();
   await treeOpen.waitFor();
+  // the panel opens as a graph (tree-graph.test.mjs); these checks are on its list of entries
+  await chat.locator('#tree-panel .tree-mode-list').click();
   const tree = chat.locator('#tree-panel');
   const previousLeaf = await app.getAttribute('data-leaf');
   await tree.locator(`.tree-row.leaf[data-id="${previousLeaf}"]`).waitFor();

@@ -179,6 +179,8 @@ wb.test('the in-panel tree shows two branches; clicking the other branch and Sum
   const treeOpen = chat.locator('#app[data-tree-open="true"]');
   if ((await treeOpen.count()) === 0) await chat.locator('vscode-button#toggle-tree').click();
   await treeOpen.waitFor();
+  // the panel opens as a graph (tree-graph.test.mjs); these checks are on its list of entries
+  await chat.locator('#tree-panel .tree-mode-list').click();
   const tree = chat.locator('#tree-panel');
   await tree.locator('.tree-row[data-id="u2"]').waitFor();
   await tree.locator('.tree-row[data-id="u3"]').waitFor();

@@ -120,6 +120,8 @@ wb.test('the switch dialog offers Conversation and files with the file list; cho
   const treeOpen = chat.locator('#app[data-tree-open="true"]');
   if ((await treeOpen.count()) === 0) await chat.locator('vscode-button#toggle-tree').click();
   await treeOpen.waitFor();
+  // the panel opens as a graph (tree-graph.test.mjs); these checks are on its list of entries
+  await chat.locator('#tree-panel .tree-mode-list').click();
   const tree = chat.locator('#tree-panel');
   await retry('opening the branch dialog', async () => {
     await tree.locator('.tree-row[data-id="r1"]').click();

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { startFakeLlm } from '../fake-llm/server.mjs';
-import { chatFrame, expandPane, fakeModelSettings, openArborContainer, readyChat, screenshot, sidebarPane } from '../harness/browser.mjs';
+import { chatFrame, expandPane, fakeModelSettings, openArborContainer, readyChat, screenshot, setColorTheme, sidebarPane } from '../harness/browser.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
 let fake;
@@ -53,31 +53,6 @@ const wb = useWorkbench('narrow-chat', async () => {
   baseSettings = { 'arbor.sessions.directory': sessionsDir, ...models, 'workbench.colorTheme': 'Default Dark Modern' };
   return { extraEnv: { ARBOR_TEST_LLM_URL: fake.url }, settings: baseSettings };
 });
-
-/** Switches the colour theme through "Preferences: Color Theme" and waits for the webview to follow. */
-async function setTheme(page, theme, kind) {
-  const quick = page.locator('.quick-input-widget');
-  const box = quick.locator('.quick-input-box input');
-  const label = theme.replace(/^Default /, '').replace(/^High Contrast$/, 'Dark High Contrast').replace(/^High Contrast Light$/, 'Light High Contrast');
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      await page.keyboard.press('F1');
-      await box.waitFor({ state: 'visible', timeout: 5000 });
-      await box.fill('>Preferences: Color Theme');
-      await quick.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first().click({ timeout: 5000 });
-      await quick.locator('.monaco-list-row', { hasText: /Modern/ }).first().waitFor({ timeout: 5000 });
-      await box.fill(label);
-      await quick.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^(Default )?${label}$`) }) }).first().click({ timeout: 5000 });
-      await quick.waitFor({ state: 'hidden', timeout: 5000 });
-      break;
-    } catch {
-      await page.keyboard.press('Escape').catch(() => {});
-    }
-  }
-  const chat = chatFrame(page);
-  await chat.locator(`body.${kind}`).waitFor({ timeout: 30_000 });
-  return chat;
-}
 
 async function openSeeded(page) {
   await openArborContainer(page);
@@ -146,7 +121,7 @@ for (const [theme, kind, tag] of [
   ['Default High Contrast Light', 'vscode-high-contrast-light', 'hc-light'],
 ]) {
   wb.test(`inline code is readable in ${tag}`, async (page) => {
-    const chat = await setTheme(page, theme, kind);
+    const chat = await setColorTheme(page, theme, kind);
     const code = chat.locator('.msg[data-entry="a2"] .markdown :not(pre) > code').first();
     await code.waitFor();
     const contrast = await code.evaluate((e) => {

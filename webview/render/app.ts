@@ -1,17 +1,17 @@
 // Composes the page from the render modules and wires store changes to the parts that show them.
-import { CONVERSATION_PAGE, LIMITS, type FilesPreviewMessage, type NavigateFiles, type NavigationMode, type TreeNode, type WebviewToHostMessage } from '../../src/protocol';
+import { CONVERSATION_PAGE, LIMITS, type FilesPreviewMessage, type WebviewToHostMessage } from '../../src/protocol';
 import { installActions } from '../actions';
 import { createSaver, type PersistedUi } from '../persist';
 import { NEVER_SHOWN, restoreStep, type ScrollAnchor } from '../scroll-anchor';
 import type { ParsedInput } from '../slash';
 import type { Store } from '../store';
 import { createRestrictedBanner } from './banners';
-import { createBranchDialog, type NodeActions } from './branch-dialog';
 import { createComposer } from './composer';
 import { createConversation } from './conversation';
 import { createHeader } from './header';
 import type { RenderContext } from './message';
 import { createMeter } from './meter';
+import { createSwitchFlow } from './switch-flow';
 import { createTreePanel } from './tree';
 
 export interface App {
@@ -43,6 +43,7 @@ export function mountApp(
 ): App {
   const ctx: RenderContext = { store, open: new Set(), notes: new Map() };
   let treeOpen = persisted.treeOpen;
+  let treeMode = persisted.treeMode;
   let restoredScroll = false;
   /** a reveal or restore waiting for its entry: before the first snapshot (or tree), or while earlier pages load */
   let pending: PendingScroll | undefined;
@@ -133,15 +134,7 @@ export function mountApp(
     if (pending.kind === 'reveal') revealOrLoad(pending.entryId);
     else restoreOrLoad(pending.anchor);
   }
-  const dialog = createBranchDialog({
-    navigate: (targetId: string, mode: NavigationMode, instructions?: string, files?: NavigateFiles) =>
-      post({ type: 'navigate', targetId, mode, ...(instructions ? { instructions } : {}), ...(files ? { files } : {}) }),
-    cancel: () => post({ type: 'cancelNavigation' }),
-    previewFiles: (targetId: string) => post({ type: 'previewFiles', targetId }),
-    showFileChanges: (targetId: string) => post({ type: 'showFileChanges', targetId }),
-    pin: (targetId: string, pinned: boolean) => post({ type: 'pin', entryId: targetId, pinned }),
-    summarizeFromHere: (targetId: string) => post({ type: 'summarizeFromHere', entryId: targetId }),
-  });
+  const { dialog, switchTo, treeActions } = createSwitchFlow(store, post);
   const composer = createComposer(
     {
       submit: (input: ParsedInput) => {
@@ -175,24 +168,10 @@ export function mountApp(
   );
   composer.setText(persisted.input);
 
-  function switchTo(targetId: string, preview: string, isUserMessage: boolean, ask?: boolean, nodeActions?: NodeActions): void {
-    const askFirst = ask ?? store.state?.settings?.branchSummaryEnabled ?? true;
-    if (askFirst) dialog.open(targetId, preview.split('\n', 1)[0]!.slice(0, 200), isUserMessage, nodeActions);
-    else post({ type: 'navigate', targetId, mode: 'none' });
-  }
-
-  const tree = createTreePanel({
-    activate: (node: TreeNode) => {
-      if (node.isLeaf) return;
-      switchTo(node.id, node.preview, node.kind === 'user');
-    },
-    switchWithSummary: (node: TreeNode) => switchTo(node.id, node.preview, node.kind === 'user', true, treeNodeActions(node)),
+  const tree = createTreePanel(treeActions, treeMode, (mode) => {
+    treeMode = mode;
+    save();
   });
-
-  /** Pin / Unpin for messages, Summarize from here for any node of the current branch. */
-  function treeNodeActions(node: TreeNode): NodeActions {
-    return { onPath: node.onActivePath, ...(node.kind === 'user' || node.kind === 'assistant' ? { pinned: node.pinned === true } : {}) };
-  }
 
   function setTreeOpen(open: boolean): void {
     treeOpen = open;
@@ -219,6 +198,7 @@ export function mountApp(
       input: composer.getText(),
       ...scrollPosition(),
       treeOpen,
+      ...(treeMode ? { treeMode } : {}),
       history: persisted.history,
     }),
     // tells tests (and anyone inspecting the DOM) which row the saved state names

@@ -5,51 +5,16 @@
 // Per update the panel costs O(visible rows): the rows are laid out once and then kept up to date by the
 // tree patches (tree-rows.ts), and only the rows in the viewport (plus a margin) are in the DOM. While the
 // leaf's row is in view, the panel keeps it in view as the leaf moves (a turn appended, a switch made).
-import type { TreeNode, TreeNodeKind } from '../../src/protocol';
+import type { TreeNode } from '../../src/protocol';
 import { el } from '../dom';
-import { icon as svgIcon, type IconName } from '../icons';
+import { kindIcon, kindName } from './tree-kinds';
+import { createTreeGraph } from './tree-graph';
+import { icon as svgIcon } from '../icons';
 import type { TreeRow } from '../tree-layout';
 import { modelOfNodes, rowsOf, treeModelOf, type TreeModel } from '../tree-patch';
 import type { TreeRows } from '../tree-rows';
 
 const ROW = 22;
-
-// The two kinds the product is about get drawn icons: a glyph such as ⑂ is missing from many UI fonts
-// and shows as an empty box.
-const drawnIcon: Partial<Record<TreeNodeKind, IconName>> = { compaction: 'fold', branch_summary: 'branch' };
-
-const icon: Partial<Record<TreeNodeKind, string>> = {
-  user: '●',
-  assistant: '◆',
-  toolResult: '⚙',
-  bash: '$',
-  custom_message: '✉',
-  model_change: '⇄',
-  thinking_level_change: '∴',
-  label: '⚑',
-  session_info: 'ℹ',
-};
-
-function kindIcon(kind: TreeNodeKind): Node | string {
-  const drawn = drawnIcon[kind];
-  return drawn ? svgIcon(drawn) : (icon[kind] ?? '·');
-}
-
-const kindName: Record<TreeNodeKind, string> = {
-  user: 'You',
-  assistant: 'Arbor',
-  toolResult: 'Tool result',
-  compaction: 'Compaction',
-  branch_summary: 'Branch summary',
-  bash: 'Shell',
-  custom_message: 'Message',
-  model_change: 'Model',
-  thinking_level_change: 'Thinking',
-  label: 'Label',
-  session_info: 'Session',
-  custom: 'Data',
-  other: 'Entry',
-};
 
 export interface TreeActions {
   /** plain click / Enter */
@@ -58,6 +23,9 @@ export interface TreeActions {
   switchWithSummary(node: TreeNode): void;
 }
 
+/** The panel shows the tree as a list of entries or as a graph of turns (tree-graph.ts). */
+export type TreeMode = 'list' | 'graph';
+
 export interface TreePanel {
   root: HTMLElement;
   update(nodes: readonly TreeNode[]): void;
@@ -65,17 +33,26 @@ export interface TreePanel {
   focus(): void;
 }
 
-export function createTreePanel(actions: TreeActions): TreePanel {
+export function createTreePanel(actions: TreeActions, mode: TreeMode = 'graph', modeChanged?: (mode: TreeMode) => void): TreePanel {
   const spacer = el('div', { class: 'tree-spacer' });
   const rowsEl = el('div', { class: 'tree-rows' });
   const viewport = el('div', { class: 'tree-viewport', role: 'tree', 'aria-label': 'Conversation tree', tabindex: '-1' }, spacer, rowsEl);
   const count = el('span', { class: 'tree-count' });
-  const root = el(
-    'section',
-    { class: 'tree-panel', id: 'tree-panel', hidden: true, 'aria-label': 'Conversation tree' },
-    el('div', { class: 'tree-head' }, el('span', { class: 'tree-title' }, 'Conversation tree'), count, el('span', { class: 'tree-hint' }, 'Click to switch · right-click: switch with summary')),
-    viewport,
+  const graph = createTreeGraph(actions);
+  const modeButton = (which: TreeMode, label: string) => {
+    const button = el('button', { class: `graph-tool tree-mode-${which}`, type: 'button', title: `Show the tree as a ${which}`, 'aria-label': label }, label);
+    button.addEventListener('click', () => setMode(which));
+    return button;
+  };
+  const modes = { list: modeButton('list', 'List'), graph: modeButton('graph', 'Graph') };
+  const head = el(
+    'div',
+    { class: 'tree-head', title: 'Click to switch · right-click: switch with summary' },
+    el('span', { class: 'tree-title' }, 'Tree'),
+    count,
+    el('span', { class: 'tree-head-tools' }, graph.toolbar, el('span', { class: 'tree-modes', role: 'group', 'aria-label': 'Show as' }, modes.list, modes.graph)),
   );
+  const root = el('section', { class: 'tree-panel', id: 'tree-panel', hidden: true, 'aria-label': 'Conversation tree' }, head, viewport, graph.root);
   let tree: TreeModel = treeModelOf(null, []);
   let rows: TreeRows = rowsOf(tree);
   let focusIndex = 0;
@@ -213,6 +190,27 @@ export function createTreePanel(actions: TreeActions): TreePanel {
     event.preventDefault();
   });
 
+  function setCount(nodes: readonly TreeNode[]): void {
+    const branches = modelOfNodes(nodes)?.branchPoints ?? nodes.filter((node) => node.childCount > 1).length;
+    count.textContent = `${nodes.length} entries · ${branches} branch point${branches === 1 ? '' : 's'}`;
+    count.title = count.textContent;
+  }
+
+  function setMode(next: TreeMode): void {
+    mode = next;
+    root.dataset.mode = next;
+    viewport.hidden = next !== 'list';
+    graph.root.hidden = next !== 'graph';
+    graph.toolbar.hidden = next !== 'graph';
+    modes.list.setAttribute('aria-pressed', String(next === 'list'));
+    modes.graph.setAttribute('aria-pressed', String(next === 'graph'));
+    modeChanged?.(next);
+    if (root.hidden) return;
+    if (next === 'graph') graph.shown();
+    else if (stale) relayout(stale);
+    else schedule();
+  }
+
   function relayout(nodes: readonly TreeNode[]): void {
     // Follow the leaf only when the user had it in view (not when they scrolled elsewhere in the tree).
     const followLeaf = inView(leafRow);
@@ -225,20 +223,23 @@ export function createTreePanel(actions: TreeActions): TreePanel {
     if (followLeaf && leaf >= 0) scrollIntoView(leaf);
     leafRow = leaf;
     if (focusIndex >= rows.size || !rowsEl.contains(document.activeElement)) focusIndex = Math.max(0, leaf);
-    const branches = tree.branchPoints;
-    count.textContent = `${tree.nodes.length} entries · ${branches} branch point${branches === 1 ? '' : 's'}`;
     render();
   }
+
+  setMode(mode);
 
   return {
     root,
     update(nodes) {
-      if (root.hidden) stale = nodes;
+      setCount(nodes);
+      graph.update(nodes);
+      if (root.hidden || mode !== 'list') stale = nodes;
       else relayout(nodes);
     },
     setOpen(open) {
       root.hidden = !open;
-      if (open) {
+      if (open && mode === 'graph') graph.shown();
+      else if (open) {
         if (stale) relayout(stale);
         // Bring the current position into view.
         const leaf = rows.indexOf(tree.leafId);
@@ -248,7 +249,8 @@ export function createTreePanel(actions: TreeActions): TreePanel {
       }
     },
     focus() {
-      moveFocus(focusIndex);
+      if (mode === 'graph') graph.focus();
+      else moveFocus(focusIndex);
     },
   };
 }

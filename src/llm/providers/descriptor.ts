@@ -14,6 +14,8 @@ export interface ProviderDescriptor {
   readonly displayName: string;
   /** the wire API this provider's models use unless a model says otherwise */
   readonly api: ProviderApi;
+  /** other wire APIs this provider's `create` also implements (a model's `api` picks one) */
+  readonly alsoServes?: readonly ProviderApi[];
   /** where requests go when neither the model nor `arbor.providers.<id>.baseUrl` says otherwise */
   readonly defaultBaseUrl?: string;
   readonly key: KeyNeed;
@@ -30,7 +32,7 @@ export interface ProviderDescriptor {
   /** estimates standing in for this provider's tokenizer are multiplied by this (default 1) */
   readonly estimateMargin?: number;
   readonly models: readonly ModelInfo[];
-  /** the implementation for models whose `api` is this descriptor's `api` */
+  /** the implementation for models whose `api` is this descriptor's `api` (or one of `alsoServes`) */
   create(model: ModelInfo, keys: KeyResolver, options?: ProviderOptions): Provider;
 }
 

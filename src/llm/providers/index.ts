@@ -18,12 +18,12 @@ export function providerById(id: string): ProviderDescriptor | undefined {
 
 /** The descriptor that implements a wire API (user-defined providers reuse these implementations). */
 export function providerForApi(api: ProviderApi): ProviderDescriptor | undefined {
-  return PROVIDERS.find((p) => p.api === api);
+  return PROVIDERS.find((p) => p.api === api) ?? PROVIDERS.find((p) => p.alsoServes?.includes(api));
 }
 
 /** Every wire API a model may name (the `api` of `arbor.models` entries). */
 export function providerApis(): ProviderApi[] {
-  return [...new Set(PROVIDERS.map((p) => p.api))];
+  return [...new Set(PROVIDERS.flatMap((p) => [p.api, ...(p.alsoServes ?? [])]))];
 }
 
 /** Providers whose key the user may store (Set API Key / Clear API Key). */

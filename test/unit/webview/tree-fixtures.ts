@@ -1,11 +1,13 @@
 // Session trees as the host sends them to the webview, for the tree-patch and tree-rows tests.
-import type { TreeNode } from '../../../src/protocol';
+import type { TreeNode, TreeNodeKind } from '../../../src/protocol';
 
 /** A session as the host knows it: entry i is `n<i>`; the webview's nodes are derived from it. */
 export interface Session {
   parents: (string | null)[];
   /** per entry; defaults to 1,000 + i */
   timestamps?: number[];
+  /** per entry; defaults to user and assistant alternating */
+  kinds?: TreeNodeKind[];
   labels: Map<string, string>;
   /** index of the leaf, -1 for none */
   leaf: number;
@@ -13,7 +15,7 @@ export interface Session {
 
 /** The nodes the host would send for a session: file order, flags from the leaf (like toTreeNode). */
 export function nodesOf(session: Session): TreeNode[] {
-  const { parents, timestamps, labels, leaf } = session;
+  const { parents, timestamps, kinds, labels, leaf } = session;
   const parentOf = new Map(parents.map((p, i) => [`n${i}`, p]));
   const onPath = new Set<string>();
   for (let id: string | null = leaf < 0 ? null : `n${leaf}`; id !== null && !onPath.has(id); id = parentOf.get(id) ?? null) onPath.add(id);
@@ -25,7 +27,7 @@ export function nodesOf(session: Session): TreeNode[] {
     return {
       id,
       parentId,
-      kind: i % 2 === 0 ? 'user' : 'assistant',
+      kind: kinds?.[i] ?? (i % 2 === 0 ? 'user' : 'assistant'),
       preview: `entry ${i}`,
       ...(label ? { label } : {}),
       onActivePath: onPath.has(id),

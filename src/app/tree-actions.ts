@@ -1,0 +1,215 @@
+// What the app does to the open session's tree: switch branches (optionally summarizing the branch being
+// left and restoring the files of the new position), branch at an entry, label, carry a branch summary
+// across, restore files only. One navigation at a time; a running turn is stopped first.
+import type { AgentSession } from '../agent/agent-session';
+import {
+  insertBranchSummary as carryBranchSummary,
+  navigateTree,
+  resolveNavigationTarget,
+  type BranchSummarizerDeps,
+  type CarryResult,
+  type TreeNavigationHookRegistry,
+} from '../branch';
+import { planStage, stageRefused, summarizeStage, type StageOutcome } from '../branch/stage';
+import type { SessionEntry } from '../session/entries';
+import { PIN_CUSTOM_TYPE, pinData } from '../session/pins';
+import { pinRefusal, type PinOutcome } from './pin-entry';
+import type { SessionStore } from '../session/store';
+import { ArborAppError, type AppChange, type AppLogger, type AppNavigateResult, type InsertSummaryOptions, type NavigateAppOptions } from './app-types';
+import type { CheckpointService, FilesRestoreResult, SwitchFilesPreview } from './checkpoint-service';
+
+export interface TreeActionsDeps {
+  /** the open session (throws a user-facing error when there is none) */
+  store(): SessionStore;
+  /** an entry of the open session (throws a user-facing error for an unknown id) */
+  entry(entryId: string): SessionEntry;
+  agent(): AgentSession | undefined;
+  checkpoints: CheckpointService;
+  hooks: TreeNavigationHookRegistry;
+  summarizer(): BranchSummarizerDeps;
+  /** the leaf moved without an append: views follow */
+  syncLeaf(): void;
+  emit(change: AppChange): void;
+  log?: AppLogger;
+}
+
+export class TreeActions {
+  private navigation: AbortController | undefined;
+  private navigationSummarizing = false;
+
+  constructor(private readonly deps: TreeActionsDeps) {}
+
+  get navigating(): boolean {
+    return this.navigation !== undefined;
+  }
+
+  private get busy(): boolean {
+    return this.deps.agent()?.busy ?? false;
+  }
+
+  /**
+   * Moves to `targetId` (a running turn is stopped first), optionally summarizing the branch being
+   * left. Picking a user message returns its text in `editorText` (edit and resend).
+   */
+  async navigate(targetId: string, options: NavigateAppOptions = {}): Promise<AppNavigateResult> {
+    const store = this.deps.store();
+    this.deps.entry(targetId);
+    if (this.navigation) throw new ArborAppError('A branch switch is already running.');
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.signal?.aborted) controller.abort();
+    this.navigation = controller;
+    this.navigationSummarizing = options.summarize === true;
+    this.deps.emit({ kind: 'navigation', state: 'start', summarizing: this.navigationSummarizing });
+    let restored: FilesRestoreResult | undefined;
+    try {
+      const agent = this.deps.agent();
+      if (agent?.busy) await agent.stop();
+      if (options.files) restored = await this.restoreFilesFor(store, targetId, options.files.overwrite);
+      const result = await navigateTree(
+        store,
+        targetId,
+        {
+          ...(options.summarize ? { summarize: true } : {}),
+          ...(options.customInstructions !== undefined ? { customInstructions: options.customInstructions } : {}),
+          ...(options.replaceInstructions !== undefined ? { replaceInstructions: options.replaceInstructions } : {}),
+          ...(options.label !== undefined ? { label: options.label } : {}),
+          signal: controller.signal,
+        },
+        { hooks: this.deps.hooks, ...(options.summarize ? { summarizer: this.deps.summarizer() } : {}) },
+      );
+      this.deps.syncLeaf();
+      if (!result.cancelled) this.deps.agent()?.refreshFromStore();
+      if (result.cancelled && restored?.kind === 'restored') await this.undoRestore(store, targetId);
+      return restored ? { ...result, files: restored } : result;
+    } catch (error) {
+      if (restored?.kind === 'restored') await this.undoRestore(store, targetId);
+      throw error;
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+      this.navigation = undefined;
+      this.navigationSummarizing = false;
+      this.deps.emit({ kind: 'navigation', state: 'end', summarizing: false });
+    }
+  }
+
+  /** The node whose files a switch to `targetId` restores: where the leaf goes (a user message: its parent). */
+  filesTargetOf(targetId: string): string | null {
+    const store = this.deps.store();
+    const resolved = resolveNavigationTarget(this.deps.entry(targetId));
+    return resolved.newLeafId !== null && store.getEntry(resolved.newLeafId) ? resolved.newLeafId : null;
+  }
+
+  /** What switching to `targetId` would do to the files (undefined: checkpoints are off). */
+  async previewSwitchFiles(targetId: string): Promise<SwitchFilesPreview | undefined> {
+    const store = this.deps.store();
+    return this.deps.checkpoints.preview(store, store.getLeafId(), this.filesTargetOf(targetId));
+  }
+
+  private async restoreFilesFor(store: SessionStore, targetId: string, overwrite: ReadonlySet<string>): Promise<FilesRestoreResult> {
+    const restored = await this.deps.checkpoints.restoreTo(store, this.filesTargetOf(targetId), overwrite);
+    if (restored.kind === 'failed') throw new ArborAppError(`The files could not be restored (${restored.message}); ${restored.rolledBack ? 'they are as they were' : 'see the Arbor log'}.`);
+    if (restored.kind === 'refused') throw new ArborAppError(restored.message);
+    return restored;
+  }
+
+  /** The navigation did not happen: the files go back to the leaf's state (outside edits stay kept). */
+  private async undoRestore(store: SessionStore, targetId: string): Promise<void> {
+    const undone = await this.deps.checkpoints.restoreBetween(store, this.filesTargetOf(targetId), store.getLeafId(), new Set());
+    if (undone.kind !== 'restored') this.deps.log?.error(`checkpoints: could not put the files back after a cancelled switch: ${undone.message}`);
+  }
+
+  /** "Restore Files Only": the files of `entryId` come back; the conversation stays where it is. */
+  async restoreFilesOnly(entryId: string, overwrite: ReadonlySet<string>): Promise<FilesRestoreResult> {
+    const store = this.deps.store();
+    this.deps.entry(entryId);
+    if (this.busy) throw new ArborAppError('Wait for the agent to finish (or stop it) before restoring files.');
+    return this.deps.checkpoints.restoreFilesOnly(store, entryId, overwrite);
+  }
+
+  /** Cancels a running navigation (its summary); nothing is written. */
+  cancelNavigation(): boolean {
+    if (!this.navigation) return false;
+    this.navigation.abort();
+    return true;
+  }
+
+  /**
+   * "Branch from here": the leaf becomes `entryId` itself, also for a user message (unlike `navigate`,
+   * which moves to a user message's parent for edit-and-resend). The next prompt continues right after
+   * the entry; what followed it stays in the tree. A running turn is stopped first; no summary.
+   */
+  async branchAt(entryId: string): Promise<void> {
+    const store = this.deps.store();
+    this.deps.entry(entryId);
+    if (this.navigation) throw new ArborAppError('A branch switch is already running.');
+    const agent = this.deps.agent();
+    if (agent?.busy) await agent.stop();
+    if (store.getLeafId() === entryId) return;
+    store.branch(entryId);
+    this.deps.syncLeaf();
+    this.deps.agent()?.refreshFromStore();
+  }
+
+  /** Sets (or with undefined/'' clears) the label of an entry. */
+  async label(entryId: string, label: string | undefined): Promise<void> {
+    const store = this.deps.store();
+    this.deps.entry(entryId);
+    if (this.busy) throw new ArborAppError('Wait for the agent to finish (or stop it) before labelling.');
+    const trimmed = label?.trim();
+    await store.appendLabelChange(entryId, trimmed ? trimmed : undefined);
+    this.deps.agent()?.refreshFromStore();
+  }
+
+  /**
+   * Pins (or unpins) a message of the active path: an `arbor.pin` entry is appended, nothing is deleted,
+   * and compactions keep a pinned message verbatim. Refused (typed) for other entries, off the path or
+   * while the agent works (the pin would land in the middle of its turn).
+   */
+  async pin(entryId: string, pinned: boolean): Promise<PinOutcome> {
+    const store = this.deps.store();
+    const refusal = pinRefusal(store, this.deps.entry(entryId), pinned, this.busy);
+    if (refusal) return refusal;
+    await store.appendCustomEntry(PIN_CUSTOM_TYPE, pinData(entryId, pinned));
+    this.deps.agent()?.refreshFromStore();
+    return { kind: pinned ? 'pinned' : 'unpinned' };
+  }
+
+  /**
+   * "Summarize from here": the entries from `entryId` to the leaf become one stage summary on a new branch
+   * off the entry's parent (src/branch/stage.ts); the originals stay in the tree. A typed outcome; nothing
+   * is written unless it is `summarized`.
+   */
+  async summarizeFromHere(entryId: string, options: { customInstructions?: string; signal?: AbortSignal } = {}): Promise<StageOutcome> {
+    const store = this.deps.store();
+    this.deps.entry(entryId);
+    if (this.busy || this.navigation) return stageRefused('busy');
+    const planned = planStage(store.getBranch(), entryId);
+    if (planned.status !== 'planned') return planned;
+    const label = store.getLabel(entryId);
+    const outcome = await summarizeStage(store, planned.plan, {
+      summarizer: this.deps.summarizer(),
+      ...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(label ? { label } : {}),
+    });
+    if (outcome.status === 'summarized') this.deps.agent()?.refreshFromStore();
+    return outcome;
+  }
+
+  /** Summarizes the branch ending at `sourceLeafId` into the current position (carry lessons across). */
+  async insertBranchSummary(sourceLeafId: string, options: InsertSummaryOptions = {}): Promise<CarryResult> {
+    const store = this.deps.store();
+    this.deps.entry(sourceLeafId);
+    if (this.busy) throw new ArborAppError('Wait for the agent to finish (or stop it) before inserting a summary.');
+    const result = await carryBranchSummary(store, sourceLeafId, {
+      summarizer: this.deps.summarizer(),
+      ...(options.customInstructions !== undefined ? { customInstructions: options.customInstructions } : {}),
+      ...(options.replaceInstructions !== undefined ? { replaceInstructions: options.replaceInstructions } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    this.deps.agent()?.refreshFromStore();
+    return result;
+  }
+}

@@ -1,0 +1,69 @@
+// A provider's own compacted context, carried from a compaction entry to the provider that can read it
+// (docs/architecture.md "Native compaction"). The entry keeps it in `preserveData` next to the local
+// summary; context building puts it on the summary message; the Responses and Anthropic converters
+// send it in place of the summary text, and every other provider (or model) sends the summary.
+// Nothing here talks to a network: src/compaction/openai-native.ts and anthropic-native.ts fetch it.
+
+/** preserveData key of OpenAI's `/responses/compact` output (omp's name, so files stay interchangeable). */
+export const OPENAI_REMOTE_COMPACTION_KEY = 'openaiRemoteCompaction';
+/** preserveData key of Anthropic's on-demand `compaction` block. */
+export const ANTHROPIC_COMPACTION_KEY = 'anthropicCompaction';
+
+export type NativeCompactionKind = 'openai' | 'anthropic';
+
+export interface NativeCompactionPayload {
+  kind: NativeCompactionKind;
+  provider: string;
+  model: string;
+  /** OpenAI: the replacement history items; Anthropic: the one compaction block */
+  items: unknown[];
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/**
+ * OpenAI's replacement history is used only when Arbor wrote it: Arbor compacts just the summarized
+ * messages (`scope: "summarized"`) and sends the kept ones after the items; omp's covers the kept
+ * messages too, which would then be sent twice.
+ */
+function openaiPayload(data: Record<string, unknown> | undefined): NativeCompactionPayload | undefined {
+  if (!data || data.scope !== 'summarized' || !Array.isArray(data.replacementHistory)) return undefined;
+  if (typeof data.provider !== 'string' || data.replacementHistory.length === 0) return undefined;
+  return { kind: 'openai', provider: data.provider, model: String(data.model ?? ''), items: data.replacementHistory };
+}
+
+function anthropicPayload(data: Record<string, unknown> | undefined): NativeCompactionPayload | undefined {
+  const block = record(data?.block);
+  if (!data || !block || block.type !== 'compaction' || typeof data.provider !== 'string') return undefined;
+  return { kind: 'anthropic', provider: data.provider, model: String(data.model ?? ''), items: [block] };
+}
+
+/** The native payloads a compaction entry's preserveData holds (none when absent or malformed). */
+export function nativePayloadsOf(preserveData: unknown): NativeCompactionPayload[] {
+  const data = record(preserveData);
+  const out = [openaiPayload(record(data?.[OPENAI_REMOTE_COMPACTION_KEY])), anthropicPayload(record(data?.[ANTHROPIC_COMPACTION_KEY]))];
+  return out.filter((p): p is NativeCompactionPayload => p !== undefined);
+}
+
+/** Field of the summary's user message (an in-memory extra, never written to a file). */
+export const NATIVE_COMPACTION_FIELD = 'nativeCompaction';
+
+/**
+ * The items to send instead of this message, when it is a compaction summary with a payload of this
+ * kind from the same provider. Anthropic's block is also bound to models that support compaction: it
+ * is used for the model that wrote it, or a model marked `nativeCompaction`.
+ */
+export function nativeItemsFor(
+  message: Record<string, unknown>,
+  model: { provider: string; id: string; nativeCompaction?: boolean },
+  kind: NativeCompactionKind,
+): unknown[] | undefined {
+  const payloads = message[NATIVE_COMPACTION_FIELD];
+  if (!Array.isArray(payloads)) return undefined;
+  const found = (payloads as NativeCompactionPayload[]).find((p) => p.kind === kind && p.provider === model.provider);
+  if (!found) return undefined;
+  if (kind === 'anthropic' && found.model !== model.id && !model.nativeCompaction) return undefined;
+  return found.items;
+}

@@ -1,0 +1,42 @@
+// How each kind of session entry is shown in the conversation tree, as a list (tree.ts) and as a graph
+// (tree-graph.ts): its name and its icon.
+import type { TreeNodeKind } from '../../src/protocol';
+import { icon as svgIcon, type IconName } from '../icons';
+
+// The two kinds the product is about get drawn icons: a glyph such as ⑂ is missing from many UI fonts
+// and shows as an empty box.
+const drawnIcon: Partial<Record<TreeNodeKind, IconName>> = { compaction: 'fold', branch_summary: 'branch' };
+
+const icon: Partial<Record<TreeNodeKind, string>> = {
+  user: '●',
+  assistant: '◆',
+  toolResult: '⚙',
+  bash: '$',
+  custom_message: '✉',
+  model_change: '⇄',
+  thinking_level_change: '∴',
+  label: '⚑',
+  session_info: 'ℹ',
+};
+
+export function kindIcon(kind: TreeNodeKind): Node | string {
+  const drawn = drawnIcon[kind];
+  return drawn ? svgIcon(drawn) : (icon[kind] ?? '·');
+}
+
+export const kindName: Record<TreeNodeKind, string> = {
+  user: 'You',
+  assistant: 'Arbor',
+  toolResult: 'Tool result',
+  compaction: 'Compaction',
+  branch_summary: 'Branch summary',
+  bash: 'Shell',
+  custom_message: 'Message',
+  model_change: 'Model',
+  thinking_level_change: 'Thinking',
+  label: 'Label',
+  session_info: 'Session',
+  custom: 'Data',
+  other: 'Entry',
+};
+

@@ -1,0 +1,63 @@
+// The Conversation Tree editor tab (Arbor: Open Conversation Tree): the same webview bundle and store as
+// the chat, showing only the graph (tree-graph.ts) full size, with the switch dialog of the chat
+// (switch-flow.ts) and a status line for the host's notices. The host side is the chat's, bound to a
+// WebviewPanel (src/vscode/commands/open-conversation-tree.ts).
+import type { FilesPreviewMessage, WebviewToHostMessage } from '../../src/protocol';
+import { el } from '../dom';
+import type { Store } from '../store';
+import { modelOfNodes } from '../tree-patch';
+import type { App } from './app';
+import { createSwitchFlow } from './switch-flow';
+import { createTreeGraph } from './tree-graph';
+
+export function mountTreePage(container: HTMLElement, store: Store, post: (message: WebviewToHostMessage) => void): App {
+  const flow = createSwitchFlow(store, post);
+  const graph = createTreeGraph(flow.treeActions);
+  const title = el('h1', { class: 'tree-page-title' }, 'Conversation tree');
+  const count = el('span', { class: 'tree-count' });
+  const status = el('div', { class: 'tree-page-status', role: 'status' });
+  const hint = el('span', { class: 'tree-page-hint' }, 'Click or Enter: switch · Space: entries · ←→ branches · right-click: with summary');
+  const head = el('div', { class: 'tree-page-head' }, title, count, hint, graph.toolbar);
+  container.classList.add('tree-page');
+  container.replaceChildren(head, status, graph.root, flow.dialog.root);
+
+  store.subscribe((parts) => {
+    if (parts.has('state')) {
+      container.dataset.status = 'ready';
+      title.textContent = store.state?.sessionName ? `Conversation tree — ${store.state.sessionName}` : 'Conversation tree';
+    }
+    if (parts.has('tree')) {
+      graph.update(store.tree);
+      const branches = modelOfNodes(store.tree)?.branchPoints ?? 0;
+      count.textContent = `${store.tree.length} entries · ${branches} branch point${branches === 1 ? '' : 's'}`;
+      container.dataset.leaf = store.treeLeafId ?? '';
+    }
+    if (parts.has('navigation')) {
+      const nav = store.navigation;
+      flow.dialog.progress(nav);
+      container.dataset.navigation = nav?.state ?? '';
+      if (nav && (nav.state === 'failed' || nav.state === 'cancelled') && !flow.dialog.isOpen) status.textContent = nav.message ?? `Switch ${nav.state}.`;
+    }
+    if (parts.has('notices')) status.textContent = store.notices.at(-1)?.text ?? '';
+  });
+  container.dataset.status = 'connecting';
+  requestAnimationFrame(() => graph.shown());
+
+  return {
+    setDroppedCount(dropped) {
+      container.dataset.dropped = String(dropped);
+    },
+    setEditorText() {
+      // the tree tab has no input: the chat shows the text of an edited message
+    },
+    filesPreview(preview: FilesPreviewMessage) {
+      flow.dialog.filesPreview(preview);
+    },
+    revealEntry(entryId) {
+      graph.reveal(entryId);
+    },
+    command() {
+      graph.focus();
+    },
+  };
+}
