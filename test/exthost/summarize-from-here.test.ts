@@ -52,11 +52,15 @@ async function lines(file: string): Promise<Record<string, any>[]> {
   return (await readFile(file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
 }
 
-/** withProgress whose Cancel is pressed once `started` holds. */
-function cancelWhen(started: () => boolean) {
+/** withProgress whose Cancel is pressed once the summarizer's request reached the fake provider. */
+function cancelOnceRequested() {
   return async (_options: unknown, task: (progress: unknown, token: vscode.CancellationToken) => Promise<unknown>) => {
     const source = new vscode.CancellationTokenSource();
-    void waitFor('the summary to start', started).then(() => source.cancel());
+    void (async () => {
+      const deadline = Date.now() + 20_000;
+      while ((await requests()).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      source.cancel();
+    })();
     return task({ report() {} }, source.token);
   };
 }
@@ -131,13 +135,14 @@ suite('Summarize from Here and Pin (extension host, fake provider)', () => {
     const during = stubWindow({
       showInputBox: () => '',
       showQuickPick: pickLabel('Summarize from Here'),
-      withProgress: cancelWhen(() => true),
+      withProgress: cancelOnceRequested(),
     });
     try {
       await waitFor('nothing running', () => !api.app.busy);
       const outcome = await vscode.commands.executeCommand<SummarizeFromHereOutcome>(COMMAND, middle.id);
       assert.equal(outcome, 'cancelled', JSON.stringify(during.messages));
       assert.ok(during.messages.some((m) => /Summary cancelled\. The session is unchanged\./.test(m.text)), JSON.stringify(during.messages));
+      assert.equal((await requests()).length, 1, 'cancelled while the summarizer was answering');
     } finally {
       during.restore();
     }
