@@ -13,11 +13,13 @@ import { defaultSessionDir } from './session/catalog';
 import type { ArborApi } from './vscode/api';
 import { ChatApprovalPrompter } from './vscode/approval-prompter';
 import { ChatViewProvider } from './vscode/chat-view';
+import { ConversationTreeTabs } from './vscode/tree-tabs';
 import { NotificationCompactionConfirmer } from './vscode/compaction-confirmer';
 import { collectChatState, onDidChangeChatState } from './vscode/chat-state';
 import * as clearApiKey from './vscode/commands/clear-api-key';
 import * as newSession from './vscode/commands/new-session';
 import * as openChat from './vscode/commands/open-chat';
+import * as openConversationTree from './vscode/commands/open-conversation-tree';
 import * as selectModel from './vscode/commands/select-model';
 import * as setApiKey from './vscode/commands/set-api-key';
 import { ArborConfig } from './vscode/config';
@@ -81,16 +83,27 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     getState: () => collectChatState(context, app, () => config.settings),
     showSessionTree: () => vscode.commands.executeCommand('arbor.sessionTree.focus'),
   });
+  const setChatInput = async (text: string) => {
+    await vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
+    await chatView.setEditorText(text);
+  };
+  const treeTabs = new ConversationTreeTabs({
+    extensionUri: context.extensionUri,
+    setChatInput,
+    chatDeps: (tabApp) => ({
+      extensionUri: context.extensionUri,
+      log,
+      getState: () => collectChatState(context, tabApp, () => config.settings),
+      showSessionTree: () => vscode.commands.executeCommand('arbor.sessionTree.focus'),
+    }),
+  });
   const surfaces = registerSurfaces(context, app, log, {
     // Session Tree selection → the chat scrolls to the entry (and says so when it is off the active path).
     revealInChat: async (entryId) => {
       if (!chatView.isReady) await vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
       await chatView.revealEntry(entryId);
     },
-    setChatInput: async (text) => {
-      await vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
-      await chatView.setEditorText(text);
-    },
+    setChatInput,
   });
 
   const applySettings = () => app.applySettings().catch((error) => log.error(`applying settings failed: ${(error as Error).message}`));
@@ -112,6 +125,8 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
       if (!chatView.isResolved) void vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
     }),
     openChat.register(),
+    treeTabs,
+    openConversationTree.register(treeTabs, () => app),
     newSession.register(context, app),
     setApiKey.register(context, app, secrets),
     clearApiKey.register(context, app, secrets),

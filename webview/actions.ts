@@ -13,8 +13,8 @@ export interface ActionDeps {
   /** deny notes by tool call id (kept across card re-renders) */
   notes: Map<string, string>;
   rerender(entryId: string): void;
-  /** navigation from a message (edit/branch): dialog or direct switch, depending on settings */
-  switchTo(entryId: string, preview: string, isUserMessage: boolean): void;
+  /** Edit on a user message: the message becomes an editor in place (branch-actions.ts) */
+  startEdit(entryId: string): void;
   dismissNotice(id: number): void;
 }
 
@@ -89,7 +89,7 @@ export function installActions(root: HTMLElement, deps: ActionDeps): void {
         flash(target, 'Copied');
         return;
       case 'edit':
-        if (item?.kind === 'user') deps.switchTo(id, item.text, true);
+        if (item?.kind === 'user') deps.startEdit(id);
         return;
       case 'branch':
         // The leaf becomes this entry itself (a user message keeps its place; its reply leaves the path).
@@ -189,15 +189,24 @@ function flash(button: HTMLElement, text: string): void {
   if (button.classList.contains('icon-btn')) {
     if (button.classList.contains('flashed')) return;
     const label = button.getAttribute('aria-label') ?? '';
+    const title = button.title;
     const glyph = button.firstElementChild;
+    // the check mark and a visible word, so the copy is seen (and heard: the name changes) at once
+    const word = document.createElement('span');
+    word.className = 'flash-text';
+    word.textContent = text;
     button.classList.add('flashed');
     button.setAttribute('aria-label', text);
+    button.title = text;
     if (glyph) glyph.replaceWith(icon('check'));
+    button.append(word);
     setTimeout(() => {
       button.classList.remove('flashed');
       button.setAttribute('aria-label', label);
+      button.title = title;
+      word.remove();
       if (glyph) button.firstElementChild?.replaceWith(glyph);
-    }, 1200);
+    }, 1500);
     return;
   }
   const before = button.textContent;

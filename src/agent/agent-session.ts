@@ -241,6 +241,16 @@ export class AgentSession {
     return this.startActivity(() => this.continuation());
   }
 
+  /**
+   * Retry: asks the model again from the current leaf, without a new message (the caller moved the leaf
+   * to the entry before a failed reply, which stays in the tree). Ignored while the agent works.
+   */
+  retryFromLeaf(): Promise<void> {
+    if (this.disposed) return Promise.reject(new Error('The agent session was closed.'));
+    if (this.activity || this.compactWaiting) return Promise.resolve();
+    return this.startActivity(() => this.resumeFromLeaf());
+  }
+
   /** Removes a queued message (e.g. the user took it back for editing). */
   dequeue(index: number): string | undefined {
     const [removed] = this.queue.splice(index, 1);
@@ -293,9 +303,11 @@ export class AgentSession {
 
   /**
    * The leaf moved (tree navigation) or the file was changed outside the loop: nothing is cached, so
-   * this only tells the UI to re-render and refreshes the usage figures.
+   * this only tells the UI to re-render and refreshes the usage figures; `added` entries (a branch summary
+   * the app wrote) add their cost to the session cost.
    */
-  refreshFromStore(): void {
+  refreshFromStore(added: readonly SessionEntry[] = []): void {
+    for (const entry of added) this.sessionCost += entryCost(entry); // a branch summary's summarizer calls
     this.emit({ type: 'refreshed', leafId: this.currentStore.getLeafId() });
     this.emitUsage();
   }
@@ -460,13 +472,18 @@ export class AgentSession {
     await this.loop(systemPrompt, { lengthRecovered: false, autoContinued: false }, signal);
   }
 
-  private async continuation(): Promise<void> {
+  private continuation(): Promise<void> {
+    const content = renderPrompt('system/continue-cut-off').trim();
+    return this.resumeFromLeaf({ role: 'custom', customType: CONTINUE_CUSTOM_TYPE, content, display: false, timestamp: this.clock.now() });
+  }
+
+  /** The loop from the current leaf, after appending `first` when given (a hidden continue prompt). */
+  private async resumeFromLeaf(first?: AgentMessage): Promise<void> {
     const controller = new AbortController();
     this.runController = controller;
     await this.applyPendingChanges();
     this.maintainer.resetOverflowGuard();
-    const content = renderPrompt('system/continue-cut-off').trim();
-    await this.persist({ role: 'custom', customType: CONTINUE_CUSTOM_TYPE, content, display: false, timestamp: this.clock.now() });
+    if (first) await this.persist(first);
     const systemPrompt = await this.resolveSystemPrompt();
     await this.loop(systemPrompt, { lengthRecovered: false, autoContinued: false }, controller.signal);
   }

@@ -80,7 +80,7 @@ export class TreeActions {
         { hooks: this.deps.hooks, ...(options.summarize ? { summarizer: this.deps.summarizer() } : {}) },
       );
       this.deps.syncLeaf();
-      if (!result.cancelled) this.deps.agent()?.refreshFromStore();
+      if (!result.cancelled) this.deps.agent()?.refreshFromStore(result.summaryEntry ? [result.summaryEntry] : []);
       if (result.cancelled && restored?.kind === 'restored') await this.undoRestore(store, targetId);
       return restored ? { ...result, files: restored } : result;
     } catch (error) {
@@ -209,7 +209,7 @@ export class TreeActions {
       ...(options.replaceInstructions !== undefined ? { replaceInstructions: options.replaceInstructions } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    this.deps.agent()?.refreshFromStore();
+    this.deps.agent()?.refreshFromStore([result.summaryEntry]);
     return result;
   }
 }

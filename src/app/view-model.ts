@@ -1,14 +1,14 @@
 // Serialisable view models of a session for the UIs (chat webview, Session Tree): the conversation on the
 // active path and the nodes of the whole tree. Plain data only (no class instances, no functions), so a
 // view model can be posted to a webview as is.
-import { readManifest } from '../checkpoints/manifest';
-import { plainMarkdownLine, withoutHeadings } from '../core/plain-line';
-import { contentText, type AgentMessage } from '../core/messages';
 import type { SessionEntry } from '../session/entries';
 import type { KeptConstraint } from '../compaction/constraints';
+import { kindOf } from '../session/kinds/index';
+import { filesChangedLine } from '../session/kinds/custom';
 import { conversationEntry, isShownInConversation } from './conversation-entry';
+import { firstLine } from './summary-text';
 
-export { conversationEntry, isShownInConversation };
+export { conversationEntry, filesChangedLine, firstLine, isShownInConversation };
 
 export type ConversationKind = 'user' | 'assistant' | 'toolResult' | 'compaction' | 'branch_summary' | 'custom_message' | 'bash' | 'notice';
 
@@ -99,122 +99,14 @@ export interface TreeNodeView {
   timestamp: string;
 }
 
-const FIRST_LINE_MAX = 120;
-
-export function firstLine(text: unknown): string {
-  if (typeof text !== 'string') return '';
-  const trimmed = text.trimStart();
-  const end = trimmed.indexOf('\n');
-  const line = (end === -1 ? trimmed : trimmed.slice(0, end)).trim();
-  return line.length > FIRST_LINE_MAX ? `${line.slice(0, FIRST_LINE_MAX - 1)}…` : line;
-}
-
-function messageKind(message: AgentMessage): TreeNodeKind {
-  switch (message.role) {
-    case 'user':
-    case 'assistant':
-    case 'toolResult':
-      return message.role;
-    case 'bashExecution':
-      return 'bash';
-    case 'custom':
-      return 'custom_message';
-    default:
-      return 'other';
-  }
-}
-
+/** The in-panel tree's node kind of an entry (its kind's). */
 export function entryKind(entry: SessionEntry): TreeNodeKind {
-  switch (entry.type) {
-    case 'message':
-      return messageKind(entry.message);
-    case 'compaction':
-    case 'branch_summary':
-    case 'custom_message':
-    case 'model_change':
-    case 'thinking_level_change':
-    case 'label':
-    case 'custom':
-    case 'session_info':
-      return entry.type;
-    default:
-      return 'other';
-  }
+  return kindOf(entry).treeKind(entry);
 }
 
-/** How much of a long text the first line is looked for in before falling back to the whole text. */
-const HEAD_CHARS = 512;
-
-type TextContent = string | readonly { type: string; text?: unknown }[];
-
-/** The start of `contentText(content)` (up to HEAD_CHARS) without joining every block of a long result. */
-function contentHead(content: TextContent): { head: string; complete: boolean } {
-  if (typeof content === 'string') return content.length > HEAD_CHARS ? { head: content.slice(0, HEAD_CHARS), complete: false } : { head: content, complete: true };
-  let out = '';
-  for (const block of content) {
-    if (block.type !== 'text' || typeof block.text !== 'string') continue;
-    out += block.text;
-    if (out.length > HEAD_CHARS) return { head: out.slice(0, HEAD_CHARS), complete: false };
-  }
-  return { head: out, complete: true };
-}
-
-/** Whether `firstLine(head)` equals `firstLine(head + anything)`: the line ends inside the head, or is cut anyway. */
-function headDecides(head: string): boolean {
-  const trimmed = head.trimStart();
-  if (trimmed.length === 0) return false;
-  return trimmed.includes('\n') || trimmed.trimEnd().length > FIRST_LINE_MAX;
-}
-
-/** `firstLine(prefix + contentText(content))`, reading only the head of a long content. */
-function contentFirstLine(content: TextContent, prefix = ''): string {
-  const { head, complete } = contentHead(content);
-  if (complete || headDecides(prefix + head)) return firstLine(prefix + head);
-  return firstLine(prefix + contentText(content));
-}
-
-/** The first line of Markdown text as plain text. */
-function markdownFirstLine(line: string): string {
-  return firstLine(plainMarkdownLine(line));
-}
-
-/** A one-line description of any entry. */
+/** A one-line description of any entry (its kind's). */
 export function entrySummaryLine(entry: SessionEntry): string {
-  switch (entry.type) {
-    case 'message': {
-      const message = entry.message;
-      if (message.role === 'user' || message.role === 'custom') return markdownFirstLine(contentFirstLine(message.content));
-      if (message.role === 'assistant') {
-        const text = markdownFirstLine(contentFirstLine(message.content as TextContent));
-        if (text) return text;
-        const tools = message.content.filter((b) => b.type === 'toolCall').map((b) => (b as { name: string }).name);
-        if (tools.length > 0) return `→ ${tools.join(', ')}`;
-        return message.stopReason === 'error' ? firstLine(message.errorMessage ?? 'error') : '';
-      }
-      if (message.role === 'toolResult') return contentFirstLine(message.content, `${message.toolName}: `);
-      if (message.role === 'bashExecution') return firstLine(`$ ${message.command}`);
-      return '';
-    }
-    case 'compaction':
-      return markdownFirstLine(entry.shortSummary ?? withoutHeadings(entry.summary));
-    case 'branch_summary':
-      return markdownFirstLine(withoutHeadings(entry.summary));
-    case 'custom_message':
-      return markdownFirstLine(contentFirstLine(entry.content));
-    case 'model_change':
-      return `${entry.provider}/${entry.modelId}`;
-    case 'thinking_level_change':
-      return `thinking: ${entry.thinkingLevel}`;
-    case 'label':
-      return entry.label ? `label: ${entry.label}` : 'label cleared';
-    case 'session_info':
-      return entry.name ? `name: ${entry.name}` : 'name cleared';
-    case 'custom':
-      // A file checkpoint says how many files its turn changed (both trees show it; issue #15).
-      return filesChangedLine(entry) ?? entry.customType;
-    default:
-      return (entry as { type: string }).type;
-  }
+  return kindOf(entry).summaryLine(entry);
 }
 
 /** The conversation of a path (root → leaf), with tool calls paired to their results. */
@@ -367,13 +259,4 @@ function pairWithLaterResults(path: readonly SessionEntry[], index: number, call
     const view = pairingView(entry);
     if (view) pairToolCalls(view, calls);
   }
-}
-
-/** "N files changed" for an `arbor.files` manifest of a turn; undefined for other entries. */
-export function filesChangedLine(entry: SessionEntry): string | undefined {
-  const read = readManifest(entry);
-  if (read.kind !== 'manifest') return undefined;
-  const count = Object.keys(read.manifest.after).length;
-  const files = count === 1 ? '1 file' : `${count} files`;
-  return read.manifest.reason === 'turn' ? `${files} changed` : `${files} saved before a restore`;
 }

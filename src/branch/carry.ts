@@ -57,7 +57,7 @@ export async function insertBranchSummary(store: NavigableStore, sourceLeafId: s
   if (deps.signal?.aborted) throw new BranchSummaryCancelled();
   const leafNow = store.getLeafId();
   if (leafNow !== currentLeafId) throw new LeafMovedDuringSummary(currentLeafId, leafNow);
-  const summaryEntry = await store.branchWithSummary(currentLeafId, result.summary, result.details);
+  const summaryEntry = await store.branchWithSummary(currentLeafId, result.summary, result.details, undefined, result.usage);
   return {
     summaryEntry,
     commonAncestorId: findCommonAncestor(store, sourceLeafId, currentLeafId),

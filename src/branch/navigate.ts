@@ -1,6 +1,7 @@
 // Moving to another point of the conversation tree (reference §4.1), optionally summarizing the branch
 // being left. Everything that can fail or be cancelled (hooks, the summarizer) runs before the store is
 // touched, so a cancelled or failed navigation leaves the leaf where it was and the file unchanged.
+import type { Usage } from '../core/messages';
 import type { ModelInfo, Provider } from '../llm/types';
 import type { BranchSummaryEntry, SessionEntry } from '../session/entries';
 import type { TokenEstimator } from '../compaction/tokens';
@@ -15,7 +16,7 @@ export interface NavigableStore extends BranchReader {
   getLeafId(): string | null;
   branch(id: string): void;
   resetLeaf(): void;
-  branchWithSummary(fromId: string | null, summary: string, details?: unknown, fromHook?: boolean): Promise<BranchSummaryEntry>;
+  branchWithSummary(fromId: string | null, summary: string, details?: unknown, fromHook?: boolean, usage?: Usage): Promise<BranchSummaryEntry>;
   appendLabelChange(targetId: string, label: string | undefined): Promise<unknown>;
 }
 
@@ -94,7 +95,7 @@ async function summaryFor(
   plan: Plan,
   deps: NavigateDeps,
   signal: AbortSignal,
-): Promise<{ summary: string; details?: unknown; fromHook: boolean } | undefined> {
+): Promise<{ summary: string; details?: unknown; fromHook: boolean; usage?: Usage } | undefined> {
   if (!plan.summarize || entries.length === 0) return undefined;
   if (plan.hookSummary) return { ...plan.hookSummary, fromHook: true };
   if (!deps.summarizer) throw new NoSummarizerModel();
@@ -105,7 +106,7 @@ async function summaryFor(
     signal,
   });
   const details: BranchSummaryDetails = result.details;
-  return { summary: result.summary, details, fromHook: false };
+  return { summary: result.summary, details, fromHook: false, ...(result.usage ? { usage: result.usage } : {}) };
 }
 
 /**
@@ -161,7 +162,7 @@ export async function navigateTree(
   const newPosition = resolved.newLeafId !== null && store.getEntry(resolved.newLeafId) ? resolved.newLeafId : null;
   let summaryEntry: BranchSummaryEntry | undefined;
   if (summary) {
-    summaryEntry = await store.branchWithSummary(newPosition, summary.summary, summary.details, summary.fromHook ? true : undefined);
+    summaryEntry = await store.branchWithSummary(newPosition, summary.summary, summary.details, summary.fromHook ? true : undefined, summary.usage);
   } else if (newPosition === null) {
     store.resetLeaf();
   } else {

@@ -2,7 +2,9 @@
 // into <conversation>, followed by our branch prompt (or the user's replacement for it), and sent with
 // the summarizer system prompt the compaction engine uses. The stored text is
 // preamble + model answer + file tags. Nothing is written here; the caller stores the result.
+import type { Usage } from '../core/messages';
 import type { ModelInfo, Provider } from '../llm/types';
+import { MeteredProvider } from '../compaction/metered-provider';
 import { callSummarizerModel } from '../compaction/summarizer-call';
 import type { SessionEntry } from '../session/entries';
 import { convertToLlm } from '../session/convert';
@@ -32,6 +34,8 @@ export interface BranchSummaryResult {
   details: BranchSummaryDetails;
   /** entries whose messages reached the summarizer (oldest first) */
   includedEntryIds: string[];
+  /** what the summarizer calls used (stored on the entry, counted in the session cost); none when no call was made */
+  usage?: Usage;
 }
 
 export interface GenerateBranchSummaryOptions {
@@ -106,6 +110,7 @@ export async function generateBranchSummary(
   const lists = computeFileLists(prepared.fileOps);
   const details: BranchSummaryDetails = { readFiles: lists.readFiles, modifiedFiles: lists.modifiedFiles };
   const preamble = branchPrompt(PREAMBLES[options.preamble ?? 'branch']);
+  const metered = new MeteredProvider(options.provider);
   let body: string;
   if (prepared.messages.length === 0) {
     body = branchPrompt('no-content');
@@ -113,9 +118,11 @@ export async function generateBranchSummary(
     const template = options.preamble === 'stage' ? 'stage-summary' : 'branch-summary';
     const prompt = buildBranchSummaryPrompt(prepared.messages, options.customInstructions, options.replaceInstructions, template);
     // The model may echo file tags it saw in an earlier summary; ours are the authoritative ones.
-    body = stripFileOperations(await callSummarizer(prompt, options));
+    body = stripFileOperations(await callSummarizer(prompt, { ...options, provider: metered }));
   }
   if (options.constraints?.length) body = keepConstraints(body, options.constraints).summary;
   if (options.signal?.aborted) throw new BranchSummaryCancelled();
-  return { summary: `${preamble}\n\n${body}${formatFileOperations(lists)}`, details, includedEntryIds: prepared.includedEntryIds };
+  const result: BranchSummaryResult = { summary: `${preamble}\n\n${body}${formatFileOperations(lists)}`, details, includedEntryIds: prepared.includedEntryIds };
+  if (metered.meter.usage) result.usage = metered.meter.usage;
+  return result;
 }

@@ -527,6 +527,13 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('userTyping') }),
   /** Continue after a reply cut off at the output limit (a hidden "continue" prompt) */
   z.strictObject({ type: z.literal('continueReply') }),
+  /**
+   * Edit in place: the user message `entryId` is sent again with `text` as a new branch (the leaf moves to
+   * its parent, no summary, then the prompt); the original stays in the tree as an alternative
+   */
+  z.strictObject({ type: z.literal('editMessage'), entryId: idSchema, text: z.string().min(1).max(LIMITS.prompt) }),
+  /** Retry a failed reply: the model is asked again from the entry before it; the failed reply stays in the tree */
+  z.strictObject({ type: z.literal('retryReply'), entryId: idSchema }),
 ]);
 export type WebviewToHostMessage = z.infer<typeof webviewToHostSchema>;
 export type WebviewMessageOf<T extends WebviewToHostMessage['type']> = Extract<WebviewToHostMessage, { type: T }>;

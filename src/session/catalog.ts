@@ -2,12 +2,10 @@
 import { homedir } from 'node:os';
 import { open, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SessionEntry } from './entries';
 import { SessionFileError } from './errors';
-import { generateEntryId } from './ids';
 import type { LeafMemory } from './leaf-memory';
 import { SessionStore, type OpenOptions } from './store';
-import { writeFileAtomic } from './files';
+import { sessionCwd, writeBranchSession } from './branch-session';
 import { SummaryScan } from './summary-scan';
 import type { SessionSummaryCache } from './summary-cache';
 
@@ -133,51 +131,16 @@ export async function deleteSession(file: string): Promise<void> {
 }
 
 /**
- * pi's `createBranchedSession`: a new file whose header names the old file as `parentSession`, holding
- * the root→leaf path without label entries (byte-for-byte, but re-linked where a dropped label was the
- * parent), followed by re-created labels for labelled entries on the path (original timestamps kept)
- * chained after the last path entry.
+ * Fork: a new session next to the old one (`parentSession` = the old file) holding the root→leaf branch,
+ * written as `arbor-session export --format jsonl` writes it (branch-session.ts).
  */
 export async function forkBranch(
   store: SessionStore,
   leafId: string,
   options: { dir?: string; cwd?: string; leafMemory?: LeafMemory } = {},
 ): Promise<SessionStore> {
-  const path = store.getBranch(leafId);
-  if (path.length === 0) throw new Error(`entry ${leafId} not found in ${store.file}`);
-  const kept = path.filter((entry) => entry.type !== 'label');
-  const dir = options.dir ?? join(store.file, '..');
-  const target = await SessionStore.create({
-    dir,
-    cwd: options.cwd ?? (typeof store.header.cwd === 'string' ? store.header.cwd : process.cwd()),
-    parentSession: store.file,
-  });
-  const ids = new Set(kept.map((e) => e.id));
-  const labels: SessionEntry[] = [];
-  let parentId = kept.length > 0 ? kept[kept.length - 1]!.id : null;
-  for (const node of kept) {
-    const label = store.getLabel(node.id);
-    if (!label) continue;
-    const id = generateEntryId((candidate) => ids.has(candidate));
-    ids.add(id);
-    const timestamp = store.getLabelTimestamp(node.id) ?? new Date().toISOString();
-    labels.push({ type: 'label', id, parentId, timestamp, targetId: node.id, label });
-    parentId = id;
-  }
-  const pathLines = relinkLines(kept, await store.rawLines(kept));
-  const lines = [JSON.stringify(target.header), ...pathLines, ...labels.map((l) => JSON.stringify(l))];
-  await writeFileAtomic(target.file, [lines.join('\n') + '\n']);
+  if (!store.getEntry(leafId)) throw new Error(`entry ${leafId} not found in ${store.file}`);
+  const target = await SessionStore.create({ dir: options.dir ?? join(store.file, '..'), cwd: options.cwd ?? sessionCwd(store), parentSession: store.file });
+  await writeBranchSession(store, leafId, target.header, target.file);
   return SessionStore.open(target.file, { leafMemory: options.leafMemory });
-}
-
-/**
- * Dropping label entries from a path leaves the entry after each label pointing at a parent the fork does
- * not have; such entries are re-linked to the entry kept before them (the rest stay byte for byte).
- */
-function relinkLines(kept: readonly SessionEntry[], raw: readonly string[]): string[] {
-  return kept.map((entry, index) => {
-    const parentId = index === 0 ? null : kept[index - 1]!.id;
-    if ((entry.parentId ?? null) === parentId) return raw[index]!;
-    return JSON.stringify({ ...(JSON.parse(raw[index]!) as object), parentId });
-  });
 }

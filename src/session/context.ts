@@ -1,9 +1,12 @@
 // Builds the conversation an LLM sees from a session tree (pi's `buildSessionContext`, pi-behaviour §2.1).
 // Only the root→leaf path is walked, so the cost follows the path, never the whole file.
-import type { AgentMessage, BranchSummaryMessage, CompactionSummaryMessage, CustomMessage } from '../core/messages';
+import type { AgentMessage } from '../core/messages';
 import type { CompactionEntry, ModelChangeEntry, SessionEntry } from './entries';
 import { applyContextEdit, contextEditsOf } from './context-edits';
-import { nativePayloadsOf } from '../core/native-compaction';
+import { contextMessageOf, kindOf } from './kinds/index';
+import { compactionSummaryMessage } from './kinds/compaction';
+
+export { compactionSummaryMessage };
 
 export interface SessionContext {
   messages: AgentMessage[];
@@ -17,56 +20,14 @@ export function emptyContext(): SessionContext {
   return { messages: [], thinkingLevel: DEFAULT_THINKING_LEVEL, model: null };
 }
 
-/**
- * The message an entry contributes to the context, or undefined. `branch_summary` always yields a
- * message here (even with an empty summary); the context builder skips empty ones like pi does.
- */
+/** The message an entry stands for (its kind's mapping), or undefined; compactions give none here. */
 export function messageFromEntry(entry: SessionEntry): AgentMessage | undefined {
-  switch (entry.type) {
-    case 'message': {
-      const message = (entry as { message?: unknown }).message;
-      return isObject(message) ? (message as AgentMessage) : undefined;
-    }
-    case 'custom_message': {
-      const custom: CustomMessage = {
-        role: 'custom',
-        customType: entry.customType,
-        content: entry.content,
-        display: entry.display,
-        details: entry.details,
-        timestamp: Date.parse(entry.timestamp),
-      };
-      return custom;
-    }
-    case 'branch_summary': {
-      const summary: BranchSummaryMessage = {
-        role: 'branchSummary',
-        summary: entry.summary,
-        fromId: entry.fromId,
-        timestamp: Date.parse(entry.timestamp),
-      };
-      return summary;
-    }
-    default:
-      return undefined;
-  }
+  return kindOf(entry).message(entry);
 }
 
 /** What an entry contributes while building context: pi skips branch summaries with empty text. */
 export function contextMessageFromEntry(entry: SessionEntry): AgentMessage | undefined {
-  if (entry.type === 'branch_summary' && !entry.summary) return undefined;
-  return messageFromEntry(entry);
-}
-
-export function compactionSummaryMessage(entry: CompactionEntry): CompactionSummaryMessage {
-  const native = nativePayloadsOf(entry.preserveData);
-  return {
-    role: 'compactionSummary',
-    summary: entry.summary,
-    tokensBefore: entry.tokensBefore,
-    timestamp: Date.parse(entry.timestamp),
-    ...(native.length > 0 ? { native } : {}),
-  };
+  return contextMessageOf(entry);
 }
 
 /**

@@ -13,8 +13,6 @@ import { loadTemplate, renderTemplate } from '../core/prompts';
 import { NATIVE_COMPACTION_FIELD } from '../core/native-compaction';
 import { ompRoleToLlm, withoutBlobImagesIn } from './omp-messages';
 
-export { messageFromEntry } from './context';
-
 export const COMPACTION_SUMMARY_TEMPLATE = 'compaction-summary-context';
 export const BRANCH_SUMMARY_TEMPLATE = 'branch-summary-context';
 

@@ -9,17 +9,10 @@
 import { open } from 'node:fs/promises';
 import { parseJsonObject, withoutByteOrderMark } from './json-object';
 import { sessionDisplayTitle } from '../core/text';
+import { kindOf } from './kinds/index';
+import { searchContentText, type Searchable, type SearchHitKind } from './search-text';
 
-export type SearchHitKind =
-  | 'user'
-  | 'assistant'
-  | 'toolResult'
-  | 'bash'
-  | 'custom'
-  | 'compaction'
-  | 'branchSummary'
-  | 'label'
-  | 'sessionName';
+export type { SearchHitKind };
 
 /** A file to search; `title` (as the Sessions view shows it) saves reading the rest of a capped file for it. */
 export interface SearchTarget {
@@ -336,7 +329,7 @@ class FileSearch {
       } else if (this.firstUser === undefined && text.includes('"user"')) {
         const entry = parse();
         const message = entry?.type === 'message' ? (entry.message as Record<string, unknown> | undefined) : undefined;
-        if (message && message.role === 'user') this.firstUser = contentText(message.content);
+        if (message && message.role === 'user') this.firstUser = searchContentText(message.content);
       }
     }
     if (!this.collecting) return;
@@ -381,95 +374,9 @@ class FileSearch {
   }
 }
 
-interface Searchable {
-  kind: SearchHitKind;
-  text: string;
-  /** the entry to show instead of the matching one (labels) */
-  entryId?: string;
-  toolName?: string;
-}
-
-/** The user-recognisable text of an entry, or undefined for entries that have none. */
+/** The user-recognisable text of an entry (its kind's), or undefined for entries that have none. */
 export function searchableText(entry: Record<string, unknown>): Searchable | undefined {
-  switch (entry.type) {
-    case 'message':
-      return messageText(entry.message);
-    case 'compaction': {
-      const parts = [str(entry.summary), str(entry.shortSummary)];
-      return { kind: 'compaction', text: join(parts) };
-    }
-    case 'branch_summary':
-      return { kind: 'branchSummary', text: str(entry.summary) };
-    case 'custom_message':
-      if (entry.display === false) return undefined;
-      return { kind: 'custom', text: contentText(entry.content) };
-    case 'label':
-      if (typeof entry.targetId !== 'string' || typeof entry.label !== 'string') return undefined;
-      return { kind: 'label', text: entry.label, entryId: entry.targetId };
-    case 'session_info':
-      return { kind: 'sessionName', text: str(entry.name) };
-    default:
-      return undefined;
-  }
-}
-
-function messageText(value: unknown): Searchable | undefined {
-  if (!value || typeof value !== 'object') return undefined;
-  const message = value as Record<string, unknown>;
-  switch (message.role) {
-    case 'user':
-      return { kind: 'user', text: contentText(message.content) };
-    case 'assistant': {
-      const parts: string[] = [];
-      if (Array.isArray(message.content)) {
-        for (const block of message.content as Record<string, unknown>[]) {
-          if (!block || typeof block !== 'object') continue;
-          if (block.type === 'text') parts.push(str(block.text));
-          else if (block.type === 'thinking') parts.push(str(block.thinking)); // never the signature
-          else if (block.type === 'toolCall') parts.push(join([str(block.name), argumentText(block.arguments)], ' '));
-        }
-      }
-      parts.push(str(message.errorMessage));
-      return { kind: 'assistant', text: join(parts) };
-    }
-    case 'toolResult':
-      return { kind: 'toolResult', text: contentText(message.content), ...(typeof message.toolName === 'string' ? { toolName: message.toolName } : {}) };
-    case 'bashExecution':
-      return { kind: 'bash', text: join([str(message.command), str(message.output)]) };
-    case 'custom':
-      if (message.display === false) return undefined;
-      return { kind: 'custom', text: contentText(message.content) };
-    default:
-      return undefined;
-  }
-}
-
-/** Tool-call arguments as their values only (no keys, quotes or braces). */
-function argumentText(value: unknown, depth = 0): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (!value || typeof value !== 'object' || depth > 8) return '';
-  const values = Array.isArray(value) ? value : Object.values(value);
-  return join(values.map((v) => argumentText(v, depth + 1)), ' ');
-}
-
-/** Text blocks only: images (base64) are never searched. */
-function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  const parts: string[] = [];
-  for (const block of content as Record<string, unknown>[]) {
-    if (block && typeof block === 'object' && block.type === 'text' && typeof block.text === 'string') parts.push(block.text);
-  }
-  return join(parts);
-}
-
-function str(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
-function join(parts: readonly string[], separator = '\n'): string {
-  return parts.filter((p) => p !== '').join(separator);
+  return kindOf(entry).searchable(entry);
 }
 
 function timestampOf(entry: Record<string, unknown>): string | undefined {

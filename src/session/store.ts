@@ -9,7 +9,7 @@
 //   index) happen when the write has completed.
 import { readFile, mkdir, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AgentMessage } from '../core/messages';
+import type { AgentMessage, Usage } from '../core/messages';
 import {
   applySettings,
   buildSessionContext,
@@ -21,8 +21,6 @@ import {
 } from './context';
 import {
   CURRENT_SESSION_VERSION,
-  KNOWN_ENTRY_TYPES,
-  RECOGNISED_FOREIGN_TYPES,
   type BranchSummaryEntry,
   type CompactionEntry,
   type CustomEntry,
@@ -46,6 +44,7 @@ import { removeStaleTemps } from './stale-temps';
 import { migrateToCurrentVersion, sessionVersion } from './migrate';
 import { checkRewrite, fingerprint, interleaveNewlines, MAX_REWRITE_ATTEMPTS, sameFingerprint, serializeEntry, type FileFingerprint } from './rewrite';
 import { scanLines, type LoadProblem, type ParsedLine, type ScanResult } from './scan';
+import { isUnderstoodType } from './kinds/index';
 import { describeEntryProblem, entryProblem, hasEntryBase } from './schema';
 
 export type { LoadProblem, LoadProblemKind } from './scan';
@@ -101,6 +100,13 @@ const RESHAPING_TYPES = new Set(['compaction', 'context_edit', 'reset_boundary']
 /** pi's session file name: `<ISO timestamp with : and . → ->_<session id>.jsonl`. */
 export function sessionFileName(timestamp: string, id: string): string {
   return `${timestamp.replace(/[:.]/g, '-')}_${id}.jsonl`;
+}
+
+/** The header of a new session (version 3, a fresh id unless given, now, `cwd`, `parentSession` when given). */
+export function newSessionHeader(options: { cwd: string; id?: string; parentSession?: string }): SessionHeader {
+  const header: SessionHeader = { type: 'session', version: CURRENT_SESSION_VERSION, id: options.id ?? generateSessionId(), timestamp: new Date().toISOString(), cwd: options.cwd };
+  if (options.parentSession !== undefined) header.parentSession = options.parentSession;
+  return header;
 }
 
 export class SessionStore {
@@ -177,12 +183,9 @@ export class SessionStore {
 
   /** A new, empty session. The file is written with the first append (or `ensureFile()`), like pi. */
   static async create(options: CreateOptions): Promise<SessionStore> {
-    const id = options.id ?? generateSessionId();
-    const timestamp = new Date().toISOString();
-    const header: SessionHeader = { type: 'session', version: CURRENT_SESSION_VERSION, id, timestamp, cwd: options.cwd };
-    if (options.parentSession !== undefined) header.parentSession = options.parentSession;
+    const header = newSessionHeader(options);
     await mkdir(options.dir, { recursive: true });
-    const file = join(options.dir, sessionFileName(timestamp, id));
+    const file = join(options.dir, sessionFileName(header.timestamp, header.id));
     return new SessionStore(file, header, false, options.leafMemory);
   }
 
@@ -537,10 +540,10 @@ export class SessionStore {
    * Moves the leaf to `fromId` (null: before the first entry) and appends a `branch_summary` there.
    * pi stores the attach point (or "root") in `fromId`; the summary becomes the leaf.
    */
-  branchWithSummary(fromId: string | null, summary: string, details?: unknown, fromHook?: boolean): Promise<BranchSummaryEntry> {
+  branchWithSummary(fromId: string | null, summary: string, details?: unknown, fromHook?: boolean, usage?: Usage): Promise<BranchSummaryEntry> {
     if (fromId !== null && !this.byId.has(fromId)) return Promise.reject(new UnknownEntryError(fromId));
     return this.append(
-      { type: 'branch_summary', fromId: fromId ?? 'root', summary, details, fromHook },
+      { type: 'branch_summary', fromId: fromId ?? 'root', summary, details, fromHook, usage },
       () => this.setLeaf(fromId),
     ) as Promise<BranchSummaryEntry>;
   }
@@ -884,13 +887,11 @@ export class SessionStore {
 
 // ---- helpers --------------------------------------------------------------------------------------
 
-const UNDERSTOOD_TYPES: ReadonlySet<string> = new Set([...KNOWN_ENTRY_TYPES, ...RECOGNISED_FOREIGN_TYPES, 'invalid_entry']);
-
 /** One line per unknown entry type: "N entries of unknown type X were ignored". */
 function unknownTypeProblems(entries: readonly SessionEntry[]): LoadProblem[] {
   const counts = new Map<string, number>();
   for (const entry of entries) {
-    if (!UNDERSTOOD_TYPES.has(entry.type)) counts.set(entry.type, (counts.get(entry.type) ?? 0) + 1);
+    if (!isUnderstoodType(entry.type)) counts.set(entry.type, (counts.get(entry.type) ?? 0) + 1);
   }
   return [...counts].map(([type, count]) => ({
     line: 0,

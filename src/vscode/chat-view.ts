@@ -17,6 +17,7 @@ import {
   type WebviewToHostMessage,
 } from '../protocol';
 import { realId, wireId, wireIdOrNull } from '../app/wire-ids';
+import { retryReply } from '../app/retry-reply';
 import type { ChatApprovalPrompter } from './approval-prompter';
 import { filesDecisionFor, filesPreviewFor, showSwitchChanges } from './checkpoints/chat-files';
 import { toItem, toTreeNode, toUiEvent, toUsage } from './chat-items';
@@ -345,7 +346,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         }
         return;
       case 'navigate':
-        return this.navigate(message.targetId, message.mode, message.instructions, message.files);
+        await this.navigate(message.targetId, message.mode, message.instructions, message.files);
+        return;
       case 'previewFiles':
         await this.post(await filesPreviewFor(this.requireApp(), realId(message.targetId), message.targetId));
         return;
@@ -402,6 +404,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       case 'continueReply':
         await this.deps.app?.currentAgent?.continueReply();
         return;
+      case 'editMessage':
+        // no dialog: an edit is a new branch without a summary (the Session Tree's default)
+        if (await this.navigate(message.entryId, 'none', undefined, undefined, { editorText: false })) await this.prompt(message.text);
+        return;
+      case 'retryReply':
+        return this.retry(realId(message.entryId));
       case 'loadEarlier':
         await this.loadEarlier(message);
         return;
@@ -441,10 +449,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     }
   }
 
-  private async navigate(targetId: string, mode: 'none' | 'summarize' | 'custom', instructions: string | undefined, files?: NavigateFiles): Promise<void> {
+  /** Moves the leaf; true when it moved. `editorText: false`: a user message's text is not put in the input. */
+  private async navigate(targetId: string, mode: 'none' | 'summarize' | 'custom', instructions: string | undefined, files?: NavigateFiles, { editorText = true } = {}): Promise<boolean> {
     const app = this.requireApp();
     const decision = await filesDecisionFor(app, realId(targetId), files);
-    if (!decision) return void (await this.post({ type: 'navigationProgress', targetId, state: 'cancelled', message: 'The files choice was dismissed.' }));
+    if (!decision) {
+      await this.post({ type: 'navigationProgress', targetId, state: 'cancelled', message: 'The files choice was dismissed.' });
+      return false;
+    }
     const summarize = mode !== 'none';
     if (summarize) await this.post({ type: 'navigationProgress', targetId, state: 'summarizing' });
     try {
@@ -455,14 +467,21 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       });
       if (result.cancelled) {
         await this.post({ type: 'navigationProgress', targetId, state: 'cancelled', ...(result.message ? { message: result.message } : {}) });
-        return;
+        return false;
       }
       await this.post({ type: 'navigationProgress', targetId, state: 'done' });
-      if (result.editorText !== undefined) await this.post({ type: 'editorText', text: result.editorText.slice(0, 200_000) });
+      if (editorText && result.editorText !== undefined) await this.post({ type: 'editorText', text: result.editorText.slice(0, 200_000) });
+      return true;
     } catch (error) {
       await this.post({ type: 'navigationProgress', targetId, state: 'failed', message: errorText(error).slice(0, 20_000) });
       throw error;
     }
+  }
+
+  /** Retry on a failed turn (src/app/retry-reply.ts); a refusal is told in the chat. */
+  private async retry(entryId: string): Promise<void> {
+    const outcome = await retryReply(this.requireApp(), entryId);
+    if (outcome.kind === 'refused') await this.post({ type: 'notice', level: 'warning', message: outcome.message });
   }
 
   /** "Branch from here": the leaf moves to the entry itself; the webview's snapshot follows (reset). */

@@ -371,6 +371,22 @@ suite('surfaces: commands', () => {
     }
   });
 
+  test('Export Session offers Open, which opens the exported file in an editor', async () => {
+    const app = await twoBranchApp();
+    const ui = stubWindow({ showInformationMessage: (_text: string, ...actions: unknown[]) => actions.find((a) => a === 'Open') });
+    try {
+      const md = vscode.Uri.file(join(tempDir(), 'opened.md'));
+      await exportSession.run(depsFor(app), undefined, md, 'md');
+      const opened = () => vscode.window.visibleTextEditors.some((e) => e.document.uri.fsPath === md.fsPath);
+      for (let i = 0; i < 100 && !opened(); i++) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(ui.messages.some((m) => m.level === 'info' && m.text.includes('opened.md')), 'the export is reported');
+      assert.ok(opened(), 'Open showed the exported file');
+    } finally {
+      ui.restore();
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
   test('Open Session File refuses a file that is not a session and keeps the current one', async () => {
     const app = await twoBranchApp();
     const before = app.store;

@@ -179,3 +179,20 @@ export async function setColorTheme(page, theme, kind) {
   await chat.locator(`body.${kind}`).waitFor({ timeout: 30_000 });
   return chat;
 }
+
+/**
+ * Opens a pre-written session from the Sessions view (the row whose text contains `rowText`) and returns
+ * the chat once it shows that session (its leaf is `leafId`); clicks again if the first click was lost.
+ */
+export async function openSessionFromList(page, rowText, leafId) {
+  await openArborContainer(page);
+  await expandPane(page, 'Sessions');
+  const row = sidebarPane(page, 'Sessions').locator('.monaco-list-row', { hasText: rowText }).first();
+  await row.waitFor({ timeout: 20_000 });
+  const chat = await readyChat(page);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await row.click();
+    if (await chat.locator(`#app[data-leaf="${leafId}"]`).waitFor({ timeout: 10_000 }).then(() => true, () => false)) return chat;
+  }
+  throw new Error('the pre-written session did not open');
+}

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { startFakeLlm } from '../fake-llm/server.mjs';
-import { chatFrame, expandPane, fakeModelSettings, openArborContainer, readyChat, screenshot, setColorTheme, sidebarPane } from '../harness/browser.mjs';
+import { chatFrame, fakeModelSettings, openSessionFromList, readyChat, screenshot, setColorTheme } from '../harness/browser.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
 let fake;
@@ -54,18 +54,7 @@ const wb = useWorkbench('narrow-chat', async () => {
   return { extraEnv: { ARBOR_TEST_LLM_URL: fake.url }, settings: baseSettings };
 });
 
-async function openSeeded(page) {
-  await openArborContainer(page);
-  await expandPane(page, 'Sessions');
-  const row = sidebarPane(page, 'Sessions').locator('.monaco-list-row', { hasText: 'Run the tests' }).first();
-  await row.waitFor({ timeout: 20_000 });
-  const chat = await readyChat(page);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    await row.click();
-    if (await chat.locator('#app[data-leaf="a3"]').waitFor({ timeout: 10_000 }).then(() => true, () => false)) return chat;
-  }
-  throw new Error('the seeded session did not open');
-}
+const openSeeded = (page) => openSessionFromList(page, 'Run the tests', 'a3');
 
 wb.test('Ctrl+Alt+A opens the chat with the cursor in its input', async (page) => {
   await readyChat(page);

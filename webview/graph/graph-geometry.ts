@@ -84,7 +84,7 @@ export function spansIn(layout: GraphLayout, lane: number, first: number, last: 
 }
 
 /** The first index whose value is ≥ `value` in an ascending array. */
-function lowerBound(values: readonly number[], value: number): number {
+export function lowerBound(values: readonly number[], value: number): number {
   let lo = 0;
   let hi = values.length;
   while (lo < hi) {

@@ -1,14 +1,18 @@
 // Composes the page from the render modules and wires store changes to the parts that show them.
 import { CONVERSATION_PAGE, LIMITS, type FilesPreviewMessage, type WebviewToHostMessage } from '../../src/protocol';
 import { installActions } from '../actions';
+import { installBranchActions, startEdit } from '../branch-actions';
+import { SiblingIndex } from '../branch-siblings';
 import { createSaver, type PersistedUi } from '../persist';
 import { NEVER_SHOWN, restoreStep, type ScrollAnchor } from '../scroll-anchor';
 import type { ParsedInput } from '../slash';
 import type { Store } from '../store';
 import { createRestrictedBanner } from './banners';
+import { decorateRow, navSignature, type RowExtras } from './branch-nav';
 import { createComposer } from './composer';
 import { createConversation } from './conversation';
 import { createHeader } from './header';
+import { createJumpToLatest } from './jump-latest';
 import type { RenderContext } from './message';
 import { createMeter } from './meter';
 import { createSwitchFlow } from './switch-flow';
@@ -61,7 +65,20 @@ export function mountApp(
   });
   const restricted = createRestrictedBanner();
   const meter = createMeter({ compactNow: () => post({ type: 'compact' }) });
-  const conversation = createConversation(ctx, { nearTop: () => loadEarlier(CONVERSATION_PAGE) });
+  // the alternatives of each message, laid out once per tree change (O(session)) when a row asks
+  let siblingIndex: SiblingIndex | undefined;
+  const extras: RowExtras = { siblings: () => (siblingIndex ??= new SiblingIndex(store.tree)), editing: new Map() };
+  /** each mounted row's switcher as last rendered, so a tree change re-renders only rows whose switcher changed */
+  const navShown = new Map<string, string>();
+  /** after a switch made on a message, the alternative switched to is scrolled to once the leaf moved */
+  let revealAfterSwitch: { entryId: string; fromLeaf: string | null } | undefined;
+  const conversation = createConversation(ctx, {
+    nearTop: () => loadEarlier(CONVERSATION_PAGE),
+    decorate: (item, node) => {
+      decorateRow(extras, item, node);
+      navShown.set(item.entryId, navSignature(extras, item.entryId));
+    },
+  });
 
   /** Asks the host for the page before the loaded items, unless one is on its way or there is none. */
   function loadEarlier(count: number): void {
@@ -173,6 +190,14 @@ export function mountApp(
     save();
   });
 
+  /** Scrolls to the alternative a switch on a message went to, once the new path is shown. */
+  function revealSwitched(): void {
+    if (!revealAfterSwitch || store.leafId === revealAfterSwitch.fromLeaf) return;
+    const { entryId } = revealAfterSwitch;
+    revealAfterSwitch = undefined;
+    conversation.reveal(entryId);
+  }
+
   function setTreeOpen(open: boolean): void {
     treeOpen = open;
     tree.setOpen(open);
@@ -207,6 +232,7 @@ export function mountApp(
     },
   );
   conversation.scroller.addEventListener('scroll', save, { passive: true });
+  const jumpToLatest = createJumpToLatest(conversation.scroller, () => conversation.list.scrollToBottom());
 
   installActions(container, {
     store,
@@ -215,11 +241,22 @@ export function mountApp(
     open: ctx.open,
     notes: ctx.notes!,
     rerender: (entryId) => conversation.rerenderEntry(entryId),
-    switchTo: (id, preview, isUser) => switchTo(id, preview, isUser),
+    startEdit: (id) => startEdit(branchDeps, container, id),
     dismissNotice: (id) => store.dismissNotice(id),
   });
+  const branchDeps = {
+    ...extras,
+    store,
+    post,
+    rerender: (entryId: string) => conversation.rerenderEntry(entryId),
+    switchTo: (targetId: string, preview: string, isUser: boolean, revealAfter: string) => {
+      revealAfterSwitch = { entryId: revealAfter, fromLeaf: store.leafId };
+      switchTo(targetId, preview, isUser);
+    },
+  };
+  installBranchActions(container, branchDeps);
 
-  container.replaceChildren(header.root, restricted.root, meter.meter, meter.banner, tree.root, conversation.root, composer.root, dialog.root);
+  container.replaceChildren(header.root, restricted.root, meter.meter, meter.banner, tree.root, conversation.root, jumpToLatest.root, composer.root, dialog.root);
   container.dataset.status = 'connecting';
   setTreeOpen(treeOpen);
 
@@ -245,6 +282,7 @@ export function mountApp(
       shownLeaf = store.leafId;
       // The tail shows from its end; a saved anchor (the view was re-created) then moves to its row.
       conversation.renderConversation();
+      revealSwitched();
       const first = !restoredScroll && store.items.length > 0;
       if (first) restoredScroll = true;
       // a reveal asked for before the first snapshot wins over the saved position
@@ -264,6 +302,8 @@ export function mountApp(
     if (parts.has('notices')) conversation.renderNotices();
     if (parts.has('tree')) {
       tree.update(store.tree);
+      siblingIndex = undefined;
+      conversation.list.refresh((item) => navShown.has(item.entryId) && navShown.get(item.entryId) !== navSignature(extras, item.entryId));
       // a restore waiting for the tree to tell whether its entry is on the active path
       if (pending?.kind === 'restore' && !store.loadingEarlier) continuePending();
     }
@@ -271,10 +311,12 @@ export function mountApp(
       const nav = store.navigation;
       dialog.progress(nav);
       container.dataset.navigation = nav?.state ?? '';
+      if (nav && (nav.state === 'failed' || nav.state === 'cancelled')) revealAfterSwitch = undefined;
       if (nav && (nav.state === 'failed' || nav.state === 'cancelled') && !dialog.isOpen) {
         store.addNotice(nav.state === 'failed' ? 'error' : 'warning', nav.message ?? `Switch ${nav.state}.`);
       }
     }
+    if (parts.has('conversation') || parts.has('earlier') || parts.has('draft')) jumpToLatest.update();
     performance.measure(`arbor:render:${[...parts].join('+')}`, { start: started });
   });
 

@@ -39,13 +39,14 @@ export function createBranchDialog(actions: DialogActions): BranchDialog {
   const heading = el('h2', { id: 'branch-dialog-title' }, 'Switch to this point?');
   const preview = el('p', { class: 'dialog-preview', id: 'branch-dialog-preview' });
   const explain = el('p', { class: 'dialog-explain' });
-  const none = el('vscode-button', { appearance: 'secondary', id: 'switch-none', 'data-mode': 'none' }, 'No summary');
-  const summarize = el('vscode-button', { appearance: 'primary', id: 'switch-summarize', 'data-mode': 'summarize' }, 'Summarize');
+  // No summary is the default, as in the Session Tree's switch (commands/branch-switch.ts)
+  const none = el('vscode-button', { appearance: 'primary', id: 'switch-none', 'data-mode': 'none' }, 'No summary');
+  const summarize = el('vscode-button', { appearance: 'secondary', id: 'switch-summarize', 'data-mode': 'summarize' }, 'Summarize');
   const custom = el('vscode-button', { appearance: 'secondary', id: 'switch-custom', 'data-mode': 'custom' }, 'Summarize with my instructions…');
   const instructions = el('vscode-text-area', { id: 'switch-instructions', rows: '3', placeholder: 'What should the summary focus on?', 'aria-label': 'Summary instructions' }) as HTMLElement & { value: string };
   const go = el('vscode-button', { appearance: 'primary', id: 'switch-custom-go' }, 'Summarize and switch');
   const customBox = el('div', { class: 'dialog-custom', hidden: true }, instructions, go);
-  const choices = el('div', { class: 'dialog-choices' }, summarize, none, custom);
+  const choices = el('div', { class: 'dialog-choices' }, none, summarize, custom);
   const spinner = el('vscode-progress-ring', { class: 'dialog-ring' });
   const progressText = el('span', { id: 'switch-progress-text' }, 'Summarizing the branch you are leaving…');
   const cancel = el('vscode-button', { appearance: 'secondary', id: 'switch-cancel' }, 'Cancel (Esc)');
@@ -158,7 +159,7 @@ export function createBranchDialog(actions: DialogActions): BranchDialog {
       actions.previewFiles(targetId);
       setPhase('choose');
       root.hidden = false;
-      summarize.focus();
+      none.focus();
     },
     close() {
       root.hidden = true;

@@ -12,6 +12,8 @@ import { VirtualList } from './virtual-list';
 export interface ConversationHooks {
   /** the user is near the top of the loaded items (or asked for more): load the page before them */
   nearTop(): void;
+  /** extras laid over every rendered row (the branch switcher, the in-place editor) */
+  decorate(item: ConversationItem, node: HTMLElement): void;
 }
 
 export interface ConversationView {
@@ -86,6 +88,7 @@ export function createConversation(ctx: RenderContext, hooks: ConversationHooks)
     estimate,
     render: (item) => {
       const node = renderItem(ctx, item);
+      hooks.decorate(item, node);
       node.classList.add('row');
       if (item.entryId === store.leafId) node.classList.add('is-leaf');
       if (revealed?.id === item.entryId && performance.now() < revealed.until) node.classList.add('revealed');

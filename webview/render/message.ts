@@ -23,8 +23,9 @@ function actionButton(action: string, id: string, glyph: IconName, title: string
 
 /** the action a failed reply's error offers, as a link-styled button after the message */
 function errorActionButtons(ctx: RenderContext, id: string): HTMLElement[] {
-  if (ctx.store.errorActions.get(id) !== 'setApiKey') return [];
-  return [el('button', { type: 'button', class: 'link-btn error-action', 'data-action': 'setApiKey', 'data-id': id }, 'Set API Key')];
+  const retry = el('button', { type: 'button', class: 'link-btn error-action', 'data-action': 'retry', 'data-id': id, title: 'Ask the model again from before this reply (the failed reply stays in the tree)' }, 'Retry');
+  if (ctx.store.errorActions.get(id) !== 'setApiKey') return [retry];
+  return [el('button', { type: 'button', class: 'link-btn error-action', 'data-action': 'setApiKey', 'data-id': id }, 'Set API Key'), retry];
 }
 
 /** Pin / Unpin and Summarize from here: the same for your messages and the assistant's replies. */
@@ -89,7 +90,7 @@ function renderUser(item: Extract<ConversationItem, { kind: 'user' }>): HTMLElem
     'article',
     { class: `msg msg-user${item.pinned ? ' pinned' : ''}`, 'data-entry': id, 'aria-label': 'Your message' },
     head('You', item, [
-      actionButton('edit', id, 'edit', 'Edit and resend (keeps the original as a branch)'),
+      actionButton('edit', id, 'edit', 'Edit in place and send as a new branch (the original stays in the tree)'),
       actionButton('branch', id, 'branch', 'Branch from here (drop the reply; your next message follows this one)'),
       actionButton('copyEntry', id, 'copy', 'Copy the message'),
       actionButton('label', id, 'tag', 'Label: add, rename or remove'),
@@ -117,7 +118,7 @@ function renderAssistant(ctx: RenderContext, item: Extract<ConversationItem, { k
     ...renderBlocks(ctx, id, item.blocks),
   );
   if (item.stopReason === 'error' || item.errorMessage) {
-    node.append(el('div', { class: 'inline-error', role: 'alert' }, item.errorMessage ?? 'The reply ended with an error.', ...errorActionButtons(ctx, id)));
+    node.append(el('div', { class: 'inline-error', role: 'alert' }, el('span', {}, item.errorMessage ?? 'The reply ended with an error.'), ...errorActionButtons(ctx, id)));
   } else if (item.stopReason === 'aborted') {
     node.append(el('div', { class: 'inline-note' }, 'Stopped.'));
   } else if (item.stopReason === 'length') {

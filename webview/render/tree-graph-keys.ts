@@ -3,6 +3,7 @@
 // next sibling branch, or when there is none to the nearest turn in the neighbouring lane; Home/End and
 // PageUp/PageDown by rows. Each move is O(children + log rows).
 import type { TreeNode } from '../../src/protocol';
+import { lowerBound } from '../graph/graph-geometry';
 import type { GraphLayout } from '../graph/graph-layout';
 
 export interface GraphFocus {
@@ -58,13 +59,7 @@ function sideways(layout: GraphLayout, row: number, direction: -1 | 1): GraphFoc
   if (sibling !== undefined) return { row: sibling, entry: -1 };
   const lane = layout.laneRows[turn.lane + direction];
   if (!lane || lane.length === 0) return { row, entry: -1 };
-  let lo = 0;
-  let hi = lane.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (lane[mid]! < row) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = lowerBound(lane, row);
   const below = lane[lo];
   const above = lane[lo - 1];
   const nearest = below === undefined ? above! : above === undefined || below - row <= row - above ? below : above;

@@ -1,80 +1,26 @@
-// `export FILE --format md|html [--leaf ID] [--out FILE]`: the root→leaf conversation as a document.
-// The whole path is exported (compaction entries appear as sections; nothing before them is hidden).
+// `export FILE --format md|html|jsonl [--leaf ID] [--out FILE]`: the root→leaf conversation as a document
+// (the whole path: compaction entries appear as sections; nothing before them is hidden), or with jsonl
+// the branch as a standalone session file, written as Fork writes one.
 import { writeFile } from 'node:fs/promises';
-import type { AgentMessage } from '../../core/messages';
+import { resolve } from 'node:path';
+import { exportBranchSession } from '../../session/branch-session';
 import type { SessionEntry } from '../../session/entries';
-import { bashExecutionText } from '../../session/convert';
 import type { SessionStore } from '../../session/store';
-import { finiteCount, optionalText, readableText, toolArguments, type ViewProblems } from '../../app/normalize-view';
+import { kindOf, type ExportSection } from '../../session/kinds/index';
+import { exportContentText } from '../../session/kinds/message';
+import type { ViewProblems } from '../../app/normalize-view';
 import { sessionDisplayTitle } from '../../core/text';
 import { renderHtml } from './export-html';
 import { CliError, entryLines, openForCli, parseCommandArgs, resolveLeafOption, type CliCommand, type CliIO } from '../command';
-import { modelChangeText, thinkingLevelText } from '../../session/entry-fields';
 
-export interface Section {
-  title: string;
-  /** plain text paragraphs */
-  text?: string;
-  /** preformatted blocks */
-  code?: string;
-}
-
-function assistantSections(message: Extract<AgentMessage, { role: 'assistant' }>, problems: ViewProblems): Section[] {
-  const sections: Section[] = [];
-  for (const block of message.content as readonly { type: string; [k: string]: unknown }[]) {
-    if (block.type === 'text') sections.push({ title: `Assistant (${message.model})`, text: readableText(block.text, 'text', problems) });
-    else if (block.type === 'thinking') sections.push({ title: 'Thinking', text: readableText(block.thinking, 'thinking', problems) });
-    else if (block.type === 'toolCall') {
-      const name = readableText(block.name, 'tool name', problems);
-      sections.push({ title: `Tool call: ${name}`, code: JSON.stringify(toolArguments(block.arguments, problems), null, 2) });
-    }
-  }
-  const error = optionalText(message.errorMessage, 'errorMessage', problems);
-  if (error) sections.push({ title: 'Error', text: error });
-  return sections;
-}
-
-function messageSections(message: AgentMessage, problems: ViewProblems): Section[] {
-  switch (message.role) {
-    case 'user':
-      return [{ title: 'User', ...contentParts(message.content, problems) }];
-    case 'custom':
-      return [{ title: `Extension message (${message.customType})`, ...contentParts(message.content, problems) }];
-    case 'assistant':
-      return assistantSections(message, problems);
-    case 'toolResult':
-      return [{ title: `Tool result: ${message.toolName}${message.isError ? ' (error)' : ''}`, code: contentParts(message.content, problems).text }];
-    case 'bashExecution':
-      return [{ title: 'Shell command', code: bashExecutionText(message) }];
-    default:
-      return [];
-  }
-}
+export type Section = ExportSection;
 
 function contentParts(content: string | readonly { type: string; text?: unknown }[], problems: ViewProblems): { text: string } {
-  if (typeof content === 'string') return { text: content };
-  return {
-    text: content.map((b) => (b.type === 'text' ? readableText(b.text, 'text', problems) : `[${b.type}]`)).join('\n'),
-  };
+  return { text: exportContentText(content, problems) };
 }
 
 function entrySections(entry: SessionEntry, problems: ViewProblems): Section[] {
-  switch (entry.type) {
-    case 'message':
-      return messageSections(entry.message, problems);
-    case 'compaction':
-      return [{ title: `Compaction summary (${finiteCount(entry.tokensBefore, 'tokensBefore', problems)} tokens before)`, text: entry.summary }];
-    case 'branch_summary':
-      return entry.summary ? [{ title: 'Branch summary', text: entry.summary }] : [];
-    case 'custom_message':
-      return [{ title: `Extension message (${entry.customType})`, ...contentParts(entry.content, problems) }];
-    case 'model_change':
-      return [{ title: 'Model', text: modelChangeText(entry) }];
-    case 'thinking_level_change':
-      return [{ title: 'Thinking level', text: thinkingLevelText(entry) }];
-    default:
-      return [];
-  }
+  return kindOf(entry).sections(entry, problems);
 }
 
 function fence(code: string): string {
@@ -128,9 +74,20 @@ async function reportPartlyShown(file: string, report: readonly ExportProblem[],
   }
 }
 
+/** `--format jsonl`: the branch as a standalone session pi 1.5 reads (the code path of Fork, branch-session.ts). */
+async function exportJsonl(store: SessionStore, leaf: string | undefined, out: string | undefined, io: CliIO): Promise<number> {
+  if (!out) throw new CliError('--format jsonl needs --out PATH');
+  if (resolve(out) === resolve(store.file)) throw new CliError('--out must not be the session being exported');
+  const leafId = resolveLeafOption(store, leaf);
+  if (leafId === null) throw new CliError('the session has no entries to export');
+  const header = await exportBranchSession(store, leafId, out);
+  io.err(`wrote session ${header.id} (${store.getBranch(leafId).length} entries on the branch to ${leafId}) to ${out}`);
+  return 0;
+}
+
 export const exportCommand: CliCommand = {
-  usage: 'export FILE --format md|html [--leaf ID] [--out PATH]',
-  summary: 'export the root→leaf conversation as Markdown or HTML',
+  usage: 'export FILE --format md|html|jsonl [--leaf ID] [--out PATH]',
+  summary: 'export the root→leaf conversation as Markdown or HTML, or the branch as a session file (jsonl)',
   async run(args, io) {
     const { positionals, values } = parseCommandArgs(
       args,
@@ -138,8 +95,9 @@ export const exportCommand: CliCommand = {
       ['FILE'],
     );
     const format = values.format;
-    if (format !== 'md' && format !== 'html') throw new CliError('--format must be md or html');
+    if (format !== 'md' && format !== 'html' && format !== 'jsonl') throw new CliError('--format must be md, html or jsonl');
     const store = await openForCli(positionals[0]!, io);
+    if (format === 'jsonl') return exportJsonl(store, values.leaf, values.out, io);
     const report: ExportProblem[] = [];
     const text = exportSession(store, resolveLeafOption(store, values.leaf), format, report);
     await reportPartlyShown(positionals[0]!, report, io);

@@ -31,6 +31,13 @@ async function backupIfExists(path: string): Promise<string | undefined> {
   return backup;
 }
 
+/** The notice after an export, with Open (the exported file in an editor). */
+async function offerOpen(uri: vscode.Uri): Promise<void> {
+  const open = vscode.l10n.t('Open');
+  const choice = await vscode.window.showInformationMessage(vscode.l10n.t('Session exported to {0}.', uri.fsPath || uri.toString()), open);
+  if (choice === open) await vscode.commands.executeCommand('vscode.open', uri);
+}
+
 export async function run(deps: SurfaceDeps, arg?: unknown, target?: vscode.Uri, formatArg?: 'md' | 'html'): Promise<vscode.Uri | undefined> {
   const file = fileFrom(arg);
   let store: SessionStore | undefined;
@@ -65,7 +72,7 @@ export async function run(deps: SurfaceDeps, arg?: unknown, target?: vscode.Uri,
     const backup = uri.scheme === 'file' ? await backupIfExists(uri.fsPath) : undefined;
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
     deps.log.info(`exported ${store.file} to ${uri.toString()}${backup ? ` (previous file kept as ${backup})` : ''}`);
-    void vscode.window.showInformationMessage(vscode.l10n.t('Session exported to {0}.', uri.fsPath || uri.toString()));
+    void offerOpen(uri);
     return uri;
   } catch (error) {
     void vscode.window.showErrorMessage(vscode.l10n.t('Could not export the session: {0}', errorText(error)));

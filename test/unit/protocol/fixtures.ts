@@ -37,6 +37,8 @@ export const validWebviewMessages: WebviewToHostMessage[] = [
   { type: 'openTree' },
   { type: 'userTyping' },
   { type: 'continueReply' },
+  { type: 'editMessage', entryId: 'e-user-2', text: 'Use tabs instead' },
+  { type: 'retryReply', entryId: 'e-assistant-3' },
   { type: 'setApiKey' },
   { type: 'loadEarlier', seq: 7, leafId: 'a2', beforeId: 'u1', count: 200 },
   { type: 'loadEarlier', seq: 0, leafId: 'a2', beforeId: 'u1', count: 1 },

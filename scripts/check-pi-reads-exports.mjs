@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// Checks that pi 1.5.2 reads what `arbor-session export --format jsonl` writes (issue #16): for every leaf
+// of every pi 1.5 fixture, Arbor exports the branch, pi's own SessionManager opens the exported file, and
+// the context pi builds for it must equal the context pi built for that leaf in the source
+// (`<name>.contexts.json`); the labels and `parentSession` must read back. The exported files and pi's
+// reading of them are checked in under test/fixtures/pi-1.5/exported/, where
+// test/unit/session/export-jsonl.test.ts compares them with what the current code exports.
+//
+// Run (CONTRIBUTING.md "Regenerating the pi fixtures"):
+//   PI_BUNDLE=/tmp/pi/package/dist/bundle/index.js /tmp/node22/package/bin/node --import tsx scripts/check-pi-reads-exports.mjs
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const bundle = process.env.PI_BUNDLE;
+if (!bundle) {
+  console.error('set PI_BUNDLE to the dist/bundle/index.js of @earendil-works/pi-coding-agent@1.5.2');
+  process.exit(2);
+}
+const pi = await import(pathToFileURL(bundle).href);
+const { SessionStore } = await import('../src/session/store.ts');
+const { exportBranchSession } = await import('../src/session/branch-session.ts');
+
+const fixtures = join(import.meta.dirname, '..', 'test', 'fixtures', 'pi-1.5');
+const outDir = join(fixtures, 'exported');
+rmSync(outDir, { recursive: true, force: true });
+mkdirSync(outDir, { recursive: true });
+
+const report = { piVersion: pi.VERSION, checked: [] };
+for (const name of readdirSync(fixtures).filter((f) => f.endsWith('.jsonl')).map((f) => f.slice(0, -'.jsonl'.length))) {
+  const source = join(fixtures, `${name}.jsonl`);
+  const { contexts } = JSON.parse(readFileSync(join(fixtures, `${name}.contexts.json`), 'utf8'));
+  const store = await SessionStore.open(source);
+  for (const leaf of Object.keys(contexts)) {
+    const file = join(outDir, `${name}.${leaf}.jsonl`);
+    await exportBranchSession(store, leaf, file);
+    const read = pi.SessionManager.open(file, outDir);
+    const context = read.buildSessionContext();
+    assert.deepEqual(context, contexts[leaf], `pi's context of the export of ${name} at ${leaf} = its context of the source`);
+    assert.equal(read.getHeader().parentSession, store.file.startsWith('/') ? store.file : join(process.cwd(), store.file));
+    for (const entry of store.getBranch(leaf)) assert.equal(read.getLabel(entry.id), store.getLabel(entry.id), `label of ${entry.id}`);
+    writeFileSync(join(outDir, `${name}.${leaf}.pi-context.json`), JSON.stringify(context, null, 1) + '\n');
+    report.checked.push({ fixture: name, leaf, entries: read.getEntries().length, messages: context.messages.length });
+  }
+}
+console.log(JSON.stringify(report, null, 1));

@@ -1,0 +1,206 @@
+// `message` entries: an AgentMessage as it was sent or received. Its role decides everything else (user,
+// assistant, toolResult, bashExecution, custom, pi 1.5's system, omp's own roles); roles Arbor does not
+// show are named 'other' in the trees and have no chat view (their context conversion is convert.ts's).
+import { contentText, type AgentMessage } from '../../core/messages';
+import type { MessageEntry } from '../entries';
+import type { EntryKind, ExportSection, Localize, EntryLook } from './kind';
+import type { TreeNodeKind } from '../../app/view-model';
+import { optionalText, readableText, toolArguments, toolCallIdText, type ViewProblems } from '../../app/normalize-view';
+import { assistantView, baseView, customMessageView, textBlocks } from '../../app/entry-views';
+import { contentFirstLine, firstLine, markdownFirstLine, type TextContent } from '../../app/summary-text';
+import { argumentText, join, searchContentText, str, type Searchable } from '../search-text';
+import { bashExecutionText } from '../convert';
+
+type Role = AgentMessage['role'];
+const SHOWN_ROLES: ReadonlySet<string> = new Set<Role>(['user', 'assistant', 'toolResult', 'bashExecution']);
+
+function isShown(entry: MessageEntry): boolean {
+  const message = entry.message;
+  if (message.role === 'custom') return message.display !== false;
+  return SHOWN_ROLES.has(message.role);
+}
+
+function view(entry: MessageEntry, label: string | undefined, problems: ViewProblems) {
+  const message = entry.message;
+  switch (message.role) {
+    case 'user':
+      return baseView(entry, 'user', contentText(message.content), textBlocks(message.content, problems), label);
+    case 'assistant':
+      return assistantView(entry, message, label, problems);
+    case 'toolResult': {
+      const view = baseView(entry, 'toolResult', contentText(message.content), textBlocks(message.content, problems), label);
+      view.toolCallId = toolCallIdText(message.toolCallId, problems);
+      view.toolName = message.toolName;
+      view.isError = message.isError === true;
+      return view;
+    }
+    case 'bashExecution': {
+      const view = baseView(entry, 'bash', message.output, [{ type: 'text', text: message.output }], label);
+      view.command = message.command;
+      view.exitCode = typeof message.exitCode === 'number' && Number.isInteger(message.exitCode) ? message.exitCode : null;
+      view.cancelled = message.cancelled === true;
+      return view;
+    }
+    case 'custom':
+      return message.display === false ? undefined : customMessageView(entry, message.content, message.customType, label, problems);
+    default:
+      return undefined; // not shown (isShown says so): system and omp's roles
+  }
+}
+
+function treeKind(entry: MessageEntry): TreeNodeKind {
+  const role = entry.message.role;
+  if (role === 'user' || role === 'assistant' || role === 'toolResult') return role;
+  if (role === 'bashExecution') return 'bash';
+  return role === 'custom' ? 'custom_message' : 'other';
+}
+
+function summaryLine(entry: MessageEntry): string {
+  const message = entry.message;
+  if (message.role === 'user' || message.role === 'custom') return markdownFirstLine(contentFirstLine(message.content));
+  if (message.role === 'assistant') {
+    const text = markdownFirstLine(contentFirstLine(message.content as TextContent));
+    if (text) return text;
+    const tools = message.content.filter((b) => b.type === 'toolCall').map((b) => (b as { name: string }).name);
+    if (tools.length > 0) return `→ ${tools.join(', ')}`;
+    return message.stopReason === 'error' ? firstLine(message.errorMessage ?? 'error') : '';
+  }
+  if (message.role === 'toolResult') return contentFirstLine(message.content, `${message.toolName}: `);
+  if (message.role === 'bashExecution') return firstLine(`$ ${message.command}`);
+  return '';
+}
+
+/** A message's whole text for the CLI and the Session Tree (tool calls as `name(args)`). */
+export function messageText(message: AgentMessage): string {
+  switch (message.role) {
+    case 'user':
+    case 'custom':
+    case 'toolResult':
+      return contentText(message.content);
+    case 'assistant': {
+      const parts: string[] = [];
+      for (const block of message.content) {
+        if (block.type === 'text') parts.push(block.text);
+        else if (block.type === 'toolCall') parts.push(`${block.name}(${JSON.stringify(block.arguments)})`);
+      }
+      return parts.join(' ');
+    }
+    case 'bashExecution':
+      return `$ ${message.command}`;
+    case 'compactionSummary':
+    case 'branchSummary':
+      return message.summary;
+    default:
+      return ''; // system and omp's roles have no text of their own to show
+  }
+}
+
+function look(entry: MessageEntry, t: Localize): EntryLook {
+  const message = entry.message;
+  const text = messageText(message);
+  switch (message.role) {
+    case 'user':
+      return { kind: t('You'), icon: 'account', text };
+    case 'assistant': {
+      const failed = message.stopReason === 'error' || message.stopReason === 'aborted';
+      return { kind: failed ? t('Assistant ({0})', message.stopReason) : t('Assistant'), icon: failed ? 'warning' : 'hubot', text };
+    }
+    case 'toolResult':
+      return { kind: t('Tool result: {0}', message.toolName), icon: message.isError ? 'error' : 'tools', text };
+    case 'bashExecution':
+      return { kind: t('Shell command'), icon: 'terminal', text };
+    case 'custom':
+      return { kind: t('Extension message ({0})', message.customType), icon: 'extensions', text };
+    default:
+      return { kind: t('Message'), icon: 'comment', text };
+  }
+}
+
+function searchable(entry: Record<string, unknown>): Searchable | undefined {
+  const value = entry.message;
+  if (!value || typeof value !== 'object') return undefined;
+  const message = value as Record<string, unknown>;
+  switch (message.role) {
+    case 'user':
+      return { kind: 'user', text: searchContentText(message.content) };
+    case 'assistant':
+      return { kind: 'assistant', text: assistantSearchText(message) };
+    case 'toolResult':
+      return { kind: 'toolResult', text: searchContentText(message.content), ...(typeof message.toolName === 'string' ? { toolName: message.toolName } : {}) };
+    case 'bashExecution':
+      return { kind: 'bash', text: join([str(message.command), str(message.output)]) };
+    case 'custom':
+      return message.display === false ? undefined : { kind: 'custom', text: searchContentText(message.content) };
+    default:
+      return undefined; // system and omp's roles: nothing the user typed or read in the chat
+  }
+}
+
+function assistantSearchText(message: Record<string, unknown>): string {
+  const parts: string[] = [];
+  if (Array.isArray(message.content)) {
+    for (const block of message.content as Record<string, unknown>[]) {
+      if (!block || typeof block !== 'object') continue;
+      if (block.type === 'text') parts.push(str(block.text));
+      else if (block.type === 'thinking') parts.push(str(block.thinking)); // never the signature
+      else if (block.type === 'toolCall') parts.push(join([str(block.name), argumentText(block.arguments)], ' '));
+    }
+  }
+  parts.push(str(message.errorMessage));
+  return join(parts);
+}
+
+function assistantSections(message: Extract<AgentMessage, { role: 'assistant' }>, problems: ViewProblems): ExportSection[] {
+  const sections: ExportSection[] = [];
+  for (const block of message.content as readonly { type: string; [k: string]: unknown }[]) {
+    if (block.type === 'text') sections.push({ title: `Assistant (${message.model})`, text: readableText(block.text, 'text', problems) });
+    else if (block.type === 'thinking') sections.push({ title: 'Thinking', text: readableText(block.thinking, 'thinking', problems) });
+    else if (block.type === 'toolCall') {
+      const name = readableText(block.name, 'tool name', problems);
+      sections.push({ title: `Tool call: ${name}`, code: JSON.stringify(toolArguments(block.arguments, problems), null, 2) });
+    }
+  }
+  const error = optionalText(message.errorMessage, 'errorMessage', problems);
+  if (error) sections.push({ title: 'Error', text: error });
+  return sections;
+}
+
+/** Content as export text: text blocks (repaired when unreadable), other blocks as `[type]`. */
+export function exportContentText(content: string | readonly { type: string; text?: unknown }[], problems: ViewProblems): string {
+  if (typeof content === 'string') return content;
+  return content.map((b) => (b.type === 'text' ? readableText(b.text, 'text', problems) : `[${b.type}]`)).join('\n');
+}
+
+function sections(entry: MessageEntry, problems: ViewProblems): ExportSection[] {
+  const message = entry.message;
+  switch (message.role) {
+    case 'user':
+      return [{ title: 'User', text: exportContentText(message.content, problems) }];
+    case 'custom':
+      return [{ title: `Extension message (${message.customType})`, text: exportContentText(message.content, problems) }];
+    case 'assistant':
+      return assistantSections(message, problems);
+    case 'toolResult':
+      return [{ title: `Tool result: ${message.toolName}${message.isError ? ' (error)' : ''}`, code: exportContentText(message.content, problems) }];
+    case 'bashExecution':
+      return [{ title: 'Shell command', code: bashExecutionText(message) }];
+    default:
+      return []; // system and omp's roles are not part of the exported conversation
+  }
+}
+
+export const messageKind: EntryKind<MessageEntry> = {
+  message: (entry) => {
+    const message = (entry as { message?: unknown }).message;
+    return typeof message === 'object' && message !== null ? (message as AgentMessage) : undefined;
+  },
+  isShown,
+  view,
+  treeKind,
+  summaryLine,
+  look,
+  searchable,
+  cliKind: (entry) => (entry.message as { role?: string })?.role ?? 'message',
+  cliText: (entry) => messageText(entry.message),
+  sections,
+};

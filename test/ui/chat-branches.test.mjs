@@ -1,0 +1,179 @@
+// Issue #19 at the default ~300 px side bar (real workbench, fake LLM, a pre-written session with two
+// tries of one message and a failed reply): the branch switcher "‹ 2/2 ›" moves between the alternatives
+// in place through the switch dialog, whose default is No summary (as in the Session Tree); Retry on the
+// failed reply asks the model again and keeps the failed one as an alternative; Edit edits the message in
+// its bubble and sends it as a new branch without a dialog; Copy shows "Copied" on its button; Jump to
+// latest appears when scrolled up and brings the end back. Screenshots in four themes go to
+// test-results/chat-branches-*.png.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after } from 'node:test';
+import { startFakeLlm } from '../fake-llm/server.mjs';
+import { expandPane, fakeModelSettings, openArborContainer, readyChat, screenshot, setColorTheme, sidebarPane } from '../harness/browser.mjs';
+import { THEMES } from '../harness/themes.mjs';
+import { useWorkbench } from '../harness/ui.mjs';
+
+let fake;
+const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-branches-'));
+const sessionFile = join(sessionsDir, '2025-04-01T09-00-00-000Z_ui-branches.jsonl');
+let clock = Date.parse('2025-04-01T09:00:00.000Z');
+const at = () => new Date((clock += 1000)).toISOString();
+const usage = { input: 100, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 120, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+const user = (id, parentId, text) => ({ type: 'message', id, parentId, timestamp: at(), message: { role: 'user', content: text, timestamp: clock } });
+const assistant = (id, parentId, text, stopReason = 'stop', errorMessage) => ({
+  type: 'message', id, parentId, timestamp: at(),
+  message: { role: 'assistant', content: [{ type: 'text', text }], api: 'openai-completions', provider: 'fake', model: 'fake-gpt', usage, stopReason, ...(errorMessage ? { errorMessage } : {}), timestamp: clock },
+});
+
+// u1 ─ a1 ┬ u2 ─ a2                     (first try)
+//         └ u3 ─ a3 ─ u4 ─ a4 (failed)   (second try, where the session is)
+const entries = [
+  user('u1', null, 'Plan the indentation change'),
+  assistant('a1', 'u1', `Plan: pick a style, then reformat.\n\n${Array.from({ length: 30 }, (_, i) => `${i + 1}. Step ${i + 1} of the plan`).join('\n')}`),
+  user('u2', 'a1', 'Use tabs'),
+  assistant('a2', 'u2', 'Done with tabs.'),
+  user('u3', 'a1', 'Use spaces'),
+  assistant('a3', 'u3', 'Done with spaces.'),
+  user('u4', 'a3', 'Run the formatter'),
+  assistant('a4', 'u4', '', 'error', 'Connection refused (the fake provider is down)'),
+];
+const header = { type: 'session', version: 3, id: 'ui-branches', timestamp: at(), cwd: sessionsDir };
+writeFileSync(sessionFile, [header, ...entries].map((e) => JSON.stringify(e)).join('\n') + '\n');
+
+const fileEntries = () => readFileSync(sessionFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'message');
+
+after(async () => {
+  await fake?.close?.();
+});
+
+const wb = useWorkbench('chat-branches', async () => {
+  fake = await startFakeLlm();
+  return { extraEnv: { ARBOR_TEST_LLM_URL: fake.url }, settings: { 'arbor.sessions.directory': sessionsDir, ...fakeModelSettings(fake), 'workbench.colorTheme': 'Default Dark Modern' } };
+});
+
+async function openSeeded(page) {
+  await openArborContainer(page);
+  await expandPane(page, 'Sessions');
+  const row = sidebarPane(page, 'Sessions').locator('.monaco-list-row', { hasText: 'Plan the indentation' }).first();
+  await row.waitFor({ timeout: 20_000 });
+  const chat = await readyChat(page);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await row.click();
+    if (await chat.locator('#app[data-leaf="a4"]').waitFor({ timeout: 10_000 }).then(() => true, () => false)) return chat;
+  }
+  throw new Error('the seeded session did not open');
+}
+
+const nav = (chat, id) => chat.locator(`.msg[data-entry="${id}"] .branch-nav`);
+
+/** Picks "No summary" in the switch dialog, checking it is the focused default first. */
+async function switchWithoutSummary(chat) {
+  await chat.locator('#branch-dialog').waitFor();
+  const focused = await chat.locator('#switch-none').evaluate((b) => b.getAttribute('appearance') === 'primary' && (document.activeElement === b || b.matches(':focus-within')));
+  assert.ok(focused, 'No summary is the dialog\'s default (primary and focused), as in the Session Tree');
+  await chat.locator('#switch-none').click();
+  await chat.locator('.dialog-backdrop').waitFor({ state: 'hidden' });
+}
+
+wb.test('the switcher shows 2/2 on the second try and moves between the tries in place', async (page) => {
+  const chat = await openSeeded(page);
+  await nav(chat, 'u3').waitFor();
+  assert.equal(await nav(chat, 'u3').locator('.branch-pos').innerText(), '2/2');
+  assert.equal(await nav(chat, 'u3').getAttribute('aria-label'), 'Alternative 2 of 2');
+  assert.equal(await nav(chat, 'u3').locator('[data-action="siblingNext"]').isDisabled(), true, 'no next after the last try');
+  assert.equal(await nav(chat, 'u1').count(), 0, 'a message without alternatives has no switcher');
+  await nav(chat, 'u3').locator('[data-action="siblingPrev"]').click();
+  await switchWithoutSummary(chat);
+  await chat.locator('#app[data-leaf="a2"]').waitFor();
+  assert.equal(await nav(chat, 'u2').locator('.branch-pos').innerText(), '1/2');
+  assert.equal(await chat.locator('.msg[data-entry="u3"]').count(), 0, 'the other try left the conversation');
+  await nav(chat, 'u2').locator('[data-action="siblingNext"]').click();
+  await switchWithoutSummary(chat);
+  // the newest entry of the other try: where the session was
+  await chat.locator('#app[data-leaf="a4"]').waitFor();
+  assert.equal(await nav(chat, 'u3').locator('.branch-pos').innerText(), '2/2');
+  assert.equal(fileEntries().length, entries.length, 'switching writes no message');
+}, { timeout: 90_000 });
+
+wb.test('Copy shows "Copied" on its button; Jump to latest appears when scrolled up and goes back to the end', async (page) => {
+  const chat = await readyChat(page);
+  const plan = chat.locator('.msg[data-entry="a1"]');
+  await plan.scrollIntoViewIfNeeded();
+  await plan.hover();
+  const copy = plan.locator('[data-action="copyEntry"]');
+  await copy.click();
+  assert.equal(await copy.getAttribute('aria-label'), 'Copied');
+  assert.equal(await copy.locator('.flash-text').innerText(), 'Copied', 'the word is shown on the button');
+  assert.ok(await copy.locator('.flash-text').isVisible());
+  await screenshot(page, 'chat-branches-copied');
+  const jump = chat.locator('#jump-latest');
+  await chat.locator('#conversation').evaluate((e) => { e.scrollTop = 0; });
+  await jump.waitFor({ state: 'visible' });
+  await screenshot(page, 'chat-branches-jump-to-latest');
+  await jump.click();
+  await jump.waitFor({ state: 'hidden' });
+  const away = await chat.locator('#conversation').evaluate((e) => e.scrollHeight - e.scrollTop - e.clientHeight);
+  assert.ok(away <= 48, `back at the end (${away} px from the bottom)`);
+});
+
+wb.test('Retry on the failed reply asks the model again; the failed reply stays as an alternative', async (page) => {
+  const chat = await openSeeded(page);
+  const failed = chat.locator('.msg[data-entry="a4"]');
+  await failed.locator('.inline-error [data-action="retry"]').click();
+  const reply = chat.locator('.msg-assistant', { hasText: 'echo: Run the formatter' });
+  await reply.waitFor({ timeout: 30_000 });
+  await chat.locator('#app[data-busy="false"]').waitFor({ timeout: 30_000 });
+  assert.equal(await failed.count(), 0, 'the failed reply left the path');
+  const retried = fileEntries().at(-1);
+  assert.equal(retried.parentId, 'u4', 'the new reply answers the same message');
+  assert.equal(retried.message.role, 'assistant');
+  assert.ok(fileEntries().some((e) => e.id === 'a4'), 'the failed reply is kept');
+  const replyNav = reply.locator('.branch-nav');
+  await replyNav.waitFor();
+  assert.equal(await replyNav.locator('.branch-pos').innerText(), '2/2');
+}, { timeout: 90_000 });
+
+wb.test('Edit edits the message in its bubble and sends it as a new branch, with no dialog', async (page) => {
+  const chat = await readyChat(page);
+  const message = chat.locator('.msg[data-entry="u4"]');
+  await message.hover();
+  await message.locator('[data-action="edit"]').click();
+  const input = message.locator('textarea.inline-edit-input');
+  await input.waitFor();
+  assert.equal(await input.inputValue(), 'Run the formatter', 'the editor holds the message');
+  assert.ok(await input.evaluate((e) => document.activeElement === e), 'the cursor is in the editor');
+  await screenshot(page, 'chat-branches-editing');
+  await input.fill('Run the formatter on src only');
+  await message.locator('[data-action="saveEdit"]').click();
+  assert.equal(await chat.locator('.dialog-backdrop').isHidden(), true, 'no "Switch to this point?" dialog');
+  const edited = chat.locator('.msg-user', { hasText: 'Run the formatter on src only' });
+  await edited.waitFor({ timeout: 30_000 });
+  await chat.locator('.msg-assistant', { hasText: 'echo: Run the formatter on src only' }).waitFor({ timeout: 30_000 });
+  await chat.locator('#app[data-busy="false"]').waitFor({ timeout: 30_000 });
+  assert.equal(await edited.locator('.branch-nav .branch-pos').innerText(), '2/2');
+  const sent = fileEntries().filter((e) => e.message.role === 'user' && e.message.content === 'Run the formatter on src only');
+  assert.equal(sent.length, 1);
+  assert.equal(sent[0].parentId, 'a3', 'the edit is a new branch beside the original message');
+  assert.equal(await chat.locator('#prompt-input').evaluate((e) => e.value), '', 'the input was left alone');
+}, { timeout: 90_000 });
+
+for (const [theme, kind, tag] of THEMES) {
+  wb.test(`the switcher and the inline editor in ${tag}`, async (page) => {
+    const chat = await setColorTheme(page, theme, kind);
+    const edited = fileEntries().find((e) => e.message.content === 'Run the formatter on src only');
+    const message = chat.locator(`.msg[data-entry="${edited.id}"]`);
+    await message.hover();
+    await message.locator('[data-action="edit"]').click();
+    await message.locator('textarea.inline-edit-input').waitFor();
+    const widths = await chat.locator('body').evaluate(() => {
+      const nav = document.querySelector('.branch-nav');
+      return { body: document.body.clientWidth, navLines: Math.round(nav.getBoundingClientRect().height / 18) };
+    });
+    assert.ok(widths.navLines <= 1, `the switcher stays on one line: ${JSON.stringify(widths)}`);
+    await screenshot(page, `chat-branches-theme-${tag}`);
+    await message.locator('[data-action="cancelEdit"]').click();
+    await message.locator('textarea.inline-edit-input').waitFor({ state: 'detached' });
+  });
+}

@@ -1,0 +1,30 @@
+// "Jump to latest": a button over the bottom of the conversation while the user is scrolled up from the
+// end of the path (reading back while a reply streams, or after Load earlier). It sits in a zero-height
+// anchor placed right after the scroller (root), drawn over the conversation's bottom edge: no room taken.
+import { el } from '../dom';
+
+/** Farther than this from the bottom (px) counts as scrolled up. */
+const SLACK_PX = 48;
+
+export interface JumpToLatest {
+  /** goes right after the scroller in the page */
+  root: HTMLElement;
+  /** re-checks whether the button shows (after content changed without a scroll) */
+  update(): void;
+}
+
+export function createJumpToLatest(scroller: HTMLElement, jump: () => void): JumpToLatest {
+  const button = el('button', { type: 'button', class: 'jump-latest', id: 'jump-latest', title: 'Scroll to the newest message', hidden: true }, '↓ Jump to latest');
+  const root = el('div', { class: 'jump-latest-anchor' }, button);
+  const update = () => {
+    const away = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
+    button.hidden = away <= SLACK_PX;
+  };
+  button.addEventListener('click', () => {
+    jump();
+    scroller.scrollTop = scroller.scrollHeight;
+    update();
+  });
+  scroller.addEventListener('scroll', update, { passive: true });
+  return { root, update };
+}
