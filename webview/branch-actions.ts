@@ -4,6 +4,7 @@
 // posts `editMessage` (a new branch, no dialog); Retry posts `retryReply`.
 import type { WebviewToHostMessage } from '../src/protocol';
 import type { RowExtras } from './render/branch-nav';
+import { userText } from './render/user-body';
 import type { Store } from './store';
 
 export interface BranchActionDeps extends RowExtras {
@@ -27,7 +28,7 @@ function step(deps: BranchActionDeps, entryId: string, by: number): void {
 export function startEdit(deps: BranchActionDeps, root: HTMLElement, entryId: string): void {
   const item = deps.store.items.find((i) => i.entryId === entryId);
   if (item?.kind !== 'user') return;
-  if (!deps.editing.has(entryId)) deps.editing.set(entryId, item.text);
+  if (!deps.editing.has(entryId)) deps.editing.set(entryId, userText(item));
   deps.rerender(entryId);
   const input = root.querySelector<HTMLTextAreaElement>(`textarea[data-edit="${CSS.escape(entryId)}"]`);
   input?.focus();

@@ -56,6 +56,10 @@ function dispatch(store: Store, app: App, channel: HostChannel, message: HostToW
     case 'uiCommand':
       app.command(message.command);
       return;
+    case 'fileMatches':
+      // the composer's @-mention list listens for it (render/mention-complete.ts)
+      window.dispatchEvent(new CustomEvent('arbor:fileMatches', { detail: { seq: message.seq, files: message.files } }));
+      return;
   }
 }
 

@@ -9,6 +9,8 @@
 import type { AgentMessage, AssistantMessage, UserMessage } from '../core/messages';
 import {
   CompactionNotDone,
+  isDone,
+  type CompactionDoneOutcome,
   CompactionRunner,
   DEFAULT_COMPACTION_SETTINGS,
   compactionThreshold,
@@ -36,7 +38,7 @@ import { SessionStore } from '../session/store';
 import type { ApprovalPolicy } from './approval';
 import { withValidToolCallIds } from './tool-call-ids';
 import type { CompactionConfirmer } from './auto-compaction-confirm';
-import { livePromptTokens, newestLiveUsage, recoveryFor, replyContextTokens } from './compaction-triggers';
+import { contextTokensOf, livePromptTokens, recoveryFor } from './compaction-triggers';
 import { ContextMaintainer, type MaintainerHost, type RunState } from './context-maintainer';
 import { assistantToolCalls, type AgentEvent, type AgentEventListener, type ApprovalPrompter, type UsageInfo } from './events';
 import { IdleTimer, SYSTEM_CLOCK, type Clock } from './idle-timer';
@@ -264,6 +266,7 @@ export class AgentSession {
    * they are returned so the UI can put them back into the input.
    */
   async stop(): Promise<string[]> {
+    this.maintainer.background.cancel('stopped by the user');
     const dropped = this.queue.splice(0);
     if (dropped.length > 0) this.emitQueued();
     if (this.activity) {
@@ -307,6 +310,7 @@ export class AgentSession {
    * the app wrote) add their cost to the session cost.
    */
   refreshFromStore(added: readonly SessionEntry[] = []): void {
+    this.maintainer.background.leafMoved();
     for (const entry of added) this.sessionCost += entryCost(entry); // a branch summary's summarizer calls
     this.emit({ type: 'refreshed', leafId: this.currentStore.getLeafId() });
     this.emitUsage();
@@ -320,7 +324,7 @@ export class AgentSession {
    * queued meanwhile are sent afterwards.
    * Throws `CompactionNotDone` carrying the typed outcome (skipped and why, cancelled, failed).
    */
-  async compact(customInstructions?: string, options: CompactOptions = {}): Promise<CompactionOutcome & { status: 'compacted' | 'handoff' }> {
+  async compact(customInstructions?: string, options: CompactOptions = {}): Promise<CompactionDoneOutcome> {
     if (this.runner.running) throw new Error('A compaction is already running');
     if (this.activity) {
       this.compactWaiting = true;
@@ -350,7 +354,7 @@ export class AgentSession {
       });
     });
     const final = outcome as CompactionOutcome;
-    if (final.status === 'compacted' || final.status === 'handoff') return final;
+    if (isDone(final)) return final;
     throw new CompactionNotDone(final);
   }
 
@@ -394,19 +398,10 @@ export class AgentSession {
 
   /** Context size and cost for the status bar / chat header. */
   usage(): UsageInfo {
-    const messages = this.currentStore.buildContext().messages;
-    const live = newestLiveUsage(messages);
-    let contextTokens: number | null = null;
-    if (live) {
-      contextTokens = replyContextTokens(live.message);
-      for (let i = live.index + 1; i < messages.length; i++) contextTokens += this.estimate(messages[i]!);
-    }
-    let estimatedTokens = contextTokens ?? 0;
-    if (contextTokens === null) for (const message of messages) estimatedTokens += this.estimate(message);
     const window = this.model.contextWindow;
+    const measured = contextTokensOf(this.currentStore.buildContext().messages, (m) => this.estimate(m), () => this.fixedOverheadTokens());
     return {
-      contextTokens,
-      estimatedTokens,
+      ...measured,
       contextWindow: window,
       thresholdTokens: compactionThreshold(window, this.settings()),
       lastCost: this.lastCost,
@@ -420,6 +415,7 @@ export class AgentSession {
     this.maintainer.abortIdleQuestion();
     this.runController?.abort();
     this.runner.cancel();
+    this.maintainer.background.cancel('the session closed');
     this.listeners.clear();
   }
 
@@ -598,8 +594,12 @@ export class AgentSession {
   /** Context tokens of the current path: the newest live usage plus estimates, or all estimates plus the fixed overhead. */
   private contextEstimate(): number {
     const usage = this.usage();
-    if (usage.contextTokens !== null) return usage.contextTokens;
-    return usage.estimatedTokens + Math.ceil((this.lastSystemPrompt.length + JSON.stringify(toolDefinitions(this.offeredTools())).length) / 4);
+    return usage.contextTokens ?? usage.estimatedTokens;
+  }
+
+  /** Tokens of the system prompt and the tool definitions (estimated). */
+  private fixedOverheadTokens(): number {
+    return Math.ceil((this.lastSystemPrompt.length + JSON.stringify(toolDefinitions(this.offeredTools())).length) / 4);
   }
 
   // ---- idle ---------------------------------------------------------------------------------------
@@ -705,6 +705,7 @@ export class AgentSession {
       persist: (message) => this.persist(message),
       refresh: () => this.refreshFromStore(),
       replaceStore: (next) => {
+        this.maintainer.background.cancel('another session');
         this.currentStore = next;
       },
       ...(this.deps.createHandoffSession ? { createHandoffSession: this.deps.createHandoffSession } : {}),
@@ -739,7 +740,7 @@ export class AgentSession {
       ...(options.nativeCompactionTimeoutMs !== undefined ? { nativeCompactionTimeoutMs: options.nativeCompactionTimeoutMs } : {}),
       keys: this.deps.keys,
       ...(this.deps.log ? { log: this.deps.log } : {}),
-      fixedOverheadTokens: () => Math.ceil((this.lastSystemPrompt.length + JSON.stringify(toolDefinitions(this.offeredTools())).length) / 4),
+      fixedOverheadTokens: () => this.fixedOverheadTokens(),
       thinkingLevel: () => thinkingOf(this.thinkingLevel).thinkingLevel,
       liveContext: () => this.liveContext(),
     });

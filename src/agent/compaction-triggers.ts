@@ -69,3 +69,22 @@ export function livePromptTokens(messages: readonly AgentMessage[]): number | un
   const live = newestLiveUsage(messages);
   return live ? promptTokens(live.message.usage) : undefined;
 }
+
+/**
+ * The context the meter shows: the newest live reply's usage plus estimates of what came after it, or
+ * (`contextTokens` null) every message estimated plus the system prompt and tools, as a compaction marker
+ * and the compaction preview count them, so the three agree (docs/architecture.md, compaction markers).
+ */
+export function contextTokensOf(
+  messages: readonly AgentMessage[],
+  estimate: (message: AgentMessage) => number,
+  fixedOverheadTokens: () => number,
+): { contextTokens: number | null; estimatedTokens: number } {
+  const live = newestLiveUsage(messages);
+  if (live) {
+    let contextTokens = replyContextTokens(live.message);
+    for (let i = live.index + 1; i < messages.length; i++) contextTokens += estimate(messages[i]!);
+    return { contextTokens, estimatedTokens: contextTokens };
+  }
+  return { contextTokens: null, estimatedTokens: messages.reduce((sum, message) => sum + estimate(message), fixedOverheadTokens()) };
+}

@@ -16,6 +16,7 @@ import {
   autoContinuePrompt,
   compactionThreshold,
   failureMessage,
+  isDone,
   shouldCompact,
   type CompactionOutcome,
   type CompactionSettings,
@@ -23,6 +24,7 @@ import {
 } from '../compaction';
 import type { ModelInfo } from '../llm/types';
 import { SessionStore } from '../session/store';
+import { BackgroundCompaction } from './background-compaction';
 import { CompactionDeferral, type AutoCompactionQuestion, type CompactionConfirmer } from './auto-compaction-confirm';
 import { newestLiveUsage, replyContextTokens, type Recovery } from './compaction-triggers';
 import { choosePromotion, configuredPromotions, promotionNotice, type PromotionTrigger } from './context-promotion';
@@ -64,11 +66,13 @@ export interface MaintainerHost {
   log?: (message: string) => void;
 }
 
-export type MaintenanceRun = Pick<RunOptions, 'reason' | 'willRetry' | 'customInstructions' | 'review' | 'keepFrom' | 'strategy'>;
+export type MaintenanceRun = Pick<RunOptions, 'reason' | 'willRetry' | 'customInstructions' | 'review' | 'keepFrom' | 'strategy' | 'prepared'>;
 
 export class ContextMaintainer {
   private readonly overflowGuard = new OverflowGuard();
   private readonly deferral = new CompactionDeferral();
+  /** the threshold summary written ahead of time (background-compaction.ts) */
+  readonly background: BackgroundCompaction;
   /** an open "compact now?" question of idle maintenance: a new turn makes it moot */
   private idleQuestion: AbortController | undefined;
 
@@ -76,9 +80,18 @@ export class ContextMaintainer {
     private readonly host: MaintainerHost,
     private readonly runner: CompactionRunner,
   ) {
+    this.background = new BackgroundCompaction({
+      runner,
+      branch: () => host.store().getBranch(),
+      settings: () => host.settings(),
+      model: () => host.model(),
+      ...(host.log ? { log: host.log } : {}),
+    });
     // Any compaction (a manual one included) answers an earlier "later".
     runner.onEvent((event) => {
-      if (event.type === 'end' && (event.outcome.status === 'compacted' || event.outcome.status === 'handoff')) this.deferral.clear();
+      if (event.type !== 'end' || !isDone(event.outcome)) return;
+      this.deferral.clear();
+      this.background.reset();
     });
   }
 
@@ -118,7 +131,7 @@ export class ContextMaintainer {
     if (failing.parentId === null) this.host.store().resetLeaf();
     else this.host.store().branch(failing.parentId);
     const outcome = await this.runCompaction({ reason: kind, willRetry: true }, signal);
-    if (outcome.status === 'compacted' || outcome.status === 'handoff') return signal.aborted ? 'reported' : 'retry';
+    if (isDone(outcome)) return signal.aborted ? 'reported' : 'retry';
     if (this.host.store().getEntry(entryId)) this.host.store().branch(entryId);
     // A short session cut off at the output limit is a normal stop: the user may continue it.
     if (kind === 'length' && outcome.status === 'skipped' && outcome.why === 'nothing-to-compact') return 'none';
@@ -184,7 +197,7 @@ export class ContextMaintainer {
     if (!settings.enabled || settings.strategy === 'off') return false;
     const tokens = await this.pruneIfWorthIt(replyContextTokens(reply));
     const outcome = await this.thresholdCompaction(tokens, signal);
-    if (outcome?.status !== 'compacted' && outcome?.status !== 'handoff') return false;
+    if (!isDone(outcome)) return false;
     // A queued user message carries the conversation on; auto-continue runs once per user message.
     if (signal.aborted || this.host.queueLength() > 0 || !settings.autoContinue || state.autoContinued) return false;
     state.autoContinued = true;
@@ -245,14 +258,25 @@ export class ContextMaintainer {
     const window = this.host.model().contextWindow;
     if (!shouldCompact(tokens, window, settings)) {
       this.deferral.observeBelowThreshold(tokens);
+      this.background.consider(tokens);
       return undefined;
     }
     if (await this.tryPromotion('threshold', tokens)) return undefined;
     const threshold = compactionThreshold(window, settings);
     if (!(await this.confirmAutoCompaction({ reason: 'threshold', contextTokens: tokens, threshold, window }, signal))) return undefined;
-    const outcome = await this.runCompaction({ reason: 'threshold' }, signal);
+    const outcome = await this.thresholdRun(tokens, signal);
     this.reportFailure(outcome);
     return outcome;
+  }
+
+  /** The summary written in the background when it is ready and valid, else the normal compaction. */
+  private async thresholdRun(tokens: number, signal: AbortSignal): Promise<CompactionOutcome> {
+    const prepared = await this.background.take(tokens);
+    if (!prepared || signal.aborted) return this.runCompaction({ reason: 'threshold' }, signal);
+    const outcome = await this.runCompaction({ reason: 'threshold', prepared }, signal);
+    if (outcome.status !== 'failed') return outcome;
+    this.host.log?.(`background compaction: the commit failed (${outcome.errorMessage}); compacting as usual`);
+    return this.runCompaction({ reason: 'threshold' }, signal);
   }
 
   /**
@@ -288,6 +312,7 @@ export class ContextMaintainer {
     options: MaintenanceRun,
     signal?: AbortSignal,
   ): Promise<CompactionOutcome> {
+    if (!options.prepared) this.background.cancel('another compaction runs');
     const onAbort = () => this.runner.cancel();
     signal?.addEventListener('abort', onAbort, { once: true });
     let outcome: CompactionOutcome;
@@ -297,7 +322,7 @@ export class ContextMaintainer {
       signal?.removeEventListener('abort', onAbort);
     }
     if (outcome.status === 'handoff') await this.startHandoffSession(outcome.content);
-    if (outcome.status === 'compacted' || outcome.status === 'handoff') this.host.refresh();
+    if (isDone(outcome)) this.host.refresh();
     return outcome;
   }
 

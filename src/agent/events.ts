@@ -1,7 +1,7 @@
 // What the agent runtime tells the UI. One typed union, emitted in order; every persisted message is
 // reported with the id of its session entry so the UI can line the chat up with the tree.
 import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage } from '../core/messages';
-import type { CompactionOutcome, CompactionReason } from '../compaction';
+import type { CompactionAction, CompactionOutcome, CompactionReason } from '../compaction';
 import type { ModelInfo } from '../llm/types';
 import type { ApprovalAnswer, ApprovalWarning } from './approval';
 
@@ -61,7 +61,7 @@ export type AgentEvent =
   | { type: 'retry'; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
   /** the messages waiting to be sent after the current turn, oldest first */
   | { type: 'queued'; messages: string[] }
-  | { type: 'compaction_start'; reason: CompactionReason; action: 'context-full' | 'handoff' }
+  | { type: 'compaction_start'; reason: CompactionReason; action: CompactionAction }
   | {
       type: 'compaction_end';
       reason: CompactionReason;

@@ -9,6 +9,7 @@ import type { SessionStore } from '../session/store';
 import type { AppChange, ConversationOption, ConversationWindow, EarlierPageRequest, EarlierPageResult, SessionView } from './app-types';
 import { usageView } from './normalize-view';
 import { TreeIndex } from './tree-index';
+import { measuresCompaction } from './marker-figures';
 import {
   conversationEntry,
   conversationOfPath,
@@ -255,7 +256,8 @@ export class SessionViews {
     const labels = entry.type === 'label' ? [{ id: entry.targetId, ...(store.getLabel(entry.targetId) ? { label: store.getLabel(entry.targetId)! } : {}) }] : [];
     // a rename changes what the session is called everywhere it is shown (chat header, views)
     if (entry.type === 'session_info') this.deps.emit({ kind: 'session', session: this.deps.sessionView() });
-    if (!extendsPath) {
+    // The first reply after a compaction makes its marker's "tokens after" real: the marker is re-sent.
+    if (!extendsPath || measuresCompaction(entry, (id) => store.getEntry(id))) {
       this.forgetPendingCalls();
       this.deps.emit({ kind: 'conversation', appended: [], reset: true, labels });
       return;

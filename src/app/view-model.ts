@@ -1,6 +1,7 @@
 // Serialisable view models of a session for the UIs (chat webview, Session Tree): the conversation on the
 // active path and the nodes of the whole tree. Plain data only (no class instances, no functions), so a
 // view model can be posted to a webview as is.
+import { measureCompactions } from './marker-figures';
 import type { SessionEntry } from '../session/entries';
 import type { KeptConstraint } from '../compaction/constraints';
 import { kindOf } from '../session/kinds/index';
@@ -61,6 +62,12 @@ export interface ConversationEntry {
   fromHook?: boolean;
   /** the user's words the compaction kept verbatim (its `details.constraints`) */
   kept?: KeptConstraint[];
+  /** context tokens after the compaction: saved estimate, or measured from the next reply (marker-figures.ts) */
+  tokensAfter?: number;
+  tokensAfterMeasured?: boolean;
+  /** model that wrote the summary (compaction, branch summary) and what its calls cost (USD) */
+  summarizer?: string;
+  summaryCost?: number;
   // branch summary
   fromId?: string;
   /** a stage summary (Summarize from here): where the originals start and end, and the stage's label */
@@ -113,12 +120,13 @@ export function entrySummaryLine(entry: SessionEntry): string {
 export function conversationOfPath(path: readonly SessionEntry[], labelOf: (id: string) => string | undefined): ConversationEntry[] {
   const out: ConversationEntry[] = [];
   const calls = new Map<string, { entry: ConversationEntry; call: ToolCallView }>();
-  for (const entry of path) {
+  path.forEach((entry, index) => {
     const view = conversationEntry(entry, labelOf(entry.id));
-    if (!view) continue;
+    if (!view) return;
     pairToolCalls(view, calls);
+    if (view.kind === 'compaction') measureCompactions([view], path, () => index);
     out.push(view);
-  }
+  });
   return out;
 }
 
@@ -168,6 +176,7 @@ export function conversationSlice(
   while (start > 0 && views.length < count) {
     const entry = path[--start]!;
     const view = conversationEntry(entry, labelOf(entry.id));
+    if (view?.kind === 'compaction') measureCompactions([view], path, () => start);
     if (view) views.push(view);
   }
   views.reverse();

@@ -6,6 +6,7 @@ import type { Usage } from '../core/messages';
 import type { ModelInfo, Provider } from '../llm/types';
 import { MeteredProvider } from '../compaction/metered-provider';
 import { callSummarizerModel } from '../compaction/summarizer-call';
+import type { SummarizerCost } from '../compaction/metered-provider';
 import type { SessionEntry } from '../session/entries';
 import { convertToLlm } from '../session/convert';
 import { computeFileLists, formatFileOperations, stripFileOperations } from '../compaction/file-ops';
@@ -27,6 +28,9 @@ export const BRANCH_SUMMARY_MAX_TOKENS = 2048;
 export interface BranchSummaryDetails {
   readFiles: string[];
   modifiedFiles: string[];
+  /** the model that wrote the summary and what its call cost (the marker shows both; issue 17) */
+  summarizer?: { provider: string; id: string };
+  cost?: SummarizerCost;
 }
 
 export interface BranchSummaryResult {
@@ -119,6 +123,8 @@ export async function generateBranchSummary(
     const prompt = buildBranchSummaryPrompt(prepared.messages, options.customInstructions, options.replaceInstructions, template);
     // The model may echo file tags it saw in an earlier summary; ours are the authoritative ones.
     body = stripFileOperations(await callSummarizer(prompt, { ...options, provider: metered }));
+    details.summarizer = { provider: options.model.provider, id: options.model.id };
+    details.cost = { ...metered.meter.cost };
   }
   if (options.constraints?.length) body = keepConstraints(body, options.constraints).summary;
   if (options.signal?.aborted) throw new BranchSummaryCancelled();

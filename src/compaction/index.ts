@@ -59,10 +59,14 @@ export {
   type CompactionStore,
   type CompactionOutcome,
   type CompactionEvent,
+  type CompactionAction,
+  type PreparedSummary,
   type RunOptions,
   type RetryPolicy,
   type SkipReason,
   type ChosenCut,
   MANUAL_CUT_REASON,
 } from './runner';
-export { CompactionNotDone, skipped, SKIP_MESSAGES, type CompactionNotDoneOutcome } from './outcome';
+export { CompactionNotDone, failed, isDone, skipped, SKIP_MESSAGES, type CompactionDoneOutcome, type CompactionNotDoneOutcome } from './outcome';
+export { STRATEGIES, strategyFor } from './strategies';
+export type { CompactionStrategy, StrategyName } from './strategies/types';

@@ -35,7 +35,8 @@ export type CompactionOutcome =
   | { status: 'handoff'; document: string; customType: 'handoff'; content: string }
   | { status: 'skipped'; why: SkipReason; message: string }
   | { status: 'cancelled' }
-  | { status: 'failed'; errorMessage: string };
+  /** `errorMessage`: the whole sentence for the trigger (failureMessage); `detail`: the cause alone, for callers with their own wording */
+  | { status: 'failed'; errorMessage: string; detail?: string };
 
 export const SKIP_MESSAGES: Record<SkipReason, string> = {
   disabled: 'Automatic compaction is turned off.',
@@ -62,6 +63,13 @@ export function failureMessage(reason: CompactionReason, detail: string): string
 }
 
 
+/** The outcomes of a run that shrank the context (in place, or by starting a new session). */
+export type CompactionDoneOutcome = Extract<CompactionOutcome, { status: 'compacted' | 'handoff' }>;
+
+export function isDone(outcome: CompactionOutcome | undefined): outcome is CompactionDoneOutcome {
+  return outcome?.status === 'compacted' || outcome?.status === 'handoff';
+}
+
 /** The outcomes of a run that compacted nothing. */
 export type CompactionNotDoneOutcome = Extract<CompactionOutcome, { status: 'skipped' | 'cancelled' | 'failed' }>;
 
@@ -71,6 +79,10 @@ export class CompactionNotDone extends Error {
     super(describeNotDone(outcome));
     this.name = 'CompactionNotDone';
   }
+}
+
+export function failed(reason: CompactionReason, detail: string): Extract<CompactionOutcome, { status: 'failed' }> {
+  return { status: 'failed', errorMessage: failureMessage(reason, detail), detail };
 }
 
 export function skipped(why: SkipReason): Extract<CompactionOutcome, { status: 'skipped' }> {

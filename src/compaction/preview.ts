@@ -13,7 +13,7 @@ export interface CompactionPreview {
   /** estimated tokens of what gets summarized (what the summarizer reads) */
   summarizedTokens: number;
   tokensBefore: number;
-  /** kept part + an allowance for the summary itself */
+  /** kept part + an allowance for the summary itself + the system prompt and tools */
   estimatedTokensAfter: number;
 }
 
@@ -24,11 +24,15 @@ function summaryAllowance(preparation: CompactionPreparation, summarizedTokens: 
   return Math.min(budget, Math.max(previous, 400 + Math.ceil(summarizedTokens * 0.05)));
 }
 
-export function buildPreview(preparation: CompactionPreparation, estimator: TokenEstimator = estimateTokens): CompactionPreview {
+/**
+ * `fixedOverheadTokens` (system prompt + tools) is counted after as it is before, so the preview's figures
+ * measure what the marker and the meter measure (docs/architecture.md, compaction markers).
+ */
+export function buildPreview(preparation: CompactionPreparation, estimator: TokenEstimator = estimateTokens, fixedOverheadTokens = 0): CompactionPreview {
   const summarized = [...preparation.messagesToSummarize, ...preparation.turnPrefixMessages];
   const summarizedTokens = sumTokens(summarized, 0, summarized.length, estimator);
   const keptTokens = sumTokens(preparation.keptMessages, 0, preparation.keptMessages.length, estimator);
-  const after = keptTokens + summaryAllowance(preparation, summarizedTokens);
+  const after = keptTokens + summaryAllowance(preparation, summarizedTokens) + fixedOverheadTokens;
   return {
     preparation,
     summarizeCount: preparation.messagesToSummarize.length,

@@ -1,50 +1,22 @@
-// The compaction runtime: one compaction at a time, cancellable, over model candidates with retries
-// for transient errors, with hooks and start/end events for the UI. Nothing is written to the session
-// until a summary is complete, so a failed or cancelled compaction leaves the file byte-identical.
-import type { LlmMessage, Usage } from '../core/messages';
-import type { KeyResolver, ModelInfo, Provider, ThinkingLevel, ToolDefinition } from '../llm/types';
-import type { CompactionEntry, SessionEntry } from '../session/entries';
-import type { CompactionFields } from '../session/store';
-import { contextFromPath } from '../session/context';
-import { convertToLlm } from '../session/convert';
-import { modelCandidates } from './candidates';
-import { withMarkerDetails } from './marker-details';
-import { MeteredProvider, newMeter, type SummarizerCost } from './metered-provider';
-import { CompactionCancelled, SummarizationFailed } from './errors';
-import { generateHandoff, handoffMessageContent } from './handoff';
+// The compaction runtime: one compaction at a time, cancellable, with hooks and start/end events for the
+// UI. Which strategy runs is the table in ./strategies (one file per strategy); the runner checks the
+// request, plans the cut once and hands over. Nothing is written to the session until a summary is
+// complete, so a failed or cancelled compaction leaves the file byte-identical.
+import { CompactionCancelled } from './errors';
 import { CompactionHookRegistry, type CompactionReason } from './hooks';
-import {
-  OPENAI_REMOTE_COMPACTION_KEY,
-  previousNativeCompaction,
-  supportsNativeCompaction,
-  tryNativeCompaction,
-  type OpenAIRemoteCompaction,
-} from './openai-native';
-import { SKIP_MESSAGES, failureMessage, type ChosenCut, type CompactionOutcome, type SkipReason } from './outcome';
-import { newestTurnTokens, prepareCompaction, prepareCompactionAt, type ChosenCutPreparation, type ChosenCutRefusal, type CompactionPreparation } from './prepare';
+import { SKIP_MESSAGES, failed, type CompactionOutcome, type SkipReason } from './outcome';
+import { newestTurnTokens, prepareCompaction, prepareCompactionAt, type ChosenCutPreparation, type CompactionPreparation } from './prepare';
 import { buildPreview, type CompactionPreview } from './preview';
 import { compactionPrompt } from './prompt-text';
 import type { CompactionSettings } from './settings';
-import { compact, type CompactionResult } from './summarize';
-import type { TokenEstimator } from './tokens';
+import { strategyFor } from './strategies';
+import { summarizePlan, type PreparedSummary } from './strategies/summary-step';
+import type { CompactionPlan, CompactionRunnerDeps, CompactionStrategy, Planned, RetryPolicy, RunOptions, StrategyName, StrategyRun } from './strategies/types';
 
 export type { CompactionReason } from './hooks';
 export { failureMessage, type ChosenCut, type CompactionOutcome, type SkipReason } from './outcome';
-
-/** The store operations compaction needs (SessionStore satisfies this). */
-export interface CompactionStore {
-  getBranch(): SessionEntry[];
-  appendCompaction(fields: CompactionFields): Promise<CompactionEntry>;
-}
-
-export interface RetryPolicy {
-  /** retries per candidate after the first attempt */
-  maxRetries: number;
-  baseDelayMs: number;
-  /** a wait longer than this moves on to the next candidate instead (when there is one) */
-  switchCandidateAfterMs: number;
-  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
-}
+export type { CompactionStore, CompactionRunnerDeps, RetryPolicy, RunOptions, StrategyName } from './strategies/types';
+export { MANUAL_CUT_REASON, type PreparedSummary } from './strategies/summary-step';
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRetries: 3,
@@ -62,59 +34,11 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
     }),
 };
 
-export interface CompactionRunnerDeps {
-  store: CompactionStore;
-  settings: () => CompactionSettings;
-  /** the session's current model and every model the user can use */
-  models: () => { current: ModelInfo | undefined; available: readonly ModelInfo[] };
-  /** a provider for a model, or undefined when it has no credentials */
-  providerFor: (model: ModelInfo) => Provider | undefined | Promise<Provider | undefined>;
-  hooks?: CompactionHookRegistry;
-  estimator?: TokenEstimator;
-  /** tokens of the system prompt + tools (improves the usage/estimate ratio) */
-  fixedOverheadTokens?: () => number;
-  thinkingLevel?: () => ThinkingLevel | undefined;
-  /** live request context for the handoff strategy (cache-friendly); defaults to the session context */
-  liveContext?: () => { systemPrompt: string; messages: LlmMessage[]; tools?: ToolDefinition[] };
-  retry?: Partial<RetryPolicy>;
-  log?: (message: string) => void;
-  fetchImpl?: typeof fetch;
-  /** API keys, for OpenAI native compaction (`/responses/compact`); without it native compaction is skipped */
-  keys?: KeyResolver;
-  /** timeout of the native compaction request (default 120 s) */
-  nativeCompactionTimeoutMs?: number;
-}
-
-export interface RunOptions {
-  reason: CompactionReason;
-  customInstructions?: string;
-  /** overflow/length recovery retries the turn afterwards (reported in the end event) */
-  willRetry?: boolean;
-  /**
-   * Called with the generated result before it is saved (preview-and-edit UI). Return the result to
-   * save (possibly with an edited summary) or undefined to cancel.
-   */
-  review?: (result: CompactionResult, preparation: CompactionPreparation) => Promise<CompactionResult | undefined>;
-  /**
-   * "Compact Up To Here": keep the path from this entry on and summarize what comes before it (see
-   * prepareCompactionAt for the rules). Always compacts in place (never a handoff).
-   */
-  keepFrom?: string;
-  /** a manual handoff ("/handoff"): this strategy whatever the settings say, with no fallback */
-  strategy?: 'handoff';
-}
-
-/** `details.reason` of a compaction whose cut the user chose ("Compact Up To Here"). */
-export const MANUAL_CUT_REASON = 'manual-cut';
-
-/** What a run summarizes: the preparation, and for a chosen cut where it came from. */
-interface CompactionPlan {
-  preparation: CompactionPreparation;
-  chosen?: Extract<ChosenCutPreparation, { ok: true }>;
-}
+/** The strategy a started run takes (`off` never starts). */
+export type CompactionAction = Exclude<StrategyName, 'off'>;
 
 export type CompactionEvent =
-  | { type: 'start'; reason: CompactionReason; action: 'context-full' | 'handoff' }
+  | { type: 'start'; reason: CompactionReason; action: CompactionAction }
   | { type: 'end'; reason: CompactionReason; outcome: CompactionOutcome; aborted: boolean; willRetry: boolean; errorMessage?: string };
 
 /** Hidden message the runtime sends after a threshold compaction when autoContinue is on. */
@@ -152,28 +76,25 @@ export class CompactionRunner {
   /** What a compaction would summarize and keep now, without calling a model. */
   preview(): CompactionPreview | undefined {
     const preparation = this.prepare(this.deps.settings(), 'manual');
-    return preparation ? buildPreview(preparation, this.deps.estimator) : undefined;
+    return preparation ? buildPreview(preparation, this.deps.estimator, this.deps.fixedOverheadTokens?.() ?? 0) : undefined;
   }
 
   async run(options: RunOptions): Promise<CompactionOutcome> {
     const settings = this.deps.settings();
-    const checked = this.check(options, settings);
+    const strategy = strategyFor(options, settings);
+    const checked = this.check(options, settings, strategy);
     if ('skip' in checked) return { status: 'skipped', ...checked.skip };
-    const handoff = strategyFor(options, settings) === 'handoff';
     const controller = new AbortController();
     this.controller = controller;
-    this.emit({ type: 'start', reason: options.reason, action: handoff ? 'handoff' : 'context-full' });
+    this.emit({ type: 'start', reason: options.reason, action: strategy.name as CompactionAction });
     let outcome: CompactionOutcome;
     try {
-      // The plan made by the check is used as is unless a handoff ran first and fell back (time passed).
-      outcome = handoff
-        ? ((await this.runHandoff(options, controller.signal)) ?? (await this.fallBackFromHandoff(options, settings, controller.signal)))
-        : await this.runContextFull(options, settings, controller.signal, checked.plan);
+      outcome = await strategy.run(this.strategyRun(options, settings, controller.signal, checked.plan));
     } catch (error) {
       outcome =
         error instanceof CompactionCancelled || controller.signal.aborted
           ? { status: 'cancelled' }
-          : { status: 'failed', errorMessage: failureMessage(options.reason, (error as Error)?.message ?? String(error)) };
+          : failed(options.reason, (error as Error)?.message ?? String(error));
     } finally {
       this.controller = undefined;
     }
@@ -188,17 +109,51 @@ export class CompactionRunner {
     return outcome;
   }
 
+  /**
+   * Background compaction (../agent/background-compaction.ts): the plan an automatic run would take
+   * now, or undefined when the in-place strategy would not run or there is nothing to compact.
+   */
+  planAhead(reason: CompactionReason): CompactionPlan | undefined {
+    const settings = this.deps.settings();
+    const options: RunOptions = { reason };
+    const strategy = strategyFor(options, settings);
+    if (strategy.name !== 'context-full') return undefined;
+    const checked = this.check(options, settings, strategy, { ignoreBusy: true });
+    return 'plan' in checked ? checked.plan : undefined;
+  }
+
+  /** Writes the summary of `plan` without saving it (and without start/end events). */
+  summarizeAhead(reason: CompactionReason, plan: CompactionPlan, signal: AbortSignal): Promise<PreparedSummary> {
+    return summarizePlan(this.strategyRun({ reason }, this.deps.settings(), signal, plan), plan);
+  }
+
+  private strategyRun(options: RunOptions, settings: CompactionSettings, signal: AbortSignal, plan: CompactionPlan | undefined): StrategyRun {
+    return {
+      deps: this.deps,
+      hooks: this.hooks,
+      retry: this.retry,
+      options,
+      settings,
+      signal,
+      plan,
+      replan: () => this.plan(options, settings),
+    };
+  }
+
   /** Why this run is skipped, or what it will summarize (prepared once: preparing walks the whole path). */
-  private check(options: RunOptions, settings: CompactionSettings): { skip: { why: SkipReason; message: string } } | { plan: CompactionPlan | undefined } {
+  private check(
+    options: RunOptions,
+    settings: CompactionSettings,
+    strategy: CompactionStrategy,
+    { ignoreBusy = false } = {},
+  ): { skip: { why: SkipReason; message: string } } | { plan: CompactionPlan | undefined } {
     const skip = (why: SkipReason) => ({ skip: { why, message: SKIP_MESSAGES[why] } });
-    const reason = options.reason;
-    if (this.running) return skip('busy');
-    if (reason !== 'manual') {
-      if (settings.strategy === 'off') return skip('disabled');
-      if (!settings.enabled && reason !== 'idle') return skip('disabled');
-    }
-    // A manual handoff needs no cut: the whole live context goes into the document.
-    if (options.strategy === 'handoff') return { plan: undefined };
+    if (this.running && !ignoreBusy) return skip('busy');
+    const refused = strategy.refuse?.(options);
+    if (refused) return skip(refused);
+    if (options.reason !== 'manual' && !settings.enabled && options.reason !== 'idle') return skip('disabled');
+    if (options.prepared) return { plan: options.prepared.plan };
+    if (!strategy.needsCut(options)) return { plan: undefined };
     // A chosen cut may follow a compaction directly: it moves the kept start further forward.
     if (options.keepFrom === undefined) {
       const branch = this.deps.store.getBranch();
@@ -208,20 +163,17 @@ export class CompactionRunner {
   }
 
   /** What to summarize now: the chosen cut, or the automatic one (nothing-to-compact when there is none). */
-  private plan(options: RunOptions, settings: CompactionSettings): { skip: { why: SkipReason; message: string } } | { plan: CompactionPlan } {
+  private plan(options: RunOptions, settings: CompactionSettings): Planned {
     if (options.keepFrom !== undefined) {
       const chosen = this.prepareAt(settings, options.keepFrom);
-      return chosen.ok ? { plan: { preparation: chosen.preparation, chosen } } : { skip: chosenSkip(chosen)! };
+      return chosen.ok ? { plan: { preparation: chosen.preparation, chosen } } : { skip: chosenSkip(chosen) };
     }
     const preparation = this.prepare(settings, options.reason);
     return preparation ? { plan: { preparation } } : { skip: { why: 'nothing-to-compact', message: SKIP_MESSAGES['nothing-to-compact'] } };
   }
 
   private prepareAt(settings: CompactionSettings, keepFrom: string): ChosenCutPreparation {
-    return prepareCompactionAt(this.deps.store.getBranch(), settings, keepFrom, {
-      ...(this.deps.estimator ? { estimator: this.deps.estimator } : {}),
-      fixedOverheadTokens: this.deps.fixedOverheadTokens?.() ?? 0,
-    });
+    return prepareCompactionAt(this.deps.store.getBranch(), settings, keepFrom, this.prepareOptions());
   }
 
   /**
@@ -230,217 +182,17 @@ export class CompactionRunner {
    */
   private prepare(settings: CompactionSettings, reason: CompactionReason): CompactionPreparation | undefined {
     const branch = this.deps.store.getBranch();
-    const options = {
-      ...(this.deps.estimator ? { estimator: this.deps.estimator } : {}),
-      fixedOverheadTokens: this.deps.fixedOverheadTokens?.() ?? 0,
-    };
+    const options = this.prepareOptions();
     const preparation = prepareCompaction(branch, settings, options);
     if (preparation || reason !== 'manual') return preparation;
     return prepareCompaction(branch, settings, { ...options, keepRecentTokensOverride: newestTurnTokens(branch, this.deps.estimator) });
   }
 
-  private async runContextFull(options: RunOptions, settings: CompactionSettings, signal: AbortSignal, planned?: CompactionPlan): Promise<CompactionOutcome> {
-    const branch = this.deps.store.getBranch();
-    const checked = planned ? { plan: planned } : this.plan(options, settings);
-    if ('skip' in checked) return { status: 'skipped', ...checked.skip };
-    const { preparation, chosen } = checked.plan;
-
-    const before = await this.hooks.beforeCompact({
-      reason: options.reason,
-      preparation,
-      branchEntries: branch,
-      ...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
-      signal,
-    });
-    if (before.cancel) throw new CompactionCancelled();
-    let result: CompactionResult;
-    let fromHook = false;
-    let model: ModelInfo | undefined;
-    let usage: Usage | undefined;
-    let cost: SummarizerCost | undefined;
-    if (before.compaction) {
-      result = { ...before.compaction };
-      fromHook = true;
-    } else {
-      const custom = await this.hooks.compacting({
-        reason: options.reason,
-        preparation,
-        messages: [...preparation.messagesToSummarize, ...preparation.turnPrefixMessages],
-      });
-      // Native compaction runs alongside the local summary; it never fails the compaction.
-      const native = this.startNativeCompaction(preparation, branch, settings, signal);
-      try {
-        ({ result, model, cost, usage } = await this.summarizeWithCandidates(preparation, settings, options, custom, signal));
-      } catch (error) {
-        native.abort();
-        throw error;
-      }
-      const remote = await native.result;
-      if (remote) result.preserveData = { ...result.preserveData, [OPENAI_REMOTE_COMPACTION_KEY]: remote };
-      if (custom.preserveData) result.preserveData = { ...result.preserveData, ...custom.preserveData };
-    }
-    if (signal.aborted) throw new CompactionCancelled();
-    if (options.review) {
-      const reviewed = await options.review(result, preparation);
-      if (!reviewed || signal.aborted) throw new CompactionCancelled();
-      result = reviewed;
-    }
-    result = withMarkerDetails(result, {
-      reason: chosen?.ok ? MANUAL_CUT_REASON : options.reason,
-      preparation,
-      fixedOverheadTokens: this.deps.fixedOverheadTokens?.() ?? 0,
-      ...(this.deps.estimator ? { estimator: this.deps.estimator } : {}),
-      ...(model ? { summarizer: model } : {}),
-      ...(cost ? { cost } : {}),
-    });
-    this.assertStillOnBranch(preparation.firstKeptEntryId);
-    const entry = await this.deps.store.appendCompaction({
-      summary: result.summary,
-      firstKeptEntryId: result.firstKeptEntryId,
-      tokensBefore: result.tokensBefore,
-      ...(result.details !== undefined ? { details: result.details } : {}),
-      ...(fromHook ? { fromHook: true } : {}),
-      ...(result.shortSummary ? { shortSummary: result.shortSummary } : {}),
-      ...(result.preserveData ? { preserveData: result.preserveData } : {}),
-      ...(usage ? { usage } : {}),
-      reason: options.reason,
-      tokensAfter: (result.details as { tokensAfter: number }).tokensAfter,
-    });
-    await this.hooks.compact({ reason: options.reason, entry, fromHook });
+  private prepareOptions() {
     return {
-      status: 'compacted',
-      entry,
-      result,
-      fromHook,
-      autoContinue: options.reason === 'threshold' && settings.autoContinue,
-      ...(model ? { model } : {}),
-      ...(chosen?.ok ? { cut: chosenCut(chosen, entry.firstKeptEntryId) } : {}),
+      ...(this.deps.estimator ? { estimator: this.deps.estimator } : {}),
+      fixedOverheadTokens: this.deps.fixedOverheadTokens?.() ?? 0,
     };
-  }
-
-  /**
-   * OpenAI native `/responses/compact` (seed 001), when remote compaction is on and the current model
-   * (or else the configured summarizer model) is OpenAI's own. See openai-native.ts for why the local
-   * summary is still what the context is rebuilt from.
-   */
-  private startNativeCompaction(
-    preparation: CompactionPreparation,
-    branch: readonly SessionEntry[],
-    settings: CompactionSettings,
-    signal: AbortSignal,
-  ): { result: Promise<OpenAIRemoteCompaction | undefined>; abort: () => void } {
-    const none = { result: Promise.resolve(undefined), abort: () => {} };
-    if (!settings.remoteEnabled || !this.deps.keys) return none;
-    const { current, available } = this.deps.models();
-    const model = supportsNativeCompaction(current) ? current : modelCandidates(settings.summarizerModel, current, available).find(supportsNativeCompaction);
-    if (!model) return none;
-    const controller = new AbortController();
-    const linked = AbortSignal.any([signal, controller.signal]);
-    const previousEntry = [...branch].reverse().find((e): e is CompactionEntry => e.type === 'compaction');
-    const previous = previousNativeCompaction(previousEntry?.preserveData, model.provider);
-    const instructions = this.deps.liveContext?.().systemPrompt;
-    const result = tryNativeCompaction({
-      model,
-      keys: this.deps.keys,
-      messages: [...preparation.messagesToSummarize, ...preparation.turnPrefixMessages, ...preparation.keptMessages],
-      ...(preparation.previousSummary !== undefined ? { previousSummary: preparation.previousSummary } : {}),
-      ...(previous ? { previous } : {}),
-      ...(instructions ? { instructions } : {}),
-      signal: linked,
-      ...(this.deps.nativeCompactionTimeoutMs !== undefined ? { timeoutMs: this.deps.nativeCompactionTimeoutMs } : {}),
-      ...(this.deps.fetchImpl ? { fetchImpl: this.deps.fetchImpl } : {}),
-      ...(this.deps.log ? { log: this.deps.log } : {}),
-    });
-    // The local summary may fail first; the native task's cancellation must not become an unhandled rejection.
-    result.catch(() => undefined);
-    return { result, abort: () => controller.abort() };
-  }
-
-  /** The user may have moved to another branch while the summary was written. */
-  private assertStillOnBranch(firstKeptEntryId: string): void {
-    if (!this.deps.store.getBranch().some((e) => e.id === firstKeptEntryId)) {
-      throw new Error('the session moved to another branch while compacting; nothing was saved');
-    }
-  }
-
-  private async summarizeWithCandidates(
-    preparation: CompactionPreparation,
-    settings: CompactionSettings,
-    options: RunOptions,
-    custom: { prompt?: string; context?: string[] },
-    signal: AbortSignal,
-  ): Promise<{ result: CompactionResult; model: ModelInfo; cost: SummarizerCost; usage: Usage | undefined }> {
-    const { current, available } = this.deps.models();
-    const meter = newMeter();
-    const candidates = modelCandidates(settings.summarizerModel, current, available);
-    let lastError: Error = new Error('no model with credentials is available to write the summary');
-    for (let c = 0; c < candidates.length; c++) {
-      const model = candidates[c]!;
-      const unmetered = await this.deps.providerFor(model);
-      if (!unmetered) continue;
-      const provider = new MeteredProvider(unmetered, meter);
-      const hasNext = c < candidates.length - 1;
-      for (let attempt = 0; ; attempt++) {
-        if (signal.aborted) throw new CompactionCancelled();
-        try {
-          const thinkingLevel = this.deps.thinkingLevel?.();
-          const result = await compact(preparation, {
-            provider,
-            model,
-            signal,
-            ...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
-            ...(custom.context ? { additionalContext: custom.context } : {}),
-            ...(custom.prompt ? { promptOverride: custom.prompt } : {}),
-            ...(thinkingLevel ? { thinkingLevel } : {}),
-            ...(settings.remoteEnabled && settings.remoteEndpoint
-              ? { remote: { endpoint: settings.remoteEndpoint, ...(this.deps.fetchImpl ? { fetchImpl: this.deps.fetchImpl } : {}) } }
-              : {}),
-            ...(this.deps.log ? { log: this.deps.log } : {}),
-          });
-          return { result, model, cost: meter.cost, usage: meter.usage };
-        } catch (error) {
-          if (error instanceof CompactionCancelled) throw error;
-          lastError = error as Error;
-          const transient = error instanceof SummarizationFailed && error.transient;
-          const delay = this.retry.baseDelayMs * 2 ** attempt;
-          if (!transient || attempt >= this.retry.maxRetries || (hasNext && delay > this.retry.switchCandidateAfterMs)) break;
-          this.deps.log?.(`compaction: ${model.provider}/${model.id} failed (${lastError.message}); retrying in ${delay} ms`);
-          await this.retry.sleep(delay, signal);
-        }
-      }
-      if (hasNext) this.deps.log?.(`compaction: ${model.provider}/${model.id} failed (${lastError.message}); trying the next model`);
-    }
-    throw lastError;
-  }
-
-  /** No handoff document: an automatic handoff compacts in place instead; a manual one fails. */
-  private async fallBackFromHandoff(options: RunOptions, settings: CompactionSettings, signal: AbortSignal): Promise<CompactionOutcome> {
-    if (options.strategy === 'handoff') return { status: 'failed', errorMessage: failureMessage(options.reason, 'no model produced a handoff document') };
-    return this.runContextFull(options, settings, signal);
-  }
-
-  /** Handoff document, or undefined to fall back to context-full (no model, no document). */
-  private async runHandoff(options: RunOptions, signal: AbortSignal): Promise<CompactionOutcome | undefined> {
-    const { current } = this.deps.models();
-    const provider = current ? await this.deps.providerFor(current) : undefined;
-    if (!current || !provider) return undefined;
-    const context = this.deps.liveContext?.() ?? {
-      systemPrompt: compactionPrompt('system'),
-      messages: convertToLlm(contextFromPath(this.deps.store.getBranch()).messages),
-    };
-    const document = await generateHandoff(context, {
-      provider,
-      model: current,
-      signal,
-      automatic: options.reason !== 'manual',
-      ...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
-    });
-    if (signal.aborted) throw new CompactionCancelled();
-    if (!document) {
-      this.deps.log?.('compaction: the handoff produced no document; compacting in place instead');
-      return undefined;
-    }
-    return { status: 'handoff', document, customType: 'handoff', content: handoffMessageContent(document) };
   }
 
   private emit(event: CompactionEvent): void {
@@ -454,23 +206,6 @@ export class CompactionRunner {
   }
 }
 
-/** Which strategy a run takes: a manual handoff, or the setting's handoff for automatic triggers, else in place. */
-function strategyFor(options: RunOptions, settings: CompactionSettings): 'handoff' | 'context-full' {
-  if (options.strategy === 'handoff') return 'handoff';
-  const automatic = options.reason === 'threshold' || options.reason === 'idle' || options.reason === 'length';
-  return options.keepFrom === undefined && settings.strategy === 'handoff' && automatic ? 'handoff' : 'context-full';
-}
-
-function chosenSkip(chosen: ChosenCutPreparation): { why: SkipReason; message: string } | undefined {
-  if (chosen.ok) return undefined;
+function chosenSkip(chosen: Extract<ChosenCutPreparation, { ok: false }>): { why: SkipReason; message: string } {
   return { why: chosen.why === 'nothing-to-compact' ? 'nothing-to-compact' : 'invalid-cut', message: chosen.message };
-}
-
-function chosenCut(chosen: Extract<ChosenCutPreparation, { ok: true }>, firstKeptEntryId: string): ChosenCut {
-  return {
-    requestedEntryId: chosen.requestedEntryId,
-    firstKeptEntryId,
-    snapped: chosen.snapped,
-    ...(chosen.note ? { note: chosen.note } : {}),
-  };
 }

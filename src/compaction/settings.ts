@@ -32,6 +32,8 @@ export const compactionSettingsSchema = z.object({
   summarizerModel: z.string(),
   /** "provider/modelId" of a larger-window model tried before compacting (context promotion); '' = none */
   promotionModel: z.string(),
+  /** write the threshold summary ahead of time, in the band below the threshold (docs/architecture.md) */
+  background: z.boolean(),
 });
 
 export type CompactionSettings = z.infer<typeof compactionSettingsSchema>;
@@ -56,6 +58,7 @@ export const DEFAULT_COMPACTION_SETTINGS: Readonly<CompactionSettings> = Object.
   warnBeforeAuto: false,
   summarizerModel: '',
   promotionModel: '',
+  background: true,
 });
 
 export interface ParsedCompactionSettings {

@@ -24,6 +24,23 @@ export function shouldCompact(contextTokens: number, contextWindow: number, sett
   return contextTokens > compactionThreshold(contextWindow, settings);
 }
 
+/**
+ * Where background compaction starts (docs/architecture.md, "Background compaction"): half of
+ * keepRecentTokens below the threshold, never below half of it. A summary written there stays valid while
+ * the context grows by at most keepRecentTokens, so the turn that crosses the threshold may overshoot it by
+ * the other half and the summary is still ready and valid in the common case.
+ */
+export function backgroundBandStart(contextWindow: number, settings: CompactionSettings): number {
+  const threshold = compactionThreshold(contextWindow, settings);
+  return Math.max(threshold - Math.floor(settings.keepRecentTokens / 2), Math.floor(threshold / 2));
+}
+
+/** Whether the context is in the band where the threshold summary is written ahead of time. */
+export function inBackgroundBand(contextTokens: number, contextWindow: number, settings: CompactionSettings): boolean {
+  if (!settings.background || !settings.enabled || settings.strategy !== 'context-full' || contextWindow <= 0) return false;
+  return contextTokens >= backgroundBandStart(contextWindow, settings) && !shouldCompact(contextTokens, contextWindow, settings);
+}
+
 export function idleTimeoutMs(settings: Pick<CompactionSettings, 'idleTimeoutSeconds'>): number {
   return clamp(settings.idleTimeoutSeconds, IDLE_TIMEOUT_MIN_SECONDS, IDLE_TIMEOUT_MAX_SECONDS) * 1000;
 }

@@ -64,6 +64,9 @@ export const LIMITS = {
  */
 export const CONVERSATION_PAGE = 200;
 
+/** How many workspace files an @-mention completion lists at most. */
+export const MENTION_MATCHES = 50;
+
 // ---------------------------------------------------------------------------------------------------
 // Primitive shapes
 
@@ -242,6 +245,8 @@ export const compactionItemSchema = z.strictObject({
   shortSummary: mediumSchema.optional(),
   tokensBefore: countSchema,
   tokensAfter: countSchema.optional(),
+  /** tokensAfter is the estimate saved with the entry: no reply has reported the real figure yet */
+  tokensAfterEstimated: z.boolean().optional(),
   reason: compactionReasonSchema.optional(),
   /** summarizer model label */
   model: shortSchema.optional(),
@@ -258,6 +263,9 @@ export const branchSummaryItemSchema = z.strictObject({
   ...itemBase,
   summary: contentSchema,
   fromId: idSchema,
+  /** summarizer model label and what its calls cost */
+  model: shortSchema.optional(),
+  cost: costSchema.optional(),
   readFiles: z.array(mediumSchema).max(LIMITS.files),
   modifiedFiles: z.array(mediumSchema).max(LIMITS.files),
   /** a finished stage summarized (Summarize from here): the originals end at `leafId` */
@@ -534,6 +542,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('editMessage'), entryId: idSchema, text: z.string().min(1).max(LIMITS.prompt) }),
   /** Retry a failed reply: the model is asked again from the entry before it; the failed reply stays in the tree */
   z.strictObject({ type: z.literal('retryReply'), entryId: idSchema }),
+  /** @-mention completion: workspace files whose path contains `query`; answered with `fileMatches` (same `seq`) */
+  z.strictObject({ type: z.literal('findFiles'), seq: seqSchema, query: z.string().max(LIMITS.short) }),
 ]);
 export type WebviewToHostMessage = z.infer<typeof webviewToHostSchema>;
 export type WebviewMessageOf<T extends WebviewToHostMessage['type']> = Extract<WebviewToHostMessage, { type: T }>;
@@ -615,6 +625,8 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
   /** scroll the conversation to an entry and highlight it briefly (Session Tree selection); when the
    * entry is not on the active path the webview says so instead */
   z.strictObject({ type: z.literal('revealEntry'), entryId: idSchema }),
+  /** the answer to `findFiles` number `seq`: workspace-relative paths, best first */
+  z.strictObject({ type: z.literal('fileMatches'), seq: seqSchema, files: z.array(mediumSchema).max(MENTION_MATCHES) }),
   /** host-initiated UI actions (commands, keybindings) */
   z.strictObject({ type: z.literal('uiCommand'), command: z.enum(['focusInput', 'toggleTree', 'showTree', 'openModelPicker', 'compactDialog']) }),
 ]);

@@ -6,6 +6,7 @@ import { contentText } from '../core/messages';
 import { compactionReasonSchema, LIMITS, parseHostMessage, type AgentUiEvent, type CompactionReasonName, type AssistantBlock, type ConversationItem, type KeptWords, type UsageSnapshot } from '../protocol';
 import { wireId } from '../app/wire-ids';
 import { stripFileOperations } from '../compaction/file-ops';
+import { isDone } from '../compaction/outcome';
 import { approvalRequestEvent } from './approval-event';
 import { epochMs } from './tree-nodes';
 
@@ -39,6 +40,14 @@ function summaryText(entry: ConversationEntry): string {
 
 function keptWords(kept: NonNullable<ConversationEntry['kept']>): KeptWords[] {
   return kept.slice(0, LIMITS.list).map((c) => ({ entryId: wireId(c.entryId), kind: c.kind, text: clip(c.text, LIMITS.medium) }));
+}
+
+/** The marker's summarizer label and cost (compaction, branch summary). */
+function summarizerFields(entry: ConversationEntry): { model?: string; cost?: number } {
+  return {
+    ...(entry.summarizer ? { model: entry.summarizer.slice(0, LIMITS.short) } : {}),
+    ...(entry.summaryCost !== undefined ? { cost: entry.summaryCost } : {}),
+  };
 }
 
 export function toItem(entry: ConversationEntry): ConversationItem | undefined {
@@ -83,6 +92,8 @@ export function toItem(entry: ConversationEntry): ConversationItem | undefined {
         summary: clip(summaryText(entry), LIMITS.content),
         ...(entry.shortSummary ? { shortSummary: clip(entry.shortSummary, LIMITS.medium) } : {}),
         tokensBefore: Math.max(0, Math.floor(entry.tokensBefore ?? 0)),
+        ...(entry.tokensAfter !== undefined ? { tokensAfter: Math.floor(entry.tokensAfter), ...(entry.tokensAfterMeasured ? {} : { tokensAfterEstimated: true }) } : {}),
+        ...summarizerFields(entry),
         ...(entry.reason && REASONS.has(entry.reason) ? { reason: entry.reason as CompactionReasonName } : {}),
         readFiles: files(entry.readFiles),
         modifiedFiles: files(entry.modifiedFiles),
@@ -95,6 +106,7 @@ export function toItem(entry: ConversationEntry): ConversationItem | undefined {
         ...base,
         summary: clip(summaryText(entry), LIMITS.content),
         fromId: wireId(entry.fromId || 'root'),
+        ...summarizerFields(entry),
         readFiles: files(entry.readFiles),
         modifiedFiles: files(entry.modifiedFiles),
         ...(entry.stage ? { stage: { leafId: wireId(entry.stage.leafId), ...(entry.stage.label ? { label: entry.stage.label.slice(0, LIMITS.label) } : {}) } } : {}),
@@ -216,7 +228,7 @@ export function toUiEvent(event: AgentEvent): AgentUiEvent | undefined {
       return {
         type: 'compaction_end',
         reason: event.reason,
-        ok: event.outcome.status === 'compacted' || event.outcome.status === 'handoff',
+        ok: isDone(event.outcome),
         aborted: event.aborted,
         willRetry: event.willRetry,
         ...(event.errorMessage ? { errorMessage: clip(event.errorMessage, LIMITS.medium) } : {}),

@@ -18,6 +18,7 @@ import {
 } from '../protocol';
 import { realId, wireId, wireIdOrNull } from '../app/wire-ids';
 import { retryReply } from '../app/retry-reply';
+import { matchingFiles, promptWithMentions } from './file-mentions';
 import type { ChatApprovalPrompter } from './approval-prompter';
 import { filesDecisionFor, filesPreviewFor, showSwitchChanges } from './checkpoints/chat-files';
 import { toItem, toTreeNode, toUiEvent, toUsage } from './chat-items';
@@ -410,6 +411,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         return;
       case 'retryReply':
         return this.retry(realId(message.entryId));
+      case 'findFiles':
+        await this.post({ type: 'fileMatches', seq: message.seq, files: await matchingFiles(message.query) });
+        return;
       case 'loadEarlier':
         await this.loadEarlier(message);
         return;
@@ -432,7 +436,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   private async prompt(text: string): Promise<void> {
-    const outcome = await this.requireApp().prompt(text);
+    const outcome = await this.requireApp().prompt(await promptWithMentions(text));
     switch (outcome.kind) {
       case 'intent':
         if (outcome.intent === 'showTree') await this.deps.showSessionTree();

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import * as compactSession from '../../src/vscode/commands/compact-session';
-import { CompactionNotDone, skipped } from '../../src/compaction';
+import { CompactionNotDone, failed, skipped } from '../../src/compaction';
 import * as copyEntry from '../../src/vscode/commands/copy-entry';
 import * as exportSession from '../../src/vscode/commands/export-session';
 import * as forkSession from '../../src/vscode/commands/fork-session';
@@ -310,10 +310,12 @@ suite('surfaces: commands', () => {
       assert.equal(await compactSession.run(depsFor(app)), 'cancelled');
       assert.ok(ui.messages.some((m) => /Compaction cancelled\. The session is unchanged/.test(m.text)));
       app.compactImpl = async () => {
-        throw new CompactionNotDone({ status: 'failed', errorMessage: 'Compaction failed: provider down' });
+        throw new CompactionNotDone(failed('manual', 'provider down'));
       };
       assert.equal(await compactSession.run(depsFor(app)), 'failed');
       assert.ok(ui.messages.some((m) => m.level === 'error' && /provider down\. The session is unchanged/.test(m.text)));
+      // The command words the failure itself from the typed cause: never "Compaction failed: Compaction failed: …".
+      assert.ok(!ui.messages.some((m) => /Compaction failed: Compaction failed/.test(m.text)), JSON.stringify(ui.messages));
       // The outcome is typed: a failure whose words mention a cancel or "nothing to compact" is still a failure.
       app.compactImpl = async () => {
         throw new CompactionNotDone({ status: 'failed', errorMessage: 'Compaction failed: upstream cancelled the request; nothing to compact was sent' });

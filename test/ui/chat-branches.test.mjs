@@ -3,7 +3,8 @@
 // in place through the switch dialog, whose default is No summary (as in the Session Tree); Retry on the
 // failed reply asks the model again and keeps the failed one as an alternative; Edit edits the message in
 // its bubble and sends it as a new branch without a dialog; Copy shows "Copied" on its button; Jump to
-// latest appears when scrolled up and brings the end back. Screenshots in four themes go to
+// latest appears when scrolled up and brings the end back; @ offers workspace files whose content goes to
+// the model with the message. Screenshots in four themes go to
 // test-results/chat-branches-*.png.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -157,6 +158,36 @@ wb.test('Edit edits the message in its bubble and sends it as a new branch, with
   assert.equal(sent.length, 1);
   assert.equal(sent[0].parentId, 'a3', 'the edit is a new branch beside the original message');
   assert.equal(await chat.locator('#prompt-input').evaluate((e) => e.value), '', 'the input was left alone');
+}, { timeout: 90_000 });
+
+wb.test('@ lists workspace files; the picked file\'s content reaches the model and the bubble shows it as a chip', async (page) => {
+  const chat = await readyChat(page);
+  const input = chat.locator('#prompt-input textarea');
+  await input.click();
+  await input.pressSequentially('Summarize @READ');
+  const list = chat.locator('#mention-suggestions');
+  await list.locator('li', { hasText: '@README.md' }).first().waitFor({ timeout: 15_000 });
+  await screenshot(page, 'chat-branches-mention-list');
+  await input.press('Enter');
+  await list.waitFor({ state: 'hidden' });
+  assert.equal(await chat.locator('#prompt-input').evaluate((e) => e.value), 'Summarize @README.md ', 'Enter inserted the mention, it did not send');
+  const before = fake.requests.length;
+  await input.pressSequentially('please');
+  await input.press('Enter');
+  const sent = chat.locator('.msg-user', { hasText: 'Summarize @README.md please' });
+  await sent.waitFor({ timeout: 30_000 });
+  await chat.locator('#app[data-busy="false"]').waitFor({ timeout: 30_000 });
+  assert.equal(await sent.locator('.mention-chip').innerText(), '@README.md');
+  assert.doesNotMatch(await sent.locator('.markdown').innerText(), /bookshop inventory/, 'the bubble shows the text, not the file');
+  const body = JSON.stringify(fake.requests.slice(before).map((r) => r.body));
+  assert.match(body, /<file path=\\"README.md\\">/, 'the file went to the model');
+  assert.match(body, /tiny bookshop inventory/, 'with its content');
+  // the chat's own input is left alone by an edit of that message: Edit starts from the text alone
+  const row = chat.locator(`.msg[data-entry="${await sent.getAttribute('data-entry')}"]`);
+  await row.hover();
+  await row.locator('[data-action="edit"]').click();
+  assert.equal(await row.locator('textarea.inline-edit-input').inputValue(), 'Summarize @README.md please');
+  await row.locator('[data-action="cancelEdit"]').click();
 }, { timeout: 90_000 });
 
 for (const [theme, kind, tag] of THEMES) {

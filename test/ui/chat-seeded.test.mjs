@@ -52,7 +52,10 @@ const branchedFile = writeSession('2025-02-01T09-00-00-000Z_ui-chat-branches.jso
     type: 'compaction', id: 'c1', parentId: 'a4', timestamp: at(),
     summary: '## Goal\nCheckout tests for the bookshop.\n\n## Done\nApproach Beta with a payment step.',
     firstKeptEntryId: 'u4', tokensBefore: 42_000,
-    details: { readFiles: ['src/inventory.json'], modifiedFiles: ['test/checkout.test.js'], reason: 'manual' },
+    details: {
+      readFiles: ['src/inventory.json'], modifiedFiles: ['test/checkout.test.js'], reason: 'manual', tokensAfter: 9000,
+      summarizer: { provider: 'fake', id: 'fake-small' }, cost: { calls: 2, input: 9000, output: 400, total: 0.0042 },
+    },
   },
   user('u5', 'c1', 'Now cover refunds'),
   assistant('a5', 'u5', 'Refunds are covered too.'),
@@ -149,7 +152,15 @@ wb.test('a compaction marker expands to its summary and files; "Continue from be
   const chat = await openSession(page, 'Plan the checkout tests', 'a5');
   const marker = chat.locator('.marker-compaction[data-entry="c1"]');
   await marker.waitFor();
-  assert.match(await marker.locator('.marker-text').innerText(), /Compacted on request · 42\.0k tokens summarized/);
+  // Markers tell the truth (issue 17): after → the next request's prompt tokens (a5: 1000) less the new prompt
+  // u5 (~5), not the saved estimate (9000); the summarizer and its cost as saved in the entry.
+  const line = 'Compacted on request · 42.0k → 995 tokens · fake-small · $0.0042';
+  assert.equal(await marker.locator('.marker-text').innerText(), line);
+  // Reloaded from the file (another session, then this one again): the same figures.
+  await openSession(page, 'First message of the long branch', `m${LONG - 1}`);
+  const reopened = await openSession(page, 'Plan the checkout tests', 'a5');
+  await reopened.locator('.marker-compaction[data-entry="c1"]').waitFor();
+  assert.equal(await reopened.locator('.marker-compaction[data-entry="c1"] .marker-text').innerText(), line);
   const toggle = marker.locator('.marker-line');
   await toggle.click();
   await marker.locator('.marker-line[aria-expanded="true"]').waitFor();

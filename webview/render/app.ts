@@ -13,6 +13,7 @@ import { createComposer } from './composer';
 import { createConversation } from './conversation';
 import { createHeader } from './header';
 import { createJumpToLatest } from './jump-latest';
+import { installMentionCompletion } from './mention-complete';
 import type { RenderContext } from './message';
 import { createMeter } from './meter';
 import { createSwitchFlow } from './switch-flow';
@@ -184,6 +185,7 @@ export function mountApp(
     persisted.history,
   );
   composer.setText(persisted.input);
+  installMentionCompletion(composer.input, composer.inputWrap, post, (text) => composer.setText(text));
 
   const tree = createTreePanel(treeActions, treeMode, (mode) => {
     treeMode = mode;

@@ -20,6 +20,9 @@ const LEVELS: ThinkingLevel[] = ['off', 'minimal', 'low', 'medium', 'high', 'xhi
 
 export interface Composer {
   root: HTMLElement;
+  /** the input and the box around it (extensions such as the @-mention list attach there) */
+  input: ValueElement;
+  inputWrap: HTMLElement;
   update(state: ChatState | undefined): void;
   setText(text: string): void;
   getText(): string;
@@ -34,7 +37,7 @@ export function createComposer(actions: ComposerActions, history: string[]): Com
     class: 'prompt-input',
     rows: '3',
     resize: 'vertical',
-    placeholder: 'Ask Arbor to change something…  (Enter to send, Shift+Enter for a new line, / for commands)',
+    placeholder: 'Ask Arbor to change something…  (Enter to send, Shift+Enter for a new line, / for commands, @ for files)',
     'aria-label': 'Message to Arbor',
   }) as ValueElement;
   const suggest = el('ul', { class: 'suggest', id: 'slash-suggestions', role: 'listbox', 'aria-label': 'Commands', hidden: true });
@@ -42,11 +45,12 @@ export function createComposer(actions: ComposerActions, history: string[]): Com
   const thinking = el('vscode-dropdown', { id: 'thinking-picker', title: 'Thinking level', 'aria-label': 'Thinking level' }, ...LEVELS.map((l) => el('vscode-option', { value: l }, `Thinking: ${l}`))) as ValueElement;
   const send = el('vscode-button', { id: 'send', appearance: 'primary', title: 'Send (Enter)' }, 'Send');
   const stop = el('vscode-button', { id: 'stop', appearance: 'secondary', title: 'Stop the agent', hidden: true }, 'Stop');
+  const inputWrap = el('div', { class: 'input-wrap' }, suggest, input);
   const root = el(
     'footer',
     { class: 'composer', id: 'composer' },
     queue,
-    el('div', { class: 'input-wrap' }, suggest, input),
+    inputWrap,
     el('div', { class: 'composer-row' }, el('div', { class: 'pickers' }, model, thinking), el('div', { class: 'send-actions' }, stop, send)),
   );
 
@@ -172,6 +176,8 @@ export function createComposer(actions: ComposerActions, history: string[]): Com
 
   return {
     root,
+    input,
+    inputWrap,
     update(state) {
       const busy = state?.busy ?? false;
       stop.hidden = !busy;

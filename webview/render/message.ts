@@ -7,6 +7,7 @@ import { icon, type IconName } from '../icons';
 import { setMarkdown } from '../markdown';
 import type { Draft, Store } from '../store';
 import { renderToolCard } from './tool-card';
+import { userBody } from './user-body';
 
 export interface RenderContext {
   store: Store;
@@ -96,7 +97,7 @@ function renderUser(item: Extract<ConversationItem, { kind: 'user' }>): HTMLElem
       actionButton('label', id, 'tag', 'Label: add, rename or remove'),
       ...stageActions(item, item.text.trim() !== ''),
     ]),
-    markdownBody(item.text + (item.images ? `\n\n*(${item.images} image${item.images === 1 ? '' : 's'})*` : '')),
+    ...userBody(item),
   );
 }
 
@@ -196,11 +197,15 @@ function keptSection(ctx: RenderContext, item: CompactionItem): HTMLElement | st
   return details(ctx, `kept:${item.entryId}`, `Kept verbatim: ${keptCounts(kept, paths)}`, content, 'marker-kept');
 }
 
+/** Who wrote a marker's summary and what it cost (both saved in the entry). */
+function summarizerParts(item: { model?: string; cost?: number }): string[] {
+  return [...(item.model ? [item.model] : []), ...(item.cost !== undefined ? [formatCost(item.cost)] : [])];
+}
+
 function renderCompaction(ctx: RenderContext, item: CompactionItem): HTMLElement {
   const parts = [item.reason ? reasonText[item.reason] : 'Compacted'];
-  parts.push(item.tokensAfter !== undefined ? `${formatTokens(item.tokensBefore)} → ${formatTokens(item.tokensAfter)} tokens` : `${formatTokens(item.tokensBefore)} tokens summarized`);
-  if (item.model) parts.push(item.model);
-  if (item.cost !== undefined) parts.push(formatCost(item.cost));
+  parts.push(item.tokensAfter !== undefined ? `${formatTokens(item.tokensBefore)} → ${item.tokensAfterEstimated ? '~' : ''}${formatTokens(item.tokensAfter)} tokens` : `${formatTokens(item.tokensBefore)} tokens summarized`);
+  parts.push(...summarizerParts(item));
   const marker = markerShell(ctx, 'compaction', item.entryId, parts.join(' · '), item.shortSummary ?? 'Show the summary that replaced older messages', () => [
     item.label ? el('div', { class: 'entry-label' }, item.label) : '',
     markdownBody(item.summary),
@@ -218,7 +223,8 @@ function renderCompaction(ctx: RenderContext, item: CompactionItem): HTMLElement
 
 function renderBranchSummary(ctx: RenderContext, item: BranchSummaryItem): HTMLElement {
   const stage = item.stage;
-  const line = stage ? (stage.label ? `Stage “${stage.label}” summarized` : 'Stage summarized') : 'Summary of the branch you left';
+  const what = stage ? (stage.label ? `Stage “${stage.label}” summarized` : 'Stage summarized') : 'Summary of the branch you left';
+  const line = [what, ...summarizerParts(item)].join(' · ');
   const title = stage ? 'Show the summary of the finished stage (the original messages stay in the tree)' : 'Show the summary carried over from another branch';
   return markerShell(ctx, 'branch_summary', item.entryId, line, title, () => [
     markdownBody(item.summary),

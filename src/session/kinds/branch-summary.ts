@@ -5,6 +5,7 @@ import { withoutHeadings } from '../../core/plain-line';
 import type { BranchSummaryEntry } from '../entries';
 import type { EntryKind } from './kind';
 import { addFiles, stageOf, textView } from '../../app/entry-views';
+import { addSummarizerFigures } from '../../app/marker-figures';
 import { markdownFirstLine } from '../../app/summary-text';
 import { str } from '../search-text';
 
@@ -19,7 +20,7 @@ export const branchSummaryKind: EntryKind<BranchSummaryEntry> = {
   view(entry, label) {
     const view = textView(entry, 'branch_summary', entry.summary, label);
     view.fromId = entry.fromId;
-    addFiles(view, entry.details);
+    addSummarizerFigures(view, addFiles(view, entry.details));
     const stage = stageOf(entry.details);
     if (stage) view.stage = stage;
     if (entry.fromHook) view.fromHook = true;

@@ -8,6 +8,7 @@ import type { EntryKind } from './kind';
 import { finiteCount, optionalText } from '../../app/normalize-view';
 import { addFiles, textView } from '../../app/entry-views';
 import { constraintsFromDetails } from '../../compaction/constraints';
+import { addSummarizerFigures, savedTokensAfter } from '../../app/marker-figures';
 import { markdownFirstLine } from '../../app/summary-text';
 import { join, str } from '../search-text';
 
@@ -33,6 +34,9 @@ export const compactionKind: EntryKind<CompactionEntry> = {
     if (shortSummary) view.shortSummary = shortSummary;
     const details = addFiles(view, entry.details);
     if (typeof details.reason === 'string') view.reason = details.reason;
+    const after = savedTokensAfter(entry, details);
+    if (after !== undefined) view.tokensAfter = after;
+    addSummarizerFigures(view, details);
     if (entry.fromHook) view.fromHook = true;
     const kept = constraintsFromDetails(entry.details, entry.fromHook);
     if (kept.length > 0) view.kept = kept;

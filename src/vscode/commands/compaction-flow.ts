@@ -60,7 +60,7 @@ export function notDone(error: unknown): NotDone {
     case 'skipped':
       return { kind: 'skipped', why: outcome.why, message: outcome.message };
     case 'failed':
-      return { kind: 'failed', message: outcome.errorMessage };
+      return { kind: 'failed', message: outcome.detail ?? outcome.errorMessage };
   }
 }
 

@@ -106,7 +106,12 @@ test('summarize: the summary is generated before moving and attached at the new 
     assert.equal(entry.fromHook, undefined);
     assert.ok(entry.summary.startsWith(`${PREAMBLE}\n\n## Goal\nApproach one.`));
     assert.ok(entry.summary.endsWith('<modified-files>\nx.ts\n</modified-files>'));
-    assert.deepEqual(entry.details, { readFiles: [], modifiedFiles: ['x.ts'] });
+    const details = entry.details as { readFiles: string[]; modifiedFiles: string[]; summarizer?: unknown; cost?: { calls: number; input: number } };
+    assert.deepEqual({ readFiles: details.readFiles, modifiedFiles: details.modifiedFiles }, { readFiles: [], modifiedFiles: ['x.ts'] });
+    // the marker's figures (issue 17): who wrote the summary and what its call cost, saved in the entry
+    assert.deepEqual(details.summarizer, { provider: 'openai', id: 'fake-gpt' });
+    assert.equal(details.cost?.calls, 1);
+    assert.ok((details.cost?.input ?? 0) > 0);
     assert.equal(t.store.getLeafId(), entry.id);
     assert.equal(result.newLeafId, entry.id);
     const { user } = sentPrompt(fake.requests[0]!);

@@ -53,7 +53,10 @@ test('the request holds the serialized branch in <conversation>, our prompt and 
       result.summary,
       `${PREAMBLE}\n\n${MODEL_ANSWER}\n\n<read-files>\nsrc/lex.ts\n</read-files>\n\n<modified-files>\nsrc/parse.ts\n</modified-files>`,
     );
-    assert.deepEqual(result.details, { readFiles: ['src/lex.ts'], modifiedFiles: ['src/parse.ts'] });
+    const { summarizer: writer, cost, ...lists } = result.details;
+    assert.deepEqual(lists, { readFiles: ['src/lex.ts'], modifiedFiles: ['src/parse.ts'] });
+    assert.deepEqual(writer, { provider: 'openai', id: 'fake-gpt' });
+    assert.equal(cost?.calls, 1);
   } finally {
     await t.dispose();
   }

@@ -83,7 +83,7 @@ test('a failed or cancelled compaction leaves the session file byte-identical', 
     const before = await readFile(store.file);
     const failing = runnerFor(store, new FakeProvider(() => ({ error: 'invalid request' })));
     const failed = await failing.run({ reason: 'threshold' });
-    assert.deepEqual(failed, { status: 'failed', errorMessage: 'Auto-compaction failed: Summarization failed: invalid request' });
+    assert.deepEqual(failed, { status: 'failed', errorMessage: 'Auto-compaction failed: Summarization failed: invalid request', detail: 'Summarization failed: invalid request' });
     const overflow = await failing.run({ reason: 'overflow', willRetry: true });
     assert.match((overflow as { errorMessage: string }).errorMessage, /^Context overflow recovery failed: /);
 

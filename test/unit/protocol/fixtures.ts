@@ -39,12 +39,14 @@ export const validWebviewMessages: WebviewToHostMessage[] = [
   { type: 'continueReply' },
   { type: 'editMessage', entryId: 'e-user-2', text: 'Use tabs instead' },
   { type: 'retryReply', entryId: 'e-assistant-3' },
+  { type: 'findFiles', seq: 3, query: 'src/app' },
   { type: 'setApiKey' },
   { type: 'loadEarlier', seq: 7, leafId: 'a2', beforeId: 'u1', count: 200 },
   { type: 'loadEarlier', seq: 0, leafId: 'a2', beforeId: 'u1', count: 1 },
 ];
 
 export const validHostMessages: HostToWebviewMessage[] = [
+  { type: 'fileMatches', seq: 3, files: ['src/app.ts', 'README.md'] },
   {
     type: 'state',
     state: { extensionVersion: '0.1.0', workspaceFolders: ['ws'], workspaceTrusted: true, modelLabel: null },

@@ -1,0 +1,114 @@
+// The two steps of an in-place compaction, kept apart so background compaction can run the first ahead
+// of time (docs/architecture.md, "Background compaction"): `summarizePlan` writes the summary and
+// touches nothing on disk; `commitSummary` reviews it, adds the marker figures and appends the entry.
+import type { Usage } from '../../core/messages';
+import type { ModelInfo } from '../../llm/types';
+import { CompactionCancelled } from '../errors';
+import { withMarkerDetails } from '../marker-details';
+import type { SummarizerCost } from '../metered-provider';
+import { OPENAI_REMOTE_COMPACTION_KEY } from '../openai-native';
+import type { ChosenCut, CompactionOutcome } from '../outcome';
+import type { CompactionResult } from '../summarize';
+import { startNativeCompaction } from './native-alongside';
+import { summarizeWithCandidates } from './summarizer-candidates';
+import type { CompactionPlan, StrategyRun } from './types';
+
+/** `details.reason` of a compaction whose cut the user chose ("Compact Up To Here"). */
+export const MANUAL_CUT_REASON = 'manual-cut';
+
+/** A summary written for a plan and not yet saved. */
+export interface PreparedSummary {
+  plan: CompactionPlan;
+  result: CompactionResult;
+  fromHook: boolean;
+  model?: ModelInfo;
+  cost?: SummarizerCost;
+  usage?: Usage;
+}
+
+type StepRun = Omit<StrategyRun, 'plan' | 'replan'>;
+
+/** Hooks, then the summary (a hook's, or the model's with native compaction alongside). Writes nothing. */
+export async function summarizePlan(run: StepRun, plan: CompactionPlan): Promise<PreparedSummary> {
+  const { preparation } = plan;
+  const branch = run.deps.store.getBranch();
+  const reason = run.options.reason;
+  const custom = run.options.customInstructions;
+  const before = await run.hooks.beforeCompact({ reason, preparation, branchEntries: branch, ...(custom ? { customInstructions: custom } : {}), signal: run.signal });
+  if (before.cancel) throw new CompactionCancelled();
+  if (before.compaction) return { plan, result: { ...before.compaction }, fromHook: true };
+  const hooked = await run.hooks.compacting({ reason, preparation, messages: [...preparation.messagesToSummarize, ...preparation.turnPrefixMessages] });
+  const native = startNativeCompaction(run, preparation, branch);
+  let summarized;
+  try {
+    summarized = await summarizeWithCandidates(run, preparation, hooked);
+  } catch (error) {
+    native.abort();
+    throw error;
+  }
+  const result = summarized.result;
+  const remote = await native.result;
+  if (remote) result.preserveData = { ...result.preserveData, [OPENAI_REMOTE_COMPACTION_KEY]: remote };
+  if (hooked.preserveData) result.preserveData = { ...result.preserveData, ...hooked.preserveData };
+  return { plan, result, fromHook: false, model: summarized.model, cost: summarized.cost, ...(summarized.usage ? { usage: summarized.usage } : {}) };
+}
+
+/** The user's review (when asked), the marker figures, then the entry: the only write of a compaction. */
+export async function commitSummary(run: StepRun, prepared: PreparedSummary): Promise<CompactionOutcome> {
+  const { signal, options, deps } = run;
+  const { preparation, chosen } = prepared.plan;
+  let result = prepared.result;
+  if (signal.aborted) throw new CompactionCancelled();
+  if (options.review) {
+    const reviewed = await options.review(result, preparation);
+    if (!reviewed || signal.aborted) throw new CompactionCancelled();
+    result = reviewed;
+  }
+  result = withMarkerDetails(result, {
+    reason: chosen?.ok ? MANUAL_CUT_REASON : options.reason,
+    preparation,
+    fixedOverheadTokens: deps.fixedOverheadTokens?.() ?? 0,
+    ...(deps.estimator ? { estimator: deps.estimator } : {}),
+    ...(prepared.model ? { summarizer: prepared.model } : {}),
+    ...(prepared.cost ? { cost: prepared.cost } : {}),
+  });
+  assertStillOnBranch(run, preparation.firstKeptEntryId);
+  const entry = await deps.store.appendCompaction({
+    summary: result.summary,
+    firstKeptEntryId: result.firstKeptEntryId,
+    tokensBefore: result.tokensBefore,
+    ...(result.details !== undefined ? { details: result.details } : {}),
+    ...(prepared.fromHook ? { fromHook: true } : {}),
+    ...(result.shortSummary ? { shortSummary: result.shortSummary } : {}),
+    ...(result.preserveData ? { preserveData: result.preserveData } : {}),
+    ...(prepared.usage ? { usage: prepared.usage } : {}),
+    reason: options.reason,
+    tokensAfter: (result.details as { tokensAfter: number }).tokensAfter,
+  });
+  await run.hooks.compact({ reason: options.reason, entry, fromHook: prepared.fromHook });
+  return {
+    status: 'compacted',
+    entry,
+    result,
+    fromHook: prepared.fromHook,
+    autoContinue: options.reason === 'threshold' && run.settings.autoContinue,
+    ...(prepared.model ? { model: prepared.model } : {}),
+    ...(chosen?.ok ? { cut: chosenCut(chosen, entry.firstKeptEntryId) } : {}),
+  };
+}
+
+/** The user may have moved to another branch while the summary was written. */
+function assertStillOnBranch(run: StepRun, firstKeptEntryId: string): void {
+  if (!run.deps.store.getBranch().some((e) => e.id === firstKeptEntryId)) {
+    throw new Error('the session moved to another branch while compacting; nothing was saved');
+  }
+}
+
+function chosenCut(chosen: NonNullable<CompactionPlan['chosen']>, firstKeptEntryId: string): ChosenCut {
+  return {
+    requestedEntryId: chosen.requestedEntryId,
+    firstKeptEntryId,
+    snapped: chosen.snapped,
+    ...(chosen.note ? { note: chosen.note } : {}),
+  };
+}

@@ -1,0 +1,181 @@
+// Background compaction (issue 17): the threshold summary is written ahead of time in the band below the
+// threshold and committed at the threshold without a model call when it is ready and still valid; stale
+// (the branch moved, the context grew past keepRecentTokens, settings changed) it is discarded; a failure
+// is silent and the normal path runs; the session file is untouched until the commit.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { emptyUsage } from '../../../src/core/messages';
+import { SessionStore } from '../../../src/session/store';
+import { CompactionRunner } from '../../../src/compaction/runner';
+import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../../src/compaction/settings';
+import { BackgroundCompaction } from '../../../src/agent/background-compaction';
+import { FAKE_MODEL, FakeProvider, type Answer } from '../compaction/fake-provider';
+import { chars, wellFormedSummary } from '../compaction/fixtures';
+
+// Band: [threshold - keepRecentTokens / 2, threshold] = [9600, 10000].
+const THRESHOLD = 10_000;
+
+async function turn(store: SessionStore, i: number): Promise<void> {
+  await store.appendMessage({ role: 'user', content: `REQUEST-${i} ${chars(400)}`, timestamp: Date.now() });
+  await store.appendMessage({
+    role: 'assistant', content: [{ type: 'text', text: `ANSWER-${i} ${chars(400)}` }],
+    api: 'openai-completions', provider: 'fake', model: 'fake-1', usage: emptyUsage(), stopReason: 'stop', timestamp: Date.now(),
+  });
+}
+
+async function setup(script: (request: { messages: unknown[] }) => Answer | Promise<Answer> = summary) {
+  const dir = await mkdtemp(join(tmpdir(), 'arbor-background-'));
+  const store = await SessionStore.create({ dir, cwd: dir });
+  for (let i = 0; i < 6; i++) await turn(store, i);
+  const settings: CompactionSettings = { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 800, thresholdTokens: THRESHOLD };
+  const provider = new FakeProvider(script);
+  const logs: string[] = [];
+  const runner = new CompactionRunner({
+    store,
+    settings: () => settings,
+    models: () => ({ current: FAKE_MODEL, available: [FAKE_MODEL] }),
+    providerFor: () => provider,
+    retry: { maxRetries: 0, baseDelayMs: 1, sleep: async () => {} },
+    log: (m) => logs.push(m),
+  });
+  const background = new BackgroundCompaction({ runner, branch: () => store.getBranch(), settings: () => settings, model: () => FAKE_MODEL, log: (m) => logs.push(m) });
+  const bytes = () => readFile(store.file, 'utf8');
+  return { dir, store, settings, provider, runner, background, logs, bytes, done: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** A summarizer that answers only once `release` is called. */
+function gated() {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const script = async (request: { messages: unknown[] }): Promise<Answer> => {
+    await gate;
+    return summary(request);
+  };
+  return { release: () => release(), script };
+}
+
+function summary(request: { messages: unknown[] }): Answer {
+  return JSON.stringify(request.messages).includes('Write a recap') ? 'Recap.' : wellFormedSummary('BG');
+}
+
+test('below the band nothing starts; in the band the summary is written without touching the file', async () => {
+  const h = await setup();
+  try {
+    const before = await h.bytes();
+    h.background.consider(9_500);
+    assert.equal(h.background.pending, undefined, 'below the band');
+    h.background.consider(9_700);
+    assert.ok(h.background.pending, 'in the band');
+    await h.background.pending;
+    assert.ok(h.provider.requests.length > 0);
+    assert.equal(await h.bytes(), before, 'nothing is written before the commit');
+  } finally {
+    await h.done();
+  }
+});
+
+test('ready and valid: committed at the threshold without a model call', async () => {
+  const h = await setup();
+  try {
+    h.background.consider(9_700);
+    await h.background.pending;
+    await turn(h.store, 6); // the conversation went on (less than keepRecentTokens)
+    const calls = h.provider.requests.length;
+    const prepared = await h.background.take(10_100);
+    assert.ok(prepared, 'the ready summary is taken');
+    const outcome = await h.runner.run({ reason: 'threshold', prepared });
+    assert.equal(outcome.status, 'compacted');
+    assert.equal(h.provider.requests.length, calls, 'no model call at the threshold');
+    const entry = h.store.getBranch().at(-1)!;
+    assert.equal(entry.type, 'compaction');
+    assert.match((entry as { summary: string }).summary, /BG/);
+    assert.equal(h.store.getBranch().filter((e) => e.type === 'compaction').length, 1);
+  } finally {
+    await h.done();
+  }
+});
+
+test('stale: the branch moved → discarded', async () => {
+  const h = await setup();
+  try {
+    h.background.consider(9_700);
+    await h.background.pending;
+    const branch = h.store.getBranch();
+    h.store.branch(branch[branch.length - 3]!.id);
+    await turn(h.store, 7);
+    assert.equal(await h.background.take(10_100), undefined);
+    assert.ok(h.logs.some((l) => l.includes('stale (path)')), h.logs.join('\n'));
+  } finally {
+    await h.done();
+  }
+});
+
+test('stale: more new context than keepRecentTokens, or other settings → discarded', async () => {
+  const h = await setup();
+  try {
+    h.background.consider(9_700);
+    await h.background.pending;
+    assert.equal(await h.background.take(9_700 + 801), undefined, 'grew by more than keepRecentTokens');
+    assert.ok(h.logs.some((l) => l.includes('stale (growth)')));
+    h.background.consider(9_800);
+    await h.background.pending;
+    h.settings.reserveTokens = 1000;
+    assert.equal(await h.background.take(10_100), undefined);
+    assert.ok(h.logs.some((l) => l.includes('stale (settings)')));
+  } finally {
+    await h.done();
+  }
+});
+
+test('stale: the leaf moved while it was written → cancelled at once (no wasted commit)', async () => {
+  const { release, script } = gated();
+  const h = await setup(script);
+  try {
+    h.background.consider(9_700);
+    const branch = h.store.getBranch();
+    h.store.branch(branch[branch.length - 3]!.id);
+    h.background.leafMoved();
+    assert.equal(h.background.pending, undefined);
+    release();
+    assert.equal(await h.background.take(10_100), undefined);
+  } finally {
+    release();
+    await h.done();
+  }
+});
+
+test('a failed background summary is silent (logged) and leaves the threshold to the normal path', async () => {
+  const h = await setup(() => ({ error: 'rate limited' }));
+  try {
+    const before = await h.bytes();
+    h.background.consider(9_700);
+    assert.equal(await h.background.pending, undefined);
+    assert.equal(await h.background.take(10_100), undefined, 'nothing to commit: the normal path runs');
+    assert.ok(h.logs.some((l) => l.startsWith('background compaction failed')), h.logs.join('\n'));
+    assert.equal(await h.bytes(), before, 'the file is untouched');
+    h.background.consider(9_800);
+    assert.equal(h.background.pending, undefined, 'not retried in the background until the next compaction');
+  } finally {
+    await h.done();
+  }
+});
+
+test('a valid summary still being written is awaited at the threshold instead of starting over', async () => {
+  const { release, script } = gated();
+  const h = await setup(script);
+  try {
+    h.background.consider(9_700);
+    const taken = h.background.take(10_100);
+    release();
+    const prepared = await taken;
+    assert.ok(prepared);
+    const outcome = await h.runner.run({ reason: 'threshold', prepared });
+    assert.equal(outcome.status, 'compacted');
+  } finally {
+    release();
+    await h.done();
+  }
+});

@@ -1,0 +1,67 @@
+// Background compaction through the agent (issue 17): a conversation that walks into the band below the
+// threshold gets its summary written ahead of time, and the threshold compaction commits it without
+// another summarizer call; when that background summary failed, the normal threshold compaction runs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { emptyUsage, type AssistantMessage } from '../../../src/core/messages';
+import type { Provider, StreamEvent, StreamRequest } from '../../../src/llm/types';
+import { fileEntries, harness, summaryText } from './session-helpers';
+
+const WINDOW = 12_000; // reserveTokens 2000 → threshold 10,000; keepRecentTokens 3000 → band from 8,500
+
+/** Reports chars/4 of each request as its prompt tokens; summarizer calls fail while `failSummaries` > 0. */
+class CountingModel implements Provider {
+  summarizerCalls = 0;
+  constructor(public failSummaries = 0) {}
+
+  async *stream(request: StreamRequest): AsyncIterable<StreamEvent> {
+    const prompt = Math.ceil(JSON.stringify([request.systemPrompt, request.messages, request.tools ?? []]).length / 4);
+    const summarizer = request.systemPrompt.includes('context checkpoints');
+    if (summarizer) this.summarizerCalls++;
+    const reply: AssistantMessage = {
+      role: 'assistant', content: [{ type: 'text', text: summarizer ? summaryText(`S${this.summarizerCalls}`) : 'ok' }],
+      api: 'openai-completions', provider: request.model.provider, model: request.model.id,
+      usage: { ...emptyUsage(), input: prompt, output: 5, totalTokens: prompt + 5 }, stopReason: 'stop', timestamp: Date.now(),
+    };
+    yield { type: 'start' };
+    if (summarizer && this.failSummaries > 0) {
+      this.failSummaries--;
+      yield { type: 'done', message: { ...reply, content: [], stopReason: 'error', errorMessage: 'invalid request' } };
+      return;
+    }
+    yield { type: 'done', message: reply };
+  }
+}
+
+async function converse(failSummaries: number) {
+  const provider = new CountingModel(failSummaries);
+  const logs: string[] = [];
+  const h = await harness({
+    model: { contextWindow: WINDOW },
+    settings: { reserveTokens: 2000, keepRecentTokens: 3000, autoContinue: false },
+    deps: { providerFactory: () => provider, log: (m) => logs.push(m) },
+  });
+  let callsAtThreshold: number | undefined;
+  for (let i = 0; i < 14 && !h.store.getBranch().some((e) => e.type === 'compaction'); i++) {
+    callsAtThreshold = provider.summarizerCalls;
+    await h.agent.prompt(`step ${i}: ${'words to fill the context '.repeat(150)}`);
+  }
+  return { provider, logs, h, callsAtThreshold: callsAtThreshold ?? 0 };
+}
+
+test('through the agent: the summary is written in the band and committed at the threshold with no new summarizer call', async () => {
+  const { provider, logs, h, callsAtThreshold } = await converse(0);
+  const entries = await fileEntries(h.store);
+  assert.equal(entries.filter((e) => e === 'compaction').length, 1, entries.join(','));
+  assert.ok(logs.some((l) => l.startsWith('background compaction: summarizing')), logs.join('\n'));
+  assert.ok(logs.some((l) => l.startsWith('background compaction: committing')), logs.join('\n'));
+  assert.equal(provider.summarizerCalls, callsAtThreshold, 'the threshold turn made no summarizer call');
+});
+
+test('through the agent: a failed background summary is only logged, and the threshold compacts as usual', async () => {
+  const { logs, h } = await converse(1);
+  const entries = await fileEntries(h.store);
+  assert.equal(entries.filter((e) => e === 'compaction').length, 1, entries.join(','));
+  assert.ok(logs.some((l) => l.startsWith('background compaction failed')), logs.join('\n'));
+  assert.ok(!h.events.some((e) => e.type === 'error'), 'no error shown to the user');
+});
