@@ -60,12 +60,11 @@ test('the summarizer sees the stage only; the path becomes what came before plus
     assert.equal(entry.type, 'branch_summary');
     assert.equal(entry.parentId, a1, 'a new branch off the chosen entry’s parent');
     assert.equal(t.store.getLeafId(), entry.id);
-    assert.deepEqual(entry.details, {
-      readFiles: ['src/api.ts'],
-      modifiedFiles: [],
-      stage: { fromEntryId: u2, leafId: a3, label: 'stage 2' },
-      constraints: plan.constraints,
-    });
+    const details = entry.details as Record<string, unknown>;
+    assert.deepEqual(
+      { readFiles: details.readFiles, modifiedFiles: details.modifiedFiles, stage: details.stage, constraints: details.constraints },
+      { readFiles: ['src/api.ts'], modifiedFiles: [], stage: { fromEntryId: u2, leafId: a3, label: 'stage 2' }, constraints: plan.constraints },
+    );
     assert.ok(entry.summary.startsWith(loadTemplate('branch/stage-summary-preamble').trimEnd()));
     // the summarizer lost the pinned words: they are put back verbatim
     assert.ok(entry.summary.includes('(pinned) Stage two: write the exporter. Never add runtime dependencies. The id format is ACME-####.'));
