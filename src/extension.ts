@@ -6,22 +6,20 @@ import { isAbsolute, join } from 'node:path';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import { bundledRipgrep, createTools } from './agent/tools';
-import { ArborApp } from './app/arbor-app';
+import type { ArborApp } from './app/arbor-app';
+import { ArborChats } from './app/chats';
 import { setPromptRoot } from './core/prompts';
 import { disposeDemoModel } from './llm/demo';
 import { defaultSessionDir } from './session/catalog';
 import type { ArborApi } from './vscode/api';
 import { ChatApprovalPrompter } from './vscode/approval-prompter';
 import { ChatViewProvider } from './vscode/chat-view';
+import type { ChatController } from './vscode/chat-controller';
+import { ChatPanels } from './vscode/chat-panels';
+import { EditorChatMemory } from './vscode/editor-chat-memory';
 import { ConversationTreeTabs } from './vscode/tree-tabs';
 import { NotificationCompactionConfirmer } from './vscode/compaction-confirmer';
 import { collectChatState, onDidChangeChatState } from './vscode/chat-state';
-import * as clearApiKey from './vscode/commands/clear-api-key';
-import * as newSession from './vscode/commands/new-session';
-import * as openChat from './vscode/commands/open-chat';
-import * as openConversationTree from './vscode/commands/open-conversation-tree';
-import * as selectModel from './vscode/commands/select-model';
-import * as setApiKey from './vscode/commands/set-api-key';
 import { ArborConfig } from './vscode/config';
 import { LastSessionMemory, WorkspaceLeafMemory } from './vscode/leaf-memory';
 import { createLogger } from './vscode/log';
@@ -60,7 +58,8 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     }
     return defaultSessionDir(join(context.globalStorageUri.fsPath, 'sessions'), cwd);
   };
-  const app = new ArborApp({
+  // The side bar's chat is the primary one; editor tabs open more (chat-panels.ts), each with its own session.
+  const chats = new ArborChats({
     sessionsDir,
     workspaceRoots: roots,
     // VS Code's own ripgrep first (linear-time search off the host's thread), then rg on PATH.
@@ -74,63 +73,61 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     compactionConfirmer: new NotificationCompactionConfirmer({ log: (m) => log.warn(m) }),
     log: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
   });
+  const app = chats.primary;
 
-  const chatView = new ChatViewProvider({
+  const focusSideBar = () => vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
+  const controllerDeps = (chatApp: ArborApp) => ({
     extensionUri: context.extensionUri,
     log,
-    app,
     prompter,
-    getState: () => collectChatState(context, app, () => config.settings),
+    getState: () => collectChatState(context, chatApp, () => config.settings),
     showSessionTree: () => vscode.commands.executeCommand('arbor.sessionTree.focus'),
   });
-  const setChatInput = async (text: string) => {
-    await vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
-    await chatView.setEditorText(text);
+  const chatView = new ChatViewProvider({ ...controllerDeps(app), app, onFocus: () => chats.focus(app), reveal: focusSideBar });
+  const chatPanels = new ChatPanels({ chats, log, extensionUri: context.extensionUri, controllerDeps, sideBar: { chat: chatView, reveal: focusSideBar }, memory: new EditorChatMemory(context.workspaceState) });
+  /** The focused chat's controller, shown (the side bar's waits for its webview to load). */
+  const focusedChat = async (): Promise<ChatController> => {
+    const panel = chatPanels.panelOf(chats.focused);
+    if (panel) {
+      panel.panel.reveal();
+      return panel;
+    }
+    if (!chatView.isReady) await focusSideBar();
+    return chatView;
   };
-  const treeTabs = new ConversationTreeTabs({
-    extensionUri: context.extensionUri,
-    setChatInput,
-    chatDeps: (tabApp) => ({
-      extensionUri: context.extensionUri,
-      log,
-      getState: () => collectChatState(context, tabApp, () => config.settings),
-      showSessionTree: () => vscode.commands.executeCommand('arbor.sessionTree.focus'),
-    }),
-  });
-  const surfaces = registerSurfaces(context, app, log, {
+  const setChatInput = async (text: string) => {
+    const chat = await focusedChat();
+    if (chat === chatView) await focusSideBar();
+    await chat.setEditorText(text);
+  };
+  const treeTabs = new ConversationTreeTabs({ extensionUri: context.extensionUri, setChatInput, chatDeps: controllerDeps });
+  const surfaces = registerSurfaces(context, chats, log, () => config.settings, {
     // Session Tree selection → the chat scrolls to the entry (and says so when it is off the active path).
     revealInChat: async (entryId) => {
-      if (!chatView.isReady) await vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
-      await chatView.revealEntry(entryId);
+      await (await focusedChat()).revealEntry(entryId);
     },
+    showChat: (chatApp) => chatPanels.reveal(chatApp),
     setChatInput,
-  });
+  }, { keys: secrets, chatPanels, conversationTree: { show: () => treeTabs.show(chats.focused) } });
 
-  const applySettings = () => app.applySettings().catch((error) => log.error(`applying settings failed: ${(error as Error).message}`));
+  const applySettings = () => chats.applySettings().catch((error) => log.error(`applying settings failed: ${(error as Error).message}`));
   context.subscriptions.push(
     config,
     secrets,
     prompter,
     chatView,
-    app,
+    chatPanels,
+    chats,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chatView, {
       webviewOptions: { retainContextWhenHidden: false },
     }),
-    onDidChangeChatState(() => void chatView.postState()),
+    onDidChangeChatState(() => {
+      for (const chat of [chatView, ...chatPanels.panels]) void chat.postState();
+    }),
     vscode.lm.onDidChangeChatModels(() => void refreshLanguageModels()),
     config.onDidChange(() => void applySettings()),
     secrets.onDidChange(() => void applySettings()),
-    // Approval requests wait in the chat: make sure it is visible.
-    prompter.onDidRequest(() => {
-      if (!chatView.isResolved) void vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
-    }),
-    openChat.register(),
     treeTabs,
-    openConversationTree.register(treeTabs, () => app),
-    newSession.register(context, app),
-    setApiKey.register(context, app, secrets),
-    clearApiKey.register(context, app, secrets),
-    selectModel.register(context, app),
   );
   // After a window reload the chat reopens the session it showed, at its remembered leaf.
   const lastSession = new LastSessionMemory(context.workspaceState);
@@ -150,6 +147,8 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     approvals: prompter,
     hasApiKey: (provider) => secrets.hasKey(provider),
     chatView,
+    chats,
+    chatPanels,
     sessionTree: surfaces.sessionTree,
     config,
   };

@@ -79,6 +79,8 @@ function bootstrap(): void {
     container.dataset.cspViolations = String(Number(container.dataset.cspViolations ?? '0') + 1);
     channel.report('error', `CSP blocked ${event.blockedURI || 'inline content'} (${event.violatedDirective})`);
   });
+  // with several chats open (side bar, editor tabs) the one the user works in is the current one
+  window.addEventListener('focus', () => channel.post({ type: 'focused' }));
   sendReady(channel);
 }
 

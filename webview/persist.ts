@@ -13,6 +13,8 @@ export interface PersistedUi {
   /** how the in-panel tree shows the conversation (render/tree.ts) */
   treeMode?: 'list' | 'graph';
   history: string[];
+  /** the session the chat shows: an editor tab reopens it after a reload (the host reads this state) */
+  sessionFile?: string;
 }
 
 /** The part of the webview API (acquireVsCodeApi) that keeps state across re-creations. */
@@ -38,6 +40,7 @@ export function loadPersisted(api: Pick<StateApi, 'getState'>): PersistedUi {
     treeOpen: raw.treeOpen === true,
     ...(raw.treeMode === 'list' || raw.treeMode === 'graph' ? { treeMode: raw.treeMode } : {}),
     history: Array.isArray(raw.history) ? raw.history.filter((h): h is string => typeof h === 'string').slice(-50) : [],
+    ...(typeof raw.sessionFile === 'string' && raw.sessionFile !== '' ? { sessionFile: raw.sessionFile } : {}),
   };
 }
 

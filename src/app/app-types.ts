@@ -12,7 +12,7 @@ import { modelKey } from '../llm/models';
 import type { ProviderOptions } from '../llm/provider-options';
 import type { KeyResolver, ModelInfo } from '../llm/types';
 import type { LeafMemory } from '../session/leaf-memory';
-import type { FilesRestoreResult } from './checkpoint-service';
+import type { CheckpointService, FilesRestoreResult } from './checkpoint-service';
 import type { ArborSettings } from './settings';
 import type { TreeDelta } from './tree-index';
 import type { ConversationEntry, ConversationSlice, TreeNodeView } from './view-model';
@@ -46,6 +46,8 @@ export interface ArborAppDeps {
   compaction?: Omit<AgentCompactionOptions, 'settings' | 'hooks'>;
   /** default: all seven built-in tools */
   tools?: readonly AgentTool[];
+  /** the workspace's file checkpoints, shared by every open chat (default: a new service) */
+  checkpoints?: CheckpointService;
   /** registries exported to other extensions (default: new ones) */
   compactionHooks?: CompactionHookRegistry;
   navigationHooks?: TreeNavigationHookRegistry;

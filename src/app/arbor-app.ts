@@ -84,7 +84,7 @@ export class ArborApp implements Disposable {
     this.policy = new ApprovalPolicy({ settings: deps.settings().approval });
     this.tools = deps.tools ?? createTools();
     this.models = new ModelChoice({ settings: deps.settings, keys: deps.keys, ...(deps.log ? { log: deps.log } : {}), agent: () => this.agent });
-    this.checkpoints = new CheckpointService({
+    this.checkpoints = deps.checkpoints ?? new CheckpointService({
       sessionsDir: deps.sessionsDir,
       workspace: this.workspace,
       settings: () => deps.settings().checkpoints,
@@ -133,6 +133,16 @@ export class ArborApp implements Disposable {
 
   get busy(): boolean {
     return this.agent?.busy ?? false;
+  }
+
+  /** A compaction is running (manual, automatic or a handoff). */
+  get compacting(): boolean {
+    return this.agent?.compacting ?? false;
+  }
+
+  /** The open session's leaf (null: none open, or nothing written yet). */
+  get leafId(): string | null {
+    return this.store?.getLeafId() ?? null;
   }
 
   get currentModel(): ModelInfo {
@@ -184,7 +194,7 @@ export class ArborApp implements Disposable {
       model: modelView(this.currentModel),
       thinkingLevel: this.currentThinkingLevel,
       busy: this.busy,
-      compacting: this.agent?.compacting ?? false,
+      compacting: this.compacting,
       navigating: this.treeActions.navigating,
       queued: [...(this.agent?.queuedMessages ?? [])],
       trusted: this.deps.trusted(),
@@ -212,6 +222,16 @@ export class ArborApp implements Disposable {
 
   treeNode(entryId: string): TreeNodeView | undefined {
     return this.views?.treeNode(entryId);
+  }
+
+  /** The views of the messages a compaction summarised (throws for an unknown compaction). */
+  summarizedBy(compactionId: string): ConversationEntry[] {
+    return this.requireViews().summarizedBy(compactionId);
+  }
+
+  /** Where "Continue from before this compaction" goes (throws for an unknown compaction). */
+  entryBeforeCompaction(compactionId: string): string {
+    return this.requireViews().entryBeforeCompaction(compactionId);
   }
 
   // ---- sessions -----------------------------------------------------------------------------------
@@ -257,6 +277,11 @@ export class ArborApp implements Disposable {
     });
   }
 
+  /** Names the open session (a `session_info` entry; empty clears the name). */
+  async renameSession(name: string): Promise<void> {
+    await this.requireStore().appendSessionInfo(name.trim());
+  }
+
   private leafMemoryOption(): { leafMemory?: LeafMemory } {
     return this.deps.leafMemory ? { leafMemory: this.deps.leafMemory } : {};
   }
@@ -281,6 +306,11 @@ export class ArborApp implements Disposable {
   private requireStore(): SessionStore {
     if (!this.store) throw new ArborAppError('No session is open.');
     return this.store;
+  }
+
+  private requireViews(): SessionViews {
+    this.requireStore();
+    return this.views!;
   }
 
   private requireAgent(): AgentSession {
@@ -418,6 +448,16 @@ export class ArborApp implements Disposable {
   async stop(): Promise<string[]> {
     this.treeActions.cancelNavigation();
     return (await this.agent?.stop()) ?? [];
+  }
+
+  /** The user is typing: the idle timer (automatic compaction when idle) waits. */
+  notifyUserTyping(): void {
+    this.agent?.notifyUserTyping();
+  }
+
+  /** Continues a reply cut off by the output limit. */
+  async continueReply(): Promise<void> {
+    await this.agent?.continueReply();
   }
 
   /** Removes a queued message (the user took it back). */

@@ -6,7 +6,7 @@ import { pinChangeOf } from '../session/pins';
 import { contentText } from '../core/messages';
 import type { SessionEntry } from '../session/entries';
 import type { SessionStore } from '../session/store';
-import type { AppChange, ConversationOption, ConversationWindow, EarlierPageRequest, EarlierPageResult, SessionView } from './app-types';
+import { ArborAppError, type AppChange, type ConversationOption, type ConversationWindow, type EarlierPageRequest, type EarlierPageResult, type SessionView } from './app-types';
 import { usageView } from './normalize-view';
 import { TreeIndex } from './tree-index';
 import { measuresCompaction } from './marker-figures';
@@ -182,6 +182,28 @@ export class SessionViews {
 
   treeNode(entryId: string): TreeNodeView | undefined {
     return this.tree.get(entryId);
+  }
+
+  /** The views of the messages a compaction summarised: its path before the first kept entry. */
+  summarizedBy(compactionId: string): ConversationEntry[] {
+    const compaction = this.compaction(compactionId);
+    const path = this.store.getBranch(compaction.id);
+    const keptAt = path.findIndex((e) => e.id === compaction.firstKeptEntryId);
+    return path.slice(0, keptAt === -1 ? path.length - 1 : keptAt).flatMap((entry) => this.viewOf(entry) ?? []);
+  }
+
+  /** "Continue from before this compaction": the entry before its first kept one. */
+  entryBeforeCompaction(compactionId: string): string {
+    const compaction = this.compaction(compactionId);
+    const target = this.store.getEntry(compaction.firstKeptEntryId)?.parentId ?? compaction.parentId;
+    if (!target) throw new ArborAppError('There is nothing before this compaction to continue from.');
+    return target;
+  }
+
+  private compaction(compactionId: string): Extract<SessionEntry, { type: 'compaction' }> {
+    const entry = this.store.getEntry(compactionId);
+    if (!entry || entry.type !== 'compaction') throw new ArborAppError(`Unknown compaction "${compactionId}".`);
+    return entry;
   }
 
   private conversationFromStore(): ConversationEntry[] {

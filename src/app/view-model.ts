@@ -50,6 +50,8 @@ export interface ConversationEntry {
   toolCallId?: string;
   toolName?: string;
   isError?: boolean;
+  /** a call that did not run: denied (by the user or the policy) or skipped (the turn stopped first) */
+  toolStatus?: 'denied' | 'skipped';
   /** the assistant entry whose call this answers */
   callEntryId?: string;
   // compaction

@@ -12,7 +12,7 @@ export { collectGarbage, referencedBlobs, type GcResult } from './gc';
 export { recoverRestores, type RecoveredJournal } from './journal';
 export { diffNodeStates, readManifest, stateAtPath, type FileChange, type NodeFileState } from './manifest';
 export { TurnRecorder, type AppendCustom } from './recorder';
-export { applyRestore, planRestore, type OutsideChange, type RestoreChoices, type RestoreOutcome, type RestorePlan, type SessionPaths } from './restore';
+export { applyRestore, describeNotRestorable, planRestore, type NotRestorable, type NotRestorableWhy, type OutsideChange, type RestoreChoices, type RestoreOutcome, type RestorePlan, type SessionPaths } from './restore';
 export * from './types';
 export { WorkspaceFiles } from './workspace-files';
 

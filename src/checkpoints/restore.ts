@@ -40,7 +40,35 @@ export interface RestorePlan {
   /** files changed outside Arbor: restored only when chosen */
   outsideChanges: OutsideChange[];
   /** files that cannot be restored, with the reason (not checkpointed, content gone, path refused) */
-  notRestorable: { key: FileKey; reason: string }[];
+  notRestorable: NotRestorable[];
+}
+
+/** Why a file cannot be restored; the surfaces word it (describeNotRestorable is the plain English one). */
+export type NotRestorableWhy =
+  | { kind: 'excluded' }
+  | { kind: 'not-checkpointed'; cause: 'too-large' | 'not-a-file'; size: number }
+  | { kind: 'disk-not-checkpointed'; cause: 'too-large' | 'not-a-file' }
+  | { kind: 'content-missing' }
+  | { kind: 'same-file' };
+
+export interface NotRestorable {
+  key: FileKey;
+  why: NotRestorableWhy;
+}
+
+export function describeNotRestorable(why: NotRestorableWhy): string {
+  switch (why.kind) {
+    case 'excluded':
+      return 'excluded, or not inside the workspace';
+    case 'not-checkpointed':
+      return `not checkpointed at that point (${why.cause === 'too-large' ? `${why.size} bytes, over the size cap` : 'not a regular file'})`;
+    case 'disk-not-checkpointed':
+      return `the file on disk is not checkpointed (${why.cause === 'too-large' ? 'over the size cap' : 'not a regular file'}), so it is not replaced`;
+    case 'content-missing':
+      return 'its content is missing from the checkpoint store';
+    case 'same-file':
+      return 'the same file as another path of the restore (a symbolic link)';
+  }
 }
 
 export async function planRestore(files: WorkspaceFiles, session: SessionPaths, fromId: string | null, toId: string | null): Promise<RestorePlan> {
@@ -58,14 +86,14 @@ export async function planRestore(files: WorkspaceFiles, session: SessionPaths, 
 
 async function planFile(files: WorkspaceFiles, plan: RestorePlan, key: FileKey, target: FileState, expected: FileState | undefined): Promise<void> {
   const absolute = files.isExcluded(key) ? undefined : await files.resolve(key);
-  if (absolute === undefined) return void plan.notRestorable.push({ key, reason: 'excluded, or not inside the workspace' });
+  if (absolute === undefined) return void plan.notRestorable.push({ key, why: { kind: 'excluded' } });
   // Two keys naming one file (through a symlink) would race in a parallel restore: the first one wins.
-  if (plannedPaths(plan).has(absolute)) return void plan.notRestorable.push({ key, reason: 'the same file as another path of the restore (a symbolic link)' });
+  if (plannedPaths(plan).has(absolute)) return void plan.notRestorable.push({ key, why: { kind: 'same-file' } });
   plannedPaths(plan).add(absolute);
   const current = await files.readState(absolute);
   if (sameState(current, target)) return;
   const refusal = await refusalOf(files, current, target);
-  if (refusal) return void plan.notRestorable.push({ key, reason: refusal });
+  if (refusal) return void plan.notRestorable.push({ key, why: refusal });
   if (expected !== undefined && !sameState(current, expected)) plan.outsideChanges.push({ key, absolute, current, target, expected });
   else plan.changes.push({ key, absolute, current, target });
 }
@@ -78,10 +106,10 @@ function plannedPaths(plan: RestorePlan): Set<string> {
   return paths;
 }
 
-async function refusalOf(files: WorkspaceFiles, current: FileState, target: FileState): Promise<string | undefined> {
-  if (target.kind === 'skipped') return `not checkpointed at that node (${target.reason === 'too-large' ? `${target.size} bytes, over the size cap` : 'not a regular file'})`;
-  if (current.kind === 'skipped') return `the file on disk is not checkpointed (${current.reason === 'too-large' ? 'over the size cap' : 'not a regular file'}), so it is not replaced`;
-  if (target.kind === 'file' && !(await files.blobs.has(target.hash))) return 'its content is missing from the checkpoint store';
+async function refusalOf(files: WorkspaceFiles, current: FileState, target: FileState): Promise<NotRestorableWhy | undefined> {
+  if (target.kind === 'skipped') return { kind: 'not-checkpointed', cause: target.reason, size: target.size };
+  if (current.kind === 'skipped') return { kind: 'disk-not-checkpointed', cause: current.reason };
+  if (target.kind === 'file' && !(await files.blobs.has(target.hash))) return { kind: 'content-missing' };
   return undefined;
 }
 

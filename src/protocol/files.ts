@@ -25,6 +25,22 @@ export const filesPreviewMessageSchema = z.strictObject({
   changes: z.array(z.strictObject({ key: keySchema, change: z.enum(['added', 'modified', 'deleted']) })).max(10_000),
   /** files changed outside Arbor since Arbor last wrote them: overwritten only when ticked */
   outside: keysSchema,
+  /** files the switch cannot restore (not checkpointed, content gone, path refused), with the reason worded by the host */
   notRestorable: z.array(z.strictObject({ key: keySchema, reason: z.string().max(1000) })).max(10_000),
+  /** the dialog's words, localized by the host (`{0}` in `more` is the number of files not listed) */
+  text: z.strictObject({
+    legend: z.string().max(200),
+    restore: z.string().max(200),
+    keep: z.string().max(200),
+    show: z.string().max(200),
+    summary: z.string().max(200),
+    more: z.string().max(200),
+    outside: z.string().max(500),
+    notRestorable: z.string().max(500),
+    restricted: z.string().max(500),
+    added: z.string().max(100),
+    modified: z.string().max(100),
+    deleted: z.string().max(100),
+  }),
 });
 export type FilesPreviewMessage = z.infer<typeof filesPreviewMessageSchema>;

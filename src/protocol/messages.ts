@@ -535,6 +535,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('userTyping') }),
   /** Continue after a reply cut off at the output limit (a hidden "continue" prompt) */
   z.strictObject({ type: z.literal('continueReply') }),
+  /** the chat's window got the focus: with several chats open, commands act on this one */
+  z.strictObject({ type: z.literal('focused') }),
   /**
    * Edit in place: the user message `entryId` is sent again with `text` as a new branch (the leaf moves to
    * its parent, no summary, then the prompt); the original stays in the tree as an alternative

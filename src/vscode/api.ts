@@ -2,9 +2,11 @@
 // tree navigation); integration tests also observe the views and drive the app. Typed, so importing
 // extensions can declare what they rely on.
 import type { ArborApp } from '../app/arbor-app';
+import type { ArborChats } from '../app/chats';
 import type { TreeNavigationHookRegistry } from '../branch/hooks';
 import type { CompactionHookRegistry } from '../compaction/hooks';
 import type { ChatApprovalPrompter } from './approval-prompter';
+import type { ChatPanels } from './chat-panels';
 import type { ChatViewProvider } from './chat-view';
 import type { ArborConfig } from './config';
 import type { SecretKeys } from './secrets';
@@ -17,8 +19,12 @@ export interface ArborApi {
   readonly compactionHooks: CompactionHookRegistry;
   /** hooks around tree navigation: beforeTreeNavigation / afterNavigation (see src/branch/hooks.ts) */
   readonly navigationHooks: TreeNavigationHookRegistry;
-  /** the application controller (current session, agent, snapshots) */
+  /** the side bar's chat: the application controller of its session (agent, snapshots) */
   readonly app: ArborApp;
+  /** every open chat (side bar and editor tabs) and which one is focused */
+  readonly chats: ArborChats;
+  /** the chats in editor tabs */
+  readonly chatPanels: ChatPanels;
   /** pending tool approvals: list() and answer(toolCallId, answer) */
   readonly approvals: Pick<ChatApprovalPrompter, 'list' | 'answer' | 'onDidRequest'>;
   /** whether a key is stored for a provider (the key itself is never exposed) */

@@ -84,6 +84,7 @@ export function toItem(entry: ConversationEntry): ConversationItem | undefined {
         toolName: (entry.toolName ?? '').slice(0, LIMITS.short),
         text: clip(entry.text, LIMITS.content),
         isError: entry.isError === true,
+        ...(entry.toolStatus ? { status: entry.toolStatus } : {}),
       };
     case 'compaction':
       return {

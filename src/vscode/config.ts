@@ -1,20 +1,12 @@
-// Reads every `arbor.*` setting the app controller uses and validates it through the core parsers
-// (src/app/settings.ts). An invalid value gets ONE warning (per distinct message) and its default; a
-// change applies without a reload (the app is told through `onDidChange`).
+// The one reader of the `arbor.*` settings, for the app and for every VS Code surface: validates them
+// through the core parsers (src/app/settings.ts). An invalid value gets ONE warning (per distinct
+// message) and its default; a change applies without a reload (the app is told through `onDidChange`).
 import * as vscode from 'vscode';
 import { parseArborSettings, type ArborSettings, type RawArborSettings } from '../app/settings';
-import type { BranchSummarySettings } from '../branch';
-import type { CompactionSettings } from '../compaction';
 import { ignoredSettingWarning, readRawSettings as readRaw } from '../app/settings-read';
 import { detectContextWindow } from '../llm/context-window';
 import type { ModelInfo } from '../llm/types';
 import type { Logger } from './log';
-
-/** Where compaction / branch-summary settings come from when another reader already validates them. */
-export interface SectionReader {
-  compaction(): CompactionSettings;
-  branchSummary(): BranchSummarySettings;
-}
 
 /** Raw values of every arbor.* setting this module parses (see src/app/settings-read.ts). */
 export function readRawSettings(onIgnored?: (setting: string) => void): RawArborSettings {
@@ -32,8 +24,7 @@ export class ArborConfig implements vscode.Disposable {
 
   constructor(
     private readonly log: Logger,
-    private readonly sections?: SectionReader,
-    private readonly warn: (message: string) => void = (message) => void vscode.window.showWarningMessage(message),
+    private readonly warn: (message: string) => void = (message) => void vscode.window.showWarningMessage(vscode.l10n.t('Arbor settings: {0}', message)),
   ) {
     this.current = this.read();
     this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
@@ -64,14 +55,7 @@ export class ArborConfig implements vscode.Disposable {
     raw.hostModels = this.hostModels;
     const parsed = parseArborSettings(raw);
     const settings = parsed.settings;
-    const warnings = [...ignored, ...parsed.warnings];
-    // The surfaces' SettingsReader (settings-contrib.ts) warns about these two sections; one warning each.
-    const reported = warnings.filter((w) => !w.startsWith('arbor.compaction') && !w.startsWith('arbor.branchSummary'));
-    if (this.sections) {
-      settings.compaction = this.sections.compaction();
-      settings.branchSummary = this.sections.branchSummary();
-    }
-    for (const warning of reported) {
+    for (const warning of [...ignored, ...parsed.warnings]) {
       if (this.warned.has(warning)) continue;
       this.warned.add(warning);
       this.log.warn(`settings: ${warning}`);

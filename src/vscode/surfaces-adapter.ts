@@ -1,8 +1,12 @@
-// Maps the application controller (src/app ArborApp) onto the small SurfacesApp interface the VS Code
-// surfaces are written against. The chat view can pass what only it can do (scroll to an entry, prefill
-// the input); without it, revealing just focuses the chat.
+// Maps the open chats (src/app/chats.ts) onto the small SurfacesApp interface the VS Code surfaces are
+// written against: everything acts on the focused chat's session, and when the focus moves to another
+// chat the surfaces hear a session change. The host passes what only the chat containers can do (scroll
+// to an entry, prefill the input); without it, revealing just focuses the side bar's chat.
 import * as vscode from 'vscode';
-import type { ArborApp } from '../app';
+import type { AppChange, ArborApp } from '../app';
+import type { ArborChats } from '../app/chats';
+import { modelKey } from '../llm/models';
+import { renameSession as renameSessionFile } from '../session/catalog';
 import type { SurfaceActivity, SurfaceCheckpoints, SurfacesApp } from './surfaces-types';
 
 export interface ChatHooks {
@@ -10,15 +14,18 @@ export interface ChatHooks {
   revealInChat?(entryId: string): Promise<void> | void;
   /** prefills the chat input (after switching to a user message: edit and resend) */
   setChatInput?(text: string): Promise<void> | void;
+  /** shows (and focuses) the chat of `app`: a session asked for is already open there */
+  showChat?(app: ArborApp): Thenable<unknown> | Promise<unknown>;
 }
 
-export function adaptArborApp(app: ArborApp, chat: ChatHooks = {}): SurfacesApp & vscode.Disposable {
+export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp & vscode.Disposable {
   const session = new vscode.EventEmitter<void>();
   const leaf = new vscode.EventEmitter<void>();
   const usage = new vscode.EventEmitter<void>();
   let summarizing = false;
   let compacting = false;
-  const subscription = app.onDidChange((change) => {
+  const app = () => chats.focused;
+  const onChange = (change: AppChange) => {
     switch (change.kind) {
       case 'session':
         compacting = false;
@@ -43,43 +50,71 @@ export function adaptArborApp(app: ArborApp, chat: ChatHooks = {}): SurfacesApp 
       default:
         break;
     }
+  };
+  let subscription = app().onDidChange(onChange);
+  const focus = chats.onDidChangeFocus((focused) => {
+    subscription.dispose();
+    subscription = focused.onDidChange(onChange);
+    summarizing = false;
+    compacting = false;
+    session.fire();
+    usage.fire();
   });
 
   return {
     get store() {
-      return app.currentStore;
+      return app().currentStore;
     },
     onDidChangeSession: session.event,
     onDidChangeLeaf: leaf.event,
     onDidChangeUsage: usage.event,
-    usage: () => app.usage() ?? undefined,
+    usage: () => app().usage() ?? undefined,
     activity(): SurfaceActivity {
-      if (compacting || app.currentAgent?.compacting) return 'compacting';
+      if (compacting || app().compacting) return 'compacting';
       if (summarizing) return 'summarizing';
-      return app.busy ? 'busy' : 'idle';
+      return app().busy ? 'busy' : 'idle';
     },
-    listSessions: () => app.listSessions(),
+    listSessions: () => app().listSessions(),
     checkpoints: checkpointsOf(app),
-    navigate: (targetId, options) => app.navigate(targetId, options),
+    navigate: (targetId, options) => app().navigate(targetId, options),
     insertBranchSummary: async (sourceLeafId, options) => {
-      await app.insertBranchSummary(sourceLeafId, options);
+      await app().insertBranchSummary(sourceLeafId, options);
     },
     compact: async (instructions, options) => {
-      await app.compact(instructions, options.review, {
+      await app().compact(instructions, options.review, {
         ...(options.keepFrom !== undefined ? { keepFrom: options.keepFrom } : {}),
         ...(options.handoff ? { handoff: true } : {}),
       });
     },
-    cancelCompaction: () => app.cancelCompaction(),
-    previewCompaction: () => app.previewCompaction(),
-    label: (entryId, label) => app.label(entryId, label),
-    pin: (entryId, pinned) => app.pin(entryId, pinned),
-    summarizeFromHere: (entryId, options) => app.summarizeFromHere(entryId, options),
+    cancelCompaction: () => app().cancelCompaction(),
+    previewCompaction: () => app().previewCompaction(),
+    label: (entryId, label) => app().label(entryId, label),
+    pin: (entryId, pinned) => app().pin(entryId, pinned),
+    summarizeFromHere: (entryId, options) => app().summarizeFromHere(entryId, options),
     openSession: async (file) => {
-      await app.openSession(file);
+      // a session is open in one chat at a time: the one that has it comes forward instead
+      const holder = chats.holding(file);
+      if (holder && chat.showChat) await chat.showChat(holder);
+      else await app().openSession(file);
     },
+    isOpen: (file) => chats.holding(file) !== undefined,
+    renameSession: async (file, name) => {
+      const holder = chats.holding(file);
+      if (holder) await holder.renameSession(name);
+      else await renameSessionFile(file, name);
+    },
+    newSession: async () => {
+      const focused = app();
+      const session = await focused.newSession();
+      await chat.showChat?.(focused);
+      return session.file;
+    },
+    models: () => app().availableModels(),
+    currentModelKey: () => modelKey(app().currentModel),
+    setModel: (key) => app().setModel(key),
+    applySettings: () => chats.applySettings(),
     forkSession: async (entryId) => {
-      await app.forkBranch(entryId);
+      await app().forkBranch(entryId);
     },
     revealInChat: async (entryId) => {
       if (chat.revealInChat) await chat.revealInChat(entryId);
@@ -89,6 +124,7 @@ export function adaptArborApp(app: ArborApp, chat: ChatHooks = {}): SurfacesApp 
       await chat.setChatInput?.(text);
     },
     dispose() {
+      focus.dispose();
       subscription.dispose();
       session.dispose();
       leaf.dispose();
@@ -97,21 +133,22 @@ export function adaptArborApp(app: ArborApp, chat: ChatHooks = {}): SurfacesApp 
   };
 }
 
-/** The app's file checkpoints as the surfaces see them. */
-function checkpointsOf(app: ArborApp): SurfaceCheckpoints {
-  const service = app.checkpoints;
+/** The focused chat's file checkpoints as the surfaces see them (one service for every chat). */
+function checkpointsOf(app: () => ArborApp): SurfaceCheckpoints {
+  const service = app().checkpoints;
   const store = () => {
-    if (!app.currentStore) throw new Error('No session is open.');
-    return app.currentStore;
+    const current = app().currentStore;
+    if (!current) throw new Error('No session is open.');
+    return current;
   };
   return {
     restoreMode: () => service.settings.restore,
-    previewSwitch: (targetId) => app.previewSwitchFiles(targetId),
+    previewSwitch: (targetId) => app().previewSwitchFiles(targetId),
     previewRestore: (entryId) => service.preview(store(), store().getLeafId(), entryId),
     diff: (fromId, toId) => service.diff(store(), fromId, toId),
     blobPath: (hash) => service.blobPath(hash),
     pathOf: (key) => service.pathOf(key),
-    restoreFilesOnly: (entryId, overwrite) => app.restoreFilesOnly(entryId, overwrite),
+    restoreFilesOnly: (entryId, overwrite) => app().restoreFilesOnly(entryId, overwrite),
     storeSize: () => service.storeSize(),
     collect: (live) => service.collect(live),
   };

@@ -5,6 +5,7 @@
 import type * as vscode from 'vscode';
 import type { UsageInfo } from '../agent';
 import type { CompactionPreparation, CompactionPreview, CompactionResult } from '../compaction';
+import type { ModelView } from '../app/app-types';
 import type { SessionSummary } from '../session/catalog';
 import type { PinOutcome } from '../app/pin-entry';
 import type { StageOutcome } from '../branch/stage';
@@ -12,6 +13,15 @@ import type { SessionStore } from '../session/store';
 import type { FilesRestoreResult, SwitchFilesPreview } from '../app/checkpoint-service';
 import type { RestoreMode } from '../app/checkpoint-settings';
 import type { FileChange, GcResult, StoreSize } from '../checkpoints';
+
+/**
+ * What the surfaces may read of the focused session: its entries, tree and names, and when they change.
+ * They change it only through the SurfacesApp calls (navigate, label, compact, rename…), never the store.
+ */
+export type SessionReader = Pick<
+  SessionStore,
+  'file' | 'header' | 'entryCount' | 'isRoot' | 'getLeafId' | 'getLeafEntry' | 'getBranch' | 'getEntry' | 'getEntries' | 'getLabel' | 'getChildren' | 'getSessionName' | 'onDidAppend' | 'onDidReload'
+>;
 
 /** What a navigation ended with (a subset of src/branch NavigateResult). */
 export interface SurfaceNavigateResult {
@@ -65,7 +75,7 @@ export type SurfaceActivity = 'idle' | 'busy' | 'compacting' | 'summarizing';
 
 export interface SurfacesApp {
   /** the current session, undefined before one is created or opened */
-  readonly store: SessionStore | undefined;
+  readonly store: SessionReader | undefined;
   /** fires when another session becomes current (new, open, fork, handoff) */
   readonly onDidChangeSession: vscode.Event<void>;
   /** fires when the leaf moved without an append (navigation, reload) */
@@ -94,8 +104,22 @@ export interface SurfacesApp {
   summarizeFromHere(entryId: string, options: { customInstructions?: string; signal?: AbortSignal }): Promise<StageOutcome>;
   /** sets (or with undefined clears) an entry's label */
   label(entryId: string, label: string | undefined): Promise<void>;
-  /** opens a session file as the current session */
+  /** opens a session file as the current session (a chat that already shows it comes forward instead) */
   openSession(file: string): Promise<void>;
+  /** whether any open chat shows `file` (a session is open in one chat at a time) */
+  isOpen(file: string): boolean;
+  /** renames a session: through the chat that has it open (its views follow), else in its file */
+  renameSession(file: string, name: string): Promise<void>;
+  /** starts an empty session in the focused chat and shows that chat; resolves with the new file */
+  newSession(): Promise<string>;
+  /** every model the user can pick */
+  models(): ModelView[];
+  /** the focused chat's model ("provider/id") */
+  currentModelKey(): string;
+  /** switches the focused chat's model */
+  setModel(key: string): Promise<ModelView>;
+  /** applies the settings and stored keys to every chat (after a key was set or cleared) */
+  applySettings(): Promise<void>;
   /** forks the path root→entryId into a new session and makes it current */
   forkSession(entryId: string): Promise<void>;
   /** asks the chat to scroll to an entry (best effort: the chat may not show it) */

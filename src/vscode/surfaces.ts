@@ -1,9 +1,16 @@
 // Registers Arbor's native VS Code surfaces: the Session Tree and Sessions views, the status bar context
-// meter, the settings watcher and every surface command (one file each under commands/). Called once
-// from src/extension.ts with the application controller.
+// meter and every command (one file each under commands/, all registered the same way). Called once from
+// src/extension.ts with the open chats; everything acts on the focused one.
 import * as vscode from 'vscode';
-import type { ArborApp } from '../app';
+import type { ArborChats } from '../app/chats';
 import * as cancelCompaction from './commands/cancel-compaction';
+import * as clearApiKey from './commands/clear-api-key';
+import * as newSession from './commands/new-session';
+import * as openChat from './commands/open-chat';
+import * as openChatInEditor from './commands/open-chat-in-editor';
+import * as openConversationTree from './commands/open-conversation-tree';
+import * as selectModel from './commands/select-model';
+import * as setApiKey from './commands/set-api-key';
 import * as compactSession from './commands/compact-session';
 import * as handoffSession from './commands/handoff-session';
 import * as compactUpToHere from './commands/compact-up-to-here';
@@ -34,15 +41,22 @@ import * as switchHereWithSummary from './commands/switch-here-with-summary';
 import * as toggleAutoCompaction from './commands/toggle-auto-compaction';
 import type { Logger } from './log';
 import { SessionsProvider } from './sessions/sessions-provider';
-import { SettingsReader, watchSettings } from './settings-contrib';
+import type { ArborSettings } from '../app/settings';
 import { StatusBar } from './status-bar';
-import { adaptArborApp, type ChatHooks } from './surfaces-adapter';
+import { adaptChats, type ChatHooks } from './surfaces-adapter';
 import type { SurfacesApp } from './surfaces-types';
 import { SessionTreeProvider } from './tree/session-tree-provider';
 import { useLocalizer } from './tree/entry-presentation';
 
-/** Every command module this file registers (tests check each id is registered and contributed). */
+/** Every command module, each `register(deps)` (tests check each id is registered and contributed). */
 export const SURFACE_COMMANDS = [
+  openChat,
+  openChatInEditor,
+  openConversationTree,
+  newSession,
+  selectModel,
+  setApiKey,
+  clearApiKey,
   switchHere,
   switchHereWithSummary,
   switchBranch,
@@ -77,29 +91,32 @@ export interface Surfaces {
   readonly sessionTreeView: vscode.TreeView<string>;
   readonly sessions: SessionsProvider;
   readonly statusBar: StatusBar;
-  readonly settings: SettingsReader;
+  readonly settings: () => ArborSettings;
   readonly deps: SurfaceDeps;
 }
 
 type Log = Logger & { show?(preserveFocus?: boolean): void };
 
-/** With the real controller (src/extension.ts). */
-export function registerSurfaces(context: vscode.ExtensionContext, app: ArborApp, log: Log, chat?: ChatHooks): Surfaces {
+/** What only the real host has: the keys, the editor chats and tree tabs (absent in tests with a fake app). */
+export type HostServices = Pick<SurfaceDeps, 'keys' | 'chatPanels' | 'conversationTree'>;
+
+/** With the real chats (src/extension.ts): the surfaces act on the focused one. */
+export function registerSurfaces(context: vscode.ExtensionContext, chats: ArborChats, log: Log, settings: () => ArborSettings, chat?: ChatHooks, host: HostServices = {}): Surfaces {
   useLocalizer((message, ...args) => vscode.l10n.t(message, ...args));
-  const adapted = adaptArborApp(app, chat);
+  const adapted = adaptChats(chats, chat);
   context.subscriptions.push(adapted);
-  return registerSurfacesFor(context.subscriptions, adapted, log);
+  return registerSurfacesFor(context.subscriptions, adapted, log, settings, host);
 }
 
 /** With any SurfacesApp (tests use a fake); everything is disposed through `subscriptions`. */
-export function registerSurfacesFor(subscriptions: vscode.Disposable[], app: SurfacesApp, log: Log, settings = new SettingsReader(log)): Surfaces {
+export function registerSurfacesFor(subscriptions: vscode.Disposable[], app: SurfacesApp, log: Log, settings: () => ArborSettings, host: HostServices = {}): Surfaces {
   const sessionTree = new SessionTreeProvider(app, log);
   const sessionTreeView = vscode.window.createTreeView(SessionTreeProvider.viewId, { treeDataProvider: sessionTree, showCollapseAll: true });
   const sessions = new SessionsProvider(app, log);
   const sessionsView = vscode.window.createTreeView(SessionsProvider.viewId, { treeDataProvider: sessions });
   const statusBar = new StatusBar(app);
-  const deps: SurfaceDeps = { app, log, settings, tree: sessionTree, treeView: sessionTreeView, sessions, status: statusBar };
-  subscriptions.push(sessionTree, sessionTreeView, sessions, sessionsView, statusBar, watchSettings(settings));
+  const deps: SurfaceDeps = { app, log, settings, tree: sessionTree, treeView: sessionTreeView, sessions, status: statusBar, ...host };
+  subscriptions.push(sessionTree, sessionTreeView, sessions, sessionsView, statusBar);
   for (const command of SURFACE_COMMANDS) subscriptions.push(command.register(deps));
   subscriptions.push(registerCheckpointContent(() => app.checkpoints), showStoreSize(sessionsView, app.checkpoints, sessions.onDidChangeTreeData, log));
   return { app, sessionTree, sessionTreeView, sessions, statusBar, settings, deps };

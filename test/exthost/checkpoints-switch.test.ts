@@ -3,73 +3,21 @@
 // when the states differ) or "Conversation only"; the restore is visible on disk, and a file changed
 // outside Arbor is kept unless ticked. Compare Files With… and Restore Files Only work on the same tree.
 import * as assert from 'node:assert/strict';
-import { readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { ArborApi } from '../../src/vscode/api';
-import { activateArbor, fakeAdmin } from './helpers';
+import { answers, FILE, removeFile, replyOf, twoTurnSession, workspaceFile, writeTurn } from './checkpoints-fixtures';
 import { stubWindow } from './surfaces-fixtures';
-
-const FILE = 'cp15-switch.txt';
-
-function workspaceFile(name: string): string {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!folder) throw new Error('no workspace folder');
-  return join(folder.uri.fsPath, name);
-}
-
-/** One turn: the model writes `word` (and a newline) to FILE, then says so. Every approval is granted. */
-async function writeTurn(api: ArborApi, word: string): Promise<void> {
-  await fakeAdmin('enqueue', [{ toolCalls: [{ id: `call_${word}`, name: 'write', input: { path: FILE, content: `${word}\n` } }] }, { text: `Wrote ${word}.` }]);
-  const subscription = api.approvals.onDidRequest((pending) => api.approvals.answer(pending.toolCallId, { kind: 'approve' }));
-  try {
-    assert.equal((await api.app.prompt(`write ${word}`)).kind, 'sent');
-  } finally {
-    subscription.dispose();
-  }
-}
-
-/** The assistant reply that ended the turn which wrote `word`. */
-function replyOf(api: ArborApi, word: string): string {
-  const entry = api.app.currentStore!.getEntries().find((e) => e.type === 'message' && e.message.role === 'assistant' && JSON.stringify(e.message.content).includes(`Wrote ${word}.`));
-  assert.ok(entry, `the reply after writing ${word}`);
-  return entry.id;
-}
-
-type Item = { label: string; description?: string; detail?: string };
-
-/** Answers the summary picker with "No summary" and the files picker with `files`; records the files picker. */
-function answers(files: string, outsideTicks: string[] = []) {
-  const seen: { files?: Item[]; outside?: Item[] } = {};
-  const ui = stubWindow({
-    showQuickPick: (items: Item[], options: { canPickMany?: boolean }) => {
-      if (options?.canPickMany) {
-        seen.outside = items;
-        return items.filter((i) => outsideTicks.includes(i.label));
-      }
-      if (items.some((i) => i.label.includes('Conversation only'))) {
-        seen.files = items;
-        return items.find((i) => i.label.includes(files));
-      }
-      return items.find((i) => i.label.includes('No summary'));
-    },
-  });
-  return { ui, seen };
-}
 
 suite('file checkpoints: branch switches (issue #15)', () => {
   let api: ArborApi;
 
   setup(async () => {
-    api = await activateArbor();
-    await rm(workspaceFile(FILE), { force: true });
-    await api.app.newSession();
-    await writeTurn(api, 'one');
-    await writeTurn(api, 'two');
+    api = await twoTurnSession();
   });
 
   teardown(async () => {
-    await rm(workspaceFile(FILE), { force: true });
+    await removeFile();
   });
 
   test('each turn that wrote the file carries an arbor.files manifest', () => {

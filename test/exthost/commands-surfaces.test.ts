@@ -5,6 +5,8 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { parseArborSettings } from '../../src/app/settings';
+import { readRawSettings } from '../../src/vscode/config';
 import * as compactSession from '../../src/vscode/commands/compact-session';
 import { CompactionNotDone, failed, skipped } from '../../src/compaction';
 import * as copyEntry from '../../src/vscode/commands/copy-entry';
@@ -448,7 +450,8 @@ suite('surfaces: commands', () => {
     const app = await twoBranchApp();
     const config = () => vscode.workspace.getConfiguration('arbor.compaction');
     const deps = depsFor(app);
-    deps.settings = new (deps.settings.constructor as typeof import('../../src/vscode/settings-contrib').SettingsReader)(undefined, () => undefined);
+    // the live configuration, read the way the extension's one reader reads it
+    deps.settings = () => parseArborSettings(readRawSettings()).settings;
     const ui = stubWindow();
     try {
       assert.equal(config().get('enabled'), true);

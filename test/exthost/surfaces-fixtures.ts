@@ -9,7 +9,9 @@ import type { PinOutcome } from '../../src/app/pin-entry';
 import { PIN_CUSTOM_TYPE, pinData } from '../../src/session/pins';
 import { SessionStore } from '../../src/session/store';
 import type { SurfaceDeps } from '../../src/vscode/commands/surface-deps';
-import { SettingsReader } from '../../src/vscode/settings-contrib';
+import { parseArborSettings, type ArborSettings } from '../../src/app/settings';
+import type { ModelView } from '../../src/app/app-types';
+import { renameSession } from '../../src/session/catalog';
 import type { SurfaceNavigateOptions, SurfaceNavigateResult, SurfacesApp } from '../../src/vscode/surfaces-types';
 
 let clock = Date.parse('2025-01-01T00:00:00.000Z');
@@ -152,6 +154,31 @@ export class FakeApp implements SurfacesApp {
   async forkSession(entryId: string): Promise<void> {
     this.calls.push({ method: 'forkSession', args: [entryId] });
   }
+  isOpen(file: string): boolean {
+    return this.store?.file === file;
+  }
+  async renameSession(file: string, name: string): Promise<void> {
+    this.calls.push({ method: 'renameSession', args: [file, name] });
+    if (this.store?.file === file) await this.store.appendSessionInfo(name);
+    else await renameSession(file, name);
+  }
+  async newSession(): Promise<string> {
+    this.calls.push({ method: 'newSession', args: [] });
+    return '';
+  }
+  models(): ModelView[] {
+    return [];
+  }
+  currentModelKey(): string {
+    return 'fake/fake-gpt';
+  }
+  async setModel(key: string): Promise<ModelView> {
+    this.calls.push({ method: 'setModel', args: [key] });
+    throw new Error(`FakeApp has no model "${key}"`);
+  }
+  async applySettings(): Promise<void> {
+    this.calls.push({ method: 'applySettings', args: [] });
+  }
   async revealInChat(entryId: string): Promise<void> {
     this.calls.push({ method: 'revealInChat', args: [entryId] });
   }
@@ -179,10 +206,10 @@ export function memoryLog(): Log {
 }
 
 /** Settings with fixed branch-summary options (no configuration writes needed). */
-export function fixedSettings(branchSummaryEnabled: boolean): SettingsReader {
-  const reader = new SettingsReader(undefined, () => undefined);
-  reader.branchSummary = () => ({ enabled: branchSummaryEnabled, reserveTokens: 16384 });
-  return reader;
+export function fixedSettings(branchSummaryEnabled: boolean): () => ArborSettings {
+  const settings = parseArborSettings({}).settings;
+  settings.branchSummary = { enabled: branchSummaryEnabled, reserveTokens: 16384 };
+  return () => settings;
 }
 
 export function depsFor(app: FakeApp, options: { branchSummaryEnabled?: boolean } = {}): SurfaceDeps & { log: Log } {

@@ -4,10 +4,10 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { DEFAULT_COMPACTION_SETTINGS } from '../../src/compaction';
 import { SessionsProvider } from '../../src/vscode/sessions/sessions-provider';
-import { SettingsReader } from '../../src/vscode/settings-contrib';
+import { ArborConfig } from '../../src/vscode/config';
 import { meterView } from '../../src/vscode/status-bar';
-import { EXTENSION_ID } from './helpers';
-import { FakeApp, sessionFrom, twoBranchEntries } from './surfaces-fixtures';
+import { EXTENSION_ID, waitFor } from './helpers';
+import { FakeApp, memoryLog, sessionFrom, twoBranchEntries } from './surfaces-fixtures';
 
 const usage = (tokens: number | null, estimated = 0) => ({
   contextTokens: tokens,
@@ -22,21 +22,27 @@ suite('surfaces: settings, status bar, sessions view', () => {
   test('an invalid setting warns once and falls back to the default; a valid one applies', async () => {
     const config = vscode.workspace.getConfiguration('arbor.compaction');
     const shown: string[] = [];
-    const reader = new SettingsReader(undefined, (m) => shown.push(m));
+    // the extension's one settings reader (src/vscode/config.ts), with its warnings recorded
+    const reader = new ArborConfig(memoryLog(), (m: string) => shown.push(m));
+    const compaction = () => {
+      reader.reload();
+      return reader.settings.compaction;
+    };
     try {
       await config.update('reserveTokens', 'lots', vscode.ConfigurationTarget.Global);
       await config.update('keepRecentTokens', 5000, vscode.ConfigurationTarget.Global);
-      const first = reader.compaction();
-      const second = reader.compaction();
+      const first = compaction();
+      const second = compaction();
       assert.equal(first.reserveTokens, DEFAULT_COMPACTION_SETTINGS.reserveTokens);
       assert.equal(second.reserveTokens, DEFAULT_COMPACTION_SETTINGS.reserveTokens);
       assert.equal(first.keepRecentTokens, 5000);
       assert.equal(shown.length, 1, `one warning, not one per read: ${JSON.stringify(shown)}`);
       assert.match(shown[0]!, /arbor\.compaction\.reserveTokens: "lots" is not valid.*using the default 16384/);
       await config.update('reserveTokens', -5, vscode.ConfigurationTarget.Global);
-      reader.compaction();
+      compaction();
       assert.equal(shown.length, 2, 'a different invalid value warns again');
     } finally {
+      reader.dispose();
       await config.update('reserveTokens', undefined, vscode.ConfigurationTarget.Global);
       await config.update('keepRecentTokens', undefined, vscode.ConfigurationTarget.Global);
     }
@@ -45,16 +51,21 @@ suite('surfaces: settings, status bar, sessions view', () => {
   test('branch summary settings: bad values warn once, defaults apply', async () => {
     const config = vscode.workspace.getConfiguration('arbor.branchSummary');
     const shown: string[] = [];
-    const reader = new SettingsReader(undefined, (m) => shown.push(m));
+    const reader = new ArborConfig(memoryLog(), (m: string) => shown.push(m));
+    const branchSummary = () => {
+      reader.reload();
+      return reader.settings.branchSummary;
+    };
     try {
-      assert.deepEqual(reader.branchSummary(), { enabled: true, reserveTokens: 16384 });
+      assert.deepEqual(branchSummary(), { enabled: true, reserveTokens: 16384 });
       await config.update('enabled', 'yes', vscode.ConfigurationTarget.Global);
-      assert.equal(reader.branchSummary().enabled, true);
-      assert.equal(reader.branchSummary().enabled, true);
+      assert.equal(branchSummary().enabled, true);
+      assert.equal(branchSummary().enabled, true);
       assert.equal(shown.length, 1);
       await config.update('enabled', false, vscode.ConfigurationTarget.Global);
-      assert.equal(reader.branchSummary().enabled, false, 'changes apply without a reload');
+      await waitFor('the change to reach the reader without a reload', () => reader.settings.branchSummary.enabled === false);
     } finally {
+      reader.dispose();
       await config.update('enabled', undefined, vscode.ConfigurationTarget.Global);
     }
   });

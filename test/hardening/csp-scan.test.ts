@@ -125,24 +125,46 @@ function filesUnder(dir: string, suffix: string): string[] {
   });
 }
 
-test('the chat view is the only webview: no other webview is created or given HTML anywhere in src/', () => {
+// Every place that creates a webview or gives one HTML. A new one must be added here on purpose, after
+// checking that it renders through renderChatHtml (the strict CSP below) and binds through the chat
+// controller (which sets enableScripts and the local resource roots checked below).
+const KNOWN_WEBVIEW_SITES = [
+  `src${sep}extension.ts:registerWebviewViewProvider\\s*\\(`,
+  `src${sep}vscode${sep}chat-controller.ts:\\.html\\s*=[^=]`,
+  `src${sep}vscode${sep}chat-panels.ts:createWebviewPanel\\s*\\(`,
+  `src${sep}vscode${sep}chat-panels.ts:registerWebviewPanelSerializer\\s*\\(`,
+  `src${sep}vscode${sep}tree-tabs.ts:createWebviewPanel\\s*\\(`,
+  `src${sep}vscode${sep}tree-tabs.ts:\\.html\\s*=[^=]`,
+];
+
+test('webviews are created only at the known sites, and every HTML they get is renderChatHtml', () => {
   const creators: string[] = [];
+  const htmlAssignments: string[] = [];
   for (const file of filesUnder(join(root, 'src'), '.ts')) {
     const text = readFileSync(file, 'utf8');
     for (const pattern of [/createWebviewPanel\s*\(/g, /registerWebviewViewProvider\s*\(/g, /registerWebviewPanelSerializer\s*\(/g, /\.html\s*=[^=]/g, /registerCustomEditorProvider\s*\(/g]) {
       for (const _ of text.matchAll(pattern)) creators.push(`${relative(root, file)}:${pattern.source}`);
     }
+    for (const m of text.matchAll(/\.html\s*=(?!=)([^;]*)/g)) htmlAssignments.push(`${relative(root, file)}: ${m[1]!.trim()}`);
   }
-  assert.deepEqual(creators.sort(), [
-    `src${sep}extension.ts:registerWebviewViewProvider\\s*\\(`,
-    `src${sep}vscode${sep}chat-view.ts:\\.html\\s*=[^=]`,
-  ].sort(), 'a new webview must be added to this scan');
+  assert.deepEqual(creators.sort(), [...KNOWN_WEBVIEW_SITES].sort(), 'a new webview must be added to this scan');
+  assert.ok(htmlAssignments.length > 0);
+  for (const assignment of htmlAssignments) assert.match(assignment, /: renderChatHtml\(/, `HTML not from renderChatHtml: ${assignment}`);
 });
 
 test('chat webview: strict CSP with default-src none, nonce-only scripts, every <script> carries the nonce', () => {
   const webview = resolveChatView();
-  const page = webview.html;
-  assert.ok(page.length > 0, 'resolveWebviewView set the HTML');
+  assert.ok(webview.html.length > 0, 'resolveWebviewView set the HTML');
+  assertStrictPage(webview.html);
+});
+
+test('Conversation Tree tab: the same strict CSP as the chat', () => {
+  const page = html.renderChatHtml(fakeWebview() as never, extensionUri as never, undefined, 'tree');
+  assert.match(page, /data-view="tree"/);
+  assertStrictPage(page);
+});
+
+function assertStrictPage(page: string): void {
   const { policy, scripts, cspMetaCount } = parse(page);
   assert.equal(cspMetaCount, 1, 'exactly one CSP meta tag');
   // the CSP meta must come before anything that loads (a later meta does not cover earlier elements)
@@ -181,7 +203,7 @@ test('chat webview: strict CSP with default-src none, nonce-only scripts, every 
     }
   }
   assert.ok(!policy.has('connect-src') && !policy.has('frame-src') && !policy.has('child-src'), 'no network, frames or workers');
-});
+}
 
 test('chat webview: the nonce is fresh per render (1,000 renders, all distinct)', () => {
   const nonces = new Set<string>();

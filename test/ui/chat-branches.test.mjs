@@ -208,3 +208,22 @@ for (const [theme, kind, tag] of THEMES) {
     await message.locator('textarea.inline-edit-input').waitFor({ state: 'detached' });
   });
 }
+
+wb.test('a new session\'s welcome shows what to try; a tip fills the input without sending', async (page) => {
+  const chat = await readyChat(page);
+  const input = chat.locator('#prompt-input textarea');
+  await input.fill('/new');
+  await input.press('Enter');
+  const welcome = chat.locator('#welcome');
+  await welcome.waitFor({ timeout: 20_000 });
+  const tips = welcome.locator('.welcome-tip');
+  assert.ok((await tips.count()) >= 3, 'several things to try');
+  const before = fake.requests.length;
+  await tips.filter({ hasText: 'Summarize a file with @' }).click();
+  assert.equal(await chat.locator('#prompt-input').evaluate((e) => e.value), 'Summarize @README.md');
+  assert.ok(await chat.locator('#prompt-input').evaluate((e) => e.matches(':focus-within') || document.activeElement === e), 'the cursor is in the input');
+  assert.equal(fake.requests.length, before, 'nothing was sent');
+  assert.equal(await welcome.isVisible(), true);
+  await screenshot(page, 'chat-branches-welcome');
+  await chat.locator('#prompt-input').evaluate((e) => { e.value = ''; });
+});

@@ -1,8 +1,11 @@
 // UI test of the files choice in the chat's branch-switch dialog (issue #15), on a pre-written session
 // whose two turns wrote notes.txt (manifests + blobs in the store beside the sessions): clicking the first
 // turn's reply in the in-panel tree opens the dialog with "Conversation and files" checked, "1 file will
-// change" and the file listed; "No summary" then switches and the file on disk holds the first turn's
-// content again. Screenshots of the dialog in the dark, light and high-contrast themes.
+// change" and the file listed, and the file that was never checkpointed (over the size cap) listed as
+// not restorable; "Show changes" opens the multi-file diff; "No summary" then switches and the file on
+// disk, and in its open editor, holds the first turn's content again. Then "Compare Files With…" from
+// the Session Tree between two branches that wrote different notes opens the multi-file diff.
+// Screenshots of the dialog in the dark, light and high-contrast themes.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -43,15 +46,24 @@ function blob(text) {
 const KEY = 'cpws/notes.txt';
 const v1 = blob('alpha notes\n');
 const v2 = blob('beta notes\n');
-const manifest = (id, parentId, before, afterState) => ({
+const v3 = blob('gamma notes\n');
+const HUGE = 'cpws/huge.bin';
+const manifest = (id, parentId, before, afterState, extra = { before: {}, after: {} }) => ({
   type: 'custom', id, parentId, timestamp: at(), customType: 'arbor.files',
-  data: { version: 1, reason: 'turn', method: 'tool', before: { [KEY]: before }, after: { [KEY]: afterState } },
+  data: { version: 1, reason: 'turn', method: 'tool', before: { [KEY]: before, ...extra.before }, after: { [KEY]: afterState, ...extra.after } },
 });
+// The first turn also made a file over the size cap (listed "not checkpointed"); a side branch from the
+// first reply wrote other notes (the Compare Files check); the main branch ends at r2, the session's leaf.
+const hugeExtra = { before: { [HUGE]: { kind: 'absent' } }, after: { [HUGE]: { kind: 'skipped', reason: 'too-large', size: 9_000_000 } } };
 const entries = [
   user('u1', null, 'Write the notes'),
   assistant('a1', 'u1', 'Writing them.'),
-  manifest('f1', 'a1', { kind: 'absent' }, v1),
+  manifest('f1', 'a1', { kind: 'absent' }, v1, hugeExtra),
   assistant('r1', 'f1', 'The notes say alpha.'),
+  user('u3', 'r1', 'Try other notes'),
+  assistant('a3', 'u3', 'Trying.'),
+  manifest('f3', 'a3', v1, v3),
+  assistant('r3', 'f3', 'The notes say gamma.'),
   user('u2', 'r1', 'Rewrite the notes'),
   assistant('a2', 'u2', 'Rewriting them.'),
   manifest('f2', 'a2', v1, v2),
@@ -113,6 +125,13 @@ wb.test('the switch dialog offers Conversation and files with the file list; cho
   const row = sidebarPane(page, 'Sessions').locator('.monaco-list-row', { hasText: 'Write the notes' }).first();
   await row.waitFor({ timeout: 20_000 });
   const chat = await readyChat(page);
+  await retry('opening notes.txt in an editor', async () => {
+    await page.keyboard.press('Control+P');
+    const quick = page.locator('.quick-input-widget');
+    await quick.locator('.quick-input-box input').fill('notes.txt');
+    await quick.locator('.monaco-list-row', { hasText: 'notes.txt' }).first().click({ timeout: 5000 });
+    await page.locator('.monaco-editor .view-lines', { hasText: 'beta notes' }).first().waitFor({ timeout: 10_000 });
+  });
   await retry('opening the session', async () => {
     await row.click();
     await chat.locator('#app[data-leaf="r2"]').waitFor({ timeout: 20_000 });
@@ -133,6 +152,10 @@ wb.test('the switch dialog offers Conversation and files with the file list; cho
   assert.match(await chat.locator('#switch-files-list').innerText(), /cpws\/notes\.txt\s+modified/);
   assert.equal(await chat.locator('#switch-files-restore').isChecked(), true, 'the default when the two points differ');
   assert.equal(await chat.locator('#switch-files-keep').isChecked(), false);
+  assert.match(await chat.locator('#switch-files-not-restorable').innerText(), /1 file cannot be restored:\s+cpws\/huge\.bin\s+not checkpointed \(8\.6 MB, over the size cap\)/);
+  // "Show changes": the multi-file diff of what the switch would change opens in the editor area.
+  await chat.locator('#switch-files-show').click();
+  await page.locator('.tab', { hasText: 'Files this switch changes' }).first().waitFor({ timeout: 20_000 });
   await screenshot(page, 'checkpoints-dialog-dark');
   for (const [theme, name, kind] of [['Light Modern', 'light', 'vscode-light'], ['Dark High Contrast', 'hc', 'vscode-high-contrast']]) {
     await setTheme(page, theme, kind);
@@ -143,4 +166,32 @@ wb.test('the switch dialog offers Conversation and files with the file list; cho
   const deadline = Date.now() + 10_000;
   while (readFileSync(join(workspace, 'notes.txt'), 'utf8') !== 'alpha notes\n' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   assert.equal(readFileSync(join(workspace, 'notes.txt'), 'utf8'), 'alpha notes\n', 'the file on disk is the first turn\'s');
+  // The editor opened before the switch shows the restored content (VS Code follows the disk).
+  await page.locator('.monaco-editor .view-lines', { hasText: 'alpha notes' }).first().waitFor({ timeout: 20_000 });
+  await screenshot(page, 'checkpoints-restored-editor');
 }, { timeout: 240_000 });
+
+wb.test('Compare Files With… between two branches opens the multi-file diff', async (page) => {
+  await expandPane(page, 'Session Tree');
+  const tree = sidebarPane(page, 'Session Tree');
+  const row = tree.locator('.monaco-list-row', { hasText: 'The notes say alpha.' }).first();
+  await row.waitFor({ timeout: 20_000 });
+  const quick = page.locator('.quick-input-widget');
+  await retry('Compare Files With… from the context menu', async () => {
+    try {
+      await row.click({ button: 'right' });
+      const item = page.locator('.context-view .action-menu-item', { hasText: 'Compare Files With' }).first();
+      await item.waitFor({ timeout: 5000 });
+      await item.hover();
+      await item.click();
+      await quick.locator('.monaco-list-row', { hasText: 'The notes say gamma.' }).first().click({ timeout: 5000 });
+    } catch (error) {
+      await page.keyboard.press('Escape').catch(() => {});
+      throw error;
+    }
+  });
+  const tab = page.locator('.tab', { hasText: /Files: r3 ↔ r1/ }).first();
+  await tab.waitFor({ timeout: 20_000 });
+  await page.locator('.monaco-editor .view-lines', { hasText: 'gamma notes' }).first().waitFor({ timeout: 20_000 });
+  await screenshot(page, 'checkpoints-compare-files');
+}, { timeout: 180_000 });

@@ -75,6 +75,10 @@ export function mountApp(
   let revealAfterSwitch: { entryId: string; fromLeaf: string | null } | undefined;
   const conversation = createConversation(ctx, {
     nearTop: () => loadEarlier(CONVERSATION_PAGE),
+    fill: (prompt) => {
+      composer.setText(prompt);
+      composer.focus();
+    },
     decorate: (item, node) => {
       decorateRow(extras, item, node);
       navShown.set(item.entryId, navSignature(extras, item.entryId));
@@ -227,6 +231,8 @@ export function mountApp(
       treeOpen,
       ...(treeMode ? { treeMode } : {}),
       history: persisted.history,
+      // an editor tab is restored after a reload with the session it showed (src/vscode/chat-panels.ts)
+      ...(store.state?.sessionFile ? { sessionFile: store.state.sessionFile } : {}),
     }),
     // tells tests (and anyone inspecting the DOM) which row the saved state names
     (ui) => {
@@ -271,6 +277,7 @@ export function mountApp(
       composer.update(store.state);
       container.dataset.busy = String(store.busy);
       container.dataset.status = 'ready';
+      save();
     }
     if (parts.has('conversation')) {
       // A new snapshot with another leaf (a branch switch, or another session) shows the new position,

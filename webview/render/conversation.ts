@@ -8,10 +8,13 @@ import type { ScrollAnchor } from '../scroll-anchor';
 import type { Store } from '../store';
 import { renderBlocks, renderItem, type RenderContext } from './message';
 import { VirtualList } from './virtual-list';
+import { welcomeTips } from './welcome-tips';
 
 export interface ConversationHooks {
   /** the user is near the top of the loaded items (or asked for more): load the page before them */
   nearTop(): void;
+  /** a welcome tip was picked: its prompt goes into the input */
+  fill(prompt: string): void;
   /** extras laid over every rendered row (the branch switcher, the in-place editor) */
   decorate(item: ConversationItem, node: HTMLElement): void;
 }
@@ -72,7 +75,8 @@ export function createConversation(ctx: RenderContext, hooks: ConversationHooks)
     { class: 'welcome', id: 'welcome' },
     el('h2', {}, 'Welcome to Arbor'),
     el('p', {}, 'Arbor is a coding agent whose conversations are trees: edit an earlier message to branch, and nothing you tried is lost.'),
-    el('p', { class: 'hint' }, 'Ask for a change below. Type / for commands; the tree button shows every branch of this conversation.'),
+    el('p', { class: 'hint' }, 'Ask for a change below. Type / for commands and @ for files; the tree button shows every branch of this conversation. Try:'),
+    welcomeTips(hooks.fill),
   );
   // One button whose text changes (not two elements), so the row keeps its height while loading.
   const earlierButton = el('button', { type: 'button', class: 'link-btn', 'data-action': 'loadEarlier' }, 'Load earlier messages');

@@ -1,8 +1,9 @@
 // The files part of the branch-switch dialog (issue #15): "Conversation and files" (checked when the two
 // points' file states differ, or with arbor.checkpoints.restore = always) or "Conversation only", the
 // count and list of files that will change, "Show changes", and one checkbox per file changed outside
-// Arbor (unticked: kept). Hidden until the host's `filesPreview` for the dialog's target arrives, and
-// when there is nothing to restore; in Restricted Mode it only says that files are not restored.
+// Arbor (unticked: kept), and the files that cannot be restored with the reason. Hidden until the host's
+// `filesPreview` for the dialog's target arrives, and when no file is concerned; in Restricted Mode it
+// only says that files are not restored. Every word comes from the host (localized there).
 import type { FilesPreviewMessage, NavigateFiles } from '../../src/protocol';
 import { el } from '../dom';
 
@@ -17,22 +18,25 @@ export interface FilesChoice {
   choice(): NavigateFiles | undefined;
 }
 
-function radio(id: string, label: string): { input: HTMLInputElement; row: HTMLElement } {
+function radio(id: string): { input: HTMLInputElement; row: HTMLElement; label: HTMLElement } {
   const input = el('input', { type: 'radio', name: 'switch-files', id }) as HTMLInputElement;
-  return { input, row: el('label', { class: 'files-option', for: id }, input, label) };
+  const label = el('span', {});
+  return { input, row: el('label', { class: 'files-option', for: id }, input, label), label };
 }
 
 export function createFilesChoice(showChanges: () => void): FilesChoice {
-  const restore = radio('switch-files-restore', 'Conversation and files');
-  const keep = radio('switch-files-keep', 'Conversation only');
+  const restore = radio('switch-files-restore');
+  const keep = radio('switch-files-keep');
   const summary = el('span', { class: 'files-summary', id: 'switch-files-summary' });
-  const show = el('vscode-link', { id: 'switch-files-show', href: '#' }, 'Show changes');
+  const show = el('vscode-link', { id: 'switch-files-show', href: '#' });
   const list = el('ul', { class: 'files-list', id: 'switch-files-list' });
   const outside = el('div', { class: 'files-outside', id: 'switch-files-outside' });
+  const refused = el('div', { class: 'files-refused', id: 'switch-files-not-restorable' });
   const note = el('p', { class: 'files-note', id: 'switch-files-note' });
-  const options = el('div', { class: 'files-options', role: 'radiogroup', 'aria-label': 'Files' }, restore.row, keep.row);
+  const options = el('div', { class: 'files-options', role: 'radiogroup' }, restore.row, keep.row);
   const details = el('div', { class: 'files-details' }, el('div', { class: 'files-heading' }, summary, show), list, outside);
-  const root = el('fieldset', { class: 'dialog-files', id: 'switch-files', hidden: true }, el('legend', {}, 'Files'), options, details, note);
+  const legend = el('legend', {});
+  const root = el('fieldset', { class: 'dialog-files', id: 'switch-files', hidden: true }, legend, options, details, refused, note);
   let current: FilesPreviewMessage | undefined;
 
   show.addEventListener('click', (event) => {
@@ -43,13 +47,27 @@ export function createFilesChoice(showChanges: () => void): FilesChoice {
   restore.input.addEventListener('change', sync);
   keep.input.addEventListener('change', sync);
 
+  function renderWords(text: FilesPreviewMessage['text']): void {
+    legend.textContent = text.legend;
+    options.setAttribute('aria-label', text.legend);
+    restore.label.textContent = text.restore;
+    keep.label.textContent = text.keep;
+    show.textContent = text.show;
+    summary.textContent = text.summary;
+  }
+
   function renderFiles(preview: FilesPreviewMessage): void {
-    const count = preview.changes.length + preview.outside.length;
-    summary.textContent = count === 1 ? '1 file will change' : `${count} files will change`;
-    const rows = preview.changes.slice(0, SHOWN_FILES).map((c) => el('li', { 'data-change': c.change }, el('span', { class: 'files-key' }, c.key), el('span', { class: 'files-change' }, c.change)));
-    if (preview.changes.length > SHOWN_FILES) rows.push(el('li', { class: 'files-more' }, `and ${preview.changes.length - SHOWN_FILES} more`));
+    const { text } = preview;
+    const rows = preview.changes.slice(0, SHOWN_FILES).map((c) => el('li', { 'data-change': c.change }, el('span', { class: 'files-key' }, c.key), el('span', { class: 'files-change' }, text[c.change])));
+    if (preview.changes.length > SHOWN_FILES) rows.push(el('li', { class: 'files-more' }, text.more.replace('{0}', String(preview.changes.length - SHOWN_FILES))));
     list.replaceChildren(...rows);
-    outside.replaceChildren(...(preview.outside.length ? [el('p', {}, 'Changed outside Arbor — tick to overwrite, otherwise kept:'), ...preview.outside.map(outsideRow)] : []));
+    outside.replaceChildren(...(preview.outside.length ? [el('p', {}, text.outside), ...preview.outside.map(outsideRow)] : []));
+  }
+
+  /** The files that cannot be restored, shown whatever the choice (the user should know). */
+  function renderRefused(preview: FilesPreviewMessage): void {
+    const items = preview.notRestorable.map((n) => el('li', {}, el('span', { class: 'files-key' }, n.key), el('span', { class: 'files-change' }, n.reason)));
+    refused.replaceChildren(...(items.length && preview.restorable ? [el('p', {}, preview.text.notRestorable), el('ul', { class: 'files-list' }, ...items)] : []));
   }
 
   function outsideRow(key: string, index: number): HTMLElement {
@@ -66,9 +84,11 @@ export function createFilesChoice(showChanges: () => void): FilesChoice {
     show(preview) {
       current = preview;
       const work = preview.changes.length + preview.outside.length > 0;
-      root.hidden = !work || preview.mode === 'never';
-      options.hidden = details.hidden = !preview.restorable;
-      note.textContent = preview.restorable ? '' : 'Files are not restored in Restricted Mode; only the conversation moves.';
+      root.hidden = (!work && preview.notRestorable.length === 0) || preview.mode === 'never';
+      renderWords(preview.text);
+      renderRefused(preview);
+      options.hidden = details.hidden = !preview.restorable || !work;
+      note.textContent = preview.restorable ? '' : preview.text.restricted;
       if (!work || !preview.restorable) return;
       renderFiles(preview);
       restore.input.checked = preview.differ || preview.mode === 'always';

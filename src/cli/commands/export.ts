@@ -52,7 +52,7 @@ function exportTitle(name: string | undefined, branch: readonly SessionEntry[]):
   return sessionDisplayTitle(name, text) ?? 'Arbor session';
 }
 
-export function exportSession(store: SessionStore, leafId: string | null, format: 'md' | 'html', report: ExportProblem[] = []): string {
+export function exportSession(store: Pick<SessionStore, 'getBranch' | 'getSessionName'>, leafId: string | null, format: 'md' | 'html', report: ExportProblem[] = []): string {
   const branch = store.getBranch(leafId);
   const title = exportTitle(store.getSessionName(), branch);
   const sections = branch.flatMap((entry) => {

@@ -20,6 +20,13 @@ function isShown(entry: MessageEntry): boolean {
   return SHOWN_ROLES.has(message.role);
 }
 
+/** What a tool result's details say about a call that did not run (src/agent/approval.ts, tool-calls.ts). */
+function toolStatusOf(details: unknown): 'denied' | 'skipped' | undefined {
+  if (!details || typeof details !== 'object') return undefined;
+  const record = details as Record<string, unknown>;
+  return record.denied === true ? 'denied' : record.skipped === true ? 'skipped' : undefined;
+}
+
 function view(entry: MessageEntry, label: string | undefined, problems: ViewProblems) {
   const message = entry.message;
   switch (message.role) {
@@ -32,6 +39,8 @@ function view(entry: MessageEntry, label: string | undefined, problems: ViewProb
       view.toolCallId = toolCallIdText(message.toolCallId, problems);
       view.toolName = message.toolName;
       view.isError = message.isError === true;
+      const status = toolStatusOf(message.details);
+      if (status) view.toolStatus = status;
       return view;
     }
     case 'bashExecution': {

@@ -8,17 +8,22 @@ import type { SwitchFilesPreview } from '../../app/checkpoint-service';
 import type { RestorePlan } from '../../checkpoints';
 import type { RestoreMode } from '../../app/checkpoint-settings';
 import { showFileChanges, type DiffRow } from './file-diff';
+import { cannotRestoreHeading, filesWillChange, notRestorableLines } from './files-text';
 
 /** undefined: the user cancelled; `files` absent: conversation only. */
 export type FilesDecision = { files?: { overwrite: ReadonlySet<string> } } | undefined;
 
 interface FilesItem extends vscode.QuickPickItem {
-  choice: 'files' | 'conversation' | 'show';
+  choice: 'files' | 'conversation' | 'show' | 'refused';
 }
 
-/** Whether a switch has anything to do with files. */
+/** Whether a switch concerns any file (to change, or that cannot be restored: the user should know). */
 export function hasFileWork(preview: SwitchFilesPreview | undefined): preview is SwitchFilesPreview {
-  return preview !== undefined && preview.restorable && preview.plan.changes.length + preview.plan.outsideChanges.length > 0;
+  return preview !== undefined && preview.restorable && changeCount(preview.plan) + preview.plan.notRestorable.length > 0;
+}
+
+function changeCount(plan: RestorePlan): number {
+  return plan.changes.length + plan.outsideChanges.length;
 }
 
 /** The rows of a plan's "Show changes": the file on disk now against the state it would get. */
@@ -37,21 +42,34 @@ export async function askFilesDecision(mode: RestoreMode | undefined, preview: S
 
 /** "Conversation and files" or "Conversation only"; undefined: cancelled. "Show changes" asks again after. */
 async function askRestore(preview: SwitchFilesPreview): Promise<'files' | 'conversation' | undefined> {
-  const count = preview.plan.changes.length + preview.plan.outsideChanges.length;
   const files: FilesItem = {
     label: `$(files) ${vscode.l10n.t('Conversation and files')}`,
-    description: count === 1 ? vscode.l10n.t('1 file will change') : vscode.l10n.t('{0} files will change', count),
+    description: filesWillChange(changeCount(preview.plan)),
     detail: fileList(preview.plan),
     choice: 'files',
   };
   const conversation: FilesItem = { label: `$(comment-discussion) ${vscode.l10n.t('Conversation only')}`, detail: vscode.l10n.t('The files stay as they are.'), choice: 'conversation' };
   const show: FilesItem = { label: `$(diff) ${vscode.l10n.t('Show changes')}`, choice: 'show' };
-  const items = preview.differ ? [files, conversation, show] : [conversation, files, show];
+  const refused = refusedItem(preview.plan);
+  const items = [...(preview.differ ? [files, conversation, show] : [conversation, files, show]), ...(refused ? [refused] : [])];
   for (;;) {
     const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Switch branch: files'), placeHolder: vscode.l10n.t('Restore the files of that point too?'), ignoreFocusOut: true });
-    if (picked?.choice !== 'show') return picked?.choice;
-    await showFileChanges(vscode.l10n.t('Files this switch changes'), planRows(preview.plan));
+    if (picked?.choice === 'refused') await vscode.window.showWarningMessage(picked.label.replace(/^\$\([a-z-]+\) /, ''), { modal: true, detail: notRestorableLines(preview.plan.notRestorable).join('\n') });
+    else if (picked?.choice === 'show') await showFileChanges(vscode.l10n.t('Files this switch changes'), planRows(preview.plan));
+    else return picked?.choice;
   }
+}
+
+/** The files a switch cannot restore, as an item that lists them (picking it shows every reason). */
+function refusedItem(plan: RestorePlan): FilesItem | undefined {
+  if (plan.notRestorable.length === 0) return undefined;
+  const lines = notRestorableLines(plan.notRestorable);
+  const detail = lines.slice(0, 3).join('; ');
+  return {
+    label: `$(warning) ${cannotRestoreHeading(plan.notRestorable.length)}`,
+    detail: lines.length > 3 ? vscode.l10n.t('{0} and {1} more', detail, lines.length - 3) : detail,
+    choice: 'refused',
+  };
 }
 
 function fileList(plan: RestorePlan): string {

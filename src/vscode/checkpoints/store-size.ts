@@ -17,8 +17,9 @@ export function formatBytes(bytes: number): string {
   return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
 }
 
-export function describeStore(size: StoreSize): string {
-  return vscode.l10n.t('checkpoints: {0}', formatBytes(size.bytes));
+/** The view's description: the store's size, nothing while the store is empty (nothing checkpointed yet). */
+export function describeStore(size: StoreSize | undefined): string | undefined {
+  return size && size.blobs > 0 ? vscode.l10n.t('checkpoints: {0}', formatBytes(size.bytes)) : undefined;
 }
 
 /** Keeps `view.description` at the store's size; refreshed whenever `changed` fires. */
@@ -26,7 +27,7 @@ export function showStoreSize(view: vscode.TreeView<unknown>, checkpoints: Surfa
   if (!checkpoints) return { dispose: () => undefined };
   const update = () =>
     checkpoints.storeSize().then(
-      (size) => (view.description = size ? describeStore(size) : undefined),
+      (size) => (view.description = describeStore(size)),
       (error: Error) => log.warn(`checkpoints: could not measure the store: ${error.message}`),
     );
   void update();

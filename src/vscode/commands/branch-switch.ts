@@ -63,7 +63,7 @@ export async function switchTo(deps: SurfaceDeps, entryId: string | undefined, a
     void vscode.window.showInformationMessage(vscode.l10n.t('You are already at this point of the conversation.'));
     return { status: 'no-op' };
   }
-  const offerDialog = ask === 'always' || (ask === 'setting' && deps.settings.branchSummary().enabled);
+  const offerDialog = ask === 'always' || (ask === 'setting' && deps.settings().branchSummary.enabled);
   const choice: SummaryChoice | undefined = offerDialog ? await askSummaryChoice() : { summarize: false };
   if (!choice) return { status: 'cancelled', message: 'dialog dismissed' };
   const files = await askFilesDecision(deps.app.checkpoints?.restoreMode(), await deps.app.checkpoints?.previewSwitch(entry.id));

@@ -1,12 +1,14 @@
 // "Arbor: Clear API Key": removes a provider's key from SecretStorage.
 import * as vscode from 'vscode';
-import type { ArborApp } from '../../app/arbor-app';
-import { KEY_PROVIDERS, type SecretKeys } from '../secrets';
+import { KEY_PROVIDERS } from '../secrets';
+import type { SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.clearApiKey';
 
-export function register(context: vscode.ExtensionContext, app: ArborApp, keys: SecretKeys): vscode.Disposable {
+export function register(deps: SurfaceDeps): vscode.Disposable {
   return vscode.commands.registerCommand(id, async (args?: { provider?: string }) => {
+    const keys = deps.keys;
+    if (!keys) return false;
     let provider = typeof args?.provider === 'string' ? args.provider : undefined;
     if (provider !== undefined && !KEY_PROVIDERS.some((p) => p.id === provider)) {
       void vscode.window.showErrorMessage(vscode.l10n.t('Unknown provider "{0}".', provider));
@@ -28,7 +30,7 @@ export function register(context: vscode.ExtensionContext, app: ArborApp, keys: 
       return false;
     }
     await keys.clearKey(provider);
-    await app.applySettings();
+    await deps.app.applySettings();
     void vscode.window.showInformationMessage(vscode.l10n.t('Arbor: API key for {0} removed.', provider));
     return true;
   });

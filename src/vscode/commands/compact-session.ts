@@ -67,7 +67,7 @@ export async function reviewInEditor(result: CompactionResult): Promise<Compacti
 function previewFor(deps: SurfaceDeps): CompactionPreview | undefined {
   if (deps.app.previewCompaction) return deps.app.previewCompaction();
   const store = deps.app.store;
-  const preparation = store ? prepareCompaction(store.getBranch(), deps.settings.compaction()) : undefined;
+  const preparation = store ? prepareCompaction(store.getBranch(), deps.settings().compaction) : undefined;
   return preparation ? buildPreview(preparation) : undefined;
 }
 

@@ -7,7 +7,7 @@
 // so). Cancelled or failed: the session is unchanged.
 import * as vscode from 'vscode';
 import { buildPreview, compactionCutTargets, prepareCompactionAt } from '../../compaction';
-import type { SessionStore } from '../../session/store';
+import type { SessionReader } from '../surfaces-types';
 import { presentEntry } from '../tree/entry-presentation';
 import { previewDetail, previewTitle, reviewInEditor } from './compact-session';
 import { askFocus, compactWithProgress, reportNotDone } from './compaction-flow';
@@ -23,7 +23,7 @@ interface ActionItem extends vscode.QuickPickItem {
 }
 
 /** From the palette: only entries the cut accepts as they are (after the latest kept start, with history before). */
-async function pickTarget(store: SessionStore): Promise<string | undefined> {
+async function pickTarget(store: SessionReader): Promise<string | undefined> {
   const targets = compactionCutTargets(store.getBranch());
   return pickPathEntry(store, vscode.l10n.t('Compact up to which entry?'), {
     include: (entry) => targets.has(entry.id),
@@ -56,7 +56,7 @@ export async function run(deps: SurfaceDeps, arg?: unknown, instructionsArg?: un
     void vscode.window.showWarningMessage(busy);
     return 'refused';
   }
-  const plan = prepareCompactionAt(store.getBranch(), deps.settings.compaction(), entry.id);
+  const plan = prepareCompactionAt(store.getBranch(), deps.settings().compaction, entry.id);
   if (!plan.ok) {
     void vscode.window.showWarningMessage(plan.message);
     return 'refused';

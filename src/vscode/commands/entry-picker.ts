@@ -3,7 +3,7 @@
 // Not a command itself.
 import * as vscode from 'vscode';
 import type { SessionEntry } from '../../session/entries';
-import type { SessionStore } from '../../session/store';
+import type { SessionReader } from '../surfaces-types';
 import { presentEntry } from '../tree/entry-presentation';
 
 /** the picker lists at most this many entries of the path (the newest), to stay fast on long sessions */
@@ -13,7 +13,7 @@ export interface EntryPickItem extends vscode.QuickPickItem {
   entryId: string;
 }
 
-export function entryPickItem(store: SessionStore, entry: SessionEntry, extra?: string): EntryPickItem {
+export function entryPickItem(store: SessionReader, entry: SessionEntry, extra?: string): EntryPickItem {
   const look = presentEntry(entry);
   const label = store.getLabel(entry.id);
   const parts = [look.kind];
@@ -31,7 +31,7 @@ export interface PathPickOptions {
   placeHolder?: string;
 }
 
-export async function pickPathEntry(store: SessionStore, title: string, options: PathPickOptions = {}): Promise<string | undefined> {
+export async function pickPathEntry(store: SessionReader, title: string, options: PathPickOptions = {}): Promise<string | undefined> {
   const include = options.include ?? ((e: SessionEntry) => e.type !== 'label' && e.type !== 'session_info');
   const path = store.getBranch().filter(include);
   if (path.length === 0) {

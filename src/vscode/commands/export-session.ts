@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { exportSession } from '../../cli/commands/export';
 import { timestampForFileName } from '../../session/files';
 import { SessionStore } from '../../session/store';
+import type { SessionReader } from '../surfaces-types';
 import { errorText, requireStore, type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.exportSession';
@@ -40,7 +41,7 @@ async function offerOpen(uri: vscode.Uri): Promise<void> {
 
 export async function run(deps: SurfaceDeps, arg?: unknown, target?: vscode.Uri, formatArg?: 'md' | 'html'): Promise<vscode.Uri | undefined> {
   const file = fileFrom(arg);
-  let store: SessionStore | undefined;
+  let store: SessionReader | undefined;
   try {
     store = file && file !== deps.app.store?.file ? await SessionStore.open(file) : requireStore(deps);
   } catch (error) {

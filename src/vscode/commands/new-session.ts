@@ -1,13 +1,9 @@
-// "Arbor: New Session": an empty session (its file is written with the first message) shown in the chat.
+// "Arbor: New Session": an empty session (its file is written with the first message) in the focused chat.
 import * as vscode from 'vscode';
-import type { ArborApp } from '../../app/arbor-app';
+import type { SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.newSession';
 
-export function register(context: vscode.ExtensionContext, app: ArborApp): vscode.Disposable {
-  return vscode.commands.registerCommand(id, async () => {
-    const session = await app.newSession();
-    await vscode.commands.executeCommand('arbor.chat.focus');
-    return session.file;
-  });
+export function register(deps: SurfaceDeps): vscode.Disposable {
+  return vscode.commands.registerCommand(id, () => deps.app.newSession());
 }

@@ -1,6 +1,7 @@
 // "Arbor: Select Model": a QuickPick of every configured model with its context window and price.
 import * as vscode from 'vscode';
-import type { ArborApp, ModelView } from '../../app/arbor-app';
+import type { ModelView } from '../../app/app-types';
+import type { SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.selectModel';
 
@@ -17,34 +18,34 @@ export function describeModel(model: ModelView): string {
  * Switches the app's model and saves the choice in `arbor.model` where it is set (the workspace's value
  * wins over the user's, so writing the user's alone would be overridden when settings are read again).
  */
-export async function selectModel(app: ArborApp, key: string): Promise<void> {
+export async function selectModel(app: { setModel(key: string): Promise<ModelView> }, key: string): Promise<void> {
   const view = await app.setModel(key);
   const config = vscode.workspace.getConfiguration('arbor');
   const inWorkspace = config.inspect<string>('model')?.workspaceValue !== undefined;
   if (config.get<string>('model') !== view.key) await config.update('model', view.key, inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
 }
 
-export function register(context: vscode.ExtensionContext, app: ArborApp): vscode.Disposable {
+export function register(deps: SurfaceDeps): vscode.Disposable {
   return vscode.commands.registerCommand(id, async (key?: unknown) => {
     if (typeof key === 'string') {
       try {
-        await selectModel(app, key);
+        await selectModel(deps.app, key);
         return true;
       } catch (error) {
         void vscode.window.showErrorMessage((error as Error).message);
         return false;
       }
     }
-    const current = app.currentModel;
-    const items = app.availableModels().map((model) => ({
+    const current = deps.app.currentModelKey();
+    const items = deps.app.models().map((model) => ({
       label: model.name,
-      description: `${model.key}${model.key === `${current.provider}/${current.id}` ? ` · ${vscode.l10n.t('current')}` : ''}`,
+      description: `${model.key}${model.key === current ? ` · ${vscode.l10n.t('current')}` : ''}`,
       detail: describeModel(model),
       key: model.key,
     }));
     const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Arbor: Select Model'), matchOnDescription: true });
     if (!picked) return false;
-    await selectModel(app, picked.key);
+    await selectModel(deps.app, picked.key);
     return true;
   });
 }

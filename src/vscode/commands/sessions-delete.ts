@@ -1,5 +1,5 @@
-// Sessions view: delete a session file after a modal confirmation. The current session cannot be deleted
-// while it is open (start or open another one first).
+// Sessions view: delete a session file after a modal confirmation. A session a chat has open cannot be
+// deleted (start or open another one in that chat first).
 import * as vscode from 'vscode';
 import { deleteSession } from '../../session/catalog';
 import { collectAfterDelete } from '../checkpoints/store-size';
@@ -14,7 +14,7 @@ export async function run(deps: SurfaceDeps, arg?: unknown): Promise<boolean> {
     void vscode.window.showErrorMessage(vscode.l10n.t('No session was given.'));
     return false;
   }
-  if (deps.app.store?.file === file) {
+  if (deps.app.isOpen(file)) {
     void vscode.window.showWarningMessage(vscode.l10n.t('This session is open. Start or open another session before deleting it.'));
     return false;
   }

@@ -1,6 +1,5 @@
 // Sessions view: rename a session (a session_info entry, pi's way; empty clears the name).
 import * as vscode from 'vscode';
-import { renameSession } from '../../session/catalog';
 import { sessionFileFrom } from './sessions-open';
 import { errorText, type SurfaceDeps } from './surface-deps';
 
@@ -22,9 +21,8 @@ export async function run(deps: SurfaceDeps, arg?: unknown, nameArg?: string): P
     }));
   if (name === undefined) return false;
   try {
-    // The current session is renamed through its own store so its in-memory view stays in step.
-    if (deps.app.store?.file === file) await deps.app.store.appendSessionInfo(name.trim());
-    else await renameSession(file, name.trim());
+    // a session a chat has open is renamed through that chat, so its views stay in step
+    await deps.app.renameSession(file, name.trim());
     deps.sessions?.refresh();
     return true;
   } catch (error) {

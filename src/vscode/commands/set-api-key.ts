@@ -1,7 +1,7 @@
 // "Arbor: Set API Key": pick a provider, type the key in a password box; it goes to SecretStorage only.
 import * as vscode from 'vscode';
-import type { ArborApp } from '../../app/arbor-app';
-import { KEY_PROVIDERS, type SecretKeys } from '../secrets';
+import { KEY_PROVIDERS } from '../secrets';
+import type { SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.setApiKey';
 
@@ -12,8 +12,10 @@ export interface SetApiKeyArgs {
   key?: string;
 }
 
-export function register(context: vscode.ExtensionContext, app: ArborApp, keys: SecretKeys): vscode.Disposable {
+export function register(deps: SurfaceDeps): vscode.Disposable {
   return vscode.commands.registerCommand(id, async (args?: SetApiKeyArgs) => {
+    const keys = deps.keys;
+    if (!keys) return false;
     let provider = typeof args?.provider === 'string' ? args.provider : undefined;
     if (provider !== undefined && !KEY_PROVIDERS.some((p) => p.id === provider)) {
       void vscode.window.showErrorMessage(vscode.l10n.t('Unknown provider "{0}".', provider));
@@ -37,7 +39,7 @@ export function register(context: vscode.ExtensionContext, app: ArborApp, keys: 
     });
     if (key === undefined || key.trim() === '') return false;
     await keys.setKey(provider, key);
-    await app.applySettings();
+    await deps.app.applySettings();
     void vscode.window.showInformationMessage(vscode.l10n.t('Arbor: API key for {0} stored.', provider));
     return true;
   });

@@ -5,7 +5,7 @@
 // progress with Cancel, and a typed outcome told once. Cancelled, refused or failed: the file is unchanged.
 import * as vscode from 'vscode';
 import { planStage, stageRefused, type StageOutcome, type StagePlan } from '../../branch/stage';
-import type { SessionStore } from '../../session/store';
+import type { SessionReader } from '../surfaces-types';
 import { formatTokens } from '../status-bar';
 import { presentEntry } from '../tree/entry-presentation';
 import { revealInTree } from './branch-switch';
@@ -22,7 +22,7 @@ interface ActionItem extends vscode.QuickPickItem {
 }
 
 /** From the palette: the entries of the current branch a stage can start at (newest first). */
-function pickStart(store: SessionStore): Promise<string | undefined> {
+function pickStart(store: SessionReader): Promise<string | undefined> {
   // a stage cannot contain a compaction: only the entries after the newest one qualify
   const path = store.getBranch();
   let start = path.length;
@@ -35,7 +35,7 @@ function pickStart(store: SessionStore): Promise<string | undefined> {
   });
 }
 
-function previewDetail(store: SessionStore, plan: StagePlan): string {
+function previewDetail(store: SessionReader, plan: StagePlan): string {
   const from = store.getEntry(plan.fromEntryId);
   const parts = [
     vscode.l10n.t('Summarizes {0} messages (~{1} tokens) from “{2}” to the end into one summary.', plan.messageCount, formatTokens(plan.tokens), from ? presentEntry(from).title : plan.fromEntryId),
@@ -45,7 +45,7 @@ function previewDetail(store: SessionStore, plan: StagePlan): string {
   return parts.join(' ');
 }
 
-async function askAction(store: SessionStore, plan: StagePlan): Promise<boolean> {
+async function askAction(store: SessionReader, plan: StagePlan): Promise<boolean> {
   const detail = previewDetail(store, plan);
   const items: ActionItem[] = [
     { label: `$(fold) ${vscode.l10n.t('Summarize from Here')}`, detail, action: 'summarize' },

@@ -1,11 +1,14 @@
-// What the surface commands share: the app, the log, settings, the views they refresh or reveal in, and
-// small helpers (argument → entry id, "no session" guard, cancellable progress). Not a command itself.
+// What every command shares (each is `register(deps)`, listed in surfaces.ts): the app façade, the log,
+// settings, the views they refresh or reveal in, the keys and the editor chats, and small helpers
+// (argument → entry id, "no session" guard, cancellable progress). Not a command itself.
 import * as vscode from 'vscode';
 import type { SessionEntry } from '../../session/entries';
-import type { SessionStore } from '../../session/store';
+import type { SessionReader } from '../surfaces-types';
 import type { Logger } from '../log';
-import type { SettingsReader } from '../settings-contrib';
+import type { ArborSettings } from '../../app/settings';
 import type { StatusBar } from '../status-bar';
+import type { SecretKeys } from '../secrets';
+import type { ChatPanels } from '../chat-panels';
 import type { SurfacesApp } from '../surfaces-types';
 import type { SessionTreeProvider } from '../tree/session-tree-provider';
 import type { SessionsProvider } from '../sessions/sessions-provider';
@@ -13,11 +16,18 @@ import type { SessionsProvider } from '../sessions/sessions-provider';
 export interface SurfaceDeps {
   app: SurfacesApp;
   log: Logger & { show?(preserveFocus?: boolean): void };
-  settings: SettingsReader;
+  /** the current settings, from the one reader (config.ts) */
+  settings: () => ArborSettings;
   tree?: SessionTreeProvider;
   treeView?: vscode.TreeView<string>;
   sessions?: SessionsProvider;
   status?: StatusBar;
+  /** the API keys in SecretStorage (Set / Clear API Key) */
+  keys?: SecretKeys;
+  /** the chats in editor tabs (Open Chat in Editor) */
+  chatPanels?: ChatPanels;
+  /** the focused chat's session as a graph in an editor tab (Open Conversation Tree) */
+  conversationTree?: { show(): unknown };
 }
 
 /** Entry id from a command argument: a tree element (the id itself), `{ id }`, or `{ entryId }`. */
@@ -32,7 +42,7 @@ export function entryIdFrom(arg: unknown): string | undefined {
 }
 
 /** The current store, or undefined after telling the user there is no session. */
-export function requireStore(deps: SurfaceDeps): SessionStore | undefined {
+export function requireStore(deps: SurfaceDeps): SessionReader | undefined {
   const store = deps.app.store;
   if (!store) {
     void vscode.window.showWarningMessage(vscode.l10n.t('No Arbor session is open. Start one in the chat or open a session file.'));
@@ -41,7 +51,7 @@ export function requireStore(deps: SurfaceDeps): SessionStore | undefined {
 }
 
 /** The entry for `id` in the current session, or undefined after a clear message. */
-export function requireEntry(deps: SurfaceDeps, store: SessionStore, id: string | undefined): SessionEntry | undefined {
+export function requireEntry(deps: SurfaceDeps, store: SessionReader, id: string | undefined): SessionEntry | undefined {
   if (id === undefined) {
     void vscode.window.showErrorMessage(vscode.l10n.t('No entry was given.'));
     return undefined;

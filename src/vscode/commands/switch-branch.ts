@@ -2,7 +2,7 @@
 // preview of its text and the user message it answers, then the summary choice (when enabled).
 import * as vscode from 'vscode';
 import type { SessionEntry } from '../../session/entries';
-import type { SessionStore } from '../../session/store';
+import type { SessionReader } from '../surfaces-types';
 import { firstLine, presentEntry } from '../tree/entry-presentation';
 import { switchTo, type SwitchOutcome } from './branch-switch';
 import { entryPickItem, type EntryPickItem } from './entry-picker';
@@ -11,7 +11,7 @@ import { requireStore, type SurfaceDeps } from './surface-deps';
 export const id = 'arbor.switchBranch';
 
 /** Tips and branch points, newest first; the current leaf is listed but marked. */
-export function branchTargets(store: SessionStore): { entry: SessionEntry; kind: 'tip' | 'branch point'; children: number }[] {
+export function branchTargets(store: SessionReader): { entry: SessionEntry; kind: 'tip' | 'branch point'; children: number }[] {
   const targets: { entry: SessionEntry; kind: 'tip' | 'branch point'; children: number }[] = [];
   for (const entry of store.getEntries()) {
     if (entry.type === 'label' || entry.type === 'session_info') continue;
@@ -23,7 +23,7 @@ export function branchTargets(store: SessionStore): { entry: SessionEntry; kind:
 }
 
 /** The nearest user message at or above `entry` (what this branch was about). */
-function askedBy(store: SessionStore, entry: SessionEntry): string | undefined {
+function askedBy(store: SessionReader, entry: SessionEntry): string | undefined {
   let current: SessionEntry | undefined = entry;
   for (let steps = 0; current && steps < 200; steps++) {
     if (current.type === 'message' && current.message.role === 'user') return firstLine(presentEntry(current).text, 80);

@@ -14,7 +14,7 @@ export async function run(deps: SurfaceDeps): Promise<boolean> {
       : inspected?.workspaceValue !== undefined
         ? vscode.ConfigurationTarget.Workspace
         : vscode.ConfigurationTarget.Global;
-  const next = !deps.settings.compaction().enabled;
+  const next = !deps.settings().compaction.enabled;
   await config.update('enabled', next, target);
   deps.log.info(`automatic compaction ${next ? 'enabled' : 'disabled'}`);
   void vscode.window.showInformationMessage(

@@ -4,7 +4,7 @@
 // refreshes the items (cheap: the cached children lists stay valid).
 import * as vscode from 'vscode';
 import type { SessionEntry } from '../../session/entries';
-import type { SessionStore } from '../../session/store';
+import type { SessionReader } from '../surfaces-types';
 import type { Logger } from '../log';
 import type { SurfacesApp } from '../surfaces-types';
 import { isPinnable } from '../../session/pins';
@@ -36,8 +36,8 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<string>, vsc
     this.attach(app.store);
   }
 
-  get store(): SessionStore | undefined {
-    return this.model?.source as SessionStore | undefined;
+  get store(): SessionReader | undefined {
+    return this.model?.source as SessionReader | undefined;
   }
 
   get treeModel(): TreeModel | undefined {
@@ -45,7 +45,7 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<string>, vsc
   }
 
   /** Switches to another store (or none). */
-  attach(store: SessionStore | undefined): void {
+  attach(store: SessionReader | undefined): void {
     for (const unsubscribe of this.storeSubscriptions) unsubscribe();
     this.storeSubscriptions = [];
     this.model = store ? new TreeModel(store) : undefined;
@@ -105,7 +105,7 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<string>, vsc
       : vscode.TreeItemCollapsibleState.None;
     const item = new vscode.TreeItem(look.title, collapsible);
     item.id = id;
-    const label = (model.source as SessionStore).getLabel?.(id);
+    const label = (model.source as SessionReader).getLabel?.(id);
     const pinned = model.isPinned(id);
     const parts: string[] = [];
     if (pinned) parts.push(vscode.l10n.t('📌 pinned'));

@@ -111,7 +111,7 @@ test('files over the size cap and excluded files are listed as not checkpointed,
   assert.equal(read.manifest.after['ws/trace.log'], undefined, 'excluded by glob');
   const plan = await planRestore(f.cp.files, f.store, id!, null);
   assert.deepEqual(plan.notRestorable.map((n) => n.key), ['ws/big.txt']);
-  assert.match(plan.notRestorable[0]!.reason, /over the size cap/);
+  assert.deepEqual(plan.notRestorable[0]!.why, { kind: 'disk-not-checkpointed', cause: 'too-large' }, 'the file on disk is over the cap: not replaced');
   assert.deepEqual(plan.changes.map((c) => [c.key, c.target.kind]), [['ws/small.txt', 'absent']]);
 });
 

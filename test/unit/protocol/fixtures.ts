@@ -37,6 +37,7 @@ export const validWebviewMessages: WebviewToHostMessage[] = [
   { type: 'openTree' },
   { type: 'userTyping' },
   { type: 'continueReply' },
+  { type: 'focused' },
   { type: 'editMessage', entryId: 'e-user-2', text: 'Use tabs instead' },
   { type: 'retryReply', entryId: 'e-assistant-3' },
   { type: 'findFiles', seq: 3, query: 'src/app' },
@@ -179,6 +180,10 @@ export const validHostMessages: HostToWebviewMessage[] = [
   {
     type: 'filesPreview', targetId: 'u1', restorable: true, differ: true, mode: 'ask',
     changes: [{ key: 'ws/notes.txt', change: 'modified' }], outside: ['ws/other.txt'], notRestorable: [{ key: 'ws/big.bin', reason: 'over the size cap' }],
+    text: {
+      legend: 'Files', restore: 'Conversation and files', keep: 'Conversation only', show: 'Show changes', summary: '1 file will change', more: 'and {0} more',
+      outside: 'Changed outside Arbor', notRestorable: 'Cannot be restored:', restricted: 'Restricted Mode', added: 'added', modified: 'modified', deleted: 'deleted',
+    },
   },
   { type: 'editorText', text: 'hi' },
   { type: 'notice', level: 'error', message: 'x' },

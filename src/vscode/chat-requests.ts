@@ -1,0 +1,260 @@
+// What a chat does with each valid message its webview posts (chat-controller.ts validated it): turns it
+// into a call on the chat's ArborApp, or into a VS Code action (clipboard, editor, diff), and answers with
+// a post where the webview waits for one. Whichever container holds the chat, the requests are the same.
+import * as vscode from 'vscode';
+import type { ArborApp } from '../app/arbor-app';
+import type { HostToWebviewMessage, NavigateFiles, WebviewMessageOf, WebviewToHostMessage } from '../protocol';
+import { realId, wireId } from '../app/wire-ids';
+import { retryReply } from '../app/retry-reply';
+import { matchingFiles, promptWithMentions } from './file-mentions';
+import type { ChatApprovalPrompter } from './approval-prompter';
+import { filesDecisionFor, filesPreviewFor, showSwitchChanges } from './checkpoints/chat-files';
+import { errorText, type ChatViewStats, type UiCommand } from './chat-controller';
+import { toItem } from './chat-items';
+import type { Logger } from './log';
+import { webviewLogLine } from './log-text';
+import { selectModel } from './commands/select-model';
+
+export interface ChatRequestContext {
+  /** absent in tests of the bare view */
+  app: ArborApp | undefined;
+  prompter: ChatApprovalPrompter | undefined;
+  log: Logger;
+  stats: ChatViewStats;
+  post(message: HostToWebviewMessage): Promise<boolean>;
+  uiCommand(command: UiCommand): Promise<boolean>;
+  showSessionTree(): Thenable<unknown>;
+}
+
+function requireApp(ctx: ChatRequestContext): ArborApp {
+  if (!ctx.app) throw new Error('The chat is not connected to a session yet.');
+  return ctx.app;
+}
+
+/** Handles every message but `ready` and `focused` (the controller's own). */
+export async function handleChatRequest(ctx: ChatRequestContext, message: WebviewToHostMessage): Promise<void> {
+  switch (message.type) {
+    case 'ready':
+    case 'focused':
+      return;
+    case 'showSessionTree':
+    case 'openTree':
+      await ctx.showSessionTree();
+      return;
+    case 'log':
+      ctx.log[message.level](webviewLogLine(message.message));
+      return;
+    case 'prompt':
+      return prompt(ctx, message.text);
+    case 'stop': {
+      const dropped = await requireApp(ctx).stop();
+      if (dropped.length > 0) await ctx.post({ type: 'editorText', text: dropped.join('\n\n') });
+      return;
+    }
+    case 'approve':
+      if (!ctx.prompter?.answer(realId(message.toolCallId), message.always ? { kind: 'approveAlways' } : { kind: 'approve' })) {
+        ctx.log.warn(`chat view: no pending approval for ${message.toolCallId}`);
+      }
+      return;
+    case 'deny':
+      if (!ctx.prompter?.answer(realId(message.toolCallId), { kind: 'deny', ...(message.feedback ? { feedback: message.feedback } : {}) })) {
+        ctx.log.warn(`chat view: no pending approval for ${message.toolCallId}`);
+      }
+      return;
+    case 'openDiff':
+      if (!(await ctx.prompter?.openDiff(realId(message.toolCallId)))) {
+        await ctx.post({ type: 'notice', level: 'warning', message: 'There is no proposed change to review for this tool call.' });
+      }
+      return;
+    case 'navigate':
+      await navigate(ctx, message.targetId, message.mode, message.instructions, message.files);
+      return;
+    case 'editMessage':
+      // no dialog: an edit is a new branch without a summary (the Session Tree's default)
+      if (await navigate(ctx, message.entryId, 'none', undefined, undefined, { editorText: false })) await prompt(ctx, message.text);
+      return;
+    case 'retryReply':
+      return retry(ctx, realId(message.entryId));
+    case 'previewFiles':
+      await ctx.post(await filesPreviewFor(requireApp(ctx), realId(message.targetId), message.targetId));
+      return;
+    case 'showFileChanges':
+      return showSwitchChanges(requireApp(ctx), realId(message.targetId));
+    case 'cancelNavigation':
+      requireApp(ctx).cancelNavigation();
+      return;
+    case 'branchHere':
+      return branchHere(ctx, realId(message.entryId));
+    default:
+      return handleSessionRequest(ctx, message);
+  }
+}
+
+/** The rest: the session's entries, model and input (split from the above to keep each switch readable). */
+async function handleSessionRequest(ctx: ChatRequestContext, message: WebviewToHostMessage): Promise<void> {
+  switch (message.type) {
+    case 'compact':
+      await requireApp(ctx).compact(message.instructions?.trim() || undefined);
+      return;
+    case 'label':
+      await requireApp(ctx).label(realId(message.entryId), message.label);
+      return;
+    case 'pin':
+      return pin(ctx, realId(message.entryId), message.pinned);
+    case 'summarizeFromHere':
+      await vscode.commands.executeCommand('arbor.summarizeFromHere', realId(message.entryId));
+      return;
+    case 'fork':
+      await requireApp(ctx).forkBranch(realId(message.entryId));
+      return;
+    case 'copy':
+      await vscode.env.clipboard.writeText(message.text);
+      return;
+    case 'insertAtCursor':
+      return insertAtCursor(ctx, message.code);
+    case 'selectModel':
+      await selectModel(requireApp(ctx), message.key);
+      return;
+    case 'setThinkingLevel':
+      await requireApp(ctx).setThinkingLevel(message.level);
+      return;
+    case 'showOriginal':
+      return showOriginal(requireApp(ctx), realId(message.compactionId));
+    case 'continueBeforeCompaction':
+      await navigate(ctx, wireId(requireApp(ctx).entryBeforeCompaction(realId(message.compactionId))), 'none', undefined);
+      return;
+    case 'dequeue': {
+      const text = requireApp(ctx).dequeue(message.index);
+      if (text !== undefined) await ctx.post({ type: 'editorText', text });
+      return;
+    }
+    case 'newSession':
+      await requireApp(ctx).newSession();
+      return;
+    case 'setApiKey':
+      await vscode.commands.executeCommand('arbor.setApiKey', { provider: ctx.app?.currentModel.provider });
+      return;
+    case 'userTyping':
+      ctx.app?.notifyUserTyping();
+      return;
+    case 'continueReply':
+      await ctx.app?.continueReply();
+      return;
+    case 'findFiles':
+      await ctx.post({ type: 'fileMatches', seq: message.seq, files: await matchingFiles(message.query) });
+      return;
+    case 'loadEarlier':
+      await loadEarlier(ctx, message);
+      return;
+    default:
+      return;
+  }
+}
+
+/**
+ * Answers a page request with the items before `beforeId`. A stale request (the path changed since; the
+ * webview gets the new tail anyway) or one naming an entry off the path is refused and logged, no reply.
+ */
+async function loadEarlier(ctx: ChatRequestContext, request: WebviewMessageOf<'loadEarlier'>): Promise<void> {
+  const page = requireApp(ctx).conversationBefore({ ...request, leafId: realId(request.leafId), beforeId: realId(request.beforeId) });
+  if (!page.ok) {
+    ctx.stats.refusedPages++;
+    ctx.log.warn(`chat view: refused loadEarlier before ${request.beforeId}: ${page.reason}`);
+    return;
+  }
+  const items = page.views.flatMap((entry) => toItem(entry) ?? []);
+  await ctx.post({ type: 'conversationPage', seq: request.seq, leafId: request.leafId, beforeId: request.beforeId, items, hasEarlier: page.hasEarlier });
+}
+
+async function prompt(ctx: ChatRequestContext, text: string): Promise<void> {
+  const outcome = await requireApp(ctx).prompt(await promptWithMentions(text));
+  switch (outcome.kind) {
+    case 'intent':
+      if (outcome.intent === 'showTree') await ctx.showSessionTree();
+      else await ctx.uiCommand('openModelPicker');
+      return;
+    case 'error':
+      await ctx.post({ type: 'notice', level: 'error', message: outcome.message });
+      return;
+    case 'compacted':
+      await ctx.post({ type: 'notice', level: 'info', message: 'Session compacted.' });
+      return;
+    default:
+      return;
+  }
+}
+
+/** Moves the leaf; true when it moved. `editorText: false`: a user message's text is not put in the input. */
+async function navigate(
+  ctx: ChatRequestContext,
+  targetId: string,
+  mode: 'none' | 'summarize' | 'custom',
+  instructions: string | undefined,
+  files?: NavigateFiles,
+  { editorText = true } = {},
+): Promise<boolean> {
+  const app = requireApp(ctx);
+  const decision = await filesDecisionFor(app, realId(targetId), files);
+  if (!decision) {
+    await ctx.post({ type: 'navigationProgress', targetId, state: 'cancelled', message: 'The files choice was dismissed.' });
+    return false;
+  }
+  const summarize = mode !== 'none';
+  if (summarize) await ctx.post({ type: 'navigationProgress', targetId, state: 'summarizing' });
+  try {
+    const result = await app.navigate(realId(targetId), {
+      summarize,
+      ...(mode === 'custom' && instructions?.trim() ? { customInstructions: instructions.trim() } : {}),
+      ...(decision.files ? { files: decision.files } : {}),
+    });
+    if (result.cancelled) {
+      await ctx.post({ type: 'navigationProgress', targetId, state: 'cancelled', ...(result.message ? { message: result.message } : {}) });
+      return false;
+    }
+    await ctx.post({ type: 'navigationProgress', targetId, state: 'done' });
+    if (editorText && result.editorText !== undefined) await ctx.post({ type: 'editorText', text: result.editorText.slice(0, 200_000) });
+    return true;
+  } catch (error) {
+    await ctx.post({ type: 'navigationProgress', targetId, state: 'failed', message: errorText(error).slice(0, 20_000) });
+    throw error;
+  }
+}
+
+/** Retry on a failed turn (src/app/retry-reply.ts); a refusal is told in the chat. */
+async function retry(ctx: ChatRequestContext, entryId: string): Promise<void> {
+  const outcome = await retryReply(requireApp(ctx), entryId);
+  if (outcome.kind === 'refused') await ctx.post({ type: 'notice', level: 'warning', message: outcome.message });
+}
+
+/** "Branch from here": the leaf moves to the entry itself; the webview's snapshot follows (reset). */
+async function branchHere(ctx: ChatRequestContext, entryId: string): Promise<void> {
+  await requireApp(ctx).branchAt(entryId);
+  await ctx.post({ type: 'notice', level: 'info', message: 'Branched here: your next message continues from this point. The rest stays in the tree.' });
+}
+
+/** Pin / Unpin from the message toolbar; a refusal is told in the chat. */
+async function pin(ctx: ChatRequestContext, entryId: string, pinned: boolean): Promise<void> {
+  const outcome = await requireApp(ctx).pin(entryId, pinned);
+  if (outcome.kind === 'refused' && outcome.why !== 'unchanged') await ctx.post({ type: 'notice', level: 'warning', message: outcome.message });
+}
+
+async function insertAtCursor(ctx: ChatRequestContext, code: string): Promise<void> {
+  const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
+  if (!editor) {
+    await ctx.post({ type: 'notice', level: 'warning', message: 'Open a file in an editor to insert the code there.' });
+    return;
+  }
+  await editor.edit((edit) => {
+    for (const selection of editor.selections) edit.replace(selection, code);
+  });
+}
+
+/** Opens the messages a compaction summarised (its path before the first kept entry) as Markdown. */
+async function showOriginal(app: ArborApp, compactionId: string): Promise<void> {
+  const lines: string[] = [`# Messages before compaction ${compactionId}`, ''];
+  for (const view of app.summarizedBy(compactionId)) {
+    lines.push(`## ${view.kind}${view.toolName ? ` (${view.toolName})` : ''}`, '', view.text || view.blocks.map((b) => (b.type === 'toolCall' ? `→ ${b.name} ${JSON.stringify(b.args)}` : '')).join('\n'), '');
+  }
+  const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: lines.join('\n') });
+  await vscode.window.showTextDocument(document, { preview: true });
+}

@@ -1,0 +1,103 @@
+// File checkpoints in the real extension host, beyond the switch itself (issue #15):
+// `arbor.checkpoints.restore` = never / always skips the files question; "Show changes" from the question
+// opens the multi-file diff and asks again; a restore a crash interrupted (journal left, file half-way) is
+// finished when the store is opened again; deleting a session collects the blobs no other session names.
+import * as assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import * as vscode from 'vscode';
+import type { ArborApi } from '../../src/vscode/api';
+import { answers, FILE, removeFile, replyOf, twoTurnSession, workspaceFile, writeTurn } from './checkpoints-fixtures';
+import { stubWindow } from './surfaces-fixtures';
+
+const config = () => vscode.workspace.getConfiguration('arbor.checkpoints');
+const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');
+
+suite('file checkpoints: settings, Show changes, crash recovery, gc (issue #15)', () => {
+  let api: ArborApi;
+
+  setup(async () => {
+    api = await twoTurnSession();
+  });
+
+  teardown(async () => {
+    await config().update('restore', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('maxFileBytes', undefined, vscode.ConfigurationTarget.Global);
+    await removeFile();
+  });
+
+  for (const [mode, expected] of [['never', 'two\n'], ['always', 'one\n']] as const) {
+    test(`arbor.checkpoints.restore = ${mode}: Switch Here does not ask about files and ${mode === 'never' ? 'leaves' : 'restores'} them`, async () => {
+      await config().update('restore', mode, vscode.ConfigurationTarget.Global);
+      const { ui, seen } = answers('Conversation and files');
+      try {
+        const outcome = await vscode.commands.executeCommand<{ status: string }>('arbor.switchHere', replyOf(api, 'one'));
+        assert.equal(outcome.status, 'switched');
+      } finally {
+        ui.restore();
+      }
+      assert.equal(seen.files, undefined, 'no files question');
+      assert.equal(api.app.currentStore!.getLeafId(), replyOf(api, 'one'));
+      assert.equal(await readFile(workspaceFile(FILE), 'utf8'), expected);
+    });
+  }
+
+  test('"Show changes" in the files question opens the multi-file diff, then the question comes back', async () => {
+    const { ui, seen } = answers('Show changes|Conversation and files');
+    try {
+      await vscode.commands.executeCommand('arbor.switchHere', replyOf(api, 'one'));
+    } finally {
+      ui.restore();
+    }
+    assert.equal(seen.filesAsked, 2, 'asked again after showing the changes');
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.label.startsWith('Files this switch changes'));
+    assert.equal(tabs.length, 1, `the diff tab: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label).join(', ')}`);
+    // vscode.TabInputTextMultiDiff (newer than the typings this builds with): one diff per file.
+    assert.equal((tabs[0]!.input as { textDiffs?: unknown[] }).textDiffs?.length, 1, 'a multi-file diff of one file');
+    await vscode.window.tabGroups.close(tabs);
+    assert.equal(await readFile(workspaceFile(FILE), 'utf8'), 'one\n');
+  });
+
+  test('a restore interrupted by a crash is finished when the store is opened again', async () => {
+    const blob = await api.app.checkpoints.blobPath(hashOf('one\n'));
+    assert.ok(blob, 'the first turn\'s content is stored');
+    const storeDir = dirname(dirname(dirname(blob)));
+    const key = `${vscode.workspace.workspaceFolders![0]!.name}/${FILE}`;
+    const state = (text: string) => ({ kind: 'file', hash: hashOf(text), size: Buffer.byteLength(text) });
+    // What a crash after the journal was written and before the file was replaced leaves behind.
+    const journal = { version: 1, id: randomBytes(8).toString('hex'), fromId: api.app.currentStore!.getLeafId(), toId: replyOf(api, 'one'), steps: [{ key, from: state('two\n'), to: state('one\n') }] };
+    await mkdir(join(storeDir, 'journals'), { recursive: true });
+    await writeFile(join(storeDir, 'journals', `${journal.id}.json`), JSON.stringify(journal));
+    assert.equal(await readFile(workspaceFile(FILE), 'utf8'), 'two\n');
+    // A new size cap opens the store again, as the next start does: recovery runs before anything else.
+    await config().update('maxFileBytes', 4 * 1024 * 1024, vscode.ConfigurationTarget.Global);
+    await api.app.previewSwitchFiles(replyOf(api, 'two'));
+    assert.equal(await readFile(workspaceFile(FILE), 'utf8'), 'one\n', 'the interrupted restore was finished');
+    await assert.rejects(readFile(join(storeDir, 'journals', `${journal.id}.json`)), 'the journal is gone');
+  });
+
+  test('deleting a session collects the blobs only it named; blobs other sessions name stay', async () => {
+    const word = `gc-${randomBytes(4).toString('hex')}`;
+    await writeTurn(api, word);
+    const only = await api.app.checkpoints.blobPath(hashOf(`${word}\n`));
+    const shared = await api.app.checkpoints.blobPath(hashOf('one\n'));
+    assert.ok(only && shared);
+    const file = api.app.currentStore!.file;
+    await api.app.newSession();
+    // The new session's turn starts from no file (its `before` must not name the word's blob).
+    await rm(workspaceFile(FILE), { force: true });
+    await writeTurn(api, 'one');
+    // Past the grace period that protects blobs a capture in another window has not named yet.
+    const old = new Date(Date.now() - 3_600_000);
+    for (const blob of [only, shared]) await utimes(blob, old, old);
+    const ui = stubWindow({ showWarningMessage: (_text: string, _options: unknown, remove: string) => remove });
+    try {
+      assert.equal(await vscode.commands.executeCommand('arbor.sessions.delete', file), true);
+    } finally {
+      ui.restore();
+    }
+    assert.equal(await api.app.checkpoints.blobPath(hashOf(`${word}\n`)), undefined, 'the deleted session\'s own blob is collected');
+    assert.ok(await api.app.checkpoints.blobPath(hashOf('one\n')), 'a blob the open session names stays');
+  });
+});

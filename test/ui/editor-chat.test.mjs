@@ -1,0 +1,157 @@
+// Issue #19, the chat in an editor tab (real workbench, fake LLM, a pre-written session): the Sessions
+// view's "Open Chat in Editor" opens a session in a wide editor tab; "Arbor: Open Chat in Editor" opens a
+// second chat beside it on a new session, where a prompt gets its reply; after a window reload both tabs
+// come back on their sessions. Screenshots of the wide tab in dark, light, high-contrast dark and
+// high-contrast light go to test-results/editor-chat-*.png.
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after } from 'node:test';
+import { startFakeLlm } from '../fake-llm/server.mjs';
+import { expandPane, fakeModelSettings, openArborContainer, openWorkbench, readyChat, runCommand, screenshot, sidebarPane } from '../harness/browser.mjs';
+import { useWorkbench } from '../harness/ui.mjs';
+
+let fake;
+const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-editor-'));
+let clock = Date.parse('2025-04-01T09:00:00.000Z');
+const at = () => new Date((clock += 1000)).toISOString();
+const usage = { input: 100, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 120, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+const user = (id, parentId, text) => ({ type: 'message', id, parentId, timestamp: at(), message: { role: 'user', content: text, timestamp: clock } });
+const assistant = (id, parentId, content, stopReason = 'stop') => ({
+  type: 'message', id, parentId, timestamp: at(),
+  message: { role: 'assistant', content, api: 'openai-completions', provider: 'fake', model: 'fake-gpt', usage, stopReason, timestamp: clock },
+});
+const entries = [
+  user('u1', null, 'Where is the checkout total computed?'),
+  assistant('a1', 'u1', [{ type: 'text', text: 'Let me search for it.' }, { type: 'toolCall', id: 'call1', name: 'grep', arguments: { pattern: 'total', path: 'src' } }], 'toolUse'),
+  { type: 'message', id: 't1', parentId: 'a1', timestamp: at(), message: { role: 'toolResult', toolCallId: 'call1', toolName: 'grep', content: [{ type: 'text', text: 'src/checkout.ts:12: const total = sum(items);' }], isError: false, timestamp: clock } },
+  assistant('a2', 't1', [{ type: 'text', text: 'In `src/checkout.ts`, line 12:\n\n```ts\nconst total = sum(items);\n```\n\nIt adds the **item prices**; taxes come later.' }]),
+  user('u2', 'a2', 'Add the taxes there'),
+  assistant('a3', 'u2', [{ type: 'text', text: 'Done: `total` now includes the taxes.' }]),
+];
+const header = { type: 'session', version: 3, id: 'ui-editor', timestamp: at(), cwd: sessionsDir };
+writeFileSync(join(sessionsDir, '2025-04-01T09-00-00-000Z_ui-editor.jsonl'), [header, ...entries].map((e) => JSON.stringify(e)).join('\n') + '\n');
+
+after(async () => {
+  await fake?.close?.();
+});
+
+const wb = useWorkbench('editor-chat', async () => {
+  fake = await startFakeLlm();
+  return {
+    extraEnv: { ARBOR_TEST_LLM_URL: fake.url },
+    settings: { 'arbor.sessions.directory': sessionsDir, ...fakeModelSettings(fake), 'workbench.colorTheme': 'Default Dark Modern' },
+  };
+});
+
+/** The Arbor webviews in the editor area (not the side bar), left to right, as their inner documents. */
+async function editorChats(page, count) {
+  const frames = page.locator('iframe.webview.ready[src*="extensionId=arbor-dev.arbor"]:visible');
+  const sidebarRight = await page.locator('#workbench\\.parts\\.sidebar').evaluate((e) => (e.offsetParent ? e.getBoundingClientRect().right : 0)).catch(() => 0);
+  for (let attempt = 0; attempt < 60; attempt++) {
+    const boxes = [];
+    for (let i = 0; i < (await frames.count()); i++) {
+      const box = await frames.nth(i).boundingBox();
+      if (box && box.x >= sidebarRight - 1 && box.width > 0) boxes.push({ i, box });
+    }
+    if (boxes.length >= count) {
+      boxes.sort((a, b) => a.box.x - b.box.x);
+      return boxes.map(({ i, box }) => ({ box, doc: frames.nth(i).contentFrame().locator('iframe#active-frame').contentFrame() }));
+    }
+    await page.waitForTimeout(500);
+  }
+  throw new Error(`expected ${count} Arbor chat(s) in the editor area`);
+}
+
+async function send(chat, text) {
+  const input = chat.locator('#prompt-input textarea');
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+/** Switches the colour theme through "Preferences: Color Theme" and waits for the webview to follow. */
+async function setTheme(page, chat, theme, kind) {
+  const quick = page.locator('.quick-input-widget');
+  const box = quick.locator('.quick-input-box input');
+  const label = theme.replace(/^Default /, '').replace(/^High Contrast$/, 'Dark High Contrast').replace(/^High Contrast Light$/, 'Light High Contrast');
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      await page.keyboard.press('F1');
+      await box.waitFor({ state: 'visible', timeout: 5000 });
+      await box.fill('>Preferences: Color Theme');
+      await quick.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first().click({ timeout: 5000 });
+      await quick.locator('.monaco-list-row', { hasText: /Modern/ }).first().waitFor({ timeout: 5000 });
+      await box.fill(label);
+      await quick.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^(Default )?${label}$`) }) }).first().click({ timeout: 5000 });
+      await quick.waitFor({ state: 'hidden', timeout: 5000 });
+      break;
+    } catch {
+      await page.keyboard.press('Escape').catch(() => {});
+    }
+  }
+  await chat.locator(`body.${kind}`).waitFor({ timeout: 30_000 });
+}
+
+wb.test("the Sessions view's Open Chat in Editor shows the session in a wide editor tab", async (page) => {
+  await readyChat(page);
+  await expandPane(page, 'Sessions');
+  const row = sidebarPane(page, 'Sessions').locator('.monaco-list-row', { hasText: 'Where is the checkout total' }).first();
+  await row.waitFor({ timeout: 20_000 });
+  await row.click({ button: 'right' });
+  await page.locator('.context-view .action-label', { hasText: 'Open Chat in Editor' }).first().click();
+  await page.locator('.tabs-container .tab', { hasText: 'Where is the checkout total' }).waitFor({ timeout: 30_000 });
+  await runCommand(page, 'View: Close Primary Side Bar');
+  const [tab] = await editorChats(page, 1);
+  await tab.doc.locator('#app[data-status="ready"][data-leaf="a3"]').waitFor({ timeout: 30_000 });
+  await tab.doc.locator('.msg[data-entry="a2"] pre code', { hasText: 'const total' }).waitFor();
+  console.log(`# figures editor-chat: editor tab webview ${Math.round(tab.box.width)} px wide`);
+  assert.ok(tab.box.width >= 900, `the chat fills a wide editor tab (${tab.box.width} px)`);
+});
+
+wb.test('Open Chat in Editor opens a second chat beside it on a new session, and a prompt there gets its reply', async (page) => {
+  fake.enqueue({ text: 'Hello from the second tab.', chunkSize: 4 });
+  await runCommand(page, 'Arbor: Open Chat in Editor');
+  const [left, right] = await editorChats(page, 2);
+  assert.ok(right.box.x >= left.box.x + left.box.width - 2, 'the new chat sits beside the first');
+  await right.doc.locator('#app[data-status="ready"]').waitFor({ timeout: 30_000 });
+  await send(right.doc, 'Say hello in the new tab');
+  await right.doc.locator('.msg', { hasText: 'Hello from the second tab.' }).waitFor({ timeout: 30_000 });
+  await page.locator('.tabs-container .tab', { hasText: 'Say hello in the new tab' }).waitFor({ timeout: 10_000 });
+  assert.equal(await left.doc.locator('.msg', { hasText: 'Hello from the second tab.' }).count(), 0, 'the first tab did not get the reply');
+  await left.doc.locator('#app[data-leaf="a3"]').waitFor();
+});
+
+wb.test('after a window reload both editor chats come back on their sessions', async (page, server) => {
+  // the webview saves its state at most every 250 ms; give the last save time to reach the workbench
+  await page.waitForTimeout(1500);
+  await page.reload();
+  await openWorkbench(page, server);
+  await page.locator('.tabs-container .tab', { hasText: 'Where is the checkout total' }).waitFor({ timeout: 60_000 });
+  await page.locator('.tabs-container .tab', { hasText: 'Say hello in the new tab' }).waitFor({ timeout: 60_000 });
+  const [left, right] = await editorChats(page, 2);
+  await left.doc.locator('#app[data-status="ready"][data-leaf="a3"]').waitFor({ timeout: 60_000 });
+  await right.doc.locator('.msg', { hasText: 'Hello from the second tab.' }).waitFor({ timeout: 60_000 });
+  // back to one wide tab for the theme screenshots
+  const second = page.locator('.tabs-container .tab', { hasText: 'Say hello in the new tab' });
+  await second.click({ button: 'middle' }); // VS Code closes a tab on a middle click
+  await second.waitFor({ state: 'detached', timeout: 10_000 });
+  await page.locator('.tabs-container .tab', { hasText: 'Where is the checkout total' }).waitFor();
+});
+
+for (const [theme, kind, tag] of [
+  ['Default Dark Modern', 'vscode-dark', 'dark'],
+  ['Default Light Modern', 'vscode-light', 'light'],
+  ['Default High Contrast', 'vscode-high-contrast', 'hc-dark'],
+  ['Default High Contrast Light', 'vscode-high-contrast-light', 'hc-light'],
+]) {
+  wb.test(`the wide editor chat in ${tag}`, async (page) => {
+    let [tab] = await editorChats(page, 1);
+    await setTheme(page, tab.doc, theme, kind);
+    [tab] = await editorChats(page, 1);
+    await tab.doc.locator('.msg[data-entry="a2"] pre code').waitFor();
+    const overflow = await tab.doc.locator('body').evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
+    assert.ok(overflow.scrollWidth <= overflow.clientWidth, `no horizontal scrollbar in ${tag}: ${JSON.stringify(overflow)}`);
+    await screenshot(page, `editor-chat-theme-${tag}`);
+  });
+}

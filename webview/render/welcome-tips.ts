@@ -1,0 +1,24 @@
+// What to try, on the welcome of an empty session: a few prompts as buttons that fill the input (never
+// send), so a new user sees what Arbor does with files, branches and compaction.
+import { el } from '../dom';
+
+export const WELCOME_TIPS: readonly { label: string; prompt: string }[] = [
+  { label: 'Explain this project', prompt: 'Explain what this project does and how it is organised.' },
+  { label: 'Summarize a file with @', prompt: 'Summarize @README.md' },
+  { label: 'Find and fix a bug', prompt: 'Find a bug in this project, explain it, and fix it with a test.' },
+  { label: 'Add a test', prompt: 'Add a unit test for the main module and run the tests.' },
+];
+
+/** The tips list; `fill` puts a prompt into the input. */
+export function welcomeTips(fill: (prompt: string) => void): HTMLElement {
+  const list = el(
+    'ul',
+    { class: 'welcome-tips', 'aria-label': 'Things to try' },
+    ...WELCOME_TIPS.map((tip) => el('li', {}, el('button', { type: 'button', class: 'welcome-tip', 'data-prompt': tip.prompt, title: tip.prompt }, tip.label))),
+  );
+  list.addEventListener('click', (event) => {
+    const button = (event.target as HTMLElement).closest<HTMLElement>('[data-prompt]');
+    if (button) fill(button.dataset.prompt ?? '');
+  });
+  return list;
+}
