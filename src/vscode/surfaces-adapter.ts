@@ -88,6 +88,7 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
     },
     cancelCompaction: () => app().cancelCompaction(),
     previewCompaction: () => app().previewCompaction(),
+    previewCompactionOf: (preparation) => app().previewCompactionOf(preparation),
     label: (entryId, label) => app().label(entryId, label),
     pin: (entryId, pinned) => app().pin(entryId, pinned),
     summarizeFromHere: (entryId, options) => app().summarizeFromHere(entryId, options),

@@ -102,6 +102,8 @@ export interface SurfacesApp {
   pin(entryId: string, pinned: boolean): Promise<PinOutcome>;
   /** Summarize from here: the stage from `entryId` to the leaf becomes one summary (src/branch/stage.ts) */
   summarizeFromHere(entryId: string, options: { customInstructions?: string; signal?: AbortSignal }): Promise<StageOutcome>;
+  /** the preview of a chosen cut, counted like the marker and meter (system prompt and tools included) */
+  previewCompactionOf?(preparation: CompactionPreparation): CompactionPreview | undefined;
   /** sets (or with undefined clears) an entry's label */
   label(entryId: string, label: string | undefined): Promise<void>;
   /** opens a session file as the current session (a chat that already shows it comes forward instead) */
