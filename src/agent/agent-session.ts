@@ -597,6 +597,16 @@ export class AgentSession {
     return usage.contextTokens ?? usage.estimatedTokens;
   }
 
+  /**
+   * Resolves the system prompt before the first prompt of an opened session, so the meter counts it as the
+   * marker and the preview do (docs/architecture.md, compaction markers), then tells the meter.
+   */
+  async primeSystemPrompt(): Promise<void> {
+    if (this.lastSystemPrompt !== '') return;
+    await this.resolveSystemPrompt();
+    this.emitUsage();
+  }
+
   /** Tokens of the system prompt and the tool definitions (estimated). */
   private fixedOverheadTokens(): number {
     return Math.ceil((this.lastSystemPrompt.length + JSON.stringify(toolDefinitions(this.offeredTools())).length) / 4);

@@ -350,6 +350,7 @@ export class ArborApp implements Disposable {
     this.emitSettings();
     if (store.readOnly) this.announceReadOnly(store.readOnly);
     await this.models.startSession(agent, store);
+    void agent.primeSystemPrompt().catch((error: unknown) => this.deps.log?.warn(`system prompt for the meter: ${(error as Error).message}`));
   }
 
   /** A newer version's session is shown but never written: say so before the user types into it. */

@@ -146,3 +146,20 @@ test('tree deltas are incremental: an append reports one added node and its chan
     assert.ok(delta.changed.length <= 1, 'only the parent changed');
   }
 });
+
+test('a reopened session meters the system prompt and tools before its first prompt, as the marker counts them', async () => {
+  const h = await appHarness({ raw: { compaction: { keepRecentTokens: 50 } } });
+  const long = 'lorem '.repeat(100);
+  for (let i = 0; i < 4; i++) h.fake.enqueue({ text: `answer ${i}` });
+  for (let i = 0; i < 4; i++) await h.app.prompt(`question ${i} ${long}`);
+  const sections = ['Goal', 'Constraints & Preferences', 'Progress', 'Key Decisions', 'Next Steps', 'Critical Context'];
+  h.fake.enqueue({ text: sections.map((s) => `## ${s}\n-`).join('\n\n') });
+  assert.equal((await h.app.prompt('/compact')).kind, 'compacted');
+  const sameProcess = h.app.usage()!;
+  assert.equal(sameProcess.contextTokens, null, 'no reply since the compaction: the meter estimates');
+  const reopened = await appHarness({ raw: { compaction: { keepRecentTokens: 50 } } });
+  await reopened.app.openSession(h.app.snapshot().session!.file);
+  for (let i = 0; i < 200 && !reopened.changes.some((c) => c.kind === 'usage'); i++) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(reopened.changes.some((c) => c.kind === 'usage'), 'the meter is told once the system prompt is known');
+  assert.equal(reopened.app.usage()!.estimatedTokens, sameProcess.estimatedTokens, 'the same estimate as before the reload (system prompt and tools counted)');
+});
