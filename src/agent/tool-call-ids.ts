@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import type { AssistantMessage, ToolCall } from '../core/messages';
 
-const VALID_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** Plain ids, or the Responses API's `call_id|item_id` (pi's form, src/llm/convert-responses.ts). */
+const VALID_ID = /^[A-Za-z0-9_-]{1,64}(?:\|[A-Za-z0-9_-]{1,64})?$/;
 
 function freshId(): string {
   return `call_${randomBytes(12).toString('hex')}`;

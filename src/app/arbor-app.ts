@@ -5,13 +5,11 @@
 // Its parts live beside it: the types (app-types.ts), the session's views (session-views.ts), the model
 // choice (model-choice.ts) and the tree actions (tree-actions.ts).
 import { ApprovalPolicy } from '../agent/approval';
-import { AgentSession } from '../agent/agent-session';
+import type { AgentSession } from '../agent/agent-session';
 import type { AgentEvent, UsageInfo } from '../agent/events';
 import { createTools, workspaceFromPaths, type AgentTool, type WorkspaceRoots } from '../agent/tools';
-import { TreeNavigationHookRegistry, type BranchSummarizerDeps, type CarryResult } from '../branch';
+import { TreeNavigationHookRegistry, type CarryResult } from '../branch';
 import { CompactionHookRegistry, CompactionNotDone, skipped, type CompactionOutcome, type CompactionPreview } from '../compaction';
-import { findModel } from '../llm/models';
-import { createProvider } from '../llm/registry';
 import type { ModelInfo } from '../llm/types';
 import { createSession, forkBranch as forkSessionBranch, listSessions, openSession, type SessionSummary } from '../session/catalog';
 import type { SessionEntry } from '../session/entries';
@@ -19,7 +17,6 @@ import type { LeafMemory } from '../session/leaf-memory';
 import { describeReadOnly, type ReadOnlyReason } from '../session/header';
 import type { SessionStore } from '../session/store';
 import { SessionSummaryCache } from '../session/summary-cache';
-import { previewFileChange } from './approval-preview';
 import {
   ArborAppError,
   modelView,
@@ -45,6 +42,7 @@ import { ModelChoice } from './model-choice';
 import { SessionViews } from './session-views';
 import { parseSlashCommand } from './slash-commands';
 import { TreeActions } from './tree-actions';
+import { branchSummarizer, createAgent } from './agent-factory';
 import type { ConversationEntry, TreeNodeView } from './view-model';
 
 export * from './app-types';
@@ -95,7 +93,7 @@ export class ArborApp implements Disposable {
       agent: () => this.agent,
       checkpoints: this.checkpoints,
       hooks: this.navigationHooks,
-      summarizer: () => this.summarizer(),
+      summarizer: () => branchSummarizer(this.deps, this.currentModel),
       syncLeaf: () => this.views?.syncLeaf(),
       emit: (change) => this.emit(change),
       ...(deps.log ? { log: deps.log } : {}),
@@ -332,7 +330,15 @@ export class ArborApp implements Disposable {
       store.onDidAppend((entry) => views.onAppend(entry)),
       store.onDidReload(() => views.onReload()),
     );
-    const agent = this.createAgent(store);
+    const agent = createAgent(store, {
+      deps: this.deps,
+      model: this.models.forSession(store),
+      tools: this.tools,
+      policy: this.policy,
+      workspace: this.workspace,
+      compactionHooks: this.compactionHooks,
+      checkpoints: this.checkpoints,
+    });
     // Finish a restore a crash interrupted before this session's first turn (checkpoint-service.ts).
     await this.checkpoints.ready();
     this.agent = agent;
@@ -342,32 +348,6 @@ export class ArborApp implements Disposable {
     this.emitSettings();
     if (store.readOnly) this.announceReadOnly(store.readOnly);
     await this.models.startSession(agent, store);
-  }
-
-  private createAgent(store: SessionStore): AgentSession {
-    return new AgentSession({
-      store,
-      model: this.models.forSession(store),
-      availableModels: () => this.deps.settings().models,
-      keys: this.deps.keys,
-      ...(this.deps.providerOptions ? { providerOptions: this.deps.providerOptions } : {}),
-      tools: this.tools,
-      approval: this.policy,
-      prompter: this.deps.prompter,
-      approvalPreview: (toolName, args) => previewFileChange(toolName, args, this.workspace),
-      protectedDirectories: () => [this.deps.sessionsDir()],
-      workspace: this.workspace,
-      trusted: () => this.deps.trusted(),
-      compaction: {
-        ...(this.deps.compaction ?? {}),
-        settings: () => this.deps.settings().compaction,
-        hooks: this.compactionHooks,
-        ...(this.deps.compactionConfirmer ? { confirmer: this.deps.compactionConfirmer } : {}),
-      },
-      log: (message) => this.deps.log?.info(message),
-      checkpoints: this.checkpoints.recorder(),
-      ...(this.deps.agent ?? {}),
-    });
   }
 
   /** A newer version's session is shown but never written: say so before the user types into it. */
@@ -403,7 +383,6 @@ export class ArborApp implements Disposable {
       this.deps.log?.error(`could not open the handoff session ${file}: ${(error as Error).message}`);
     }
   }
-
 
   // ---- prompting ----------------------------------------------------------------------------------
 
@@ -533,17 +512,6 @@ export class ArborApp implements Disposable {
   /** Summarizes the branch ending at `sourceLeafId` into the current position (carry lessons across). */
   insertBranchSummary(sourceLeafId: string, options: InsertSummaryOptions = {}): Promise<CarryResult> {
     return this.treeActions.insertBranchSummary(sourceLeafId, options);
-  }
-
-  private summarizer(): BranchSummarizerDeps {
-    const settings = this.deps.settings();
-    const configured = settings.compaction.summarizerModel ? findModel(settings.models, settings.compaction.summarizerModel) : undefined;
-    const model = configured ?? this.currentModel;
-    return {
-      model,
-      provider: createProvider(model, this.deps.keys, this.deps.providerOptions),
-      reserveTokens: settings.branchSummary.reserveTokens,
-    };
   }
 
   // ---- model and thinking level -----------------------------------------------------------------------

@@ -36,17 +36,15 @@ export { generateHandoff, handoffMessageContent, HANDOFF_CUSTOM_TYPE, type Hando
 export { checkRemoteEndpoint, requestRemoteSummary, RemoteEndpointRefused, isLoopbackHost } from './remote';
 export {
   supportsNativeCompaction,
-  toResponsesInput,
   nativeCompactionInput,
   parseCompactResponse,
-  previousNativeCompaction,
   requestNativeCompaction,
-  tryNativeCompaction,
   OPENAI_REMOTE_COMPACTION_KEY,
   NATIVE_COMPACTION_TIMEOUT_MS,
   type OpenAIRemoteCompaction,
   type ResponsesItem,
 } from './openai-native';
+export { ANTHROPIC_COMPACTION_KEY, compactionBlockOf, requestAnthropicCompaction, supportsAnthropicCompaction, type AnthropicCompaction } from './anthropic-native';
 export { OverflowGuard, OVERFLOW_GIVE_UP_MESSAGE } from './overflow-guard';
 export { buildPreview, type CompactionPreview } from './preview';
 export { modelCandidates } from './candidates';

@@ -1,26 +1,20 @@
 // OpenAI native compaction (seed 001 "Remote summarization modes", llm-providers §2.4): when remote
-// compaction is enabled and the model is OpenAI's own, the conversation is also sent to the provider's
-// `POST {baseUrl}/responses/compact`, and the provider's replacement history (the real user messages
-// plus one opaque, encrypted `compaction` item) is kept in the compaction entry as
-// `preserveData.openaiRemoteCompaction`. Any failure (HTTP error, timeout, malformed body, no key) is
-// logged and ignored: the local summary is used as if the native call had never been tried.
+// compaction is enabled and the model is OpenAI's own on the Responses API, the summarized messages are
+// also sent to `POST {baseUrl}/responses/compact`, and the provider's replacement history (the real user
+// messages plus one opaque, encrypted `compaction` item) is kept in the compaction entry as
+// `preserveData.openaiRemoteCompaction` with `scope: "summarized"`. Any failure (HTTP error, timeout,
+// malformed body, no key) is logged and ignored: the local summary is used as if it had never been tried.
 //
-// Why the local summary is still generated, and what the replacement history is used for:
-// Arbor talks to OpenAI through Chat Completions, and Chat Completions has no input type for a
-// `compaction` item (its content is encrypted and only the Responses API can expand it). Sending the
-// replacement history's plaintext user messages instead would give the model the user's words without
-// any record of what was done about them, which is worse than the local checkpoint summary. So:
-//   * the context for every model (OpenAI included) is rebuilt from the local summary;
-//   * the replacement history round-trips untouched in the session file, and the next native
-//     compaction sends it first (instead of the local summary text), so the provider's own compacted
-//     state keeps accumulating across compactions as the Responses API intends;
-//   * a future Responses-API provider can pass it as input directly (llm-providers §2.4: "pass output
-//     as the next request's input").
-// The seed lets a successful native call replace the local summary; we cannot, for the reason above.
-import { systemMessageText, type AgentMessage, type LlmMessage } from '../core/messages';
+// The replacement history is what the next Responses request sends in place of the local summary, the
+// kept messages following it as usual (src/core/native-compaction.ts, src/llm/convert-responses.ts).
+// The local summary is still generated: other providers, another model's switch, a rejected native
+// context and pi reading the file all use it. Only the summarized messages are compacted (omp sends the
+// kept ones too): the kept messages then go to every provider the same way.
+import type { AgentMessage } from '../core/messages';
+import { OPENAI_REMOTE_COMPACTION_KEY } from '../core/native-compaction';
 import type { KeyResolver, ModelInfo } from '../llm/types';
+import { toResponsesInput, type ResponsesItem } from '../llm/convert-responses';
 import { convertToLlm } from '../session/convert';
-import { compactionSummaryText } from '../session/convert';
 import { checkKeyTransport } from '../llm/key-transport';
 import { describeBytes, readBoundedBody } from './bounded-body';
 import { CompactionCancelled } from './errors';
@@ -30,11 +24,8 @@ export const NATIVE_COMPACTION_TIMEOUT_MS = 120_000;
 /** The replacement history carries the kept messages and an encrypted item: generous, but bounded. */
 export const NATIVE_COMPACTION_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 const NATIVE_COMPACTION_STALL_MS = 60_000;
-/** Preserve-data key on the compaction entry (same name as omp, so files stay interchangeable). */
-export const OPENAI_REMOTE_COMPACTION_KEY = 'openaiRemoteCompaction';
-
-/** A Responses API input/output item; opaque beyond the fields we read. */
-export type ResponsesItem = Record<string, unknown> & { type: string };
+export { OPENAI_REMOTE_COMPACTION_KEY };
+export type { ResponsesItem };
 
 export interface OpenAIRemoteCompaction {
   provider: string;
@@ -43,72 +34,14 @@ export interface OpenAIRemoteCompaction {
   replacementHistory: ResponsesItem[];
   /** the last `compaction` (or `compaction_summary`) item of the output */
   compactionItem: ResponsesItem;
+  /** what the items stand for: Arbor compacts only the summarized messages (omp: everything, no field) */
+  scope?: 'summarized';
   createdAt: string;
 }
 
-/** OpenAI's own models on OpenAI's API (not OpenAI-compatible local servers: they have no such endpoint). */
+/** OpenAI's own models on the Responses API (Chat Completions and local servers cannot use the items). */
 export function supportsNativeCompaction(model: ModelInfo | undefined): model is ModelInfo {
-  return model !== undefined && model.provider === 'openai' && model.api === 'openai-completions';
-}
-
-/** call_id as the Responses API accepts it: [A-Za-z0-9_-], at most 64 characters. */
-function callId(id: string): string {
-  const clean = id.replace(/[^A-Za-z0-9_-]/g, '_');
-  return clean.length <= 64 ? clean : clean.slice(0, 64);
-}
-
-function textParts(content: LlmMessage['content']): string {
-  if (typeof content === 'string') return content;
-  return content.map((b) => (b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('');
-}
-
-/**
- * Converts the conversation to Responses input items. Thinking is dropped (Chat Completions gives us no
- * encrypted reasoning to send back). A function_call without its output, or an output without its call,
- * is dropped: the API rejects both.
- */
-export function toResponsesInput(messages: readonly AgentMessage[]): ResponsesItem[] {
-  const llm = convertToLlm(messages);
-  const answered = new Set<string>();
-  const called = new Set<string>();
-  for (const m of llm) {
-    if (m.role === 'toolResult') answered.add(callId(m.toolCallId));
-    if (m.role === 'assistant') for (const b of m.content) if (b.type === 'toolCall') called.add(callId(b.id));
-  }
-  const items: ResponsesItem[] = [];
-  for (const m of llm) {
-    if (m.role === 'user') {
-      const content =
-        typeof m.content === 'string'
-          ? [{ type: 'input_text', text: m.content }]
-          : m.content.map((b) =>
-              b.type === 'image' ? { type: 'input_image', detail: 'auto', image_url: `data:${b.mimeType};base64,${b.data}` } : { type: 'input_text', text: b.text },
-            );
-      if (content.length > 0) items.push({ type: 'message', role: 'user', content });
-    } else if (m.role === 'system') {
-      const text = systemMessageText(m);
-      if (text) items.push({ type: 'message', role: 'developer', content: text });
-    } else if (m.role === 'assistant') {
-      const text = textParts(m.content);
-      if (text.trim() !== '') items.push({ type: 'message', role: 'assistant', content: text });
-      for (const b of m.content) {
-        if (b.type !== 'toolCall' || !answered.has(callId(b.id))) continue;
-        items.push({ type: 'function_call', call_id: callId(b.id), name: b.name, arguments: JSON.stringify(b.arguments ?? {}) });
-      }
-    } else if (called.has(callId(m.toolCallId))) {
-      items.push({ type: 'function_call_output', call_id: callId(m.toolCallId), output: textParts(m.content) });
-    }
-  }
-  return items;
-}
-
-/** The previous native compaction on the path, when it came from the same provider. */
-export function previousNativeCompaction(preserveData: Record<string, unknown> | undefined, provider: string): OpenAIRemoteCompaction | undefined {
-  const data = preserveData?.[OPENAI_REMOTE_COMPACTION_KEY];
-  if (!data || typeof data !== 'object') return undefined;
-  const record = data as Partial<OpenAIRemoteCompaction>;
-  if (record.provider !== provider || !Array.isArray(record.replacementHistory)) return undefined;
-  return record as OpenAIRemoteCompaction;
+  return model !== undefined && model.provider === 'openai' && model.api === 'openai-responses' && model.nativeCompaction !== false;
 }
 
 const USER_FRAGMENT = /^\s*<(system-reminder|environment|agents-md|skill|summary|conversation)[\s>]/;
@@ -148,31 +81,28 @@ function itemText(item: ResponsesItem): string {
 export interface NativeCompactionOptions {
   model: ModelInfo;
   keys: KeyResolver;
-  /** everything on the path the compaction covers: summarized, turn prefix and kept messages */
+  /** the messages the compaction summarizes (summarized and turn prefix; the kept ones stay as they are) */
   messages: readonly AgentMessage[];
-  /** the previous compaction's summary, sent when there is no previous replacement history */
-  previousSummary?: string;
-  previous?: OpenAIRemoteCompaction;
+  /** the previous compaction on the path, as its summary message (with its native payloads) */
+  previous?: AgentMessage;
   /** the session's system prompt */
   instructions?: string;
   signal?: AbortSignal;
   timeoutMs?: number;
   fetchImpl?: typeof fetch;
-  log?: (message: string) => void;
 }
 
 function estimateChars(items: readonly ResponsesItem[]): number {
   return JSON.stringify(items).length;
 }
 
-/** The request input: previous replacement history (or previous summary), then the conversation. */
-export function nativeCompactionInput(options: Pick<NativeCompactionOptions, 'messages' | 'previous' | 'previousSummary'>): ResponsesItem[] {
-  const head: ResponsesItem[] = options.previous
-    ? options.previous.replacementHistory
-    : options.previousSummary !== undefined
-      ? [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: compactionSummaryText(options.previousSummary) }] }]
-      : [];
-  return [...head, ...toResponsesInput(options.messages)];
+/**
+ * The request input: the previous compaction (its native items when Arbor wrote them for this provider,
+ * else its summary text), then the summarized messages, converted as a Responses request would be.
+ */
+export function nativeCompactionInput(options: Pick<NativeCompactionOptions, 'messages' | 'previous' | 'model'>): ResponsesItem[] {
+  const head: AgentMessage[] = options.previous ? [options.previous] : [];
+  return toResponsesInput(convertToLlm([...head, ...options.messages]), options.model);
 }
 
 /**
@@ -223,18 +153,5 @@ export async function requestNativeCompaction(options: NativeCompactionOptions):
     throw new Error(message.split(key).join('[key]'));
   }
   const parsed = parseCompactResponse(body);
-  return { provider: options.model.provider, model: options.model.id, ...parsed, createdAt: new Date().toISOString() };
-}
-
-/** requestNativeCompaction that never fails: undefined (and a log line) instead; cancellation still throws. */
-export async function tryNativeCompaction(options: NativeCompactionOptions): Promise<OpenAIRemoteCompaction | undefined> {
-  try {
-    const result = await requestNativeCompaction(options);
-    options.log?.(`compaction: OpenAI native /responses/compact succeeded (${result.replacementHistory.length} items kept)`);
-    return result;
-  } catch (error) {
-    if (error instanceof CompactionCancelled || options.signal?.aborted) throw new CompactionCancelled();
-    options.log?.(`compaction: OpenAI native /responses/compact failed (${(error as Error).message}); using the local summary only`);
-    return undefined;
-  }
+  return { provider: options.model.provider, model: options.model.id, ...parsed, scope: 'summarized', createdAt: new Date().toISOString() };
 }

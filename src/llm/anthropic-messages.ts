@@ -7,8 +7,10 @@ import { toAnthropicMessages, toAnthropicSystem, toAnthropicTools } from './conv
 import { guardedAttempt, failedMessage, ABORTED_TEXT, type WireOutcome, type IdleWatchdog } from './attempt';
 import type { MessageBuilder } from './message-builder';
 import { runWithRetry } from './retry';
+import { withNativeFallback } from './native-fallback';
 import { checkKeyTransport, keyGuardedFetch } from './key-transport';
 import { defaultBaseUrl } from './providers';
+import { ANTHROPIC_COMPACTION_BETA } from './anthropic-compaction';
 import { resolveProviderOptions, type ProviderOptions, type ResolvedProviderOptions } from './provider-options';
 
 
@@ -71,11 +73,8 @@ export class AnthropicMessagesProvider implements Provider {
 
   stream(request: StreamRequest): AsyncIterable<StreamEvent> {
     const model = { ...this.model, ...request.model, api: this.model.api };
-    return runWithRetry(
-      () => this.attempt(model, request),
-      this.options.retry,
-      request.signal,
-      () => failedMessage(model, 'aborted', ABORTED_TEXT),
+    return withNativeFallback(request, (sent) =>
+      runWithRetry(() => this.attempt(model, sent), this.options.retry, sent.signal, () => failedMessage(model, 'aborted', ABORTED_TEXT)),
     );
   }
 
@@ -111,7 +110,7 @@ export class AnthropicMessagesProvider implements Provider {
     return {
       model: model.id,
       max_tokens: maxTokens,
-      messages: toAnthropicMessages(request.messages),
+      messages: toAnthropicMessages(request.messages, true, model),
       stream: true as const,
       ...(system ? { system } : {}),
       ...(tools ? { tools } : {}),
@@ -131,7 +130,11 @@ export class AnthropicMessagesProvider implements Provider {
       timeout: 10 * 60_000,
       fetch: keyGuardedFetch(this.options.fetch ?? fetch, true),
     });
-    const stream = await client.messages.create(this.buildBody(model, request) as never, { signal: watchdog.signal });
+    const body = this.buildBody(model, request);
+    // A replayed compaction block needs the compaction beta on every request (docs/architecture.md).
+    const compacted = body.messages[0]?.content[0]?.type === 'compaction';
+    const headers = compacted ? { 'anthropic-beta': ANTHROPIC_COMPACTION_BETA } : undefined;
+    const stream = await client.messages.create(body as never, { signal: watchdog.signal, ...(headers ? { headers } : {}) });
     watchdog.kick();
     let stopReason: string | null | undefined;
     let sawStop = false;

@@ -4,8 +4,10 @@
 // tool, the system prompt and the last block of the last message, so next turn the whole previous
 // request is a cached prefix (Anthropic looks back ~20 blocks for an earlier breakpoint).
 import { systemMessageText, type ImageContent, type LlmMessage, type TextContent } from '../core/messages';
-import type { ToolDefinition } from './types';
+import type { ModelInfo, ToolDefinition } from './types';
 import { prepareMessages } from './convert-common';
+import { nativeItemsFor } from '../core/native-compaction';
+import { supportsAnthropicCompaction } from './anthropic-compaction';
 
 const EPHEMERAL = { type: 'ephemeral' as const };
 
@@ -47,10 +49,23 @@ function assistantBlocks(message: Extract<LlmMessage, { role: 'assistant' }>): A
   return out;
 }
 
-export function toAnthropicMessages(messages: readonly LlmMessage[], cache = true): AnthropicMessageParam[] {
+/** The compaction block a summary message carries for this model, when it may be replayed to it. */
+function compactionBlocks(message: LlmMessage, model: Pick<ModelInfo, 'provider' | 'api' | 'id' | 'nativeCompaction'> | undefined): AnthropicBlock[] | undefined {
+  if (!model || !supportsAnthropicCompaction(model)) return undefined;
+  return nativeItemsFor(message, { ...model, nativeCompaction: true }, 'anthropic') as AnthropicBlock[] | undefined;
+}
+
+/**
+ * With `model`, a compaction summary carrying Anthropic's own compaction block (src/core/native-compaction.ts)
+ * is sent as that block, first in `messages` (the API requires it there) in an assistant turn.
+ */
+export function toAnthropicMessages(messages: readonly LlmMessage[], cache = true, model?: Pick<ModelInfo, 'provider' | 'api' | 'id' | 'nativeCompaction'>): AnthropicMessageParam[] {
   const out: AnthropicMessageParam[] = [];
+  let compaction: AnthropicMessageParam | undefined;
   for (const message of prepareMessages(messages)) {
-    if (message.role === 'user') {
+    const native = compactionBlocks(message, model);
+    if (native) compaction = { role: 'assistant', content: native.map((b) => ({ ...b })) };
+    else if (message.role === 'user') {
       const content = userBlocks(message.content);
       if (content.length) out.push({ role: 'user', content });
     } else if (message.role === 'assistant') {
@@ -73,10 +88,11 @@ export function toAnthropicMessages(messages: readonly LlmMessage[], cache = tru
       else out.push({ role: 'user', content: [result] });
     }
   }
+  if (compaction) out.unshift(compaction);
   if (cache) {
     const last = out[out.length - 1];
     const block = last?.content[last.content.length - 1];
-    if (block && block.type !== 'thinking' && block.type !== 'redacted_thinking') block.cache_control = EPHEMERAL;
+    if (block && !['thinking', 'redacted_thinking', 'compaction'].includes(block.type)) block.cache_control = EPHEMERAL;
   }
   return out;
 }

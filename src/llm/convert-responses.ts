@@ -1,4 +1,4 @@
-// LlmMessage[] -> OpenAI Responses input items (pi-compatible, see docs/architecture.md "providers").
+// LlmMessage[] -> OpenAI Responses input items (pi-compatible, see docs/architecture.md "OpenAI Responses").
 // A reasoning item is stored as a thinking block whose `thinkingSignature` is the item's JSON, the
 // output message id as the text block's `textSignature`, a tool call's id as `call_id|item_id`; all of
 // them go back only to the model that wrote them (encrypted reasoning is bound to it). A compaction

@@ -7,6 +7,7 @@ import { toOpenAIMessages, toOpenAITools } from './convert-openai';
 import { guardedAttempt, failedMessage, ABORTED_TEXT, type WireOutcome, type IdleWatchdog } from './attempt';
 import type { MessageBuilder } from './message-builder';
 import { runWithRetry } from './retry';
+import { withNativeFallback } from './native-fallback';
 import { defaultBaseUrl } from './providers';
 import { resolveProviderOptions, type ProviderOptions, type ResolvedProviderOptions } from './provider-options';
 import { checkKeyTransport, keyGuardedFetch } from './key-transport';
@@ -64,11 +65,8 @@ export class OpenAICompletionsProvider implements Provider {
 
   stream(request: StreamRequest): AsyncIterable<StreamEvent> {
     const model = { ...this.model, ...request.model, api: this.model.api };
-    return runWithRetry(
-      () => this.attempt(model, request),
-      this.options.retry,
-      request.signal,
-      () => failedMessage(model, 'aborted', ABORTED_TEXT),
+    return withNativeFallback(request, (sent) =>
+      runWithRetry(() => this.attempt(model, sent), this.options.retry, sent.signal, () => failedMessage(model, 'aborted', ABORTED_TEXT)),
     );
   }
 

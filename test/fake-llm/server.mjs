@@ -9,6 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { countTokens, encode, decode } from 'gpt-tokenizer/encoding/cl100k_base';
 import { responsesHandler } from './responses.mjs';
+import { compactionAnswer, compactionReplayError } from './anthropic-compaction.mjs';
 
 const NO_SPECIAL = { disallowedSpecial: new Set() };
 const tok = (text) => (text ? countTokens(String(text), NO_SPECIAL) : 0);
@@ -419,6 +420,8 @@ export async function startFakeLlm(options = {}) {
     const strict = state.config.strictAnthropic && req.headers['anthropic-version'] === '2026-10-21';
     const promptTotal = anthropicBlocks(body).reduce((s, b) => s + b.tokens, 0);
     record(req, '/v1/messages', 'anthropic', body, promptTotal);
+    const compaction = body.compaction ? compactionAnswer(req, body) : compactionReplayError(req, body);
+    if (compaction) return sendJson(res, compaction.status, compaction.body);
     if (strict && ['temperature', 'top_p', 'top_k'].some((k) => body[k] !== undefined)) {
       return sendJson(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'temperature, top_p and top_k are not supported in API version 2026-10-21' } });
     }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { startFakeLlm } from '../fake-llm/server.mjs';
-import { expandPane, fakeModelSettings, openArborContainer, openWorkbench, readyChat, runCommand, screenshot, sidebarPane } from '../harness/browser.mjs';
+import { expandPane, fakeModelSettings, openWorkbench, readyChat, runCommand, screenshot, setColorTheme, sidebarPane } from '../harness/browser.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
 let fake;
@@ -70,29 +70,6 @@ async function send(chat, text) {
   await input.press('Enter');
 }
 
-/** Switches the colour theme through "Preferences: Color Theme" and waits for the webview to follow. */
-async function setTheme(page, chat, theme, kind) {
-  const quick = page.locator('.quick-input-widget');
-  const box = quick.locator('.quick-input-box input');
-  const label = theme.replace(/^Default /, '').replace(/^High Contrast$/, 'Dark High Contrast').replace(/^High Contrast Light$/, 'Light High Contrast');
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      await page.keyboard.press('F1');
-      await box.waitFor({ state: 'visible', timeout: 5000 });
-      await box.fill('>Preferences: Color Theme');
-      await quick.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first().click({ timeout: 5000 });
-      await quick.locator('.monaco-list-row', { hasText: /Modern/ }).first().waitFor({ timeout: 5000 });
-      await box.fill(label);
-      await quick.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^(Default )?${label}$`) }) }).first().click({ timeout: 5000 });
-      await quick.waitFor({ state: 'hidden', timeout: 5000 });
-      break;
-    } catch {
-      await page.keyboard.press('Escape').catch(() => {});
-    }
-  }
-  await chat.locator(`body.${kind}`).waitFor({ timeout: 30_000 });
-}
-
 wb.test("the Sessions view's Open Chat in Editor shows the session in a wide editor tab", async (page) => {
   await readyChat(page);
   await expandPane(page, 'Sessions');
@@ -146,9 +123,10 @@ for (const [theme, kind, tag] of [
   ['Default High Contrast Light', 'vscode-high-contrast-light', 'hc-light'],
 ]) {
   wb.test(`the wide editor chat in ${tag}`, async (page) => {
-    let [tab] = await editorChats(page, 1);
-    await setTheme(page, tab.doc, theme, kind);
-    [tab] = await editorChats(page, 1);
+    await editorChats(page, 1);
+    // the side bar is closed: the one Arbor webview on screen is the editor tab's
+    await setColorTheme(page, theme, kind);
+    const [tab] = await editorChats(page, 1);
     await tab.doc.locator('.msg[data-entry="a2"] pre code').waitFor();
     const overflow = await tab.doc.locator('body').evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
     assert.ok(overflow.scrollWidth <= overflow.clientWidth, `no horizontal scrollbar in ${tag}: ${JSON.stringify(overflow)}`);

@@ -6,7 +6,6 @@ import type { ModelInfo } from '../../llm/types';
 import { CompactionCancelled } from '../errors';
 import { withMarkerDetails } from '../marker-details';
 import type { SummarizerCost } from '../metered-provider';
-import { OPENAI_REMOTE_COMPACTION_KEY } from '../openai-native';
 import type { ChosenCut, CompactionOutcome } from '../outcome';
 import type { CompactionResult } from '../summarize';
 import { startNativeCompaction } from './native-alongside';
@@ -48,7 +47,7 @@ export async function summarizePlan(run: StepRun, plan: CompactionPlan): Promise
   }
   const result = summarized.result;
   const remote = await native.result;
-  if (remote) result.preserveData = { ...result.preserveData, [OPENAI_REMOTE_COMPACTION_KEY]: remote };
+  if (remote) result.preserveData = { ...result.preserveData, ...remote };
   if (hooked.preserveData) result.preserveData = { ...result.preserveData, ...hooked.preserveData };
   return { plan, result, fromHook: false, model: summarized.model, cost: summarized.cost, ...(summarized.usage ? { usage: summarized.usage } : {}) };
 }

@@ -47,7 +47,7 @@ export interface CompactionRunnerDeps {
   retry?: Partial<RetryPolicy>;
   log?: (message: string) => void;
   fetchImpl?: typeof fetch;
-  /** API keys, for OpenAI native compaction (`/responses/compact`); without it native compaction is skipped */
+  /** API keys, for native compaction (./native-alongside.ts); without it native compaction is skipped */
   keys?: KeyResolver;
   /** timeout of the native compaction request (default 120 s) */
   nativeCompactionTimeoutMs?: number;

@@ -193,13 +193,15 @@ for (const [name, id] of [['300-character', 'k'.repeat(300)], ['empty', ''], ['o
 test('tool-call ids: invalid and duplicate ids in one reply are replaced, valid ones kept', async () => {
   const { withValidToolCallIds } = await import('../../../src/agent/tool-call-ids');
   const call = (id: string) => ({ type: 'toolCall' as const, id, name: 'read', arguments: {} });
-  const reply = { role: 'assistant' as const, content: [call('ok_1'), call('ok_1'), call(''), call('x'.repeat(65)), call('a b')], api: 'x', provider: 'p', model: 'm', usage: { ...usage, cost: { ...usage.cost } }, stopReason: 'toolUse' as const, timestamp: 1 };
+  const reply = { role: 'assistant' as const, content: [call('ok_1'), call('ok_1'), call(''), call('x'.repeat(65)), call('a b'), call('call_1|fc_1'), call('a|b|c')], api: 'x', provider: 'p', model: 'm', usage: { ...usage, cost: { ...usage.cost } }, stopReason: 'toolUse' as const, timestamp: 1 };
   const { message, replaced } = withValidToolCallIds(reply);
   const ids = message.content.map((b) => (b.type === 'toolCall' ? b.id : ''));
   assert.equal(ids[0], 'ok_1');
-  assert.equal(new Set(ids).size, 5, `ids stay distinct: ${ids}`);
-  for (const id of ids) assert.match(id, /^[A-Za-z0-9_-]{1,64}$/);
-  assert.deepEqual(replaced.map((r) => r.reason), ['a duplicate', 'empty', '65 characters long', 'has characters outside [A-Za-z0-9_-]']);
+  assert.equal(new Set(ids).size, 7, `ids stay distinct: ${ids}`);
+  assert.equal(ids[5], 'call_1|fc_1', "the Responses API's call_id|item_id is kept");
+  assert.notEqual(ids[6], 'a|b|c');
+  for (const id of ids) assert.match(id, /^[A-Za-z0-9_-]{1,64}(\|[A-Za-z0-9_-]{1,64})?$/);
+  assert.deepEqual(replaced.map((r) => r.reason), ['a duplicate', 'empty', '65 characters long', 'has characters outside [A-Za-z0-9_-]', 'has characters outside [A-Za-z0-9_-]']);
   assert.equal(reply.content[2]!.id, '', 'the provider reply itself is not changed');
 });
 

@@ -58,7 +58,7 @@ export interface Harness {
   events: AgentEvent[];
   prompter: ScriptedPrompter;
   settings: CompactionSettings;
-  /** chat-completion / messages requests only (no count_tokens etc.) */
+  /** chat-completion / responses / messages requests only (no count_tokens etc.) */
   llmRequests(): FakeRequest[];
 }
 
@@ -116,7 +116,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     events,
     prompter,
     settings,
-    llmRequests: () => fake.requests.filter((r) => r.path === '/v1/chat/completions' || r.path === '/v1/messages'),
+    llmRequests: () => fake.requests.filter((r) => ['/v1/chat/completions', '/v1/responses', '/v1/messages'].includes(r.path)),
   };
 }
 

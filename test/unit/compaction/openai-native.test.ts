@@ -1,6 +1,7 @@
 // OpenAI native compaction (/responses/compact) through a real AgentSession against the fake server:
-// success keeps the provider's replacement history in preserveData, every failure falls back to the
-// local summary, other models and remoteEnabled=false never call it, and the key never leaks.
+// success keeps the provider's replacement history in preserveData and the next Responses request is
+// built from it, every failure falls back to the local summary, other models and remoteEnabled=false
+// never call it, and the key never leaks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -10,16 +11,16 @@ import {
   nativeCompactionInput,
   parseCompactResponse,
   supportsNativeCompaction,
-  toResponsesInput,
   type OpenAIRemoteCompaction,
 } from '../../../src/compaction';
+import { toResponsesInput } from '../../../src/llm/convert-responses';
 import type { AgentMessage, AssistantMessage } from '../../../src/core/messages';
 import { emptyUsage } from '../../../src/core/messages';
 import type { CompactionEntry } from '../../../src/session/entries';
 import { SessionStore } from '../../../src/session/store';
 import type { FakeCompactBehaviour } from '../../fake-llm/server.mjs';
 import { harness, requestText, summaryText, type Harness, type HarnessOptions } from '../agent/session-helpers';
-import { OPENAI_KEY } from '../llm/helpers';
+import { OPENAI_KEY, anthropicModel } from '../llm/helpers';
 
 const COMPACT_PATH = '/v1/responses/compact';
 
@@ -28,6 +29,7 @@ async function withHistory(options: HarnessOptions & { logs?: string[] } = {}): 
   const h = await harness({
     files: { 'notes.txt': 'NOTES-CONTENT' },
     ...options,
+    model: options.api === 'anthropic' || options.model ? options.model : { api: 'openai-responses' },
     settings: { keepRecentTokens: 60, reserveTokens: 1000, remoteEnabled: true, ...options.settings },
     deps: { log: (line) => logs.push(line), ...options.deps },
   });
@@ -61,7 +63,7 @@ function enqueueLocalSummary(h: Harness, tag: string): void {
   h.fake.enqueue({ text: summaryText(tag) }, { text: `We worked on ${tag}.` });
 }
 
-test('native success: /responses/compact gets the conversation as Responses items, preserveData keeps the replacement history, the context uses the local summary', async () => {
+test('native success: /responses/compact gets the summarized messages as Responses items, preserveData keeps the replacement history', async () => {
   const logs: string[] = [];
   const h = await withHistory({ logs });
   enqueueLocalSummary(h, 'LOCAL-SUMMARY');
@@ -76,7 +78,8 @@ test('native success: /responses/compact gets the conversation as Responses item
   assert.equal(request.body.instructions, 'You are a test agent.');
   const input = request.body.input as { type: string; role?: string; call_id?: string }[];
   assert.ok(input.some((i) => i.type === 'message' && i.role === 'user' && JSON.stringify(i).includes('QUESTION-0')));
-  assert.ok(input.some((i) => i.type === 'message' && i.role === 'assistant' && JSON.stringify(i).includes('ANSWER-2')));
+  assert.ok(input.some((i) => i.type === 'message' && i.role === 'assistant' && JSON.stringify(i).includes('ANSWER-0')));
+  assert.ok(!JSON.stringify(input).includes('ANSWER-2'), 'the kept messages are not compacted');
   const call = input.find((i) => i.type === 'function_call');
   const output = input.find((i) => i.type === 'function_call_output');
   assert.equal(call?.call_id, 'call_read_1');
@@ -89,6 +92,7 @@ test('native success: /responses/compact gets the conversation as Responses item
   assert.ok(native, 'preserveData.openaiRemoteCompaction');
   assert.equal(native.provider, 'openai');
   assert.equal(native.model, h.model.id);
+  assert.equal(native.scope, 'summarized');
   assert.equal(native.compactionItem.type, 'compaction');
   assert.match(String(native.compactionItem.encrypted_content), /^fake:[0-9a-f]{48}$/);
   assert.ok(native.replacementHistory.some((i) => JSON.stringify(i).includes('QUESTION-0')));
@@ -98,13 +102,45 @@ test('native success: /responses/compact gets the conversation as Responses item
   const reopened = await SessionStore.open(h.store.file);
   const stored = reopened.getEntries().find((e) => e.id === entry.id) as CompactionEntry;
   assert.deepEqual(nativeData(stored), native);
+});
 
-  // The next turn (Chat Completions) carries the local summary, never the encrypted item.
+test('the next Responses request is rebuilt from the native items plus the kept messages; another provider gets the local summary', async () => {
+  const h = await withHistory();
+  enqueueLocalSummary(h, 'LOCAL-SUMMARY');
+  await h.agent.compact();
+  const native = nativeData(latestCompaction(h))!;
   h.fake.enqueue({ text: 'after compaction' });
   await h.agent.prompt('next');
   const turn = h.llmRequests().at(-1)!;
-  assert.match(requestText(turn), /LOCAL-SUMMARY goal/);
-  assert.doesNotMatch(JSON.stringify(turn.body), /fake:[0-9a-f]{10}/);
+  assert.equal(turn.path, '/v1/responses');
+  const input = turn.body.input as Record<string, unknown>[];
+  assert.deepEqual(input.slice(0, native.replacementHistory.length), native.replacementHistory, 'the native items open the context');
+  assert.ok(input.some((i) => i.type === 'compaction' && i.encrypted_content === native.compactionItem.encrypted_content));
+  assert.doesNotMatch(JSON.stringify(input), /LOCAL-SUMMARY goal/, 'no local summary for the model that has the native items');
+  assert.match(JSON.stringify(input), /ANSWER-2/, 'the kept messages follow the native items');
+
+  // The same session switched to another provider falls back to the local summary.
+  await h.agent.setModel(anthropicModel(h.fake.anthropicBaseUrl));
+  h.fake.enqueue({ text: 'on anthropic' });
+  await h.agent.prompt('again');
+  const other = h.llmRequests().at(-1)!;
+  assert.equal(other.path, '/v1/messages');
+  assert.match(requestText(other), /LOCAL-SUMMARY goal/);
+  assert.match(JSON.stringify(other.body), /ANSWER-2/, 'the kept messages are there too');
+  assert.doesNotMatch(JSON.stringify(other.body), /fake:[0-9a-f]{10}/, 'never the encrypted item');
+});
+
+test('a request whose native items are refused is sent again with the local summary', async () => {
+  const h = await withHistory();
+  enqueueLocalSummary(h, 'LOCAL-SUMMARY');
+  await h.agent.compact();
+  h.fake.enqueue({ error: { kind: 'custom', status: 400, message: 'The encrypted content could not be verified.' } }, { text: 'recovered' });
+  await h.agent.prompt('next');
+  const [refused, resent] = h.llmRequests().slice(-2);
+  assert.match(JSON.stringify(refused!.body), /"type":"compaction"/);
+  assert.doesNotMatch(JSON.stringify(resent!.body), /"type":"compaction"/);
+  assert.match(JSON.stringify(resent!.body), /LOCAL-SUMMARY goal/);
+  assert.ok(!h.events.some((e) => e.type === 'error'), 'the user sees no error');
 });
 
 test('a second native compaction sends the previous replacement history (with its compaction item) first', async () => {
@@ -201,35 +237,38 @@ test('the API key never appears in logs, events, entries or the session file', a
 
 // ---- pure parts --------------------------------------------------------------------------------
 
+const MODEL = { provider: 'openai', api: 'openai-responses' as const, id: 'm', name: 'm', contextWindow: 1000, maxOutputTokens: 100, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+
 function assistant(content: AssistantMessage['content']): AssistantMessage {
-  return { role: 'assistant', content, api: 'openai-completions', provider: 'openai', model: 'm', usage: emptyUsage(), stopReason: 'toolUse', timestamp: 1 };
+  return { role: 'assistant', content, api: 'openai-responses', provider: 'openai', model: 'm', usage: emptyUsage(), stopReason: 'toolUse', timestamp: 1 };
 }
 
-test('toResponsesInput drops a call without its result and a result without its call, and normalizes call ids', () => {
+test('the compaction input: a result without its call is dropped, a call without its result gets one, call ids are normalized', () => {
   const messages: AgentMessage[] = [
     { role: 'user', content: 'hi', timestamp: 1 },
     assistant([
       { type: 'text', text: 'calling' },
       { type: 'toolCall', id: 'toolu_01|odd/id', name: 'read', arguments: { path: 'a' } },
-      { type: 'toolCall', id: 'lost', name: 'read', arguments: {} },
     ]),
     { role: 'toolResult', toolCallId: 'toolu_01|odd/id', toolName: 'read', content: [{ type: 'text', text: 'A' }], isError: false, timestamp: 2 },
     { role: 'toolResult', toolCallId: 'stray', toolName: 'read', content: [{ type: 'text', text: 'S' }], isError: false, timestamp: 3 },
   ];
-  const items = toResponsesInput(messages);
+  const items = nativeCompactionInput({ messages, model: MODEL });
   assert.deepEqual(
     items.map((i) => [i.type, i.call_id ?? i.role]),
     [
       ['message', 'user'],
       ['message', 'assistant'],
-      ['function_call', 'toolu_01_odd_id'],
-      ['function_call_output', 'toolu_01_odd_id'],
+      ['function_call', 'toolu_01'],
+      ['function_call_output', 'toolu_01'],
     ],
   );
+  assert.equal(toResponsesInput([], MODEL).length, 0);
 });
 
-test('without a previous replacement history, the previous local summary is sent first', () => {
-  const items = nativeCompactionInput({ messages: [{ role: 'user', content: 'q', timestamp: 1 }], previousSummary: 'PREVIOUS' });
+test('without native items from Arbor, the previous local summary is sent first', () => {
+  const previous: AgentMessage = { role: 'compactionSummary', summary: 'PREVIOUS', tokensBefore: 1, timestamp: 1 };
+  const items = nativeCompactionInput({ messages: [{ role: 'user', content: 'q', timestamp: 1 }], previous, model: MODEL });
   assert.equal(items.length, 2);
   assert.match(JSON.stringify(items[0]), /PREVIOUS/);
 });
@@ -249,9 +288,11 @@ test('parseCompactResponse keeps compaction items, assistant and real user messa
   assert.throws(() => parseCompactResponse({ nope: true }), /no "output" array/);
 });
 
-test('supportsNativeCompaction: only OpenAI on its own API', () => {
+test('supportsNativeCompaction: only OpenAI on the Responses API', () => {
   const base = { id: 'x', name: 'x', contextWindow: 1, maxOutputTokens: 1, reasoning: false, pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
-  assert.equal(supportsNativeCompaction({ ...base, provider: 'openai', api: 'openai-completions' }), true);
+  assert.equal(supportsNativeCompaction({ ...base, provider: 'openai', api: 'openai-responses' }), true);
+  assert.equal(supportsNativeCompaction({ ...base, provider: 'openai', api: 'openai-responses', nativeCompaction: false }), false);
+  assert.equal(supportsNativeCompaction({ ...base, provider: 'openai', api: 'openai-completions' }), false);
   assert.equal(supportsNativeCompaction({ ...base, provider: 'local', api: 'openai-compatible' }), false);
   assert.equal(supportsNativeCompaction({ ...base, provider: 'openai', api: 'openai-compatible' }), false);
   assert.equal(supportsNativeCompaction({ ...base, provider: 'anthropic', api: 'anthropic-messages' }), false);
