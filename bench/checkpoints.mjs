@@ -27,8 +27,9 @@ try {
   const cp = await bundleAndRequire(root, work, 'checkpoints', "export { openCheckpoints, planRestore, applyRestore } from './src/checkpoints'; export { SessionStore } from './src/session/store';");
   const result = await run(cp);
   write(result);
-  process.exit(result.pass ? 0 : 1);
+  process.exitCode = result.pass ? 0 : 1;
 } finally {
+  // exitCode, not exit(): exit() would skip this and leave the 20,000-file workspaces behind.
   rmSync(work, { recursive: true, force: true });
 }
 

@@ -86,10 +86,12 @@ try {
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   async function timeIt(fn) {
     gc();
+    const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
     const kept = await fn();
     const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-    return { ms, kept };
+    const cpu = process.cpuUsage(c0);
+    return { ms, cpuMs: (cpu.user + cpu.system) / 1000, kept };
   }
   function retained(which) {
     const r = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--memory', which, bigFile, bundle], { encoding: 'utf8' });
@@ -100,9 +102,15 @@ try {
   await ours(bigFile); floor(bigFile); // warm up (JIT, page cache)
   const floorTimes = [];
   const oursTimes = [];
+  const floorCpu = [];
+  const oursCpu = [];
   for (let i = 0; i < RUNS; i++) {
-    floorTimes.push((await timeIt(async () => floor(bigFile))).ms);
-    oursTimes.push((await timeIt(() => ours(bigFile))).ms);
+    const f = await timeIt(async () => floor(bigFile));
+    const o = await timeIt(() => ours(bigFile));
+    floorTimes.push(f.ms);
+    oursTimes.push(o.ms);
+    floorCpu.push(f.cpuMs);
+    oursCpu.push(o.cpuMs);
   }
   const floorMem = retained('floor');
   const oursMem = retained('ours');
@@ -143,6 +151,10 @@ try {
       floorMs: +median(floorTimes).toFixed(1),
       oursMs: +median(oursTimes).toFixed(1),
       timeRatio: +(median(oursTimes) / median(floorTimes)).toFixed(3),
+      // CPU time of the process (all threads, GC included): steadier than wall time on a shared machine
+      floorCpuMs: +median(floorCpu).toFixed(1),
+      oursCpuMs: +median(oursCpu).toFixed(1),
+      cpuRatio: +(median(oursCpu) / median(floorCpu)).toFixed(3),
       floorRetainedMB: +floorMem.toFixed(1),
       oursRetainedMB: +oursMem.toFixed(1),
       memoryRatio: +(oursMem / floorMem).toFixed(3),
@@ -165,6 +177,7 @@ try {
     '| measure | floor (read + JSON.parse every line) | Arbor (open + buildContext) | ratio | target |',
     '|---|---|---|---|---|',
     `| time (median of ${RUNS}) | ${result.open.floorMs} ms | ${result.open.oursMs} ms | ${result.open.timeRatio} | ≤ 1.3 |`,
+    `| CPU time, all threads (median of ${RUNS}) | ${result.open.floorCpuMs} ms | ${result.open.oursCpuMs} ms | ${result.open.cpuRatio} | (reported) |`,
     `| retained memory | ${result.open.floorRetainedMB} MB | ${result.open.oursRetainedMB} MB | ${result.open.memoryRatio} | (reported) |`,
     '',
     '| per turn (append + fsync + buildContext, median of ' + TURNS + ') | ' + `${result.perTurn.smallEntries} entries` + ' | ' + `${result.perTurn.largeEntries} entries` + ' | ratio | target |',

@@ -11,14 +11,9 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { loadPiBundle } from './lib/pi-bundle.mjs';
 
-const bundle = process.env.PI_BUNDLE;
-if (!bundle) {
-  console.error('set PI_BUNDLE to the dist/bundle/index.js of @earendil-works/pi-coding-agent@1.5.2');
-  process.exit(2);
-}
-const pi = await import(pathToFileURL(bundle).href);
+const pi = await loadPiBundle();
 const { SessionStore } = await import('../src/session/store.ts');
 const { exportBranchSession } = await import('../src/session/branch-session.ts');
 

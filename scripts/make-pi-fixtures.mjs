@@ -8,14 +8,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { loadPiBundle } from './lib/pi-bundle.mjs';
 
-const bundle = process.env.PI_BUNDLE;
-if (!bundle) {
-  console.error('set PI_BUNDLE to the dist/bundle/index.js of @earendil-works/pi-coding-agent@1.5.2');
-  process.exit(2);
-}
-const pi = await import(pathToFileURL(bundle).href);
+const pi = await loadPiBundle();
 const outDir = join(import.meta.dirname, '..', 'test', 'fixtures', 'pi-1.5');
 const work = mkdtempSync(join(tmpdir(), 'pi-fixtures-'));
 const CWD = '/work/project';

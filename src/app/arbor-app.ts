@@ -9,7 +9,7 @@ import type { AgentSession } from '../agent/agent-session';
 import type { AgentEvent, UsageInfo } from '../agent/events';
 import { createTools, workspaceFromPaths, type AgentTool, type WorkspaceRoots } from '../agent/tools';
 import { TreeNavigationHookRegistry, type CarryResult } from '../branch';
-import { CompactionHookRegistry, CompactionNotDone, skipped, type CompactionOutcome, type CompactionPreview } from '../compaction';
+import { CompactionHookRegistry, CompactionNotDone, skipped, type CompactionOutcome, type CompactionPreparation, type CompactionPreview } from '../compaction';
 import type { ModelInfo } from '../llm/types';
 import { createSession, forkBranch as forkSessionBranch, listSessions, openSession, type SessionSummary } from '../session/catalog';
 import type { SessionEntry } from '../session/entries';
@@ -469,6 +469,11 @@ export class ArborApp implements Disposable {
   /** What a manual compaction would do now, without calling a model; undefined when nothing to compact. */
   previewCompaction(): CompactionPreview | undefined {
     return this.agent?.compactionRunner.preview();
+  }
+
+  /** The preview of a cut the user chose, with the same estimator and overhead as the marker and meter. */
+  previewCompactionOf(preparation: CompactionPreparation): CompactionPreview | undefined {
+    return this.agent?.compactionRunner.previewOf(preparation);
   }
 
 

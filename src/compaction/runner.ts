@@ -76,7 +76,12 @@ export class CompactionRunner {
   /** What a compaction would summarize and keep now, without calling a model. */
   preview(): CompactionPreview | undefined {
     const preparation = this.prepare(this.deps.settings(), 'manual');
-    return preparation ? buildPreview(preparation, this.deps.estimator, this.deps.fixedOverheadTokens?.() ?? 0) : undefined;
+    return preparation ? this.previewOf(preparation) : undefined;
+  }
+
+  /** The preview of a given preparation (Compact Up To Here's), counted as the marker and the meter count. */
+  previewOf(preparation: CompactionPreparation): CompactionPreview {
+    return buildPreview(preparation, this.deps.estimator, this.deps.fixedOverheadTokens?.() ?? 0);
   }
 
   async run(options: RunOptions): Promise<CompactionOutcome> {

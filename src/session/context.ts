@@ -31,18 +31,32 @@ export function contextMessageFromEntry(entry: SessionEntry): AgentMessage | und
 }
 
 /**
- * Root→leaf path, stopping at a missing parent, a self-parent or a cycle (a visited set guarantees
- * termination on corrupted files).
+ * Root→leaf path, stopping at a missing parent, a self-parent or a cycle. A walk longer than the index
+ * has a cycle; only then is it walked again with a visited set (cut at the first repeat), so the usual
+ * path costs no set of every id on it.
  */
 export function pathToRoot(leaf: SessionEntry, byId: ReadonlyMap<string, SessionEntry>): SessionEntry[] {
+  // Without a cycle a path has at most byId.size entries; only a longer walk needs the visited set.
+  const path: SessionEntry[] = [];
+  let current: SessionEntry | undefined = leaf;
+  while (current && path.length <= byId.size) {
+    path.push(current);
+    current = parentOf(current, byId);
+  }
+  return current ? pathWithoutCycle(leaf, byId) : path.reverse();
+}
+
+function parentOf(entry: SessionEntry, byId: ReadonlyMap<string, SessionEntry>): SessionEntry | undefined {
+  const parentId: string | null = entry.parentId;
+  return parentId === null || parentId === entry.id ? undefined : byId.get(parentId);
+}
+
+function pathWithoutCycle(leaf: SessionEntry, byId: ReadonlyMap<string, SessionEntry>): SessionEntry[] {
   const path: SessionEntry[] = [];
   const seen = new Set<string>();
-  let current: SessionEntry | undefined = leaf;
-  while (current && !seen.has(current.id)) {
+  for (let current: SessionEntry | undefined = leaf; current && !seen.has(current.id); current = parentOf(current, byId)) {
     seen.add(current.id);
     path.push(current);
-    const parentId: string | null = current.parentId;
-    current = parentId === null || parentId === current.id ? undefined : byId.get(parentId);
   }
   return path.reverse();
 }

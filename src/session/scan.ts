@@ -61,37 +61,31 @@ export async function scanLines(file: string, from = 0, firstLineNo = 1): Promis
     const lines: ParsedLine[] = [];
     const problems: LoadProblem[] = [];
     let lineNo = firstLineNo;
-    let pending: Buffer = Buffer.alloc(0); // bytes of an unfinished line carried to the next chunk
+    let buffer: Buffer = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, size - from)));
+    let pendingLength = 0; // bytes of an unfinished line, kept at the start of `buffer` for the next read
     let pendingOffset = from;
     let position = from;
     let endsWithNewline = true;
-    const chunk = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, size - from)));
     while (position < size) {
-      const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, size - position), position);
+      if (pendingLength === buffer.length) buffer = grown(buffer, Math.min(CHUNK, size - position));
+      const room = Math.min(buffer.length - pendingLength, size - position);
+      const { bytesRead } = await handle.read(buffer, pendingLength, room, position);
       if (bytesRead === 0) break;
-      let data = chunk.subarray(0, bytesRead);
-      let dataOffset = position;
       position += bytesRead;
-      if (pending.length > 0) {
-        data = Buffer.concat([pending, data]);
-        dataOffset = pendingOffset;
-      }
-      let start = 0;
-      for (;;) {
-        const nl = data.indexOf(NEWLINE, start);
-        if (nl < 0) break;
-        handleLine(data, start, nl, dataOffset + start, lineNo++, true, lines, problems);
-        start = nl + 1;
-      }
-      // Copy the remainder: `chunk` is reused by the next read.
-      pending = Buffer.from(data.subarray(start));
-      pendingOffset = dataOffset + start;
+      const data = buffer.subarray(0, pendingLength + bytesRead);
+      const done = handleLines(data, pendingOffset, lineNo, lines, problems);
+      lineNo += done.lines;
+      pendingLength = data.length - done.end;
+      pendingOffset += done.end;
+      if (done.end > 0) buffer.copy(buffer, 0, done.end, data.length); // the unfinished line moves to the front
     }
+    const pending = buffer.subarray(0, pendingLength);
     let resumeOffset = position;
     let resumeLineNo = lineNo;
     if (pending.length > 0) {
       endsWithNewline = false;
-      const parsed = handleLine(pending, 0, pending.length, pendingOffset, lineNo++, false, lines, problems);
+      const rest = pending.toString('utf8');
+      const parsed = handleLine(rest, 0, rest.length, pendingOffset, pending.length, lineNo++, false, lines, problems);
       // A torn line may be completed by another writer: read it again next time.
       if (!parsed) {
         resumeOffset = pendingOffset;
@@ -105,24 +99,58 @@ export async function scanLines(file: string, from = 0, firstLineNo = 1): Promis
   }
 }
 
+/** A larger buffer holding `buffer`'s bytes (a line longer than the buffer is read on into it). */
+function grown(buffer: Buffer, extra: number): Buffer {
+  const next = Buffer.allocUnsafe(buffer.length + Math.max(1, extra));
+  buffer.copy(next, 0, 0, buffer.length);
+  return next;
+}
+
+/**
+ * Handles the complete lines of `data` (up to its last newline) and returns how many there were and the
+ * byte where the unfinished rest starts. The bytes are decoded once (a line-by-line decode makes a fresh
+ * string per line for the garbage collector); lines are found at the same newlines in the bytes and in the
+ * text, since a 0x0a byte is always a newline in UTF-8 and never part of another character.
+ */
+function handleLines(data: Buffer, dataOffset: number, firstLineNo: number, lines: ParsedLine[], problems: LoadProblem[]): { lines: number; end: number } {
+  const last = data.lastIndexOf(NEWLINE);
+  if (last < 0) return { lines: 0, end: 0 };
+  const text = data.toString('utf8', 0, last + 1);
+  let byteStart = 0;
+  let charStart = 0;
+  let lineNo = firstLineNo;
+  while (byteStart <= last) {
+    const byteEnd = data.indexOf(NEWLINE, byteStart);
+    const charEnd = text.indexOf('\n', charStart);
+    handleLine(text, charStart, charEnd, dataOffset + byteStart, byteEnd - byteStart, lineNo++, true, lines, problems);
+    byteStart = byteEnd + 1;
+    charStart = charEnd + 1;
+  }
+  return { lines: lineNo - firstLineNo, end: last + 1 };
+}
+
+/** One line: `text[start, end)` (without its newline), at byte `offset`, `length` bytes long. */
 function handleLine(
-  data: Buffer,
+  source: string,
   start: number,
   end: number,
   offset: number,
+  length: number,
   lineNo: number,
   terminated: boolean,
   lines: ParsedLine[],
   problems: LoadProblem[],
 ): boolean {
-  const length = end - start;
   let textEnd = end;
-  if (textEnd > start && data[textEnd - 1] === 0x0d) textEnd--; // CRLF files
-  const raw = data.toString('utf8', start, textEnd);
+  if (textEnd > start && source.charCodeAt(textEnd - 1) === 0x0d) textEnd--; // CRLF files
+  const raw = source.slice(start, textEnd);
   // The raw range keeps a byte order mark, so a rewrite writes the header back as it was.
   const text = offset === 0 ? withoutByteOrderMark(raw) : raw;
   if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === '')) return true;
-  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+  // Valid JSON deeper than the limit has more than MAX_JSON_DEPTH opening brackets and as many closing ones,
+  // so a shorter line is shallow enough or not JSON at all (JSON.parse refuses it below): most lines skip
+  // the bracket count, a tenth of the parse's time on a typical session (docs/reliability.md).
+  if (text.length > SHALLOW_BELOW && nestsDeeperThan(text, MAX_JSON_DEPTH)) {
     problems.push({ line: lineNo, kind: 'invalid-json', message: `JSON nested deeper than ${MAX_JSON_DEPTH} levels; line skipped` });
     return false;
   }
@@ -149,6 +177,7 @@ function handleLine(
  * entry needs more than a few dozen.
  */
 export const MAX_JSON_DEPTH = 1000;
+const SHALLOW_BELOW = 2 * MAX_JSON_DEPTH + 1;
 
 /** How many times `char` occurs in `text`, counting up to `stop` at most. */
 function countUpTo(text: string, char: string, stop: number): number {

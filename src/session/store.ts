@@ -128,7 +128,8 @@ export class SessionStore {
   /** omp's title slot line before the header, if the file has one (kept first on rewrites) */
   private titleSlot: TitleSlot | undefined;
   private byId = new Map<string, SessionEntry>();
-  private children = new Map<string, SessionEntry[]>();
+  /** parent id → children in file order; built on first use (opening a session does not need it) */
+  private children: Map<string, SessionEntry[]> | undefined;
   private unsortedChildren = new Set<string>();
   private labels = new Map<string, { label: string; timestamp: string }>();
   private sessionName: string | undefined;
@@ -192,13 +193,14 @@ export class SessionStore {
   private ingest(scan: ScanResult, header: ParsedLine, titleSlot: TitleSlot | undefined): void {
     this.loadReport.push(...scan.problems);
     this.titleSlot = titleSlot;
-    const rest = scan.lines.filter((line) => line !== header && line.offset !== titleSlot?.offset);
+    const slotOffset = titleSlot?.offset;
+    const rest = scan.lines;
     const version = sessionVersion(this.header);
     this.readOnly = readOnlyReasonFor(this.header as unknown as Record<string, unknown>);
     if (this.readOnly) this.loadReport.push({ line: 0, kind: 'read-only', message: describeReadOnly(this.readOnly) });
     let useRaw = true;
     if (version < CURRENT_SESSION_VERSION) {
-      const values = rest.map((line) => line.value);
+      const values = rest.filter((line) => line !== header && line.offset !== slotOffset).map((line) => line.value);
       this.migratedFrom = migrateToCurrentVersion(this.header, values);
       useRaw = false;
       this.loadReport.push({
@@ -209,7 +211,7 @@ export class SessionStore {
     }
     this.headerRaw = useRaw ? { offset: header.offset, length: header.length } : undefined;
     for (const line of rest) {
-      this.indexLine(line, useRaw ? line.offset : NO_RAW, line.length);
+      if (line !== header && line.offset !== slotOffset) this.indexLine(line, useRaw ? line.offset : NO_RAW, line.length);
     }
     this.loadReport.push(...unknownTypeProblems(this.entries));
     this.ino = scan.ino;
@@ -265,15 +267,7 @@ export class SessionStore {
     this.rawOffset.push(offset);
     this.rawLength.push(length);
     this.byId.set(entry.id, entry);
-    const parentId = entry.parentId;
-    if (parentId !== null && parentId !== entry.id) {
-      const siblings = this.children.get(parentId);
-      if (siblings === undefined) this.children.set(parentId, [entry]);
-      else {
-        if (compareTimestamps(siblings[siblings.length - 1]!, entry) > 0) this.unsortedChildren.add(parentId);
-        siblings.push(entry);
-      }
-    }
+    if (this.children) this.addChild(this.children, entry);
     if (entry.type === 'label') {
       if (entry.label) this.labels.set(entry.targetId, { label: entry.label, timestamp: entry.timestamp });
       else this.labels.delete(entry.targetId);
@@ -284,13 +278,32 @@ export class SessionStore {
     }
   }
 
+  private addChild(children: Map<string, SessionEntry[]>, entry: SessionEntry): void {
+    const parentId = entry.parentId;
+    if (parentId === null || parentId === entry.id) return;
+    const siblings = children.get(parentId);
+    if (siblings === undefined) children.set(parentId, [entry]);
+    else {
+      if (compareTimestamps(siblings[siblings.length - 1]!, entry) > 0) this.unsortedChildren.add(parentId);
+      siblings.push(entry);
+    }
+  }
+
+  private childIndex(): Map<string, SessionEntry[]> {
+    if (this.children) return this.children;
+    const children = new Map<string, SessionEntry[]>();
+    for (const entry of this.entries) this.addChild(children, entry);
+    this.children = children;
+    return children;
+  }
+
   private clearIndex(): void {
     this.revision++;
     this.entries = [];
     this.rawOffset = [];
     this.rawLength = [];
     this.byId = new Map();
-    this.children = new Map();
+    this.children = undefined;
     this.unsortedChildren = new Set();
     this.labels = new Map();
     this.sessionName = undefined;
@@ -331,7 +344,7 @@ export class SessionStore {
 
   /** Children of `id`, oldest first by entry timestamp (stable for equal timestamps). */
   getChildren(id: string): SessionEntry[] {
-    const list = this.children.get(id);
+    const list = this.childIndex().get(id);
     if (!list) return [];
     if (this.unsortedChildren.has(id)) {
       sortByTimestamp(list);
@@ -342,7 +355,7 @@ export class SessionStore {
 
   /** How many children `id` has (O(1), no copy). */
   getChildCount(id: string): number {
-    return this.children.get(id)?.length ?? 0;
+    return this.childIndex().get(id)?.length ?? 0;
   }
 
   getLeafId(): string | null {

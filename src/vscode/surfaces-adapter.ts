@@ -88,6 +88,7 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
     },
     cancelCompaction: () => app().cancelCompaction(),
     previewCompaction: () => app().previewCompaction(),
+    previewCompactionOf: (preparation) => app().previewCompactionOf(preparation),
     label: (entryId, label) => app().label(entryId, label),
     openSession: async (file) => {
       // a session is open in one chat at a time: the one that has it comes forward instead

@@ -96,6 +96,8 @@ export interface SurfacesApp {
   cancelCompaction(): boolean;
   /** what a manual compaction would do now (no model call); undefined: nothing to compact */
   previewCompaction?(): CompactionPreview | undefined;
+  /** the preview of a chosen cut, counted like the marker and meter (system prompt and tools included) */
+  previewCompactionOf?(preparation: CompactionPreparation): CompactionPreview | undefined;
   /** sets (or with undefined clears) an entry's label */
   label(entryId: string, label: string | undefined): Promise<void>;
   /** opens a session file as the current session (a chat that already shows it comes forward instead) */

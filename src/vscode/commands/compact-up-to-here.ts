@@ -66,7 +66,7 @@ export async function run(deps: SurfaceDeps, arg?: unknown, instructionsArg?: un
   if (!asked) return 'cancelled';
   const focus = asked.focus;
 
-  const preview = buildPreview(plan.preparation);
+  const preview = deps.app.previewCompactionOf?.(plan.preparation) ?? buildPreview(plan.preparation);
   const kept = store.getEntry(plan.preparation.firstKeptEntryId) ?? entry;
   const where = vscode.l10n.t('Keeps everything from “{0}” on.', presentEntry(kept).title);
   const detail = [where, ...(plan.note ? [plan.note] : []), previewDetail(preview)].join(' ');

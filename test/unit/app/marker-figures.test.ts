@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { emptyUsage, type AssistantMessage } from '../../../src/core/messages';
 import { estimateTokens } from '../../../src/compaction/tokens';
 import { buildPreview } from '../../../src/compaction/preview';
+import { prepareCompactionAt } from '../../../src/compaction/prepare';
 import { SessionStore } from '../../../src/session/store';
 import { conversationOfPath, conversationSlice } from '../../../src/app/view-model';
 import { measuresCompaction } from '../../../src/app/marker-figures';
@@ -101,4 +102,22 @@ test('preview, marker and meter agree: same tokens before, and the meter after a
   assert.equal(usage.estimatedTokens, details.tokensAfter, 'meter ≈ marker estimate');
   const withoutOverhead = buildPreview(preview.preparation).estimatedTokensAfter;
   assert.ok(preview.estimatedTokensAfter > withoutOverhead, 'the preview counts the system prompt and tools after, as before and as the marker does');
+});
+
+test('a chosen cut (Compact Up To Here) is previewed like the marker: same tokens before, overhead counted after', async () => {
+  const h = await harness({ settings: { keepRecentTokens: 60, reserveTokens: 1000 } });
+  for (let i = 0; i < 3; i++) {
+    h.fake.enqueue({ text: `ANSWER-${i} ${'lorem ipsum '.repeat(40)}` });
+    await h.agent.prompt(`QUESTION-${i} ${'dolor sit amet '.repeat(10)}`);
+  }
+  const branch = h.store.getBranch();
+  const lastUser = [...branch].reverse().find((e) => e.type === 'message' && (e as { message: { role: string } }).message.role === 'user')!;
+  const plan = prepareCompactionAt(branch, h.settings, lastUser.id);
+  assert.ok(plan.ok);
+  const preview = h.agent.compactionRunner.previewOf(plan.preparation);
+  assert.ok(preview.estimatedTokensAfter > buildPreview(plan.preparation).estimatedTokensAfter, 'the system prompt and tools are counted after');
+  h.fake.enqueue({ text: summaryText('CUT') });
+  const outcome = await h.agent.compactionRunner.run({ reason: 'manual', keepFrom: lastUser.id });
+  assert.equal(outcome.status, 'compacted');
+  assert.equal(outcome.status === 'compacted' ? outcome.entry.tokensBefore : -1, preview.tokensBefore, 'preview and marker: same tokens before');
 });
