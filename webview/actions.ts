@@ -99,6 +99,12 @@ export function installActions(root: HTMLElement, deps: ActionDeps): void {
       case 'label':
         if (item) startLabelEdit(target, item, deps);
         return;
+      case 'pin':
+        if (item) deps.post({ type: 'pin', entryId: id, pinned: !item.pinned });
+        return;
+      case 'summarizeFromHere':
+        if (item) deps.post({ type: 'summarizeFromHere', entryId: id });
+        return;
       case 'toggleMarker': {
         if (deps.open.has(id)) deps.open.delete(id);
         else deps.open.add(id);
@@ -110,6 +116,10 @@ export function installActions(root: HTMLElement, deps: ActionDeps): void {
       }
       case 'showOriginal':
         deps.post({ type: 'showOriginal', compactionId: id });
+        return;
+      case 'showStageOriginals':
+        // the originals' leaf (a branch beside the summary): a switch like any other, no summary
+        deps.post({ type: 'navigate', targetId: id, mode: 'none' });
         return;
       case 'continueBefore':
         deps.post({ type: 'continueBeforeCompaction', compactionId: id });

@@ -34,6 +34,7 @@ export interface LoadedPath {
 
 export type PageMessage = Omit<HostMessageOf<'conversationPage'>, 'type'>;
 export type LabelChange = HostMessageOf<'labels'>['labels'][number];
+export type PinChange = HostMessageOf<'pins'>['pins'][number];
 
 /** Starts a page request, or returns undefined when none is due (nothing earlier, or one in flight). */
 export function requestEarlier(path: LoadedPath, count: number): PageRequest | undefined {
@@ -96,20 +97,35 @@ export function nextSeq(seq: number): number {
 /** Sets or removes labels on the loaded items (results included); returns whether any item changed. */
 export function applyLabels(path: LoadedPath, labels: readonly LabelChange[]): boolean {
   const byId = new Map(labels.map((change) => [change.entryId, change.label]));
-  const relabel = <T extends ConversationItem>(item: T): T => {
+  return patchItems(path, <T extends ConversationItem>(item: T): T => {
     if (!byId.has(item.entryId) || byId.get(item.entryId) === item.label) return item;
     const { label: _old, ...rest } = item;
     const label = byId.get(item.entryId);
     return (label ? { ...rest, label } : rest) as T;
-  };
+  });
+}
+
+/** Sets or clears the pin mark on the loaded items; returns whether any item changed. */
+export function applyPins(path: LoadedPath, pins: readonly PinChange[]): boolean {
+  const byId = new Map(pins.map((change) => [change.entryId, change.pinned]));
+  return patchItems(path, <T extends ConversationItem>(item: T): T => {
+    const pinned = byId.get(item.entryId);
+    if (pinned === undefined || pinned === (item.pinned === true)) return item;
+    const { pinned: _old, ...rest } = item;
+    return (pinned ? { ...rest, pinned: true } : rest) as T;
+  });
+}
+
+/** Replaces the loaded items (results included) that `patch` changes; returns whether any did. */
+function patchItems(path: LoadedPath, patch: <T extends ConversationItem>(item: T) => T): boolean {
   let changed = false;
   path.items = path.items.map((item) => {
-    const next = relabel(item);
+    const next = patch(item);
     changed ||= next !== item;
     return next;
   });
   for (const [callId, result] of path.results) {
-    const next = relabel(result);
+    const next = patch(result);
     if (next !== result) path.results.set(callId, next);
   }
   return changed;

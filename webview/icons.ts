@@ -3,7 +3,7 @@
 // (aria-hidden); the button that holds it carries the accessible name.
 const NS = 'http://www.w3.org/2000/svg';
 
-export type IconName = 'branch' | 'edit' | 'copy' | 'tag' | 'check' | 'list' | 'tree' | 'fold';
+export type IconName = 'branch' | 'edit' | 'copy' | 'tag' | 'check' | 'list' | 'tree' | 'fold' | 'pin' | 'summarize';
 
 type Shape = { d: string; fill?: boolean } | { circle: [number, number, number] };
 
@@ -22,6 +22,10 @@ const SHAPES: Record<IconName, Shape[]> = {
   // compaction: lines folded together
   fold: [{ d: 'M3 3.5h10M3 12.5h10M8 5.5v5M6 7.5l2-2 2 2M6 8.5l2 2 2-2' }],
   list: [{ d: 'M2.5 4h11M2.5 8h11M2.5 12h11' }],
+  // a push pin: head, body, needle
+  pin: [{ d: 'M5.5 2.5h5M6.5 2.5v4l-2 3h7l-2-3v-4M8 9.5v4.5' }],
+  // summarize from here: lines from this point on folded into one
+  summarize: [{ d: 'M2.5 3.5h11M2.5 6.5h11M4 9.5l4 3 4-3M2.5 14h11' }],
   // the in-panel conversation tree: a root with two branches
   tree: [{ d: 'M4 2v12M4 8c0-2 2-3 4-3h2M4 11c0-1.5 2-2 4-2h2' }, { circle: [12, 5, 1.6] }, { circle: [12, 9, 1.6] }, { circle: [4, 14, 1.6] }],
 };

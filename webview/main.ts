@@ -26,6 +26,9 @@ function dispatch(store: Store, app: App, channel: HostChannel, message: HostToW
     case 'labels':
       store.setLabels(message.leafId, message.labels);
       return;
+    case 'pins':
+      store.setPins(message.leafId, message.pins);
+      return;
     case 'tree':
       store.setTree(message.leafId, message.nodes);
       return;

@@ -16,9 +16,11 @@ import type {
 import {
   abandonRequest,
   applyLabels,
+  applyPins,
   prependPage,
   requestEarlier,
   type LabelChange,
+  type PinChange,
   type LoadedPath,
   type PageMessage,
   type PageRequest,
@@ -164,6 +166,13 @@ export class Store implements LoadedPath {
   setLabels(leafId: string | null, labels: readonly LabelChange[]): void {
     this.leafId = leafId;
     applyLabels(this, labels);
+    this.changed('conversation');
+  }
+
+  /** Pin changes patch the loaded items in place, like labels. */
+  setPins(leafId: string | null, pins: readonly PinChange[]): void {
+    this.leafId = leafId;
+    applyPins(this, pins);
     this.changed('conversation');
   }
 

@@ -1,6 +1,7 @@
 // The application controller's vocabulary: what it is built from (deps), what it shows (session, model,
 // snapshot, conversation windows), what it reports (AppChange) and what its calls return. Kept apart from
 // the controller (arbor-app.ts) so the views, the VS Code layer and tests can import the types alone.
+import type { PinChange } from '../session/pins';
 import type { AgentCompactionOptions, AgentSessionDeps } from '../agent/agent-session';
 import type { AgentEvent, ApprovalPrompter, UsageInfo } from '../agent/events';
 import type { CompactionConfirmer } from '../agent/auto-compaction-confirm';
@@ -112,7 +113,7 @@ export type ConversationOption = boolean | { last: number };
 export type AppChange =
   | { kind: 'session'; session: SessionView | null }
   /** appended = new entries at the end of the active path; reset = the path changed otherwise: re-read `snapshot()` */
-  | { kind: 'conversation'; appended: ConversationEntry[]; reset: boolean; labels: { id: string; label?: string }[] }
+  | { kind: 'conversation'; appended: ConversationEntry[]; reset: boolean; labels: { id: string; label?: string }[]; pins?: PinChange[] }
   | ({ kind: 'tree' } & TreeDelta)
   | { kind: 'agent'; event: AgentEvent }
   | { kind: 'usage'; usage: UsageInfo }

@@ -17,6 +17,8 @@ import type { LeafMemory } from '../session/leaf-memory';
 import { describeReadOnly, type ReadOnlyReason } from '../session/header';
 import type { SessionStore } from '../session/store';
 import { SessionSummaryCache } from '../session/summary-cache';
+import type { StageOutcome } from '../branch/stage';
+import type { PinOutcome } from './pin-entry';
 import {
   ArborAppError,
   modelView,
@@ -515,6 +517,16 @@ export class ArborApp implements Disposable {
   }
 
   /** Summarizes the branch ending at `sourceLeafId` into the current position (carry lessons across). */
+  /** Pins or unpins a message of the active path (typed refusals: pin-entry.ts). */
+  pin(entryId: string, pinned: boolean): Promise<PinOutcome> {
+    return this.treeActions.pin(entryId, pinned);
+  }
+
+  /** Summarize from here: the stage from `entryId` to the leaf becomes one summary (src/branch/stage.ts). */
+  summarizeFromHere(entryId: string, options: { customInstructions?: string; signal?: AbortSignal } = {}): Promise<StageOutcome> {
+    return this.treeActions.summarizeFromHere(entryId, options);
+  }
+
   insertBranchSummary(sourceLeafId: string, options: InsertSummaryOptions = {}): Promise<CarryResult> {
     return this.treeActions.insertBranchSummary(sourceLeafId, options);
   }

@@ -44,6 +44,13 @@ export function addFiles(view: ConversationEntry, details: unknown): Record<stri
   return record;
 }
 
+/** `details.stage` of a stage summary (src/branch/stage.ts), when well formed. */
+export function stageOf(details: unknown): ConversationEntry['stage'] {
+  const stage = (details as { stage?: { fromEntryId?: unknown; leafId?: unknown; label?: unknown } } | null | undefined)?.stage;
+  if (typeof stage?.fromEntryId !== 'string' || typeof stage.leafId !== 'string') return undefined;
+  return { fromEntryId: stage.fromEntryId, leafId: stage.leafId, ...(typeof stage.label === 'string' && stage.label ? { label: stage.label } : {}) };
+}
+
 function toolCallOf(block: LooseBlock, problems: ViewProblems): ToolCallView {
   return { id: toolCallIdText(block.id, problems), name: readableText(block.name, 'tool name', problems), args: toolArguments(block.arguments, problems) };
 }

@@ -2,6 +2,7 @@
 // active path (a tail, or a page before an entry), the branch totals and the first user message, all kept
 // in step with appends and reloads without walking the session per turn. One per session the app has
 // open; it turns store changes into `AppChange`s and hands them to the app's emitter.
+import { pinChangeOf } from '../session/pins';
 import { contentText } from '../core/messages';
 import type { SessionEntry } from '../session/entries';
 import type { SessionStore } from '../session/store';
@@ -219,6 +220,7 @@ export class SessionViews {
 
   private decorate(view: ConversationEntry): void {
     if (view.problems) this.store.notePartlyShown(view.id, view.problems);
+    if (this.tree.isPinned(view.id)) view.pinned = true;
     if (view.kind === 'compaction' && view.reason === undefined) {
       const reason = this.deps.compactionReasons.get(view.id);
       if (reason) view.reason = reason;
@@ -287,7 +289,8 @@ export class SessionViews {
       this.pairWithEarlierCall(view);
       pairToolCalls(view, this.pendingCalls);
     }
-    this.deps.emit({ kind: 'conversation', appended: view ? [view] : [], reset: false, labels });
+    const pin = pinChangeOf(entry);
+    this.deps.emit({ kind: 'conversation', appended: view ? [view] : [], reset: false, labels, ...(pin ? { pins: [pin] } : {}) });
   }
 
   /** The file was read again (another process rewrote it): everything is rebuilt and the UIs reset. */

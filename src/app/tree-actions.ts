@@ -10,7 +10,10 @@ import {
   type CarryResult,
   type TreeNavigationHookRegistry,
 } from '../branch';
+import { planStage, stageRefused, summarizeStage, type StageOutcome } from '../branch/stage';
 import type { SessionEntry } from '../session/entries';
+import { PIN_CUSTOM_TYPE, pinData } from '../session/pins';
+import { pinRefusal, type PinOutcome } from './pin-entry';
 import type { SessionStore } from '../session/store';
 import { ArborAppError, type AppChange, type AppLogger, type AppNavigateResult, type InsertSummaryOptions, type NavigateAppOptions } from './app-types';
 import type { CheckpointService, FilesRestoreResult, SwitchFilesPreview } from './checkpoint-service';
@@ -157,6 +160,42 @@ export class TreeActions {
     const trimmed = label?.trim();
     await store.appendLabelChange(entryId, trimmed ? trimmed : undefined);
     this.deps.agent()?.refreshFromStore();
+  }
+
+  /**
+   * Pins (or unpins) a message of the active path: an `arbor.pin` entry is appended, nothing is deleted,
+   * and compactions keep a pinned message verbatim. Refused (typed) for other entries, off the path or
+   * while the agent works (the pin would land in the middle of its turn).
+   */
+  async pin(entryId: string, pinned: boolean): Promise<PinOutcome> {
+    const store = this.deps.store();
+    const refusal = pinRefusal(store, this.deps.entry(entryId), pinned, this.busy);
+    if (refusal) return refusal;
+    await store.appendCustomEntry(PIN_CUSTOM_TYPE, pinData(entryId, pinned));
+    this.deps.agent()?.refreshFromStore();
+    return { kind: pinned ? 'pinned' : 'unpinned' };
+  }
+
+  /**
+   * "Summarize from here": the entries from `entryId` to the leaf become one stage summary on a new branch
+   * off the entry's parent (src/branch/stage.ts); the originals stay in the tree. A typed outcome; nothing
+   * is written unless it is `summarized`.
+   */
+  async summarizeFromHere(entryId: string, options: { customInstructions?: string; signal?: AbortSignal } = {}): Promise<StageOutcome> {
+    const store = this.deps.store();
+    this.deps.entry(entryId);
+    if (this.busy || this.navigation) return stageRefused('busy');
+    const planned = planStage(store.getBranch(), entryId);
+    if (planned.status !== 'planned') return planned;
+    const label = store.getLabel(entryId);
+    const outcome = await summarizeStage(store, planned.plan, {
+      summarizer: this.deps.summarizer(),
+      ...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(label ? { label } : {}),
+    });
+    if (outcome.status === 'summarized') this.deps.agent()?.refreshFromStore();
+    return outcome;
   }
 
   /** Summarizes the branch ending at `sourceLeafId` into the current position (carry lessons across). */

@@ -5,6 +5,7 @@
 // added or changed, so UIs can patch instead of re-rendering.
 import type { SessionEntry } from '../session/entries';
 import type { SessionStore } from '../session/store';
+import { pinChangeOf, pinnedEntryIds } from '../session/pins';
 import { entryKind, entrySummaryLine, type TreeNodeView } from './view-model';
 
 export interface TreeDelta {
@@ -16,10 +17,19 @@ export interface TreeDelta {
 export class TreeIndex {
   private activePath = new Set<string>();
   private leafId: string | null = null;
+  /** messages pinned on the active path (src/session/pins.ts) */
+  private pinned = new Set<string>();
 
   constructor(private readonly store: SessionStore) {
     this.leafId = store.getLeafId();
-    for (const entry of store.getBranch()) this.activePath.add(entry.id);
+    const branch = store.getBranch();
+    for (const entry of branch) this.activePath.add(entry.id);
+    this.pinned = pinnedEntryIds(branch);
+  }
+
+  /** Whether `id` is pinned on the active path. */
+  isPinned(id: string): boolean {
+    return this.pinned.has(id);
   }
 
   /** All nodes in file order (fresh objects; O(entries), for full reloads only). */
@@ -73,6 +83,7 @@ export class TreeIndex {
     // Common case: the leaf advanced by one entry onto a child of the old leaf.
     if (newLeafEntry && newLeafEntry.parentId === this.leafId && this.leafId !== null && this.activePath.has(this.leafId)) {
       this.markOnPath(newLeafEntry.id, true, changed);
+      this.applyPin(newLeafEntry, changed);
       this.leafId = newLeaf;
       return;
     }
@@ -81,11 +92,25 @@ export class TreeIndex {
       this.leafId = newLeaf;
       return;
     }
-    const next = new Set(this.store.getBranch(newLeaf).map((e) => e.id));
+    const branch = this.store.getBranch(newLeaf);
+    const next = new Set(branch.map((e) => e.id));
     for (const id of this.activePath) if (!next.has(id)) changed.add(id);
     for (const id of next) if (!this.activePath.has(id)) changed.add(id);
+    const pinned = pinnedEntryIds(branch);
+    for (const id of this.pinned) if (!pinned.has(id)) changed.add(id);
+    for (const id of pinned) if (!this.pinned.has(id)) changed.add(id);
     this.activePath = next;
+    this.pinned = pinned;
     this.leafId = newLeaf;
+  }
+
+  /** A pin entry the path just grew by changes how its target looks. */
+  private applyPin(entry: SessionEntry, changed: Set<string>): void {
+    const change = pinChangeOf(entry);
+    if (!change || change.pinned === this.pinned.has(change.targetId)) return;
+    if (change.pinned) this.pinned.add(change.targetId);
+    else this.pinned.delete(change.targetId);
+    if (this.store.getEntry(change.targetId)) changed.add(change.targetId);
   }
 
   private markOnPath(id: string, on: boolean, changed: Set<string>): void {
@@ -110,6 +135,7 @@ export class TreeIndex {
       timestamp: entry.timestamp,
     };
     if (label) node.label = label;
+    if (this.pinned.has(entry.id)) node.pinned = true;
     return node;
   }
 }

@@ -3,6 +3,7 @@
 // view model can be posted to a webview as is.
 import { measureCompactions } from './marker-figures';
 import type { SessionEntry } from '../session/entries';
+import type { KeptConstraint } from '../compaction/constraints';
 import { kindOf } from '../session/kinds/index';
 import { filesChangedLine } from '../session/kinds/custom';
 import { conversationEntry, isShownInConversation } from './conversation-entry';
@@ -36,6 +37,8 @@ export interface ConversationEntry {
   text: string;
   blocks: ViewBlock[];
   label?: string;
+  /** pinned on the active path (user and assistant messages) */
+  pinned?: boolean;
   // assistant
   model?: string;
   provider?: string;
@@ -59,6 +62,8 @@ export interface ConversationEntry {
   modifiedFiles?: string[];
   reason?: string;
   fromHook?: boolean;
+  /** the user's words the compaction kept verbatim (its `details.constraints`) */
+  kept?: KeptConstraint[];
   /** context tokens after the compaction: saved estimate, or measured from the next reply (marker-figures.ts) */
   tokensAfter?: number;
   tokensAfterMeasured?: boolean;
@@ -67,6 +72,8 @@ export interface ConversationEntry {
   summaryCost?: number;
   // branch summary
   fromId?: string;
+  /** a stage summary (Summarize from here): where the originals start and end, and the stage's label */
+  stage?: { fromEntryId: string; leafId: string; label?: string };
   // custom message
   customType?: string;
   // bash (a command the user ran, pi's bashExecution)
@@ -93,6 +100,8 @@ export interface TreeNodeView {
   /** first line of the entry's text (bounded), for lists and hovers */
   firstLine: string;
   label?: string;
+  /** pinned on the active path: compactions keep it verbatim (src/session/pins.ts) */
+  pinned?: boolean;
   isOnActivePath: boolean;
   isLeaf: boolean;
   childCount: number;

@@ -22,6 +22,7 @@ export {
 } from './navigate';
 export { resolveNavigationTarget, type NavigationTarget } from './target';
 export { insertBranchSummary, forkBranch, NothingToCarry, type CarryDeps, type CarryOptions, type CarryResult } from './carry';
+export { planStage, summarizeStage, stageRefused, type StagePlan, type StagePlanResult, type StageOutcome, type StageRefusal, type StageDeps, type StageSummaryDetails } from './stage';
 export { planBranchNavigation, type BranchPlan } from './plan';
 export * from './hooks';
 export * from './errors';

@@ -11,11 +11,14 @@ import type { SessionEntry } from '../session/entries';
 import { convertToLlm } from '../session/convert';
 import { computeFileLists, formatFileOperations, stripFileOperations } from '../compaction/file-ops';
 import { compactionPrompt } from '../compaction/prompt-text';
+import { keepConstraints, type KeptConstraint } from '../compaction/constraint-guard';
 import { serializeConversation } from '../compaction/serialize';
 import type { TokenEstimator } from '../compaction/tokens';
 import { BranchSummaryCancelled, BranchSummaryFailed } from './errors';
 import { prepareBranchEntries } from './prepare';
 import { branchPrompt } from './prompt-text';
+
+const PREAMBLES = { branch: 'branch-summary-preamble', carry: 'carry-summary-preamble', stage: 'stage-summary-preamble' } as const;
 
 /** pi's fallback when a model does not say how large its context is. */
 export const FALLBACK_CONTEXT_WINDOW = 128_000;
@@ -49,8 +52,13 @@ export interface GenerateBranchSummaryOptions {
   replaceInstructions?: boolean;
   signal?: AbortSignal;
   estimator?: TokenEstimator;
-  /** which preamble opens the stored text: a return from the branch (default), or a carried-in summary */
-  preamble?: 'branch' | 'carry';
+  /**
+   * which preamble opens the stored text: a return from the branch (default), a carried-in summary, or a
+   * finished stage (Summarize from here: src/branch/stage.ts, which also asks with the stage prompt)
+   */
+  preamble?: 'branch' | 'carry' | 'stage';
+  /** the user's words that must survive verbatim (put back after the summary when it lost them) */
+  constraints?: readonly KeptConstraint[];
 }
 
 /** Tokens of branch content the summarizer may read. A reserve as large as the window leaves half of it. */
@@ -61,10 +69,10 @@ export function branchTokenBudget(model: Pick<ModelInfo, 'contextWindow'>, reser
 }
 
 /** What follows the conversation: our prompt (+ focus), or the user's text when it replaces the prompt. */
-export function branchInstructions(customInstructions: string | undefined, replaceInstructions: boolean | undefined): string {
+export function branchInstructions(customInstructions: string | undefined, replaceInstructions: boolean | undefined, template: 'branch-summary' | 'stage-summary' = 'branch-summary'): string {
   const custom = customInstructions?.trim();
   if (custom && replaceInstructions) return custom;
-  const base = branchPrompt('branch-summary');
+  const base = branchPrompt(template);
   return custom ? `${base}\n\n${compactionPrompt('focus', { focus: custom })}` : base;
 }
 
@@ -73,9 +81,10 @@ export function buildBranchSummaryPrompt(
   messages: Parameters<typeof convertToLlm>[0],
   customInstructions?: string,
   replaceInstructions?: boolean,
+  template: 'branch-summary' | 'stage-summary' = 'branch-summary',
 ): string {
   const conversation = compactionPrompt('conversation', { conversation: serializeConversation(convertToLlm(messages)) });
-  return `${conversation}\n\n${branchInstructions(customInstructions, replaceInstructions)}`;
+  return `${conversation}\n\n${branchInstructions(customInstructions, replaceInstructions, template)}`;
 }
 
 async function callSummarizer(prompt: string, options: GenerateBranchSummaryOptions): Promise<string> {
@@ -104,18 +113,20 @@ export async function generateBranchSummary(
   const prepared = prepareBranchEntries(entries, budget, options.estimator);
   const lists = computeFileLists(prepared.fileOps);
   const details: BranchSummaryDetails = { readFiles: lists.readFiles, modifiedFiles: lists.modifiedFiles };
-  const preamble = branchPrompt(options.preamble === 'carry' ? 'carry-summary-preamble' : 'branch-summary-preamble');
+  const preamble = branchPrompt(PREAMBLES[options.preamble ?? 'branch']);
   const metered = new MeteredProvider(options.provider);
   let body: string;
   if (prepared.messages.length === 0) {
     body = branchPrompt('no-content');
   } else {
-    const prompt = buildBranchSummaryPrompt(prepared.messages, options.customInstructions, options.replaceInstructions);
+    const template = options.preamble === 'stage' ? 'stage-summary' : 'branch-summary';
+    const prompt = buildBranchSummaryPrompt(prepared.messages, options.customInstructions, options.replaceInstructions, template);
     // The model may echo file tags it saw in an earlier summary; ours are the authoritative ones.
     body = stripFileOperations(await callSummarizer(prompt, { ...options, provider: metered }));
     details.summarizer = { provider: options.model.provider, id: options.model.id };
     details.cost = { ...metered.meter.cost };
   }
+  if (options.constraints?.length) body = keepConstraints(body, options.constraints).summary;
   if (options.signal?.aborted) throw new BranchSummaryCancelled();
   const result: BranchSummaryResult = { summary: `${preamble}\n\n${body}${formatFileOperations(lists)}`, details, includedEntryIds: prepared.includedEntryIds };
   if (metered.meter.usage) result.usage = metered.meter.usage;

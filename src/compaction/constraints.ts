@@ -4,7 +4,7 @@
 // and checked against every new summary; whatever a summary dropped is put back word for word. Pure:
 // no model calls, no I/O.
 import type { AgentMessage } from '../core/messages';
-import type { SessionEntry } from '../session/entries';
+import { PIN_CUSTOM_TYPE, pinnedEntryIds } from '../session/pins';
 
 export type KeptConstraintKind = 'constraint' | 'correction' | 'pinned';
 
@@ -16,8 +16,8 @@ export interface KeptConstraint {
   text: string;
 }
 
-/** `custom` entries with this type pin or unpin a message: `{ targetId, pinned }`. */
-export const PIN_CUSTOM_TYPE = 'arbor.pin';
+/** Pins are `arbor.pin` custom entries (src/session/pins.ts). */
+export { PIN_CUSTOM_TYPE, pinnedEntryIds };
 
 const MAX_SENTENCE_CHARS = 400;
 const MAX_PINNED_CHARS = 2_000;
@@ -65,19 +65,6 @@ export function constraintsInMessage(entryId: string, message: AgentMessage): Ke
   return found;
 }
 
-/** Ids of the messages pinned on this path (a later unpin of the same target wins). */
-export function pinnedEntryIds(path: readonly SessionEntry[]): Set<string> {
-  const pinned = new Set<string>();
-  for (const entry of path) {
-    if (entry.type !== 'custom' || entry.customType !== PIN_CUSTOM_TYPE) continue;
-    const data = entry.data as { targetId?: unknown; pinned?: unknown } | undefined;
-    if (typeof data?.targetId !== 'string') continue;
-    if (data.pinned === false) pinned.delete(data.targetId);
-    else pinned.add(data.targetId);
-  }
-  return pinned;
-}
-
 function pinnedConstraint(entryId: string, message: AgentMessage): KeptConstraint | undefined {
   const text = userText(message) ?? assistantText(message);
   if (text === undefined || text.trim() === '') return undefined;
@@ -99,7 +86,8 @@ export function collectConstraints(
   span: readonly { id: string; message: AgentMessage }[],
   pinned: ReadonlySet<string>,
 ): KeptConstraint[] {
-  const all = [...previous];
+  // A message unpinned since the previous compaction is no longer kept for being pinned.
+  const all = previous.filter((c) => c.kind !== 'pinned' || pinned.has(c.entryId));
   for (const { id, message } of span) {
     if (pinned.has(id)) {
       const pin = pinnedConstraint(id, message);

@@ -184,6 +184,8 @@ const itemBase = {
   timestamp: timestampSchema,
   /** label set on this entry (label entries), if any */
   label: labelSchema.optional(),
+  /** pinned on the active path: compactions keep the message verbatim (`pin` toggles it) */
+  pinned: z.boolean().optional(),
 };
 
 export const textBlockSchema = z.strictObject({ type: z.literal('text'), text: contentSchema });
@@ -228,6 +230,14 @@ export const toolResultItemSchema = z.strictObject({
   status: toolStatusSchema.optional(),
 });
 
+/** What a compaction kept verbatim from the user (src/compaction/constraints.ts), with its entry. */
+export const keptWordsSchema = z.strictObject({
+  entryId: idSchema,
+  kind: z.enum(['constraint', 'correction', 'pinned']),
+  text: mediumSchema,
+});
+export type KeptWords = z.infer<typeof keptWordsSchema>;
+
 export const compactionItemSchema = z.strictObject({
   kind: z.literal('compaction'),
   ...itemBase,
@@ -244,6 +254,8 @@ export const compactionItemSchema = z.strictObject({
   readFiles: z.array(mediumSchema).max(LIMITS.files),
   modifiedFiles: z.array(mediumSchema).max(LIMITS.files),
   firstKeptEntryId: idSchema,
+  /** the user's constraints, corrections and pinned messages this compaction kept verbatim */
+  kept: z.array(keptWordsSchema).max(LIMITS.list).optional(),
 });
 
 export const branchSummaryItemSchema = z.strictObject({
@@ -256,6 +268,8 @@ export const branchSummaryItemSchema = z.strictObject({
   cost: costSchema.optional(),
   readFiles: z.array(mediumSchema).max(LIMITS.files),
   modifiedFiles: z.array(mediumSchema).max(LIMITS.files),
+  /** a finished stage summarized (Summarize from here): the originals end at `leafId` */
+  stage: z.strictObject({ leafId: idSchema, label: labelSchema.optional() }).optional(),
 });
 
 export const customMessageItemSchema = z.strictObject({
@@ -327,6 +341,8 @@ export const treeNodeSchema = z.strictObject({
   /** first line of the entry's text, trimmed (host truncates to LIMITS.short) */
   preview: shortSchema,
   label: labelSchema.optional(),
+  /** pinned on the active path */
+  pinned: z.boolean().optional(),
   /** on the path from the root to the current leaf */
   onActivePath: z.boolean(),
   /** this node IS the session's current leaf (the position new messages attach to) */
@@ -482,6 +498,10 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('compact'), instructions: z.string().max(LIMITS.instructions).optional() }),
   /** set (label given, non-empty) or remove (label absent) an entry's label */
   z.strictObject({ type: z.literal('label'), entryId: idSchema, label: z.string().min(1).max(LIMITS.label).optional() }),
+  /** pin (`pinned: true`) or unpin a message of the active path: an `arbor.pin` entry is appended */
+  z.strictObject({ type: z.literal('pin'), entryId: idSchema, pinned: z.boolean() }),
+  /** "Summarize from here": the host runs arbor.summarizeFromHere for the entry (its own preview and progress) */
+  z.strictObject({ type: z.literal('summarizeFromHere'), entryId: idSchema }),
   /** fork the path up to entryId into a new session file */
   z.strictObject({ type: z.literal('fork'), entryId: idSchema }),
   z.strictObject({ type: z.literal('copy'), text: z.string().max(LIMITS.clipboard) }),
@@ -568,6 +588,12 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
     type: z.literal('labels'),
     leafId: idSchema.nullable(),
     labels: z.array(z.strictObject({ entryId: idSchema, label: z.string().min(1).max(LIMITS.label).optional() })).max(LIMITS.list),
+  }),
+  /** messages pinned or unpinned on the active path; the leaf moved onto the pin entry */
+  z.strictObject({
+    type: z.literal('pins'),
+    leafId: idSchema.nullable(),
+    pins: z.array(z.strictObject({ entryId: idSchema, pinned: z.boolean() })).max(LIMITS.list),
   }),
   /** the whole session tree (parents before children is not required) */
   z.strictObject({

@@ -218,6 +218,7 @@ export class ChatController implements vscode.Disposable {
             if (item) void this.post({ type: 'agentEvent', event: { type: 'message_end', item } });
           }
           if (change.labels.length > 0) void this.postLabels(change.labels);
+          if (change.pins?.length) void this.postPins(change.pins);
         }
         return;
       case 'tree':
@@ -255,6 +256,11 @@ export class ChatController implements vscode.Disposable {
       leafId: wireIdOrNull(this.deps.app?.leafId ?? null),
       labels: labels.slice(0, LIMITS.list).map(({ id, label }) => ({ entryId: wireId(id), ...(label ? { label: label.slice(0, LIMITS.label) } : {}) })),
     });
+  }
+
+  /** Pin changes patch the items the webview has, like labels. */
+  private async postPins(pins: readonly { targetId: string; pinned: boolean }[]): Promise<void> {
+    await this.post({ type: 'pins', leafId: wireIdOrNull(this.deps.app?.leafId ?? null), pins: pins.slice(0, LIMITS.list).map((p) => ({ entryId: wireId(p.targetId), pinned: p.pinned })) });
   }
 
   private async postUsage(): Promise<void> {

@@ -3,7 +3,7 @@
 import type { AgentEvent, ApprovalRequest, UsageInfo } from '../agent/events';
 import type { ConversationEntry } from '../app/view-model';
 import { contentText } from '../core/messages';
-import { compactionReasonSchema, LIMITS, parseHostMessage, type AgentUiEvent, type CompactionReasonName, type AssistantBlock, type ConversationItem, type UsageSnapshot } from '../protocol';
+import { compactionReasonSchema, LIMITS, parseHostMessage, type AgentUiEvent, type CompactionReasonName, type AssistantBlock, type ConversationItem, type KeptWords, type UsageSnapshot } from '../protocol';
 import { wireId } from '../app/wire-ids';
 import { stripFileOperations } from '../compaction/file-ops';
 import { isDone } from '../compaction/outcome';
@@ -38,6 +38,10 @@ function summaryText(entry: ConversationEntry): string {
   return hasLists ? stripFileOperations(entry.text) : entry.text;
 }
 
+function keptWords(kept: NonNullable<ConversationEntry['kept']>): KeptWords[] {
+  return kept.slice(0, LIMITS.list).map((c) => ({ entryId: wireId(c.entryId), kind: c.kind, text: clip(c.text, LIMITS.medium) }));
+}
+
 /** The marker's summarizer label and cost (compaction, branch summary). */
 function summarizerFields(entry: ConversationEntry): { model?: string; cost?: number } {
   return {
@@ -47,7 +51,7 @@ function summarizerFields(entry: ConversationEntry): { model?: string; cost?: nu
 }
 
 export function toItem(entry: ConversationEntry): ConversationItem | undefined {
-  const base = { entryId: wireId(entry.id), timestamp: ms(entry.timestamp), ...(entry.label ? { label: entry.label.slice(0, LIMITS.label) } : {}) };
+  const base = { entryId: wireId(entry.id), timestamp: ms(entry.timestamp), ...(entry.label ? { label: entry.label.slice(0, LIMITS.label) } : {}), ...(entry.pinned ? { pinned: true } : {}) };
   switch (entry.kind) {
     case 'user': {
       const images = entry.blocks.filter((b) => b.type === 'image').length;
@@ -95,6 +99,7 @@ export function toItem(entry: ConversationEntry): ConversationItem | undefined {
         readFiles: files(entry.readFiles),
         modifiedFiles: files(entry.modifiedFiles),
         firstKeptEntryId: wireId(entry.firstKeptEntryId || entry.id),
+        ...(entry.kept?.length ? { kept: keptWords(entry.kept) } : {}),
       };
     case 'branch_summary':
       return {
@@ -105,6 +110,7 @@ export function toItem(entry: ConversationEntry): ConversationItem | undefined {
         ...summarizerFields(entry),
         readFiles: files(entry.readFiles),
         modifiedFiles: files(entry.modifiedFiles),
+        ...(entry.stage ? { stage: { leafId: wireId(entry.stage.leafId), ...(entry.stage.label ? { label: entry.stage.label.slice(0, LIMITS.label) } : {}) } } : {}),
       };
     case 'custom_message':
       return { kind: 'custom_message', ...base, customType: (entry.customType ?? '').slice(0, LIMITS.short), text: clip(entry.text, LIMITS.content) };

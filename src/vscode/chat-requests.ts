@@ -99,6 +99,11 @@ async function handleSessionRequest(ctx: ChatRequestContext, message: WebviewToH
     case 'label':
       await requireApp(ctx).label(realId(message.entryId), message.label);
       return;
+    case 'pin':
+      return pin(ctx, realId(message.entryId), message.pinned);
+    case 'summarizeFromHere':
+      await vscode.commands.executeCommand('arbor.summarizeFromHere', realId(message.entryId));
+      return;
     case 'fork':
       await requireApp(ctx).forkBranch(realId(message.entryId));
       return;
@@ -225,6 +230,12 @@ async function retry(ctx: ChatRequestContext, entryId: string): Promise<void> {
 async function branchHere(ctx: ChatRequestContext, entryId: string): Promise<void> {
   await requireApp(ctx).branchAt(entryId);
   await ctx.post({ type: 'notice', level: 'info', message: 'Branched here: your next message continues from this point. The rest stays in the tree.' });
+}
+
+/** Pin / Unpin from the message toolbar; a refusal is told in the chat. */
+async function pin(ctx: ChatRequestContext, entryId: string, pinned: boolean): Promise<void> {
+  const outcome = await requireApp(ctx).pin(entryId, pinned);
+  if (outcome.kind === 'refused' && outcome.why !== 'unchanged') await ctx.post({ type: 'notice', level: 'warning', message: outcome.message });
 }
 
 async function insertAtCursor(ctx: ChatRequestContext, code: string): Promise<void> {

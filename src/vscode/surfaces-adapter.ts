@@ -90,6 +90,8 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
     previewCompaction: () => app().previewCompaction(),
     previewCompactionOf: (preparation) => app().previewCompactionOf(preparation),
     label: (entryId, label) => app().label(entryId, label),
+    pin: (entryId, pinned) => app().pin(entryId, pinned),
+    summarizeFromHere: (entryId, options) => app().summarizeFromHere(entryId, options),
     openSession: async (file) => {
       // a session is open in one chat at a time: the one that has it comes forward instead
       const holder = chats.holding(file);

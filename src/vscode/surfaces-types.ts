@@ -7,6 +7,8 @@ import type { UsageInfo } from '../agent';
 import type { CompactionPreparation, CompactionPreview, CompactionResult } from '../compaction';
 import type { ModelView } from '../app/app-types';
 import type { SessionSummary } from '../session/catalog';
+import type { PinOutcome } from '../app/pin-entry';
+import type { StageOutcome } from '../branch/stage';
 import type { SessionStore } from '../session/store';
 import type { FilesRestoreResult, SwitchFilesPreview } from '../app/checkpoint-service';
 import type { RestoreMode } from '../app/checkpoint-settings';
@@ -96,6 +98,10 @@ export interface SurfacesApp {
   cancelCompaction(): boolean;
   /** what a manual compaction would do now (no model call); undefined: nothing to compact */
   previewCompaction?(): CompactionPreview | undefined;
+  /** pins or unpins a message of the current branch (an `arbor.pin` entry; refusals are typed) */
+  pin(entryId: string, pinned: boolean): Promise<PinOutcome>;
+  /** Summarize from here: the stage from `entryId` to the leaf becomes one summary (src/branch/stage.ts) */
+  summarizeFromHere(entryId: string, options: { customInstructions?: string; signal?: AbortSignal }): Promise<StageOutcome>;
   /** the preview of a chosen cut, counted like the marker and meter (system prompt and tools included) */
   previewCompactionOf?(preparation: CompactionPreparation): CompactionPreview | undefined;
   /** sets (or with undefined clears) an entry's label */

@@ -14,6 +14,9 @@ import * as setApiKey from './commands/set-api-key';
 import * as compactSession from './commands/compact-session';
 import * as handoffSession from './commands/handoff-session';
 import * as compactUpToHere from './commands/compact-up-to-here';
+import * as summarizeFromHere from './commands/summarize-from-here';
+import * as pinEntry from './commands/pin-entry';
+import * as unpinEntry from './commands/unpin-entry';
 import * as copyEntry from './commands/copy-entry';
 import * as exportSession from './commands/export-session';
 import * as forkSession from './commands/fork-session';
@@ -64,6 +67,9 @@ export const SURFACE_COMMANDS = [
   revealInChat,
   compactSession,
   compactUpToHere,
+  summarizeFromHere,
+  pinEntry,
+  unpinEntry,
   handoffSession,
   cancelCompaction,
   exportSession,

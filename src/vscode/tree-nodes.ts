@@ -17,6 +17,7 @@ export function toTreeNode(node: TreeNodeView, leafId: string | null): TreeNode 
     kind: node.kind,
     preview: node.firstLine.slice(0, LIMITS.short),
     ...(node.label ? { label: node.label.slice(0, LIMITS.label) } : {}),
+    ...(node.pinned ? { pinned: true } : {}),
     onActivePath: node.isOnActivePath,
     isLeaf: node.id === leafId,
     childCount: node.childCount,

@@ -4,7 +4,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { navigateTree } from '../../src/branch';
+import { navigateTree, type StageOutcome } from '../../src/branch';
+import type { PinOutcome } from '../../src/app/pin-entry';
+import { PIN_CUSTOM_TYPE, pinData } from '../../src/session/pins';
 import { SessionStore } from '../../src/session/store';
 import type { SurfaceDeps } from '../../src/vscode/commands/surface-deps';
 import { parseArborSettings, type ArborSettings } from '../../src/app/settings';
@@ -99,6 +101,7 @@ export class FakeApp implements SurfacesApp {
   readonly onDidChangeUsage = this.usageChanged.event;
   navigateImpl: ((targetId: string, options: SurfaceNavigateOptions) => Promise<SurfaceNavigateResult>) | undefined;
   compactImpl: (() => Promise<void>) | undefined;
+  stageImpl: (() => Promise<StageOutcome>) | undefined;
   sessionList: Awaited<ReturnType<SurfacesApp['listSessions']>> = [];
 
   constructor(public store: SessionStore | undefined) {}
@@ -133,6 +136,15 @@ export class FakeApp implements SurfacesApp {
   async label(entryId: string, label: string | undefined): Promise<void> {
     this.calls.push({ method: 'label', args: [entryId, label] });
     await this.store!.appendLabelChange(entryId, label);
+  }
+  async pin(entryId: string, pinned: boolean): Promise<PinOutcome> {
+    this.calls.push({ method: 'pin', args: [entryId, pinned] });
+    await this.store!.appendCustomEntry(PIN_CUSTOM_TYPE, pinData(entryId, pinned));
+    return { kind: pinned ? 'pinned' : 'unpinned' };
+  }
+  async summarizeFromHere(entryId: string, options: { customInstructions?: string }): Promise<StageOutcome> {
+    this.calls.push({ method: 'summarizeFromHere', args: [entryId, options.customInstructions] });
+    return this.stageImpl ? this.stageImpl() : { status: 'cancelled' };
   }
   async openSession(file: string): Promise<void> {
     this.calls.push({ method: 'openSession', args: [file] });

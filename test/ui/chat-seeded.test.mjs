@@ -167,8 +167,12 @@ wb.test('a compaction marker expands to its summary and files; "Continue from be
   const body = marker.locator('.marker-body');
   await body.locator('h2', { hasText: 'Goal' }).waitFor();
   assert.match(await body.innerText(), /Approach Beta with a payment step/);
-  assert.match(await body.locator('.file-list', { hasText: 'Read files (1)' }).innerText(), /src\/inventory\.json/);
-  assert.match(await body.locator('.file-list', { hasText: 'Modified files (1)' }).innerText(), /test\/checkout\.test\.js/);
+  // the paths are in the collapsed "Kept verbatim" section under the marker line
+  const kept = marker.locator('.marker-kept');
+  assert.match(await kept.locator('summary').innerText(), /Kept verbatim: 2 paths/);
+  await kept.locator('summary').click();
+  assert.match(await kept.locator('.file-list', { hasText: 'Read files (1)' }).innerText(), /src\/inventory\.json/);
+  assert.match(await kept.locator('.file-list', { hasText: 'Modified files (1)' }).innerText(), /test\/checkout\.test\.js/);
   await screenshot(page, 'chat-seeded-compaction-marker-expanded');
 
   await body.locator('vscode-button[data-action="continueBefore"]').click();

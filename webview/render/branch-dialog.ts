@@ -13,11 +13,22 @@ export interface DialogActions {
   /** asks the host which files a switch to `targetId` would change (answered with `filesPreview`) */
   previewFiles(targetId: string): void;
   showFileChanges(targetId: string): void;
+  /** the in-panel tree's other context actions on a node of the current branch */
+  pin(targetId: string, pinned: boolean): void;
+  summarizeFromHere(targetId: string): void;
+}
+
+/** What else the in-panel tree offers on the node (absent: switching only, as from a message). */
+export interface NodeActions {
+  /** undefined: the node cannot be pinned; else whether it is pinned now */
+  pinned?: boolean;
+  /** the node is on the current branch (Summarize from here) */
+  onPath: boolean;
 }
 
 export interface BranchDialog {
   root: HTMLElement;
-  open(targetId: string, preview: string, isUserMessage: boolean): void;
+  open(targetId: string, preview: string, isUserMessage: boolean, nodeActions?: NodeActions): void;
   close(): void;
   readonly isOpen: boolean;
   progress(status: NavigationStatus | undefined): void;
@@ -43,11 +54,15 @@ export function createBranchDialog(actions: DialogActions): BranchDialog {
   const files = createFilesChoice(() => actions.showFileChanges(target));
   const result = el('div', { class: 'dialog-result', role: 'alert', hidden: true });
   const close = el('vscode-button', { appearance: 'secondary', id: 'switch-close' }, 'Close');
-  const footer = el('div', { class: 'dialog-footer' }, close);
+  const pin = el('vscode-button', { appearance: 'secondary', id: 'tree-pin' }, 'Pin');
+  const stage = el('vscode-button', { appearance: 'secondary', id: 'tree-summarize-from-here' }, 'Summarize from here…');
+  const more = el('div', { class: 'dialog-more', role: 'group', 'aria-label': 'Other actions on this entry' }, pin, stage);
+  const footer = el('div', { class: 'dialog-footer' }, more, close);
   const box = el('div', { class: 'dialog', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'branch-dialog-title', id: 'branch-dialog' }, heading, preview, explain, files.root, choices, customBox, progress, result, footer);
   const root = el('div', { class: 'dialog-backdrop', hidden: true }, box);
 
   let target = '';
+  let pinned = false;
   let summarizing = false;
   let returnFocus: HTMLElement | null = null;
 
@@ -58,7 +73,16 @@ export function createBranchDialog(actions: DialogActions): BranchDialog {
     progress.hidden = phase !== 'progress';
     result.hidden = phase !== 'result';
     footer.hidden = phase === 'progress';
+    more.hidden ||= phase !== 'choose';
     summarizing = phase === 'progress';
+  }
+
+  function showNodeActions(node: NodeActions | undefined): void {
+    pin.hidden = node?.pinned === undefined || !node.onPath;
+    pin.textContent = node?.pinned ? 'Unpin' : 'Pin';
+    pinned = node?.pinned === true;
+    stage.hidden = !node?.onPath;
+    more.hidden = pin.hidden && stage.hidden;
   }
 
   function choose(mode: NavigationMode): void {
@@ -81,6 +105,14 @@ export function createBranchDialog(actions: DialogActions): BranchDialog {
     setPhase('progress');
   });
   cancel.addEventListener('click', () => actions.cancel());
+  pin.addEventListener('click', () => {
+    actions.pin(target, !pinned);
+    api.close();
+  });
+  stage.addEventListener('click', () => {
+    actions.summarizeFromHere(target);
+    api.close();
+  });
   close.addEventListener('click', () => api.close());
   root.addEventListener('mousedown', (event) => {
     if (event.target === root && !summarizing) api.close();
@@ -114,8 +146,9 @@ export function createBranchDialog(actions: DialogActions): BranchDialog {
     get isOpen() {
       return !root.hidden;
     },
-    open(targetId, previewText, isUserMessage) {
+    open(targetId, previewText, isUserMessage, nodeActions) {
       target = targetId;
+      showNodeActions(nodeActions);
       returnFocus = document.activeElement as HTMLElement | null;
       preview.textContent = previewText;
       explain.textContent = isUserMessage

@@ -1,6 +1,6 @@
 // One conversation item -> DOM. Pure functions of the item and the store; actions are data-action
 // attributes handled by delegation (actions.ts), so re-rendering never leaks listeners.
-import type { AssistantBlock, BranchSummaryItem, CompactionItem, CompactionReasonName, ConversationItem } from '../../src/protocol';
+import type { AssistantBlock, BranchSummaryItem, CompactionItem, CompactionReasonName, ConversationItem, KeptWords } from '../../src/protocol';
 import { el } from '../dom';
 import { formatCost, formatTime, formatTokens } from '../format';
 import { icon, type IconName } from '../icons';
@@ -29,12 +29,28 @@ function errorActionButtons(ctx: RenderContext, id: string): HTMLElement[] {
   return [el('button', { type: 'button', class: 'link-btn error-action', 'data-action': 'setApiKey', 'data-id': id }, 'Set API Key'), retry];
 }
 
+/** Pin / Unpin and Summarize from here: the same for your messages and the assistant's replies. */
+function stageActions(item: ConversationItem, pinnable: boolean): HTMLElement[] {
+  const id = item.entryId;
+  const pin = item.pinned
+    ? actionButton('pin', id, 'pin', 'Unpin (compactions may summarize it again)')
+    : actionButton('pin', id, 'pin', 'Pin: keep this message verbatim through compactions');
+  if (item.pinned) pin.setAttribute('aria-pressed', 'true');
+  return [...(pinnable ? [pin] : []), actionButton('summarizeFromHere', id, 'summarize', 'Summarize from here: close this stage into one summary (the originals stay in the tree)')];
+}
+
+function pinMark(item: ConversationItem): HTMLElement | string {
+  if (!item.pinned) return '';
+  return el('span', { class: 'pin-mark', title: 'Pinned: kept verbatim through compactions', role: 'img', 'aria-label': 'Pinned' }, icon('pin'));
+}
+
 function head(who: string, item: ConversationItem, actions: HTMLElement[]): HTMLElement {
   const label = item.label ? el('span', { class: 'entry-label', title: `Label: ${item.label}` }, item.label) : '';
   return el(
     'div',
     { class: 'msg-head' },
     el('span', { class: 'who' }, who),
+    pinMark(item),
     label,
     el('span', { class: 'when', title: formatTime(item.timestamp) }, formatTime(item.timestamp)),
     // A toolbar overlaid on the head's right edge (it takes no width, so nothing wraps in a narrow view);
@@ -73,12 +89,13 @@ function renderUser(item: Extract<ConversationItem, { kind: 'user' }>): HTMLElem
   const id = item.entryId;
   return el(
     'article',
-    { class: 'msg msg-user', 'data-entry': id, 'aria-label': 'Your message' },
+    { class: `msg msg-user${item.pinned ? ' pinned' : ''}`, 'data-entry': id, 'aria-label': 'Your message' },
     head('You', item, [
       actionButton('edit', id, 'edit', 'Edit in place and send as a new branch (the original stays in the tree)'),
       actionButton('branch', id, 'branch', 'Branch from here (drop the reply; your next message follows this one)'),
       actionButton('copyEntry', id, 'copy', 'Copy the message'),
       actionButton('label', id, 'tag', 'Label: add, rename or remove'),
+      ...stageActions(item, item.text.trim() !== ''),
     ]),
     ...userBody(item),
   );
@@ -92,11 +109,12 @@ function renderAssistant(ctx: RenderContext, item: Extract<ConversationItem, { k
   if (item.cost) meta.push(formatCost(item.cost));
   const node = el(
     'article',
-    { class: 'msg msg-assistant', 'data-entry': id, 'aria-label': 'Assistant message' },
+    { class: `msg msg-assistant${item.pinned ? ' pinned' : ''}`, 'data-entry': id, 'aria-label': 'Assistant message' },
     head('Arbor', item, [
       actionButton('branch', id, 'branch', 'Branch from here (your next message continues from this reply)'),
       actionButton('copyEntry', id, 'copy', 'Copy the reply'),
       actionButton('label', id, 'tag', 'Label: add, rename or remove'),
+      ...stageActions(item, item.blocks.some((b) => b.type === 'text' && b.text.trim() !== '')),
     ]),
     ...renderBlocks(ctx, id, item.blocks),
   );
@@ -140,6 +158,45 @@ function markerShell(ctx: RenderContext, kind: 'compaction' | 'branch_summary', 
   return node;
 }
 
+const keptKindName: Record<KeptWords['kind'], string> = { pinned: 'pinned', constraint: 'constraint', correction: 'correction' };
+
+function plural(n: number, one: string): string {
+  return `${n} ${one}${n === 1 ? '' : 's'}`;
+}
+
+/** "1 pinned · 2 constraints · 3 paths": what the kept section holds, for its one-line summary. */
+function keptCounts(kept: readonly KeptWords[], paths: number): string {
+  const count = (kind: KeptWords['kind']) => kept.filter((k) => k.kind === kind).length;
+  const parts = [
+    count('pinned') ? `${count('pinned')} pinned` : '',
+    count('constraint') ? plural(count('constraint'), 'constraint') : '',
+    count('correction') ? plural(count('correction'), 'correction') : '',
+    paths ? plural(paths, 'path') : '',
+  ];
+  return parts.filter(Boolean).join(' · ');
+}
+
+/**
+ * What the compaction kept verbatim (the user's pinned messages, constraints and corrections, the paths
+ * read and modified), collapsed under one line below the marker; the summary itself is in the body.
+ */
+function keptSection(ctx: RenderContext, item: CompactionItem): HTMLElement | string {
+  const kept = item.kept ?? [];
+  const paths = item.readFiles.length + item.modifiedFiles.length;
+  if (kept.length === 0 && paths === 0) return '';
+  const words = kept.map((k) =>
+    el('li', { class: `kept-${k.kind}` }, el('span', { class: 'kept-kind' }, keptKindName[k.kind]), el('span', { class: 'kept-text' }, k.text)),
+  );
+  const content = el(
+    'div',
+    { class: 'kept-body' },
+    words.length > 0 ? el('ul', { class: 'kept-words', 'aria-label': 'Your words kept verbatim' }, ...words) : '',
+    fileList('Read files', item.readFiles),
+    fileList('Modified files', item.modifiedFiles),
+  );
+  return details(ctx, `kept:${item.entryId}`, `Kept verbatim: ${keptCounts(kept, paths)}`, content, 'marker-kept');
+}
+
 /** Who wrote a marker's summary and what it cost (both saved in the entry). */
 function summarizerParts(item: { model?: string; cost?: number }): string[] {
   return [...(item.model ? [item.model] : []), ...(item.cost !== undefined ? [formatCost(item.cost)] : [])];
@@ -149,11 +206,9 @@ function renderCompaction(ctx: RenderContext, item: CompactionItem): HTMLElement
   const parts = [item.reason ? reasonText[item.reason] : 'Compacted'];
   parts.push(item.tokensAfter !== undefined ? `${formatTokens(item.tokensBefore)} → ${item.tokensAfterEstimated ? '~' : ''}${formatTokens(item.tokensAfter)} tokens` : `${formatTokens(item.tokensBefore)} tokens summarized`);
   parts.push(...summarizerParts(item));
-  return markerShell(ctx, 'compaction', item.entryId, parts.join(' · '), item.shortSummary ?? 'Show the summary that replaced older messages', () => [
+  const marker = markerShell(ctx, 'compaction', item.entryId, parts.join(' · '), item.shortSummary ?? 'Show the summary that replaced older messages', () => [
     item.label ? el('div', { class: 'entry-label' }, item.label) : '',
     markdownBody(item.summary),
-    fileList('Read files', item.readFiles),
-    fileList('Modified files', item.modifiedFiles),
     el(
       'div',
       { class: 'marker-actions' },
@@ -161,14 +216,23 @@ function renderCompaction(ctx: RenderContext, item: CompactionItem): HTMLElement
       el('vscode-button', { appearance: 'secondary', 'data-action': 'continueBefore', 'data-id': item.entryId }, 'Continue from before this compaction'),
     ),
   ].filter((n): n is HTMLElement => n !== ''));
+  const kept = keptSection(ctx, item);
+  if (kept) marker.querySelector('.marker-line')!.after(kept);
+  return marker;
 }
 
 function renderBranchSummary(ctx: RenderContext, item: BranchSummaryItem): HTMLElement {
-  const line = ['Summary of the branch you left', ...summarizerParts(item)].join(' · ');
-  return markerShell(ctx, 'branch_summary', item.entryId, line, 'Show the summary carried over from another branch', () => [
+  const stage = item.stage;
+  const what = stage ? (stage.label ? `Stage “${stage.label}” summarized` : 'Stage summarized') : 'Summary of the branch you left';
+  const line = [what, ...summarizerParts(item)].join(' · ');
+  const title = stage ? 'Show the summary of the finished stage (the original messages stay in the tree)' : 'Show the summary carried over from another branch';
+  return markerShell(ctx, 'branch_summary', item.entryId, line, title, () => [
     markdownBody(item.summary),
     fileList('Read files', item.readFiles),
     fileList('Modified files', item.modifiedFiles),
+    stage
+      ? el('div', { class: 'marker-actions' }, el('vscode-button', { appearance: 'secondary', 'data-action': 'showStageOriginals', 'data-id': stage.leafId }, 'Go back to the original messages'))
+      : '',
   ].filter((n): n is HTMLElement => n !== ''));
 }
 

@@ -68,7 +68,7 @@ export function createTreePanel(actions: TreeActions, mode: TreeMode = 'graph', 
     if (n.onActivePath) classes.push('active');
     if (n.isLeaf) classes.push('leaf');
     if (row.branchPoint) classes.push('branch-point');
-    const title = `${kindName[n.kind]}${n.label ? ` [${n.label}]` : ''}: ${n.preview}`;
+    const title = `${kindName[n.kind]}${n.pinned ? ' (pinned)' : ''}${n.label ? ` [${n.label}]` : ''}: ${n.preview}`;
     const node = el(
       'div',
       {
@@ -85,6 +85,7 @@ export function createTreePanel(actions: TreeActions, mode: TreeMode = 'graph', 
       },
       el('span', { class: 'tree-rails', style: `width:${row.depth * 12}px` }),
       el('span', { class: `tree-icon icon-${n.kind}`, 'aria-hidden': 'true' }, kindIcon(n.kind)),
+      n.pinned ? el('span', { class: 'tree-pin', 'aria-hidden': 'true' }, svgIcon('pin')) : '',
       n.label ? el('span', { class: 'tree-label' }, n.label) : '',
       el('span', { class: 'tree-preview' }, n.preview || kindName[n.kind]),
       row.branchPoint ? el('span', { class: 'tree-branches', title: `${n.childCount} branches` }, svgIcon('branch'), String(n.childCount)) : '',

@@ -4,7 +4,7 @@ import type { BranchSummaryMessage } from '../../core/messages';
 import { withoutHeadings } from '../../core/plain-line';
 import type { BranchSummaryEntry } from '../entries';
 import type { EntryKind } from './kind';
-import { addFiles, textView } from '../../app/entry-views';
+import { addFiles, stageOf, textView } from '../../app/entry-views';
 import { addSummarizerFigures } from '../../app/marker-figures';
 import { markdownFirstLine } from '../../app/summary-text';
 import { str } from '../search-text';
@@ -21,6 +21,8 @@ export const branchSummaryKind: EntryKind<BranchSummaryEntry> = {
     const view = textView(entry, 'branch_summary', entry.summary, label);
     view.fromId = entry.fromId;
     addSummarizerFigures(view, addFiles(view, entry.details));
+    const stage = stageOf(entry.details);
+    if (stage) view.stage = stage;
     if (entry.fromHook) view.fromHook = true;
     return view;
   },

@@ -1,6 +1,8 @@
 // The "Sessions" view: the workspace's sessions, newest first — name (or first message), relative time,
 // entries and branches. Listing reads each file with the catalog's fast summarizer; unreadable files are
-// logged and left out. Refreshes when the current session changes and (debounced) as it grows.
+// logged and left out. Refreshes when the current session changes and (debounced) as it grows. The listing
+// starts when the provider is made, not when the view is first expanded, so expanding it shows rows at once;
+// the "no sessions" welcome waits for a listing (context key `arbor.sessions.listed`) instead of flashing.
 import * as vscode from 'vscode';
 import type { SessionSummary } from '../../session/catalog';
 import type { Logger } from '../log';
@@ -35,6 +37,7 @@ export class SessionsProvider implements vscode.TreeDataProvider<SessionSummary>
   private readonly subscriptions: vscode.Disposable[] = [];
   private unsubscribeStore: (() => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private listing: Promise<SessionSummary[]> | undefined;
   /** the last listing (tests and commands read it) */
   sessions: SessionSummary[] = [];
 
@@ -49,6 +52,7 @@ export class SessionsProvider implements vscode.TreeDataProvider<SessionSummary>
   refresh(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    this.listing = this.list();
     this.changeEmitter.fire();
   }
 
@@ -60,15 +64,23 @@ export class SessionsProvider implements vscode.TreeDataProvider<SessionSummary>
     this.refresh();
   }
 
-  async getChildren(element?: SessionSummary): Promise<SessionSummary[]> {
-    if (element) return [];
+  getChildren(element?: SessionSummary): Promise<SessionSummary[]> {
+    if (element) return Promise.resolve([]);
+    // the key is set once the view has its rows: VS Code shows the welcome only when the listing is empty
+    return (this.listing ??= this.list()).then((sessions) => {
+      void vscode.commands.executeCommand('setContext', 'arbor.sessions.listed', true);
+      return sessions;
+    });
+  }
+
+  private async list(): Promise<SessionSummary[]> {
     try {
       this.sessions = await this.app.listSessions();
-      return this.sessions;
     } catch (error) {
       this.log?.error(`Sessions: could not list the sessions: ${(error as Error).message}`);
-      return [];
+      this.sessions = [];
     }
+    return this.sessions;
   }
 
   getTreeItem(session: SessionSummary): vscode.TreeItem {

@@ -7,6 +7,7 @@ import type { SessionEntry } from '../../session/entries';
 import type { SessionReader } from '../surfaces-types';
 import type { Logger } from '../log';
 import type { SurfacesApp } from '../surfaces-types';
+import { isPinnable } from '../../session/pins';
 import { presentEntry } from './entry-presentation';
 import { TreeModel } from './tree-model';
 
@@ -105,7 +106,9 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<string>, vsc
     const item = new vscode.TreeItem(look.title, collapsible);
     item.id = id;
     const label = (model.source as SessionReader).getLabel?.(id);
+    const pinned = model.isPinned(id);
     const parts: string[] = [];
+    if (pinned) parts.push(vscode.l10n.t('📌 pinned'));
     if (label) parts.push(`🏷 ${label}`);
     if (isLeaf) parts.push(vscode.l10n.t('● current'));
     const branches = model.childCount(id);
@@ -116,10 +119,11 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<string>, vsc
       isLeaf ? new vscode.ThemeColor('charts.green') : onPath ? new vscode.ThemeColor('charts.blue') : undefined,
     );
     item.tooltip = tooltipFor(entry, look.kind, look.text, label, isLeaf, onPath);
-    item.contextValue = contextValueFor(entry, isLeaf, onPath, branches === 0);
+    item.contextValue = contextValueFor(entry, isLeaf, onPath, branches === 0, pinned);
     item.accessibilityInformation = {
       label: [
         `${look.kind}: ${look.title}`,
+        ...(pinned ? [vscode.l10n.t('pinned')] : []),
         ...(label ? [vscode.l10n.t('label {0}', label)] : []),
         ...(isLeaf ? [vscode.l10n.t('current position')] : onPath ? [vscode.l10n.t('on the current branch')] : []),
       ].join(', '),
@@ -136,11 +140,13 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<string>, vsc
 }
 
 /** `arbor.entry` plus flags the menus' `viewItem =~ /…/` clauses test. */
-export function contextValueFor(entry: SessionEntry, isLeaf: boolean, onPath: boolean, isTip: boolean): string {
+export function contextValueFor(entry: SessionEntry, isLeaf: boolean, onPath: boolean, isTip: boolean, pinned = false): string {
   const flags = ['arbor.entry', entry.type === 'message' ? `role-${entry.message.role}` : `type-${entry.type}`];
   flags.push(isLeaf ? 'current' : 'notCurrent');
   flags.push(onPath ? 'onPath' : 'offPath');
   if (isTip) flags.push('tip');
+  // Pin / Unpin: messages of the current branch the compaction can keep (src/session/pins.ts)
+  if (onPath && isPinnable(entry)) flags.push(pinned ? 'pinned' : 'pinnable');
   return flags.join(' ');
 }
 

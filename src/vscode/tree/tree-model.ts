@@ -9,6 +9,7 @@
 //   or tip) flat.
 // Children lists are cached per display node and invalidated only where an append changed them.
 import type { SessionEntry } from '../../session/entries';
+import { pinChangeOf } from '../../session/pins';
 
 /** The store reads this model needs (SessionStore satisfies it). */
 export interface TreeSource {
@@ -27,6 +28,8 @@ export class TreeModel {
   private roots: string[] | undefined;
   private activeLeaf: string | null | undefined;
   private active = new Set<string>();
+  /** messages pinned on the active path (the newest pin entry of a target on it wins) */
+  private pinned = new Set<string>();
 
   constructor(readonly source: TreeSource) {}
 
@@ -78,6 +81,11 @@ export class TreeModel {
     return this.active.has(id);
   }
 
+  isPinned(id: string): boolean {
+    this.syncActivePath();
+    return this.pinned.has(id);
+  }
+
   isLeaf(id: string): boolean {
     return this.source.getLeafId() === id;
   }
@@ -108,6 +116,9 @@ export class TreeModel {
     this.childCache.delete(entry.id);
     // A label entry changes how its target looks (the description), wherever the target is shown.
     if (entry.type === 'label' && typeof entry.targetId === 'string' && this.source.getEntry(entry.targetId)) affected.add(entry.targetId);
+    // So does a pin entry (its mark and menu).
+    const pin = pinChangeOf(entry);
+    if (pin && this.source.getEntry(pin.targetId)) affected.add(pin.targetId);
     return [...affected];
   }
 
@@ -164,9 +175,17 @@ export class TreeModel {
     if (leaf === this.activeLeaf) return;
     this.activeLeaf = leaf;
     this.active = new Set();
+    this.pinned = new Set();
+    const decided = new Set<string>();
     let current = leaf === null ? undefined : this.source.getEntry(leaf);
     while (current && !this.active.has(current.id)) {
       this.active.add(current.id);
+      // walking from the leaf, the first pin entry met for a target is its newest
+      const pin = pinChangeOf(current);
+      if (pin && !decided.has(pin.targetId)) {
+        decided.add(pin.targetId);
+        if (pin.pinned) this.pinned.add(pin.targetId);
+      }
       if (this.source.isRoot(current)) break;
       current = this.source.getEntry(current.parentId!);
     }

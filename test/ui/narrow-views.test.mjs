@@ -1,0 +1,65 @@
+// Issue #19 at the default ~300 px side bar, the native views next to the chat: the Sessions view, expanded
+// while sessions exist, goes from an empty pane to its rows without flashing the "No sessions" welcome.
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after } from 'node:test';
+import { startFakeLlm } from '../fake-llm/server.mjs';
+import { expandPane, fakeModelSettings, readyChat, sidebarPane } from '../harness/browser.mjs';
+import { useWorkbench } from '../harness/ui.mjs';
+
+let fake;
+const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-narrow-views-'));
+let clock = Date.parse('2025-03-01T09:00:00.000Z');
+const at = () => new Date((clock += 1000)).toISOString();
+const usage = { input: 100, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 120, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+const user = (id, parentId, text) => ({ type: 'message', id, parentId, timestamp: at(), message: { role: 'user', content: text, timestamp: clock } });
+const assistant = (id, parentId, text) => ({
+  type: 'message', id, parentId, timestamp: at(),
+  message: { role: 'assistant', content: [{ type: 'text', text }], api: 'openai-completions', provider: 'fake', model: 'fake-gpt', usage, stopReason: 'stop', timestamp: clock },
+});
+for (let s = 0; s < 3; s++) {
+  const entries = [];
+  let parent = null;
+  for (let i = 0; i < 6; i++) {
+    entries.push(user(`u${i}`, parent, `Session ${s} question ${i}`));
+    entries.push(assistant(`a${i}`, `u${i}`, `Answer ${i}`));
+    parent = `a${i}`;
+  }
+  const header = { type: 'session', version: 3, id: `ui-views-${s}`, timestamp: at(), cwd: sessionsDir };
+  writeFileSync(join(sessionsDir, `2025-03-01T09-0${s}-00-000Z_ui-views-${s}.jsonl`), [header, ...entries].map((e) => JSON.stringify(e)).join('\n') + '\n');
+}
+
+after(async () => {
+  await fake?.close?.();
+});
+
+const wb = useWorkbench('narrow-views', async () => {
+  fake = await startFakeLlm();
+  const models = fakeModelSettings(fake, { id: 'fake-gpt-large', name: 'Fake GPT Large Reasoner' });
+  models['arbor.models'] = models['arbor.models'].map((m) => ({ ...m, reasoning: true }));
+  return { extraEnv: { ARBOR_TEST_LLM_URL: fake.url }, settings: { 'arbor.sessions.directory': sessionsDir, ...models, 'workbench.colorTheme': 'Default Dark Modern' } };
+});
+
+wb.test('the Sessions view shows its rows as soon as it is expanded, never a false "no sessions"', async (page) => {
+  await readyChat(page);
+  // every frame from the click on, what the Sessions pane shows: the welcome, nothing, or rows
+  await page.evaluate(() => {
+    const states = (window.__arborSessionsStates = []);
+    const pane = () => [...document.querySelectorAll('#workbench\\.parts\\.sidebar .pane')].find((p) => p.querySelector('.pane-header')?.textContent?.includes('Sessions'));
+    const look = () => {
+      const p = pane();
+      const state = p?.querySelector('.monaco-list-row') ? 'rows' : /No sessions/.test(p?.querySelector('.pane-body')?.textContent ?? '') ? 'welcome' : 'blank';
+      if (states.at(-1) !== state) states.push(state);
+      if (state !== 'rows') requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  });
+  const started = Date.now();
+  await expandPane(page, 'Sessions');
+  await sidebarPane(page, 'Sessions').locator('.monaco-list-row', { hasText: 'Session 2 question 0' }).waitFor({ timeout: 20_000 });
+  const states = await page.evaluate(() => window.__arborSessionsStates);
+  console.log(`# figures narrow-views: Sessions rows after ${Date.now() - started} ms, states ${states.join(' → ')}`);
+  assert.ok(!states.includes('welcome'), `no "No sessions" welcome while there are sessions: ${states.join(' → ')}`);
+});
