@@ -6,6 +6,7 @@ import type { CompactionEntry, SessionEntry } from '../session/entries';
 import { contextFromPath } from '../session/context';
 import { applyContextEdit, contextEditsOf } from '../session/context-edits';
 import { isExtensionSummary } from '../session/entry-fields';
+import { pinChangeOf } from '../session/pins';
 import { findCutPoint, snapCutPoint, type CutPointResult } from './cut-point';
 import { compactionMessageOf, isCutPoint } from './entry-messages';
 import { addFileOpsFromDetails, addFileOpsFromMessage, createFileOps, type FileOperations } from './file-ops';
@@ -216,10 +217,11 @@ function buildPreparation(
   for (const message of summarized.messages) addFileOpsFromMessage(fileOps, message);
   for (const message of prefix.messages) addFileOpsFromMessage(fileOps, message);
 
+  const stageKept = summaryConstraints(pathEntries, boundaryStart, cut.firstKeptEntryIndex);
   const constraints = collectConstraints(
-    previous ? constraintsFromDetails(previous.details, isExtensionSummary(previous)) : [],
+    [...(previous ? constraintsFromDetails(previous.details, isExtensionSummary(previous)) : []), ...stageKept],
     [...spanEntries(summarized), ...spanEntries(prefix)],
-    pinnedEntryIds(pathEntries),
+    pinnedWithStages(pathEntries, stageKept),
   );
 
   const preparation: CompactionPreparation = {
@@ -273,6 +275,22 @@ function keptStartOf(path: readonly SessionEntry[], compactionIndex: number, fir
 interface Span {
   messages: AgentMessage[];
   ids: string[];
+}
+
+/** What branch summaries being summarized had kept (a stage summary's constraints), carried on like a compaction's. */
+function summaryConstraints(path: readonly SessionEntry[], from: number, to: number): KeptConstraint[] {
+  return path.slice(from, to).flatMap((entry) => (entry.type === 'branch_summary' ? constraintsFromDetails(entry.details, isExtensionSummary(entry)) : []));
+}
+
+/**
+ * The messages pinned on this path, plus those a stage summary kept as pinned: their pin entries stayed on
+ * the summarized originals' branch, so only an unpin on this path releases them.
+ */
+function pinnedWithStages(path: readonly SessionEntry[], stageKept: readonly KeptConstraint[]): Set<string> {
+  const pinned = pinnedEntryIds(path);
+  const unpinned = new Set(path.flatMap((entry) => (pinChangeOf(entry)?.pinned === false ? [pinChangeOf(entry)!.targetId] : [])));
+  for (const kept of stageKept) if (kept.kind === 'pinned' && !unpinned.has(kept.entryId)) pinned.add(kept.entryId);
+  return pinned;
 }
 
 function spanEntries(span: Span): { id: string; message: AgentMessage }[] {

@@ -1,12 +1,14 @@
 // Issue #19 at the default ~300 px side bar, the native views next to the chat: the Sessions view, expanded
-// while sessions exist, goes from an empty pane to its rows without flashing the "No sessions" welcome.
+// while sessions exist, goes from an empty pane to its rows without flashing the "No sessions" welcome; the
+// composer's thinking picker shows its level uncut and the model name gets the room (full names in tooltips).
+// Screenshot: test-results/narrow-views-pickers.png.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { startFakeLlm } from '../fake-llm/server.mjs';
-import { expandPane, fakeModelSettings, readyChat, sidebarPane } from '../harness/browser.mjs';
+import { expandPane, fakeModelSettings, readyChat, screenshot, sidebarPane } from '../harness/browser.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
 let fake;
@@ -62,4 +64,21 @@ wb.test('the Sessions view shows its rows as soon as it is expanded, never a fal
   const states = await page.evaluate(() => window.__arborSessionsStates);
   console.log(`# figures narrow-views: Sessions rows after ${Date.now() - started} ms, states ${states.join(' → ')}`);
   assert.ok(!states.includes('welcome'), `no "No sessions" welcome while there are sessions: ${states.join(' → ')}`);
+});
+
+wb.test('the model and thinking pickers stay readable at 300 px; the full names are in their tooltips', async (page) => {
+  const chat = await readyChat(page);
+  const thinking = chat.locator('#thinking-picker');
+  await thinking.waitFor();
+  const shown = await chat.locator('.pickers').evaluate((row) => [...row.querySelectorAll('vscode-dropdown')].map((d) => {
+    const value = d.shadowRoot?.querySelector('.selected-value') ?? d;
+    return { id: d.id, text: value.textContent.trim(), cut: value.scrollWidth > value.clientWidth + 1, width: Math.round(d.getBoundingClientRect().width), title: d.title };
+  }));
+  console.log(`# figures narrow-views pickers: ${JSON.stringify(shown)}`);
+  const [model, level] = ['model-picker', 'thinking-picker'].map((id) => shown.find((p) => p.id === id));
+  assert.equal(level.cut, false, `the thinking level is not cut: ${JSON.stringify(level)}`);
+  assert.ok(model.width > level.width, `the model name gets the room: ${JSON.stringify(shown)}`);
+  assert.match(model.title, /Fake GPT Large Reasoner/, 'the full model name is in the tooltip');
+  assert.match(level.title, /Thinking level: \w+/);
+  await screenshot(page, 'narrow-views-pickers');
 });

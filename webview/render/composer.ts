@@ -42,7 +42,7 @@ export function createComposer(actions: ComposerActions, history: string[]): Com
   }) as ValueElement;
   const suggest = el('ul', { class: 'suggest', id: 'slash-suggestions', role: 'listbox', 'aria-label': 'Commands', hidden: true });
   const model = el('vscode-dropdown', { id: 'model-picker', title: 'Model', 'aria-label': 'Model' }) as ValueElement;
-  const thinking = el('vscode-dropdown', { id: 'thinking-picker', title: 'Thinking level', 'aria-label': 'Thinking level' }, ...LEVELS.map((l) => el('vscode-option', { value: l }, `Thinking: ${l}`))) as ValueElement;
+  const thinking = el('vscode-dropdown', { id: 'thinking-picker', title: 'Thinking level', 'aria-label': 'Thinking level' }, ...LEVELS.map((l) => el('vscode-option', { value: l }, l))) as ValueElement;
   const send = el('vscode-button', { id: 'send', appearance: 'primary', title: 'Send (Enter)' }, 'Send');
   const stop = el('vscode-button', { id: 'stop', appearance: 'secondary', title: 'Stop the agent', hidden: true }, 'Stop');
   const inputWrap = el('div', { class: 'input-wrap' }, suggest, input);
@@ -202,6 +202,9 @@ export function createComposer(actions: ComposerActions, history: string[]): Com
       thinking.hidden = !current?.reasoning;
       const level = state?.thinkingLevel ?? 'off';
       if (thinking.value !== level) thinking.value = level;
+      // at 300 px the pickers show a short level and a cut model name: the full words are in the tooltips
+      model.title = current ? `Model: ${current.label}` : 'Model';
+      thinking.title = `Thinking level: ${level}`;
     },
     setText,
     getText: text,

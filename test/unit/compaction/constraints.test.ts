@@ -113,3 +113,30 @@ test('a summary that lost constraints gets one corrective request listing them; 
   assert.ok(!result.summary.includes("User's Words"), 'nothing had to be put back');
   assert.equal((result.details as { restoredConstraints: number }).restoredConstraints, 0);
 });
+
+test('constraints a stage summary kept (Summarize from Here) survive a later compaction that summarizes it', async () => {
+  const b = new PathBuilder();
+  b.user('start ' + chars(200));
+  b.assistant('ok ' + chars(300));
+  const stage = b.branchSummary('## Goal\nthe stage');
+  const entry = b.entries.find((e) => e.id === stage) as { details?: unknown };
+  entry.details = {
+    constraints: [
+      { entryId: 'gone1', text: 'Never touch the billing module.', kind: 'constraint' },
+      { entryId: 'gone2', text: 'PINNED: the release is on Friday.', kind: 'pinned' },
+    ],
+  };
+  for (let round = 0; round < 3; round++) {
+    b.user(`round ${round}: carry on ` + chars(400));
+    b.assistant('done ' + chars(500));
+  }
+  const prep = prepareCompaction(b.entries, settings);
+  assert.ok(prep && prep.summarizeEntryIds.includes(stage), 'the stage summary is among what gets summarized');
+  assert.ok(prep.constraints.some((c) => c.text === 'Never touch the billing module.'), 'the stage summary\'s constraint is carried');
+  const result = await compact(prep, { provider: new FakeProvider(() => LOSSY), model: FAKE_MODEL, shortSummary: false });
+  b.compaction(result.summary, result.firstKeptEntryId, result.details);
+  assert.ok(prep.constraints.some((c) => c.kind === 'pinned' && c.entryId === 'gone2'), 'a message pinned in the stage stays pinned (its pin entry is on the originals\' branch)');
+  const context = contextText(b.entries);
+  assert.ok(context.includes('Never touch the billing module.'), 'it still reaches the model');
+  assert.ok(context.includes('PINNED: the release is on Friday.'), 'the pinned message still reaches the model');
+});
