@@ -123,7 +123,6 @@ function turnLabels(turn: Turn, input: DrawInput, left: number, shown: number): 
   const focused = focus.row === turn.row && focus.entry < 0;
   const branches = turn.children.length;
   const kind = kindName[text.first.kind];
-  const aria = `${kind}: ${text.title}${text.reply ? `. Reply: ${text.reply}` : ''}${text.label ? ` [${text.label}]` : ''}${branches > 1 ? `, ${branches} branches` : ''}${text.hasLeaf ? ' (current position)' : ''}`;
   const classes = ['graph-node', `kind-${text.first.kind}`];
   if (text.first.onActivePath) classes.push('active');
   if (text.hasLeaf) classes.push('leaf');
@@ -132,7 +131,6 @@ function turnLabels(turn: Turn, input: DrawInput, left: number, shown: number): 
     {
       class: classes.join(' '),
       role: 'treeitem',
-      'aria-label': aria,
       'aria-expanded': turn.entries.length > 1 ? String(shown > 0) : undefined,
       'aria-current': text.hasLeaf ? 'location' : undefined,
       'aria-selected': String(focused),
@@ -143,11 +141,11 @@ function turnLabels(turn: Turn, input: DrawInput, left: number, shown: number): 
     turn.entries.length > 1
       ? el('button', { class: 'graph-expand', type: 'button', tabindex: '-1', 'aria-hidden': 'true', title: shown > 0 ? 'Hide the entries' : `Show the ${turn.entries.length} entries` }, shown > 0 ? '▾' : '▸')
       : el('span', { class: 'graph-expand-space' }),
-    text.label ? el('span', { class: 'graph-chip' }, text.label) : '',
-    el('span', { class: 'graph-title' }, text.title),
-    text.reply ? el('span', { class: 'graph-reply' }, text.reply) : '',
-    branches > 1 ? el('span', { class: 'graph-branches', title: `${branches} branches` }, svgIcon('branch'), String(branches)) : '',
-    text.hasLeaf ? el('span', { class: 'graph-here' }, 'here') : '',
+    text.label ? el('span', { class: 'graph-chip' }, srOnly(`${kind}, labelled `), text.label, srOnly(': ')) : '',
+    el('span', { class: 'graph-title' }, text.label ? '' : srOnly(`${kind}: `), text.title),
+    text.reply ? el('span', { class: 'graph-reply' }, srOnly('. Reply: '), text.reply) : '',
+    branches > 1 ? el('span', { class: 'graph-branches', title: `${branches} branches` }, svgIcon('branch'), srOnly(', '), String(branches), srOnly(' branches')) : '',
+    text.hasLeaf ? hereMark() : '',
   );
   placeRow(label, g.top(turn.row), left, g.rowHeight);
   const out: HTMLElement[] = [label];
@@ -166,19 +164,29 @@ function entryLabel(turn: Turn, index: number, input: DrawInput, left: number): 
       class: `graph-entry${node?.onActivePath ? ' active' : ''}${node?.isLeaf ? ' leaf' : ''}`,
       role: 'treeitem',
       'aria-level': '2',
-      'aria-label': `${kind}: ${node?.preview ?? ''}${node?.isLeaf ? ' (current position)' : ''}`,
       'aria-selected': String(focused),
       tabindex: focused ? '0' : '-1',
       'data-row': String(turn.row),
       'data-entry': String(index),
     },
     el('span', { class: `graph-entry-icon icon-${node?.kind ?? 'other'}`, 'aria-hidden': 'true' }, node ? kindIcon(node.kind) : '·'),
+    srOnly(`${kind}: `),
     node?.label ? el('span', { class: 'graph-chip' }, node.label) : '',
     el('span', { class: 'graph-entry-text' }, node?.preview || kind),
-    node?.isLeaf ? el('span', { class: 'graph-here' }, 'here') : '',
+    node?.isLeaf ? hereMark() : '',
   );
   placeRow(row, g.top(turn.row) + g.rowHeight + index * g.entryHeight, left, g.entryHeight);
   return row;
+}
+
+// A treeitem is named by its content (what is seen, in order, plus these hidden words), never by an
+// aria-label that would differ from the visible text (axe: label-content-name-mismatch).
+function srOnly(text: string): HTMLElement {
+  return el('span', { class: 'sr-only' }, text);
+}
+
+function hereMark(): HTMLElement {
+  return el('span', { class: 'graph-here' }, 'here', srOnly(' (current position)'));
 }
 
 function placeRow(row: HTMLElement, top: number, left: number, height: number): void {
