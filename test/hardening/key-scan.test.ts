@@ -51,6 +51,8 @@ async function run(api: 'openai' | 'anthropic', logs: string[]): Promise<{ h: Ha
   const settings = { ...DEFAULT_COMPACTION_SETTINGS, remoteEnabled: true, keepRecentTokens: 60, reserveTokens: 1000 };
   const h = await harness({
     api,
+    // OpenAI through the Responses API, the path its native compaction (/responses/compact) belongs to
+    ...(api === 'openai' ? { model: { api: 'openai-responses' as const } } : {}),
     files: { 'notes.txt': 'NOTES' },
     deps: {
       keys: staticKeyResolver(KEYS),
