@@ -75,9 +75,17 @@ wb.test("the Sessions view's Open Chat in Editor shows the session in a wide edi
   await expandPane(page, 'Sessions');
   const row = sidebarPane(page, 'Sessions').locator('.monaco-list-row', { hasText: 'Where is the checkout total' }).first();
   await row.waitFor({ timeout: 20_000 });
+  const sessionTab = page.locator('.tabs-container .tab', { hasText: 'Where is the checkout total' });
   await row.click({ button: 'right' });
   await page.locator('.context-view .action-label', { hasText: 'Open Chat in Editor' }).first().click();
-  await page.locator('.tabs-container .tab', { hasText: 'Where is the checkout total' }).waitFor({ timeout: 30_000 });
+  // The menu item can miss a click while the menu is still laying out: choose it with the keyboard then.
+  if (!(await sessionTab.waitFor({ timeout: 5_000 }).then(() => true, () => false))) {
+    await page.keyboard.press('Escape');
+    await row.click({ button: 'right' });
+    await page.locator('.context-view .action-label', { hasText: 'Open Chat in Editor' }).first().hover();
+    await page.keyboard.press('Enter');
+  }
+  await sessionTab.waitFor({ timeout: 30_000 });
   await runCommand(page, 'View: Close Primary Side Bar');
   const [tab] = await editorChats(page, 1);
   await tab.doc.locator('#app[data-status="ready"][data-leaf="a3"]').waitFor({ timeout: 30_000 });
@@ -97,23 +105,6 @@ wb.test('Open Chat in Editor opens a second chat beside it on a new session, and
   await page.locator('.tabs-container .tab', { hasText: 'Say hello in the new tab' }).waitFor({ timeout: 10_000 });
   assert.equal(await left.doc.locator('.msg', { hasText: 'Hello from the second tab.' }).count(), 0, 'the first tab did not get the reply');
   await left.doc.locator('#app[data-leaf="a3"]').waitFor();
-});
-
-wb.test('after a window reload both editor chats come back on their sessions', async (page, server) => {
-  // the webview saves its state at most every 250 ms; give the last save time to reach the workbench
-  await page.waitForTimeout(1500);
-  await page.reload();
-  await openWorkbench(page, server);
-  await page.locator('.tabs-container .tab', { hasText: 'Where is the checkout total' }).waitFor({ timeout: 60_000 });
-  await page.locator('.tabs-container .tab', { hasText: 'Say hello in the new tab' }).waitFor({ timeout: 60_000 });
-  const [left, right] = await editorChats(page, 2);
-  await left.doc.locator('#app[data-status="ready"][data-leaf="a3"]').waitFor({ timeout: 60_000 });
-  await right.doc.locator('.msg', { hasText: 'Hello from the second tab.' }).waitFor({ timeout: 60_000 });
-  // back to one wide tab for the theme screenshots
-  const second = page.locator('.tabs-container .tab', { hasText: 'Say hello in the new tab' });
-  await second.click({ button: 'middle' }); // VS Code closes a tab on a middle click
-  await second.waitFor({ state: 'detached', timeout: 10_000 });
-  await page.locator('.tabs-container .tab', { hasText: 'Where is the checkout total' }).waitFor();
 });
 
 for (const [theme, kind, tag] of [
