@@ -4,9 +4,9 @@
 // next request's prompt tokens as the provider counted them, less the estimate of what was added after the
 // compaction (the user's next prompt, an auto-continue note). Derived from the reply already in the file,
 // so nothing is appended or rewritten and a reload shows the same.
-import type { AgentMessage } from '../core/messages';
 import { estimateTokens, hasValidUsage, promptTokens } from '../compaction/tokens';
 import type { SessionEntry } from '../session/entries';
+import { messageFromEntry as messageOf } from '../session/context';
 import type { ConversationEntry } from './view-model';
 
 /** How far after a compaction its next reply is looked for (a turn's entries; bounds a pathological path). */
@@ -66,10 +66,4 @@ export function measuresCompaction(entry: SessionEntry, getEntry: (id: string) =
     id = previous.parentId;
   }
   return false;
-}
-
-function messageOf(entry: SessionEntry): AgentMessage | undefined {
-  if (entry.type === 'message') return entry.message;
-  if (entry.type === 'custom_message') return { role: 'custom', customType: entry.customType, content: entry.content, display: entry.display, timestamp: 0 } as AgentMessage;
-  return undefined;
 }
