@@ -66,6 +66,8 @@ export interface ModelView {
   /** reads image input (src/llm/image-input.ts) */
   images: boolean;
   pricing: ModelInfo['pricing'];
+  /** its provider needs an API key and none is set (SecretStorage or environment); pickers mark it */
+  keyMissing?: boolean;
 }
 
 export interface SessionView {

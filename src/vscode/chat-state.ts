@@ -36,6 +36,7 @@ export function collectChatState(context: vscode.ExtensionContext, app?: ArborAp
       contextWindow: model.contextWindow,
       reasoning: model.reasoning,
       images: model.images,
+      ...(model.keyMissing ? { keyMissing: true } : {}),
     })),
     currentModelKey: snapshot.model.key.slice(0, LIMITS.id),
     ...(level === 'off' || level === 'minimal' || level === 'low' || level === 'medium' || level === 'high' || level === 'xhigh' ? { thinkingLevel: level } : {}),

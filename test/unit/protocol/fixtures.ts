@@ -45,6 +45,7 @@ export const validWebviewMessages: WebviewToHostMessage[] = [
   { type: 'attachImages', images: [{ name: 'shot.png', mimeType: 'image/png', data: 'iVBORw0KGgo=' }] },
   { type: 'pickImages' },
   { type: 'setApiKey' },
+  { type: 'openSettings', setting: 'arbor.providers.local.baseUrl' },
   { type: 'loadEarlier', seq: 7, leafId: 'a2', beforeId: 'u1', count: 200 },
   { type: 'loadEarlier', seq: 0, leafId: 'a2', beforeId: 'u1', count: 1 },
 ];
