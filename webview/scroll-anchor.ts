@@ -56,3 +56,12 @@ export function restoreStep(anchor: ScrollAnchor, context: RestoreContext): Rest
   const node = context.node(anchor.entryId);
   return node && node.onActivePath && !NEVER_SHOWN.has(node.kind) ? 'load' : 'bottom';
 }
+
+/**
+ * How many items a scroll near the top asks for: none while a restore or a reveal is loading its way to an
+ * entry (it asks for the large pages it needs, one after another; a small page slipped in between would load
+ * more than the entry needs and shift the pages after it), else the usual page.
+ */
+export function nearTopPage(movingToEntry: boolean, page: number): number | undefined {
+  return movingToEntry ? undefined : page;
+}

@@ -4,7 +4,7 @@ import { installActions } from '../actions';
 import { installBranchActions, startEdit } from '../branch-actions';
 import { SiblingIndex } from '../branch-siblings';
 import { createSaver, type PersistedUi } from '../persist';
-import { NEVER_SHOWN, restoreStep, type ScrollAnchor } from '../scroll-anchor';
+import { NEVER_SHOWN, nearTopPage, restoreStep, type ScrollAnchor } from '../scroll-anchor';
 import type { ParsedInput } from '../slash';
 import type { Store } from '../store';
 import { createRestrictedBanner } from './banners';
@@ -74,7 +74,10 @@ export function mountApp(
   /** after a switch made on a message, the alternative switched to is scrolled to once the leaf moved */
   let revealAfterSwitch: { entryId: string; fromLeaf: string | null } | undefined;
   const conversation = createConversation(ctx, {
-    nearTop: () => loadEarlier(CONVERSATION_PAGE),
+    nearTop: () => {
+      const count = nearTopPage(pending !== undefined, CONVERSATION_PAGE);
+      if (count) loadEarlier(count);
+    },
     fill: (prompt) => {
       composer.setText(prompt);
       composer.focus();

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TreeNode } from '../../../src/protocol';
 import { createSaver, loadPersisted, type PersistedUi } from '../../../webview/persist';
-import { parseAnchor, restoreStep, type RestoreContext } from '../../../webview/scroll-anchor';
+import { nearTopPage, parseAnchor, restoreStep, type RestoreContext } from '../../../webview/scroll-anchor';
 
 const anchor = { entryId: 'm3001', offset: 37.5 };
 
@@ -46,6 +46,12 @@ test('an anchor that left the active path falls back to the bottom', () => {
     ['the whole path is loaded and it is not there', { hasEarlier: false }],
   ];
   for (const [name, fields] of cases) assert.equal(restoreStep(anchor, context(fields)), 'bottom', name);
+});
+
+test('a scroll near the top loads no page of its own while a restore or reveal loads its way to an entry', () => {
+  // A small page slipped between a restore's large pages made it load 2,400 items where 3,200 were due.
+  assert.equal(nearTopPage(true, 200), undefined);
+  assert.equal(nearTopPage(false, 200), 200);
 });
 
 test('a saved anchor is read back only when well-formed', () => {
