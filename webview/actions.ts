@@ -142,7 +142,10 @@ export function installActions(root: HTMLElement, deps: ActionDeps): void {
         deps.post({ type: 'continueReply' });
         return;
       case 'setApiKey':
-        deps.post({ type: 'setApiKey' });
+        deps.post({ type: 'setApiKey', ...(target.dataset.provider ? { provider: target.dataset.provider } : {}) });
+        return;
+      case 'openSettings':
+        if (target.dataset.setting) deps.post({ type: 'openSettings', setting: target.dataset.setting });
         return;
       case 'loadEarlier':
         deps.loadEarlier();

@@ -3,7 +3,7 @@
 // (aria-hidden); the button that holds it carries the accessible name.
 const NS = 'http://www.w3.org/2000/svg';
 
-export type IconName = 'branch' | 'edit' | 'copy' | 'tag' | 'check' | 'list' | 'tree' | 'fold' | 'pin' | 'summarize';
+export type IconName = 'branch' | 'edit' | 'copy' | 'tag' | 'check' | 'list' | 'tree' | 'fold' | 'pin' | 'summarize' | 'key';
 
 type Shape = { d: string; fill?: boolean } | { circle: [number, number, number] };
 
@@ -27,6 +27,8 @@ const SHAPES: Record<IconName, Shape[]> = {
   // summarize from here: lines from this point on folded into one
   summarize: [{ d: 'M2.5 3.5h11M2.5 6.5h11M4 9.5l4 3 4-3M2.5 14h11' }],
   // the in-panel conversation tree: a root with two branches
+  // a key: round bow, shaft and two teeth
+  key: [{ circle: [5, 8, 0.9] }, { d: 'M7.6 8a2.6 2.6 0 1 1-5.2 0a2.6 2.6 0 1 1 5.2 0z M7.6 8h6 M11.5 8v2 M13.5 8v2.5' }],
   tree: [{ d: 'M4 2v12M4 8c0-2 2-3 4-3h2M4 11c0-1.5 2-2 4-2h2' }, { circle: [12, 5, 1.6] }, { circle: [12, 9, 1.6] }, { circle: [4, 14, 1.6] }],
 };
 

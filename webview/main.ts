@@ -48,7 +48,7 @@ function dispatch(store: Store, app: App, channel: HostChannel, message: HostToW
       app.filesPreview(message);
       return;
     case 'notice':
-      store.addNotice(message.level, message.message);
+      store.addNotice(message.level, message.message, message.actions);
       return;
     case 'revealEntry':
       app.revealEntry(message.entryId);

@@ -3,29 +3,29 @@
 // compaction running, a retry waiting) sits in a slot and is replaced by the next one or by its result,
 // and a notice already shown is not shown a second time.
 
-import type { AgentUiEvent } from '../src/protocol';
+import type { AgentUiEvent, ErrorAction } from '../src/protocol';
 
 export type NoticeLevel = 'info' | 'warning' | 'error';
 
 /** A notice that stands for something still going on; the next notice in the same slot replaces it. */
 export type NoticeSlot = 'compaction' | 'retry';
 
-/** What a notice offers beside dismissing it (the host runs it). */
-export type NoticeAction = 'setApiKey' | 'retry' | 'continueReply';
+/** What a notice offers beside dismissing it: an error's fix (the host's choice) or Continue after a cut-off reply. */
+export type NoticeAction = ErrorAction | { kind: 'continueReply' };
 
 export interface InlineNotice {
   id: number;
   level: NoticeLevel;
   text: string;
   slot?: NoticeSlot;
-  action?: NoticeAction;
+  actions?: readonly NoticeAction[];
 }
 
 export interface NoticeInput {
   level: NoticeLevel;
   text: string;
   slot?: NoticeSlot;
-  action?: NoticeAction;
+  actions?: readonly NoticeAction[];
 }
 
 const MAX_NOTICES = 20;
@@ -79,7 +79,7 @@ export function eventNotice(board: NoticeBoard, event: NoticeEvent): void {
       return;
     case 'error':
       board.settle('retry');
-      board.add({ level: 'error', text: event.message, ...(event.kind === 'auth' ? { action: 'setApiKey' as const } : {}) });
+      board.add({ level: 'error', text: event.message, ...(event.actions?.length ? { actions: event.actions } : {}) });
       return;
     case 'retry':
       board.add({ level: 'warning', slot: 'retry', text: `Retrying (${event.attempt}/${event.maxAttempts}) in ${Math.round(event.delayMs / 100) / 10} s: ${event.errorMessage}` });

@@ -9,6 +9,7 @@ import type {
   AssistantItem,
   ChatState,
   ConversationItem,
+  ErrorAction,
   ToolResultItem,
   ToolStatus,
   TreeNode,
@@ -78,7 +79,7 @@ export class Store implements LoadedPath {
   navigation: NavigationStatus | undefined;
   private board = new NoticeBoard();
   /** what a failed reply's error offers, by its entry id (known from the error event of this session) */
-  errorActions = new Map<string, NoticeAction>();
+  errorActions = new Map<string, readonly ErrorAction[]>();
   /** set once the host sent anything beyond state: decides between welcome text and conversation */
   hasConversation = false;
   /** counts conversation snapshots (a snapshot replaces the path; an append extends it) */
@@ -210,8 +211,8 @@ export class Store implements LoadedPath {
     return this.board.notices;
   }
 
-  addNotice(level: InlineNotice['level'], text: string, action?: NoticeAction): void {
-    if (this.board.add({ level, text, ...(action ? { action } : {}) })) this.changed('notices');
+  addNotice(level: InlineNotice['level'], text: string, actions?: readonly NoticeAction[]): void {
+    if (this.board.add({ level, text, ...(actions?.length ? { actions } : {}) })) this.changed('notices');
   }
 
   dismissNotice(id: number): void {
@@ -277,21 +278,21 @@ export class Store implements LoadedPath {
         this.noticeOf(event);
         return;
       case 'cut_off':
-        this.addNotice('warning', 'The reply was cut off at the output limit.', 'continueReply');
+        this.addNotice('warning', 'The reply was cut off at the output limit.', [{ kind: 'continueReply' }]);
         return;
     }
   }
 
   /**
    * The error of a reply that failed is shown on the reply itself (it is persisted there), not a second time
-   * as a notice; what it offers (Set API Key) goes with it. False when the error is not the last reply's.
+   * as a notice; what it offers (Set API Key, Open Settings) goes with it. False when the error is not the last reply's.
    */
   private attachToFailedReply(event: Extract<AgentUiEvent, { type: 'error' }>): boolean {
     const last = this.items.length - 1;
     const item = this.items[last];
     if (item?.kind !== 'assistant' || item.errorMessage !== event.message) return false;
     eventNotice(this.board, { type: 'idle' });
-    if (event.kind === 'auth') this.errorActions.set(item.entryId, 'setApiKey');
+    if (event.actions?.length) this.errorActions.set(item.entryId, event.actions);
     // a new object, so the list renders the row again
     this.items = [...this.items.slice(0, last), { ...item }];
     this.changed('conversation');

@@ -824,8 +824,8 @@ function thinkingOf(level: string): { thinkingLevel?: ThinkingLevel } {
   return THINKING_LEVELS.includes(level as ThinkingLevel) ? { thinkingLevel: level as ThinkingLevel } : {};
 }
 
-function errorKindOf(message: AssistantMessage): { kind?: string } {
-  return typeof message.errorKind === 'string' ? { kind: message.errorKind } : {};
+function errorKindOf(message: AssistantMessage): { kind?: string; provider: string } {
+  return { ...(typeof message.errorKind === 'string' ? { kind: message.errorKind } : {}), provider: message.provider };
 }
 
 function failedReply(model: ModelInfo, stopReason: 'error' | 'aborted', errorMessage: string, now: number): AssistantMessage {

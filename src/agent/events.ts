@@ -57,7 +57,8 @@ export type AgentEvent =
   | { type: 'approval_request'; request: ApprovalRequest }
   | { type: 'approval_resolved'; toolCallId: string; approved: boolean; answer?: ApprovalAnswer; reason?: string }
   | { type: 'usage'; usage: UsageInfo }
-  | { type: 'error'; message: string; kind?: string }
+  /** `provider`: whose request failed (a failed reply's), so the UI can offer that provider's fix */
+  | { type: 'error'; message: string; kind?: string; provider?: string }
   | { type: 'retry'; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
   /** the messages waiting to be sent after the current turn, oldest first */
   | { type: 'queued'; messages: string[] }

@@ -63,6 +63,8 @@ export interface ModelView {
   contextWindow: number;
   reasoning: boolean;
   pricing: ModelInfo['pricing'];
+  /** its provider needs an API key and none is set (SecretStorage or environment); pickers mark it */
+  keyMissing?: boolean;
 }
 
 export interface SessionView {

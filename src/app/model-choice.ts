@@ -4,7 +4,7 @@
 // what it is given; this object only decides.
 import type { AgentSession } from '../agent/agent-session';
 import { findModel, modelKey, DEMO_MODEL } from '../llm/models';
-import { autoPickOrder } from '../llm/providers';
+import { autoPickOrder, providerById } from '../llm/providers';
 import type { KeyResolver, ModelInfo, ThinkingLevel } from '../llm/types';
 import type { SessionStore } from '../session/store';
 import { ArborAppError, modelView, type AppLogger, type ModelView } from './app-types';
@@ -24,6 +24,8 @@ export class ModelChoice {
   private thinkingLevel: ThinkingLevel;
   private lastModelSetting: string;
   private lastThinkingSetting: ThinkingLevel;
+  /** providers that need a key and have none, as of the last applySettings (keys changes apply settings) */
+  private missingKeys = new Set<string>();
 
   constructor(private readonly deps: ModelChoiceDeps) {
     const settings = deps.settings();
@@ -43,7 +45,21 @@ export class ModelChoice {
 
   /** Every model the user can pick (built-ins, `arbor.models`, the local server). */
   available(): ModelView[] {
-    return this.deps.settings().models.map(modelView);
+    return this.deps.settings().models.map((model) => this.view(model));
+  }
+
+  private view(model: ModelInfo): ModelView {
+    return { ...modelView(model), keyMissing: this.missingKeys.has(model.provider) };
+  }
+
+  /** Finds which providers of the configured models need a key that is not set. */
+  private async refreshKeys(models: readonly ModelInfo[]): Promise<void> {
+    const missing = new Set<string>();
+    for (const provider of new Set(models.map((m) => m.provider))) {
+      if (providerById(provider)?.key !== 'required') continue;
+      if ((await this.deps.keys.getKey(provider).catch(() => undefined)) === undefined) missing.add(provider);
+    }
+    this.missingKeys = missing;
   }
 
   /** Switches the model ("provider/id" or a bare id); persisted in the session when one is open. */
@@ -53,7 +69,7 @@ export class ModelChoice {
     this.model = model;
     this.modelChosen = true;
     await this.deps.agent()?.setModel(model);
-    return modelView(model);
+    return this.view(model);
   }
 
   async setThinkingLevel(level: string): Promise<void> {
@@ -88,6 +104,7 @@ export class ModelChoice {
 
   /** Applies `arbor.model` and `arbor.thinkingLevel` (at start and on every settings change). */
   async applySettings(settings: ArborSettings): Promise<void> {
+    await this.refreshKeys(settings.models);
     const modelSettingChanged = settings.model !== this.lastModelSetting;
     this.lastModelSetting = settings.model;
     if (modelSettingChanged || !this.modelChosen) {

@@ -101,6 +101,19 @@ export type NoticeLevel = z.infer<typeof noticeLevelSchema>;
 export const toolStatusSchema = z.enum(['pending', 'awaitingApproval', 'running', 'done', 'error', 'denied', 'aborted', 'skipped']);
 export type ToolStatus = z.infer<typeof toolStatusSchema>;
 
+/** an Arbor setting's id, for Open Settings */
+const settingIdSchema = z.string().max(LIMITS.short).regex(/^arbor\.[A-Za-z0-9_.]+$/);
+
+/** What an error or notice offers as a button; the webview sends it back as the message of the same name. */
+export const errorActionSchema = z.discriminatedUnion('kind', [
+  /** *Arbor: Set API Key* for this provider */
+  z.strictObject({ kind: z.literal('setApiKey'), provider: shortSchema }),
+  /** the Settings UI at this setting */
+  z.strictObject({ kind: z.literal('openSettings'), setting: settingIdSchema }),
+]);
+export type ErrorAction = z.infer<typeof errorActionSchema>;
+const errorActionsSchema = z.array(errorActionSchema).max(3);
+
 // ---------------------------------------------------------------------------------------------------
 // State
 
@@ -111,6 +124,8 @@ export const modelOptionSchema = z.strictObject({
   provider: shortSchema,
   contextWindow: countSchema,
   reasoning: z.boolean(),
+  /** its provider needs an API key and none is set: the picker marks it and offers Set API Key */
+  keyMissing: z.boolean().optional(),
 });
 export type ModelOption = z.infer<typeof modelOptionSchema>;
 
@@ -416,7 +431,7 @@ export const agentEventSchema = z.discriminatedUnion('type', [
     reason: mediumSchema.optional(),
   }),
   z.strictObject({ type: z.literal('usage'), usage: usageSchema }),
-  z.strictObject({ type: z.literal('error'), message: mediumSchema, kind: shortSchema.optional() }),
+  z.strictObject({ type: z.literal('error'), message: mediumSchema, kind: shortSchema.optional(), actions: errorActionsSchema.optional() }),
   z.strictObject({
     type: z.literal('retry'),
     attempt: z.number().int().min(0).max(1000),
@@ -517,8 +532,10 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('newSession') }),
   /** reveal the Session Tree view */
   z.strictObject({ type: z.literal('openTree') }),
-  /** an error's action: run *Arbor: Set API Key* for the current model's provider */
-  z.strictObject({ type: z.literal('setApiKey') }),
+  /** an error's action: run *Arbor: Set API Key* for `provider` (without one, it asks which provider) */
+  z.strictObject({ type: z.literal('setApiKey'), provider: shortSchema.optional() }),
+  /** an error's action: open the Settings UI at an Arbor setting */
+  z.strictObject({ type: z.literal('openSettings'), setting: settingIdSchema }),
   /**
    * the webview shows the path ending at `leafId` from `beforeId` on and wants the (at most) `count` items
    * before `beforeId`; answered with `conversationPage` (echoing `seq`, which the webview numbers its
@@ -623,7 +640,7 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
   filesPreviewMessageSchema,
   /** prefill the input (edit & resend, navigation to a user message) */
   z.strictObject({ type: z.literal('editorText'), text: z.string().max(LIMITS.prompt) }),
-  z.strictObject({ type: z.literal('notice'), level: noticeLevelSchema, message: mediumSchema }),
+  z.strictObject({ type: z.literal('notice'), level: noticeLevelSchema, message: mediumSchema, actions: errorActionsSchema.optional() }),
   /** scroll the conversation to an entry and highlight it briefly (Session Tree selection); when the
    * entry is not on the active path the webview says so instead */
   z.strictObject({ type: z.literal('revealEntry'), entryId: idSchema }),

@@ -5,6 +5,7 @@ import type { ConversationEntry } from '../app/view-model';
 import { contentText } from '../core/messages';
 import { compactionReasonSchema, LIMITS, parseHostMessage, type AgentUiEvent, type CompactionReasonName, type AssistantBlock, type ConversationItem, type KeptWords, type UsageSnapshot } from '../protocol';
 import { wireId } from '../app/wire-ids';
+import { errorActions } from '../app/error-actions';
 import { stripFileOperations } from '../compaction/file-ops';
 import { isDone } from '../compaction/outcome';
 import { approvalRequestEvent } from './approval-event';
@@ -165,6 +166,16 @@ export function branchTotals(conversation: readonly ConversationEntry[]): { cost
  * The UI projection of an agent event; undefined for events the webview learns otherwise (usage is sent
  * with branch totals by the caller; message_end items come from the store append).
  */
+function errorEvent(event: Extract<AgentEvent, { type: 'error' }>): AgentUiEvent {
+  const actions = errorActions(event.kind, event.provider);
+  return {
+    type: 'error',
+    message: clip(event.message, LIMITS.medium),
+    ...(event.kind ? { kind: event.kind.slice(0, LIMITS.short) } : {}),
+    ...(actions.length > 0 ? { actions } : {}),
+  };
+}
+
 export function toUiEvent(event: AgentEvent): AgentUiEvent | undefined {
   switch (event.type) {
     case 'busy':
@@ -212,7 +223,7 @@ export function toUiEvent(event: AgentEvent): AgentUiEvent | undefined {
     case 'usage':
       return undefined;
     case 'error':
-      return { type: 'error', message: clip(event.message, LIMITS.medium), ...(event.kind ? { kind: event.kind.slice(0, LIMITS.short) } : {}) };
+      return errorEvent(event);
     case 'retry':
       return {
         type: 'retry',

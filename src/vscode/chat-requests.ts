@@ -13,7 +13,8 @@ import { errorText, type ChatViewStats, type UiCommand } from './chat-controller
 import { toItem } from './chat-items';
 import type { Logger } from './log';
 import { webviewLogLine } from './log-text';
-import { selectModel } from './commands/select-model';
+import { keyMissingText, selectModel } from './commands/select-model';
+import { setApiKey } from '../app/error-actions';
 
 export interface ChatRequestContext {
   /** absent in tests of the bare view */
@@ -112,9 +113,11 @@ async function handleSessionRequest(ctx: ChatRequestContext, message: WebviewToH
       return;
     case 'insertAtCursor':
       return insertAtCursor(ctx, message.code);
-    case 'selectModel':
-      await selectModel(requireApp(ctx), message.key);
+    case 'selectModel': {
+      const view = await selectModel(requireApp(ctx), message.key);
+      if (view.keyMissing) await ctx.post({ type: 'notice', level: 'warning', message: keyMissingText(view), actions: [setApiKey(view.provider)] });
       return;
+    }
     case 'setThinkingLevel':
       await requireApp(ctx).setThinkingLevel(message.level);
       return;
@@ -132,7 +135,10 @@ async function handleSessionRequest(ctx: ChatRequestContext, message: WebviewToH
       await requireApp(ctx).newSession();
       return;
     case 'setApiKey':
-      await vscode.commands.executeCommand('arbor.setApiKey', { provider: ctx.app?.currentModel.provider });
+      await vscode.commands.executeCommand('arbor.setApiKey', { provider: message.provider });
+      return;
+    case 'openSettings':
+      await vscode.commands.executeCommand('workbench.action.openSettings', message.setting);
       return;
     case 'userTyping':
       ctx.app?.notifyUserTyping();

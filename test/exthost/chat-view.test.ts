@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { HostToWebviewMessage } from '../../src/protocol';
 import { activateArbor, waitFor } from './helpers';
 
 suite('chat view', () => {
@@ -41,5 +42,47 @@ suite('chat view', () => {
     assert.equal(await api.chatView.receive({ type: 'ready', protocolVersion: 2 }), true);
     assert.equal(api.chatView.stats.posted, posted + 3);
     assert.deepEqual(api.chatView.postsSince(recent).map((m) => m.type), ['state', 'conversation', 'tree']);
+  });
+
+  test('a model without an API key is marked in the picker; choosing it or sending with it offers Set API Key', async () => {
+    const api = await activateArbor();
+    await vscode.commands.executeCommand('arbor.openChat');
+    await waitFor('the chat view to be ready', () => api.chatView.isReady, 30_000);
+    assert.equal(await api.hasApiKey('anthropic'), false, 'precondition: no Anthropic key stored');
+    assert.equal(process.env.ANTHROPIC_API_KEY, undefined, 'precondition: no Anthropic key in the environment');
+    const claude = api.app.availableModels().find((m) => m.provider === 'anthropic')!;
+    const mark = api.chatView.postCount;
+    try {
+      assert.equal(await api.chatView.receive({ type: 'selectModel', key: claude.key }), true);
+      const noticeOf = (m: HostToWebviewMessage) => (m.type === 'notice' ? m : undefined);
+      await waitFor('the no-key notice', () => api.chatView.postsSince(mark).some((m) => noticeOf(m)?.actions !== undefined));
+      const notice = api.chatView.postsSince(mark).map(noticeOf).find((m) => m?.actions)!;
+      assert.deepEqual(notice.actions, [{ kind: 'setApiKey', provider: 'anthropic' }]);
+      assert.match(notice.message, /needs an API key for Anthropic/);
+      const stateOf = () => [...api.chatView.postsSince(mark)].reverse().find((m) => m.type === 'state');
+      await waitFor('a state with the Anthropic model chosen', () => stateOf()?.type === 'state' && stateOf()!.state.currentModelKey === claude.key);
+      const state = stateOf()!;
+      assert.ok(state.type === 'state' && state.state.models!.find((m) => m.key === claude.key)!.keyMissing, 'marked in the picker');
+      assert.ok(state.type === 'state' && !state.state.models!.find((m) => m.provider === 'demo')!.keyMissing, 'the demo needs no key');
+
+      // Sending with it: the reply fails before any request, and its error carries the same action.
+      await api.app.newSession();
+      const sent = api.chatView.postCount;
+      await api.app.prompt('hello without a key');
+      const error = api.chatView.postsSince(sent).flatMap((m) => (m.type === 'agentEvent' && m.event.type === 'error' ? [m.event] : []))[0];
+      assert.ok(error, 'an error event was posted');
+      assert.equal(error.kind, 'auth');
+      assert.deepEqual(error.actions, [{ kind: 'setApiKey', provider: 'anthropic' }]);
+
+      // Once a key is stored the mark goes away.
+      const stored = api.chatView.postCount;
+      assert.equal(await vscode.commands.executeCommand('arbor.setApiKey', { provider: 'anthropic', key: 'sk-ant-exthost-test' }), true);
+      await waitFor('a state without the mark', () =>
+        api.chatView.postsSince(stored).some((m) => m.type === 'state' && m.state.models!.find((o) => o.key === claude.key)!.keyMissing === undefined),
+      );
+    } finally {
+      await vscode.commands.executeCommand('arbor.clearApiKey', { provider: 'anthropic' });
+      await vscode.commands.executeCommand('arbor.selectModel', 'fake/fake-gpt');
+    }
   });
 });

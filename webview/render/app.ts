@@ -185,6 +185,7 @@ export function mountApp(
       stop: () => post({ type: 'stop' }),
       dequeue: (index) => post({ type: 'dequeue', index }),
       selectModel: (key) => post({ type: 'selectModel', key }),
+      setApiKey: (provider) => post({ type: 'setApiKey', ...(provider ? { provider } : {}) }),
       setThinkingLevel: (level) => post({ type: 'setThinkingLevel', level }),
       typing: () => post({ type: 'userTyping' }),
       changed: () => save(),

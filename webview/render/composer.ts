@@ -3,12 +3,14 @@
 import type { ChatState, ThinkingLevel } from '../../src/protocol';
 import { el } from '../dom';
 import { parseInput, suggestions, type ParsedInput } from '../slash';
+import { createModelPicker } from './model-picker';
 
 export interface ComposerActions {
   submit(input: ParsedInput): void;
   stop(): void;
   dequeue(index: number): void;
   selectModel(key: string): void;
+  setApiKey(provider?: string): void;
   setThinkingLevel(level: ThinkingLevel): void;
   typing(): void;
   changed(text: string): void;
@@ -41,7 +43,8 @@ export function createComposer(actions: ComposerActions, history: string[]): Com
     'aria-label': 'Message to Arbor',
   }) as ValueElement;
   const suggest = el('ul', { class: 'suggest', id: 'slash-suggestions', role: 'listbox', 'aria-label': 'Commands', hidden: true });
-  const model = el('vscode-dropdown', { id: 'model-picker', title: 'Model', 'aria-label': 'Model' }) as ValueElement;
+  const picker = createModelPicker(actions);
+  const model = picker.element;
   const thinking = el('vscode-dropdown', { id: 'thinking-picker', title: 'Thinking level', 'aria-label': 'Thinking level' }, ...LEVELS.map((l) => el('vscode-option', { value: l }, l))) as ValueElement;
   const send = el('vscode-button', { id: 'send', appearance: 'primary', title: 'Send (Enter)' }, 'Send');
   const stop = el('vscode-button', { id: 'stop', appearance: 'secondary', title: 'Stop the agent', hidden: true }, 'Stop');
@@ -51,14 +54,13 @@ export function createComposer(actions: ComposerActions, history: string[]): Com
     { class: 'composer', id: 'composer' },
     queue,
     inputWrap,
-    el('div', { class: 'composer-row' }, el('div', { class: 'pickers' }, model, thinking), el('div', { class: 'send-actions' }, stop, send)),
+    el('div', { class: 'composer-row' }, el('div', { class: 'pickers' }, model, picker.keyButton, thinking), el('div', { class: 'send-actions' }, stop, send)),
   );
 
   let historyIndex = -1;
   let selected = 0;
   let shownSuggestions: ReturnType<typeof suggestions> = [];
   let lastTyping = 0;
-  let modelKeys = '';
 
   function text(): string {
     return input.value ?? '';
@@ -163,9 +165,6 @@ export function createComposer(actions: ComposerActions, history: string[]): Com
   });
   send.addEventListener('click', submit);
   stop.addEventListener('click', () => actions.stop());
-  model.addEventListener('change', () => {
-    if (model.value) actions.selectModel(model.value);
-  });
   thinking.addEventListener('change', () => {
     if (LEVELS.includes(thinking.value as ThinkingLevel)) actions.setThinkingLevel(thinking.value as ThinkingLevel);
   });
@@ -190,20 +189,11 @@ export function createComposer(actions: ComposerActions, history: string[]): Com
           el('li', { class: 'queued' }, el('span', { class: 'queued-tag' }, 'Queued'), el('span', { class: 'queued-text', title: q }, q), el('button', { type: 'button', class: 'link-btn', 'data-dequeue': String(i), 'aria-label': `Remove queued message ${i + 1}` }, 'Remove')),
         ),
       );
-      const models = state?.models ?? [];
-      const keys = models.map((m) => `${m.key}\u0000${m.label}`).join('\u0001');
-      if (keys !== modelKeys) {
-        modelKeys = keys;
-        model.replaceChildren(...models.map((m) => el('vscode-option', { value: m.key }, m.label)));
-      }
-      model.hidden = models.length === 0;
-      if (state?.currentModelKey && model.value !== state.currentModelKey) model.value = state.currentModelKey;
-      const current = models.find((m) => m.key === state?.currentModelKey);
+      const current = picker.update(state);
       thinking.hidden = !current?.reasoning;
       const level = state?.thinkingLevel ?? 'off';
       if (thinking.value !== level) thinking.value = level;
-      // at 300 px the pickers show a short level and a cut model name: the full words are in the tooltips
-      model.title = current ? `Model: ${current.label}` : 'Model';
+      // at 300 px the picker shows a short level: the full words are in the tooltip
       thinking.title = `Thinking level: ${level}`;
     },
     setText,

@@ -9,6 +9,7 @@ import type { Store } from '../store';
 import { renderBlocks, renderItem, type RenderContext } from './message';
 import { VirtualList } from './virtual-list';
 import { welcomeTips } from './welcome-tips';
+import { noticeActionButtons } from './notice-actions';
 
 export interface ConversationHooks {
   /** the user is near the top of the loaded items (or asked for more): load the page before them */
@@ -165,8 +166,7 @@ export function createConversation(ctx: RenderContext, hooks: ConversationHooks)
             'div',
             { class: `inline-notice level-${n.level}`, role: n.level === 'error' ? 'alert' : 'status' },
             el('span', {}, n.text),
-            n.action === 'setApiKey' ? el('button', { type: 'button', class: 'link-btn error-action', 'data-action': 'setApiKey' }, 'Set API Key') : '',
-            n.action === 'continueReply' ? el('button', { type: 'button', class: 'link-btn', 'data-action': 'continueReply', 'data-id': String(n.id) }, 'Continue') : '',
+            ...noticeActionButtons(n.actions, n.id),
             el('button', { type: 'button', class: 'link-btn', 'data-action': 'dismissNotice', 'data-id': String(n.id), 'aria-label': 'Dismiss' }, '✕'),
           ),
         ),

@@ -8,6 +8,7 @@ import { setMarkdown } from '../markdown';
 import type { Draft, Store } from '../store';
 import { renderToolCard } from './tool-card';
 import { userBody } from './user-body';
+import { noticeActionButtons } from './notice-actions';
 
 export interface RenderContext {
   store: Store;
@@ -22,11 +23,10 @@ function actionButton(action: string, id: string, glyph: IconName, title: string
   return el('button', { type: 'button', class: 'icon-btn', 'data-action': action, 'data-id': id, 'data-icon': glyph, title, 'aria-label': title }, icon(glyph));
 }
 
-/** the action a failed reply's error offers, as a link-styled button after the message */
+/** what a failed reply's error offers (its fix, then Retry), as link-styled buttons after the message */
 function errorActionButtons(ctx: RenderContext, id: string): HTMLElement[] {
   const retry = el('button', { type: 'button', class: 'link-btn error-action', 'data-action': 'retry', 'data-id': id, title: 'Ask the model again from before this reply (the failed reply stays in the tree)' }, 'Retry');
-  if (ctx.store.errorActions.get(id) !== 'setApiKey') return [retry];
-  return [el('button', { type: 'button', class: 'link-btn error-action', 'data-action': 'setApiKey', 'data-id': id }, 'Set API Key'), retry];
+  return [...noticeActionButtons(ctx.store.errorActions.get(id)), retry];
 }
 
 /** Pin / Unpin and Summarize from here: the same for your messages and the assistant's replies. */

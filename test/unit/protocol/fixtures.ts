@@ -42,6 +42,7 @@ export const validWebviewMessages: WebviewToHostMessage[] = [
   { type: 'retryReply', entryId: 'e-assistant-3' },
   { type: 'findFiles', seq: 3, query: 'src/app' },
   { type: 'setApiKey' },
+  { type: 'openSettings', setting: 'arbor.providers.local.baseUrl' },
   { type: 'loadEarlier', seq: 7, leafId: 'a2', beforeId: 'u1', count: 200 },
   { type: 'loadEarlier', seq: 0, leafId: 'a2', beforeId: 'u1', count: 1 },
 ];

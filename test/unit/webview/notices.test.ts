@@ -31,9 +31,10 @@ test('notices belong to their session: opening another one clears them, a state 
   assert.deepEqual(texts(board), []);
 });
 
-test('the same error twice is shown once; an auth error offers Set API Key', () => {
+test('the same error twice is shown once; an error offers the actions the host sent with it', () => {
   const board = new NoticeBoard();
-  eventNotice(board, { type: 'error', message: 'No API key for provider "openai".', kind: 'auth' });
-  eventNotice(board, { type: 'error', message: 'No API key for provider "openai".', kind: 'auth' });
-  assert.deepEqual(board.notices.map((n) => [n.level, n.action]), [['error', 'setApiKey']]);
+  const actions = [{ kind: 'setApiKey', provider: 'openai' }] as const;
+  eventNotice(board, { type: 'error', message: 'No API key for provider "openai".', kind: 'auth', actions: [...actions] });
+  eventNotice(board, { type: 'error', message: 'No API key for provider "openai".', kind: 'auth', actions: [...actions] });
+  assert.deepEqual(board.notices.map((n) => [n.level, n.actions]), [['error', actions]]);
 });

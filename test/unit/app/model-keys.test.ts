@@ -1,0 +1,40 @@
+// The model picker marks models whose provider needs a key that is not set (issue #19).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ModelChoice } from '../../../src/app/model-choice';
+import { parseArborSettings } from '../../../src/app/settings';
+import { staticKeyResolver } from '../../../src/llm/keys';
+
+function choice(keys: Record<string, string | undefined>) {
+  const settings = parseArborSettings({ baseUrls: { local: 'http://127.0.0.1:11434/v1' } }).settings;
+  const resolver = staticKeyResolver(keys);
+  return { models: new ModelChoice({ settings: () => settings, keys: resolver, agent: () => undefined }), settings, keys };
+}
+
+test('models of a provider without a key are marked; keyless and local providers never are', async () => {
+  const { models, settings } = choice({ openai: 'sk-test' });
+  await models.applySettings(settings);
+  const byProvider = new Map(models.available().map((m) => [m.provider, m.keyMissing]));
+  assert.equal(byProvider.get('openai'), false);
+  assert.equal(byProvider.get('anthropic'), true);
+  assert.equal(byProvider.get('demo'), false);
+  assert.equal(byProvider.get('local'), false);
+});
+
+test('a key stored later unmarks the provider once settings are applied again', async () => {
+  const { models, settings, keys } = choice({});
+  await models.applySettings(settings);
+  assert.ok(models.available().filter((m) => m.provider === 'openai').every((m) => m.keyMissing));
+  keys.openai = 'sk-now';
+  await models.applySettings(settings);
+  assert.ok(models.available().filter((m) => m.provider === 'openai').every((m) => !m.keyMissing));
+});
+
+test('choosing a model without a key says so in the returned view', async () => {
+  const { models, settings } = choice({ openai: 'sk-test' });
+  await models.applySettings(settings);
+  const anthropic = models.available().find((m) => m.provider === 'anthropic')!;
+  assert.equal((await models.set(anthropic.key)).keyMissing, true);
+  const openai = models.available().find((m) => m.provider === 'openai')!;
+  assert.equal((await models.set(openai.key)).keyMissing, false);
+});
