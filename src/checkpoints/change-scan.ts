@@ -8,6 +8,7 @@
 //    re-stat'ed, and a candidate Arbor did not know was HEAD's version (`git cat-file --batch`) unless its
 //    change time predates the command (an outside edit, left out of the turn). The first command in a
 //    root gets a full `git status` before it too. So one git status per command, no second repository.
+//    The status runs on a private copy of the index (git-index.ts) so git keeps its untracked cache.
 //    The price: a file edited outside Arbor after the last scan and then changed again by the command is
 //    recorded as changed from HEAD's version (the outside content in between was never seen).
 //  - Elsewhere: a walk of the folder honouring .gitignore files (skipping .git and node_modules),
@@ -16,7 +17,7 @@
 // Exclude globs and the size cap apply in both; files over the cap are "not checkpointed" states.
 import { join } from 'node:path';
 import { walkFiles } from '../agent/tools/walk';
-import { gitChangedBetween, gitContentsAt, gitRepoOf, gitStatus, type GitRepo } from './git';
+import { gitChangedBetween, gitContentsAt, gitRepoOf, type GitRepo } from './git';
 import { readHead } from './git-head';
 import { forEachLimited, IO_WIDTH } from './parallel';
 import type { CheckpointRoot, WorkspaceFiles } from './workspace-files';
@@ -72,11 +73,11 @@ async function snapshotRoot(files: WorkspaceFiles, root: CheckpointRoot, when: '
     const [head, states] = await Promise.all([readHead(repo), statesOf(files, files.knownUnder(root.real))]);
     return { root, top, head, states, complete: false, takenMs };
   }
-  if (top !== undefined) {
-    const status = await gitStatus(root.real);
+  if (repo !== undefined) {
+    const status = await files.gitIndexes.status(root.real, repo, !files.gitScanned.has(root.real));
     if (status) {
       files.gitScanned.add(root.real);
-      return { root, top, head: status.head, states: await statesOf(files, status.dirty.map((p) => join(top, p))), complete: true, takenMs };
+      return { root, top: repo.top, head: status.head, states: await statesOf(files, status.dirty.map((p) => join(repo.top, p))), complete: true, takenMs };
     }
   }
   files.gitScanned.delete(root.real);

@@ -9,9 +9,14 @@ export interface GitResult {
   stderr: string;
 }
 
-export function runGit(cwd: string, args: readonly string[], input?: string): Promise<GitResult> {
+/**
+ * Runs git with optional locks off (a scan must never take the user's index lock) unless `index` names
+ * a private index (git-index.ts), which git may then refresh and write.
+ */
+export function runGit(cwd: string, args: readonly string[], input?: string, index?: string): Promise<GitResult> {
+  const env = index === undefined ? { ...process.env, GIT_OPTIONAL_LOCKS: '0' } : { ...process.env, GIT_OPTIONAL_LOCKS: '1', GIT_INDEX_FILE: index };
   return new Promise((resolve) => {
-    const child = spawn('git', ['-c', 'core.quotepath=off', ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } });
+    const child = spawn('git', ['-c', 'core.quotepath=off', ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'], env });
     const chunks: Buffer[] = [];
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -53,13 +58,26 @@ export interface GitStatus {
   dirty: string[];
 }
 
+/** Where `git status` reads: the user's index (read only), or a private one (git-index.ts) it may write. */
+export interface StatusIndex {
+  /** the private index file */
+  file: string;
+  /** `dir` is the work tree's top: no pathspec, so git can use the untracked cache */
+  wholeTree: boolean;
+}
+
+/** Settings for a status on a private index: keep what the scan learned there, never in the user's repository. */
+const PRIVATE_INDEX_CONFIG = ['-c', 'core.untrackedCache=true', '-c', 'status.showUntrackedFiles=all', '-c', 'core.splitIndex=false'];
+
 /**
  * Paths (relative to the top folder) that differ from HEAD or are untracked and not ignored, below
  * `dir`, and HEAD's commit, from one `git status --porcelain=v2 --branch`. Renames are reported as a
  * deletion and an addition; submodules are left out.
  */
-export async function gitStatus(dir: string): Promise<GitStatus | undefined> {
-  const result = await runGit(dir, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', '.']);
+export async function gitStatus(dir: string, index?: StatusIndex): Promise<GitStatus | undefined> {
+  const command = ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'];
+  const args = index === undefined ? [...command, '--', '.'] : [...PRIVATE_INDEX_CONFIG, ...command, ...(index.wholeTree ? [] : ['--', '.'])];
+  const result = await runGit(dir, args, undefined, index?.file);
   if (result.code !== 0) return undefined;
   const status: GitStatus = { head: undefined, dirty: [] };
   for (const record of result.stdout.toString('utf8').split('\0')) {

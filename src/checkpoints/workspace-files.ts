@@ -10,6 +10,7 @@ import { isInside, resolveInWorkspace } from '../agent/tools/paths';
 import type { WorkspaceFolder, WorkspaceRoots } from '../agent/tools/types';
 import type { BlobStore } from './blob-store';
 import type { GitRepo } from './git';
+import { GitScanIndexes } from './git-index';
 import type { CheckpointOptions, FileKey, FileState } from './types';
 
 export interface CheckpointRoot {
@@ -39,6 +40,8 @@ export class WorkspaceFiles {
   readonly gitRepos = new Map<string, Promise<GitRepo | undefined>>();
   /** real paths of the git roots a full `git status` has scanned (change-scan.ts) */
   readonly gitScanned = new Set<string>();
+  /** the private git indexes the scans run on (git-index.ts) */
+  readonly gitIndexes: GitScanIndexes;
 
   private constructor(
     readonly workspace: WorkspaceRoots,
@@ -47,6 +50,7 @@ export class WorkspaceFiles {
     readonly options: CheckpointOptions,
   ) {
     this.excluded = options.exclude.map((glob) => compileGlob(glob));
+    this.gitIndexes = new GitScanIndexes(blobs.dir);
   }
 
   static async create(workspace: WorkspaceRoots, blobs: BlobStore, options: CheckpointOptions): Promise<WorkspaceFiles> {

@@ -5,7 +5,8 @@ import { resolve } from 'node:path';
 import type { SessionEntry, SessionHeader } from './entries';
 import { writeFileAtomic } from './files';
 import { generateEntryId } from './ids';
-import { newSessionHeader, type SessionStore } from './store';
+import { newSessionHeader } from './new-session';
+import type { SessionStore } from './store';
 
 /**
  * The file's lines: `header`, the root→leaf path without label entries (byte for byte, but re-linked

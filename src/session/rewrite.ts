@@ -1,8 +1,13 @@
 // Pieces of the atomic rewrite (pruning, migration; SessionStore.rewriteEntries): validating the new entry
 // list, and noticing that the file changed between reading it and renaming the new one over it. A rewrite
 // that would rename over a line another writer appended meanwhile is redone instead (docs/reliability.md).
-import { stat } from 'node:fs/promises';
-import type { SessionEntry } from './entries';
+import { readFile, stat } from 'node:fs/promises';
+import type { SessionEntry, SessionHeader } from './entries';
+import type { EntryIndex } from './entry-index';
+import { SessionLockError } from './errors';
+import type { FileTail } from './file-tail';
+import { backupFile, writeFileAtomic } from './files';
+import type { HeldLock } from './lock';
 import { hasEntryBase } from './schema';
 
 /** How often a rewrite is redone on fresh content before it gives up with SessionChangedError. */
@@ -50,4 +55,51 @@ export function serializeEntry(entry: SessionEntry, raw: Buffer | undefined, opa
     if (JSON.stringify(JSON.parse(raw.toString('utf8'))) === JSON.stringify(entry)) return raw;
   }
   return Buffer.from(JSON.stringify(opaque ? opaque.value : entry));
+}
+
+/** What one rewrite attempt wrote: the new entry list and every line of the new file (lead lines first). */
+export interface RewriteWritten {
+  backupPath: string;
+  result: SessionEntry[];
+  lines: Buffer[];
+}
+
+/** The store's parts one rewrite attempt reads: the file as last seen and the indexed entries. */
+export interface RewriteSource {
+  file: string;
+  header: SessionHeader;
+  tail: FileTail;
+  index: EntryIndex;
+}
+
+/**
+ * One rewrite attempt (caller holds `lock`): backs the file up, then renames `mutate(entries)` over it only if
+ * the file is still the one read. Undefined when the file changed under it (nothing was replaced).
+ */
+export async function attemptRewrite(
+  source: RewriteSource,
+  mutate: (entries: SessionEntry[]) => SessionEntry[] | void,
+  backupSuffix: string,
+  lock: HeldLock,
+): Promise<RewriteWritten | undefined> {
+  const { file, tail, index } = source;
+  const read = await fingerprint(file);
+  if (!tail.isAsRead(read)) return undefined;
+  const original = index.entries.slice();
+  const result = mutate(original) ?? original;
+  checkRewrite(result);
+  const rawFile = await readFile(file);
+  if (rawFile.length !== read.size) return undefined;
+  const backupPath = await backupFile(file, backupSuffix);
+  const lines = [...tail.leadLines(rawFile, source.header), ...index.serializeAll(result, rawFile)];
+  const committed = await writeFileAtomic(file, interleaveNewlines(lines), () => stillAsRead(file, read, lock));
+  return committed ? { backupPath, result, lines } : undefined;
+}
+
+/** Right before the rename: our lock is still ours and nobody touched the file since `read`. */
+async function stillAsRead(file: string, read: FileFingerprint, lock: HeldLock): Promise<boolean> {
+  if (!(await lock.stillOwned())) {
+    throw new SessionLockError(file, 'another writer took the lock over during the rewrite; nothing was rewritten');
+  }
+  return sameFingerprint(read, await fingerprint(file));
 }

@@ -1,6 +1,6 @@
 // `tree FILE`: the whole tree, indented at branch points only (long linear runs stay flat), with ids,
 // kinds, labels and the active path (`*`, leaf marked `<- leaf`).
-import type { SessionTreeNode } from '../../session/store';
+import type { SessionTreeNode } from '../../session/store-types';
 import { openForCli, parseCommandArgs, resolveLeafOption, type CliCommand } from '../command';
 import { entryKind, entryPreview } from '../describe';
 

@@ -4,7 +4,7 @@
 import type { LlmMessage } from '../../core/messages';
 import type { KeyResolver, ModelInfo, Provider, ThinkingLevel, ToolDefinition } from '../../llm/types';
 import type { CompactionEntry, SessionEntry } from '../../session/entries';
-import type { CompactionFields } from '../../session/store';
+import type { CompactionFields } from '../../session/store-types';
 import type { CompactionHookRegistry, CompactionReason } from '../hooks';
 import type { CompactionOutcome, SkipReason } from '../outcome';
 import type { ChosenCutPreparation, CompactionPreparation } from '../prepare';
