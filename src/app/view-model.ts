@@ -17,7 +17,8 @@ export type ViewBlock =
   | { type: 'text'; text: string }
   | { type: 'thinking'; text: string }
   | { type: 'toolCall'; id: string; name: string; args: Record<string, unknown> }
-  | { type: 'image'; mimeType: string };
+  /** `data`: base64 as stored (a reference to the entry's string, not a copy) */
+  | { type: 'image'; mimeType: string; data: string };
 
 export interface ToolCallView {
   id: string;
