@@ -224,6 +224,11 @@ export class ArborApp implements Disposable {
     return this.views?.treeNode(entryId);
   }
 
+  /** The trees' row of the leaf: the leaf, or the reply above it when it is a file manifest. */
+  get treeLeafId(): string | null {
+    return this.views?.treeLeafId ?? null;
+  }
+
   /** The views of the messages a compaction summarised (throws for an unknown compaction). */
   summarizedBy(compactionId: string): ConversationEntry[] {
     return this.requireViews().summarizedBy(compactionId);

@@ -369,6 +369,8 @@ export const treeNodeSchema = z.strictObject({
   isLeaf: z.boolean(),
   childCount: countSchema,
   timestamp: timestampSchema,
+  /** files the reply's turn changed: how many, and "3 files changed" for the tooltip */
+  files: z.strictObject({ count: countSchema, text: shortSchema }).optional(),
 });
 export type TreeNode = z.infer<typeof treeNodeSchema>;
 
