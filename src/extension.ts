@@ -85,6 +85,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   });
   const chatView = new ChatViewProvider({ ...controllerDeps(app), app, onFocus: () => chats.focus(app), reveal: focusSideBar });
   const chatPanels = new ChatPanels({ chats, log, extensionUri: context.extensionUri, controllerDeps, sideBar: { chat: chatView, reveal: focusSideBar }, memory: new EditorChatMemory(context.workspaceState) });
+  chatPanels.reopenLost();
   /** The focused chat's controller, shown (the side bar's waits for its webview to load). */
   const focusedChat = async (): Promise<ChatController> => {
     const panel = chatPanels.panelOf(chats.focused);

@@ -3,7 +3,7 @@
 // (aria-hidden); the button that holds it carries the accessible name.
 const NS = 'http://www.w3.org/2000/svg';
 
-export type IconName = 'branch' | 'edit' | 'copy' | 'tag' | 'check' | 'list' | 'tree' | 'fold' | 'pin' | 'summarize' | 'key';
+export type IconName = 'branch' | 'edit' | 'copy' | 'tag' | 'check' | 'list' | 'tree' | 'fold' | 'pin' | 'summarize' | 'key' | 'image';
 
 type Shape = { d: string; fill?: boolean } | { circle: [number, number, number] };
 
@@ -30,6 +30,8 @@ const SHAPES: Record<IconName, Shape[]> = {
   // a key: round bow, shaft and two teeth
   key: [{ circle: [5, 8, 0.9] }, { d: 'M7.6 8a2.6 2.6 0 1 1-5.2 0a2.6 2.6 0 1 1 5.2 0z M7.6 8h6 M11.5 8v2 M13.5 8v2.5' }],
   tree: [{ d: 'M4 2v12M4 8c0-2 2-3 4-3h2M4 11c0-1.5 2-2 4-2h2' }, { circle: [12, 5, 1.6] }, { circle: [12, 9, 1.6] }, { circle: [4, 14, 1.6] }],
+  // attach image: a picture frame with a hill and the sun
+  image: [{ d: 'M2.5 3.5h11v9h-11z M2.5 11l3.5-3.5 3 3 1.5-1.5 3 3' }, { circle: [10.5, 6, 1.2] }],
 };
 
 export function icon(name: IconName): SVGSVGElement {

@@ -56,6 +56,10 @@ function dispatch(store: Store, app: App, channel: HostChannel, message: HostToW
     case 'uiCommand':
       app.command(message.command);
       return;
+    case 'imagesAttached':
+      // the composer's image chips listen for it (render/image-attach.ts)
+      window.dispatchEvent(new CustomEvent('arbor:imagesAttached', { detail: { images: message.images, refused: message.refused } }));
+      return;
     case 'fileMatches':
       // the composer's @-mention list listens for it (render/mention-complete.ts)
       window.dispatchEvent(new CustomEvent('arbor:fileMatches', { detail: { seq: message.seq, files: message.files } }));

@@ -6,7 +6,8 @@
 // Keeping the context inside the window (recovery, promotion, pruning, threshold, mid-turn, idle,
 // handoff) is decided by the context maintainer (context-maintainer.ts); this loop only calls it at its
 // seams. The engine itself is src/compaction.
-import type { AgentMessage, AssistantMessage, UserMessage } from '../core/messages';
+import { userContent, type AgentMessage, type AssistantMessage, type ImageContent, type UserMessage } from '../core/messages';
+import { imagesFor } from '../llm/image-input';
 import {
   CompactionNotDone,
   isDone,
@@ -50,7 +51,7 @@ export class AgentSession {
   private readonly maintainer: ContextMaintainer;
   private readonly idleTimer: IdleTimer;
   private readonly clock: Clock;
-  private readonly queue: string[] = [];
+  private readonly queue: QueuedPrompt[] = [];
   private activity: Promise<void> | undefined;
   private runController: AbortController | undefined;
   private interrupt: Interrupt | undefined;
@@ -118,7 +119,7 @@ export class AgentSession {
   }
 
   get queuedMessages(): readonly string[] {
-    return [...this.queue];
+    return this.queue.map((q) => q.text);
   }
 
   /** For previews (`compactionRunner.preview()`) and cancel buttons. */
@@ -143,14 +144,14 @@ export class AgentSession {
    * in a `queued` event, and sent after the current turn; the promise then resolves at once. Otherwise
    * it resolves when the run (and any messages queued meanwhile) has finished.
    */
-  prompt(text: string): Promise<void> {
+  prompt(text: string, images: readonly ImageContent[] = []): Promise<void> {
     if (this.disposed) return Promise.reject(new Error('The agent session was closed.'));
     if (this.activity || this.compactWaiting) {
-      this.queue.push(text);
+      this.queue.push({ text, images });
       this.emitQueued();
       return Promise.resolve();
     }
-    return this.startActivity(() => this.conversation(text));
+    return this.startActivity(() => this.conversation({ text, images }));
   }
 
   /**
@@ -177,7 +178,7 @@ export class AgentSession {
   dequeue(index: number): string | undefined {
     const [removed] = this.queue.splice(index, 1);
     if (removed !== undefined) this.emitQueued();
-    return removed;
+    return removed?.text;
   }
 
   /**
@@ -187,7 +188,7 @@ export class AgentSession {
    */
   async stop(): Promise<string[]> {
     this.maintainer.background.cancel('stopped by the user');
-    const dropped = this.queue.splice(0);
+    const dropped = this.queue.splice(0).map((q) => q.text);
     if (dropped.length > 0) this.emitQueued();
     if (this.activity) {
       this.interrupt = 'stop';
@@ -374,7 +375,7 @@ export class AgentSession {
   }
 
   /** One user message and everything the agent does about it. */
-  private async conversation(text: string): Promise<void> {
+  private async conversation({ text, images }: QueuedPrompt): Promise<void> {
     const controller = new AbortController();
     this.runController = controller;
     const signal = controller.signal;
@@ -382,7 +383,7 @@ export class AgentSession {
     await this.maintainer.maintainBeforePrompt(signal);
     if (signal.aborted) return;
     this.maintainer.resetOverflowGuard();
-    const message: UserMessage = { role: 'user', content: text, timestamp: this.clock.now() };
+    const message: UserMessage = { role: 'user', content: userContent(text, images), timestamp: this.clock.now() };
     await this.persist(message);
     const systemPrompt = await this.inputs.resolveSystemPrompt();
     await this.loop(systemPrompt, { lengthRecovered: false, autoContinued: false }, signal);
@@ -447,7 +448,7 @@ export class AgentSession {
     const request: StreamRequest = {
       model,
       systemPrompt,
-      messages: convertToLlm(context.messages),
+      messages: imagesFor(model, convertToLlm(context.messages)),
       signal,
       ...(tools.length > 0 ? { tools: toolDefinitions(tools) } : {}),
       ...(this.deps.maxTokens ? { maxTokens: this.deps.maxTokens } : {}),
@@ -601,7 +602,7 @@ export class AgentSession {
   }
 
   private emitQueued(): void {
-    this.emit({ type: 'queued', messages: [...this.queue] });
+    this.emit({ type: 'queued', messages: this.queue.map((q) => q.text) });
   }
 
   private emitUsage(): void {
@@ -617,6 +618,12 @@ export class AgentSession {
       }
     }
   }
+}
+
+/** A prompt waiting for the running turn (a taken-back one returns to the input as text only). */
+interface QueuedPrompt {
+  text: string;
+  images: readonly ImageContent[];
 }
 
 function errorKindOf(message: AssistantMessage): { kind?: string; provider: string } {

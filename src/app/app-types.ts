@@ -9,6 +9,7 @@ import type { AgentTool } from '../agent/tools';
 import type { NavigateResult, TreeNavigationHookRegistry } from '../branch';
 import type { CompactionHookRegistry, CompactionOutcome, CompactionPreparation, CompactionResult } from '../compaction';
 import { modelKey } from '../llm/models';
+import { takesImages } from '../llm/image-input';
 import type { ProviderOptions } from '../llm/provider-options';
 import type { KeyResolver, ModelInfo } from '../llm/types';
 import type { LeafMemory } from '../session/leaf-memory';
@@ -62,6 +63,8 @@ export interface ModelView {
   name: string;
   contextWindow: number;
   reasoning: boolean;
+  /** reads image input (src/llm/image-input.ts) */
+  images: boolean;
   pricing: ModelInfo['pricing'];
   /** its provider needs an API key and none is set (SecretStorage or environment); pickers mark it */
   keyMissing?: boolean;
@@ -131,6 +134,8 @@ export type PromptOutcome =
   | { kind: 'modelChanged'; model: ModelView }
   /** the UI should act: open the tree / a model picker */
   | { kind: 'intent'; intent: 'showTree' | 'pickModel' }
+  /** the prompt carries images and the current model (named) does not take them: nothing was sent */
+  | { kind: 'imagesUnsupported'; model: string }
   | { kind: 'error'; message: string };
 
 export interface NavigateAppOptions {
@@ -180,6 +185,7 @@ export function modelView(model: ModelInfo): ModelView {
     name: model.name,
     contextWindow: model.contextWindow,
     reasoning: model.reasoning,
+    images: takesImages(model),
     pricing: { ...model.pricing },
   };
 }

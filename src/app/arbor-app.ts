@@ -11,6 +11,8 @@ import { createTools, workspaceFromPaths, type AgentTool, type WorkspaceRoots } 
 import { TreeNavigationHookRegistry, type CarryResult } from '../branch';
 import { CompactionHookRegistry, CompactionNotDone, skipped, type CompactionOutcome, type CompactionPreparation, type CompactionPreview } from '../compaction';
 import type { ModelInfo } from '../llm/types';
+import { takesImages } from '../llm/image-input';
+import type { ImageContent } from '../core/messages';
 import { createSession, forkBranch as forkSessionBranch, listSessions, openSession, type SessionSummary } from '../session/catalog';
 import type { SessionEntry } from '../session/entries';
 import type { LeafMemory } from '../session/leaf-memory';
@@ -222,6 +224,11 @@ export class ArborApp implements Disposable {
     return this.views?.treeNode(entryId);
   }
 
+  /** The trees' row of the leaf: the leaf, or the reply above it when it is a file manifest. */
+  get treeLeafId(): string | null {
+    return this.views?.treeLeafId ?? null;
+  }
+
   /** The views of the messages a compaction summarised (throws for an unknown compaction). */
   summarizedBy(compactionId: string): ConversationEntry[] {
     return this.requireViews().summarizedBy(compactionId);
@@ -393,10 +400,11 @@ export class ArborApp implements Disposable {
    * Sends a prompt (creating a session first when there is none) or runs a slash command. Resolves when
    * the turn is over (or at once when the message was queued behind a running turn).
    */
-  async prompt(text: string): Promise<PromptOutcome> {
+  async prompt(text: string, images: readonly ImageContent[] = []): Promise<PromptOutcome> {
     if (this.disposed) return { kind: 'error', message: 'Arbor is shutting down.' };
     if (text.trim() === '') return { kind: 'empty' };
-    const command = parseSlashCommand(text);
+    if (images.length > 0 && !takesImages(this.currentModel)) return { kind: 'imagesUnsupported', model: this.currentModel.name };
+    const command = images.length === 0 ? parseSlashCommand(text) : undefined;
     if (command) {
       try {
         switch (command.name) {
@@ -420,7 +428,7 @@ export class ArborApp implements Disposable {
     await this.ensureSession();
     const agent = this.agent!;
     const queued = agent.busy;
-    await agent.prompt(text);
+    await agent.prompt(text, images);
     return { kind: queued ? 'queued' : 'sent' };
   }
 

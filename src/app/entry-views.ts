@@ -13,7 +13,7 @@ export function textBlocks(content: Content, problems: ViewProblems): ViewBlock[
   const blocks: ViewBlock[] = [];
   for (const block of content) {
     if (block.type === 'text') blocks.push({ type: 'text', text: readableText(block.text, 'text', problems) });
-    else if (block.type === 'image') blocks.push({ type: 'image', mimeType: String(block.mimeType ?? '') });
+    else if (block.type === 'image') blocks.push({ type: 'image', mimeType: String(block.mimeType ?? ''), data: typeof block.data === 'string' ? block.data : '' });
   }
   return blocks;
 }

@@ -184,6 +184,11 @@ export class SessionViews {
     return this.tree.get(entryId);
   }
 
+  /** The tree row of the leaf (a leaf on a file manifest shows on the reply above it). */
+  get treeLeafId(): string | null {
+    return this.tree.shownLeafId;
+  }
+
   /** The views of the messages a compaction summarised: its path before the first kept entry. */
   summarizedBy(compactionId: string): ConversationEntry[] {
     const compaction = this.compaction(compactionId);

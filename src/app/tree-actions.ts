@@ -14,6 +14,7 @@ import { planStage, stageRefused, summarizeStage, type StageOutcome } from '../b
 import type { SessionEntry } from '../session/entries';
 import { PIN_CUSTOM_TYPE, pinData } from '../session/pins';
 import { pinRefusal, type PinOutcome } from './pin-entry';
+import { withFilesOf } from './display-tree';
 import type { SessionStore } from '../session/store';
 import { ArborAppError, type AppChange, type AppLogger, type AppNavigateResult, type InsertSummaryOptions, type NavigateAppOptions } from './app-types';
 import type { CheckpointService, FilesRestoreResult, SwitchFilesPreview } from './checkpoint-service';
@@ -51,9 +52,9 @@ export class TreeActions {
    * Moves to `targetId` (a running turn is stopped first), optionally summarizing the branch being
    * left. Picking a user message returns its text in `editorText` (edit and resend).
    */
-  async navigate(targetId: string, options: NavigateAppOptions = {}): Promise<AppNavigateResult> {
+  async navigate(picked: string, options: NavigateAppOptions = {}): Promise<AppNavigateResult> {
     const store = this.deps.store();
-    this.deps.entry(targetId);
+    const targetId = this.withFiles(picked);
     if (this.navigation) throw new ArborAppError('A branch switch is already running.');
     const controller = new AbortController();
     const onAbort = () => controller.abort();
@@ -94,10 +95,20 @@ export class TreeActions {
     }
   }
 
+  /**
+   * A picked reply means the reply with its files: the leaf goes to the file manifests below it, which
+   * have no row of their own (src/app/display-tree.ts). Entries the leaf does not go to (a user message
+   * for edit and resend) stay as picked. Throws for an unknown id.
+   */
+  private withFiles(picked: string): string {
+    const entry = this.deps.entry(picked);
+    return resolveNavigationTarget(entry).newLeafId === entry.id ? withFilesOf(this.deps.store(), entry.id) : entry.id;
+  }
+
   /** The node whose files a switch to `targetId` restores: where the leaf goes (a user message: its parent). */
   filesTargetOf(targetId: string): string | null {
     const store = this.deps.store();
-    const resolved = resolveNavigationTarget(this.deps.entry(targetId));
+    const resolved = resolveNavigationTarget(this.deps.entry(this.withFiles(targetId)));
     return resolved.newLeafId !== null && store.getEntry(resolved.newLeafId) ? resolved.newLeafId : null;
   }
 
@@ -125,7 +136,7 @@ export class TreeActions {
     const store = this.deps.store();
     this.deps.entry(entryId);
     if (this.busy) throw new ArborAppError('Wait for the agent to finish (or stop it) before restoring files.');
-    return this.deps.checkpoints.restoreFilesOnly(store, entryId, overwrite);
+    return this.deps.checkpoints.restoreFilesOnly(store, withFilesOf(store, entryId), overwrite);
   }
 
   /** Cancels a running navigation (its summary); nothing is written. */
@@ -146,8 +157,9 @@ export class TreeActions {
     if (this.navigation) throw new ArborAppError('A branch switch is already running.');
     const agent = this.deps.agent();
     if (agent?.busy) await agent.stop();
-    if (store.getLeafId() === entryId) return;
-    store.branch(entryId);
+    const leafId = withFilesOf(store, entryId);
+    if (store.getLeafId() === leafId) return;
+    store.branch(leafId);
     this.deps.syncLeaf();
     this.deps.agent()?.refreshFromStore();
   }

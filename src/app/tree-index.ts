@@ -2,15 +2,18 @@
 // a node's view is derived on demand from the store's index (entry, children, labels) plus the active
 // path kept here, so opening a session costs O(active path) and no memory per entry, each append costs
 // O(1) and each leaf move O(old path + new path), never O(file). Changes come back as the nodes that were
-// added or changed, so UIs can patch instead of re-rendering.
+// added or changed, so UIs can patch instead of re-rendering. File manifests get no node: their children
+// show under the reply above them, which carries the files count (display-tree.ts).
 import type { SessionEntry } from '../session/entries';
 import type { SessionStore } from '../session/store';
 import { pinChangeOf, pinnedEntryIds } from '../session/pins';
 import { entryKind, entrySummaryLine, type TreeNodeView } from './view-model';
+import { displayChildren, displayParentId, filesBadgeOf, isHiddenInTree, shownId } from './display-tree';
 
 export interface TreeDelta {
   added: TreeNodeView[];
   changed: TreeNodeView[];
+  /** the row of the leaf (a leaf on a manifest shows on the reply above it) */
   leafId: string | null;
 }
 
@@ -32,17 +35,27 @@ export class TreeIndex {
     return this.pinned.has(id);
   }
 
-  /** All nodes in file order (fresh objects; O(entries), for full reloads only). */
+  /** All nodes in file order (fresh objects; O(entries), for full reloads only). Manifests have none. */
   all(): TreeNodeView[] {
-    const entries = this.store.getEntries();
-    const out = new Array<TreeNodeView>(entries.length);
-    for (let i = 0; i < entries.length; i++) out[i] = this.nodeOf(entries[i]!);
+    const out: TreeNodeView[] = [];
+    for (const entry of this.store.getEntries()) if (!isHiddenInTree(entry)) out.push(this.nodeOf(entry));
     return out;
   }
 
+  /** The node of `id`; undefined for unknown ids and manifests (see `shownId`). */
   get(id: string): TreeNodeView | undefined {
     const entry = this.store.getEntry(id);
-    return entry ? this.nodeOf(entry) : undefined;
+    return entry && !isHiddenInTree(entry) ? this.nodeOf(entry) : undefined;
+  }
+
+  /** The row that shows `id` (a manifest shows on the reply above it). */
+  shownId(id: string | null): string | null {
+    return shownId(this.store, id);
+  }
+
+  /** The leaf's row. */
+  get shownLeafId(): string | null {
+    return shownId(this.store, this.leafId);
   }
 
   get size(): number {
@@ -52,21 +65,24 @@ export class TreeIndex {
   /** Records an appended entry (and the leaf move it implies). */
   append(entry: SessionEntry): TreeDelta {
     const changed = new Set<string>();
-    const parentId = entry.parentId;
-    if (parentId !== null && parentId !== entry.id && this.store.getEntry(parentId)) changed.add(parentId);
+    // the row above gains a child (or, for a manifest, a files count)
+    const parentId = displayParentId(this.store, entry);
+    if (parentId !== null && parentId !== entry.id) changed.add(parentId);
     if (entry.type === 'label' && this.store.getEntry(entry.targetId)) changed.add(entry.targetId);
     this.moveLeaf(changed);
     changed.delete(entry.id);
-    return { added: [this.nodeOf(entry)], changed: this.views(changed), leafId: this.leafId };
+    const added = isHiddenInTree(entry) ? [] : [this.nodeOf(entry)];
+    return { added, changed: this.views(changed), leafId: this.shownLeafId };
   }
 
   /** The store's leaf moved without an append (navigation). */
   syncLeaf(): TreeDelta {
     const changed = new Set<string>();
     this.moveLeaf(changed);
-    return { added: [], changed: this.views(changed), leafId: this.leafId };
+    return { added: [], changed: this.views(changed), leafId: this.shownLeafId };
   }
 
+  /** The nodes of `ids`; manifests have none (a manifest joining or leaving the path changes no row). */
   private views(ids: Set<string>): TreeNodeView[] {
     const out: TreeNodeView[] = [];
     for (const id of ids) {
@@ -123,10 +139,10 @@ export class TreeIndex {
 
   private nodeOf(entry: SessionEntry): TreeNodeView {
     const label = this.store.getLabel(entry.id);
-    const childCount = this.store.getChildCount(entry.id);
+    const childCount = displayChildren(this.store, entry.id).length;
     const node: TreeNodeView = {
       id: entry.id,
-      parentId: entry.parentId,
+      parentId: displayParentId(this.store, entry),
       kind: entryKind(entry),
       firstLine: entrySummaryLine(entry),
       isOnActivePath: this.activePath.has(entry.id),
@@ -136,6 +152,8 @@ export class TreeIndex {
     };
     if (label) node.label = label;
     if (this.pinned.has(entry.id)) node.pinned = true;
+    const files = filesBadgeOf(this.store, entry.id);
+    if (files) node.files = files;
     return node;
   }
 }

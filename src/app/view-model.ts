@@ -8,6 +8,7 @@ import { kindOf } from '../session/kinds/index';
 import { filesChangedLine } from '../session/kinds/custom';
 import { conversationEntry, isShownInConversation } from './conversation-entry';
 import { firstLine } from './summary-text';
+import type { FilesBadge } from './display-tree';
 
 export { conversationEntry, filesChangedLine, firstLine, isShownInConversation };
 
@@ -17,7 +18,8 @@ export type ViewBlock =
   | { type: 'text'; text: string }
   | { type: 'thinking'; text: string }
   | { type: 'toolCall'; id: string; name: string; args: Record<string, unknown> }
-  | { type: 'image'; mimeType: string };
+  /** `data`: base64 as stored (a reference to the entry's string, not a copy) */
+  | { type: 'image'; mimeType: string; data: string };
 
 export interface ToolCallView {
   id: string;
@@ -106,6 +108,8 @@ export interface TreeNodeView {
   isLeaf: boolean;
   childCount: number;
   timestamp: string;
+  /** the files this reply's turn changed (its file manifests have no node of their own: display-tree.ts) */
+  files?: FilesBadge;
 }
 
 /** The in-panel tree's node kind of an entry (its kind's). */

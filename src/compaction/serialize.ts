@@ -10,9 +10,12 @@ export function truncateToolOutput(text: string, maxChars = TOOL_RESULT_MAX_CHAR
   return `${text.slice(0, maxChars)}\n\n[... ${text.length - maxChars} more characters truncated]`;
 }
 
+/** The text blocks, then an "[image]" mark per image (the summarizer reads text only, but should know). */
 function textOf(content: UserMessage['content'] | ToolResultMessage['content']): string {
   if (typeof content === 'string') return content;
-  return content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+  const text = content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+  const images = content.filter((b) => b.type === 'image').map(() => '[image]');
+  return images.length === 0 ? text : `${text}${text ? '\n' : ''}${images.join(' ')}`;
 }
 
 function serializeAssistant(message: AssistantMessage): string[] {

@@ -172,7 +172,11 @@ export function emptyUsage(): Usage {
   };
 }
 
-/** Text of a user-like content field (string or blocks), images ignored. */
+/** A user message's content as pi writes it: the text alone, or the text block followed by the images. */
+export function userContent(text: string, images: readonly ImageContent[]): UserMessage['content'] {
+  return images.length === 0 ? text : [{ type: 'text', text }, ...images.map((i) => ({ type: 'image' as const, data: i.data, mimeType: i.mimeType }))];
+}
+
 /** The text of a system message (its text blocks joined). */
 export function systemMessageText(message: SystemMessage): string {
   return typeof message.content === 'string' ? message.content : contentText(message.content);

@@ -27,6 +27,7 @@ const userModelSchema = z.object({
   contextWindow: z.number().int().positive().optional(),
   maxOutputTokens: z.number().int().positive().optional(),
   reasoning: z.boolean().optional(),
+  images: z.boolean().optional(),
   pricing: pricingSchema.partial().optional(),
   promoteTo: z.string().min(1).optional(),
   nativeCompaction: z.boolean().optional(),
@@ -55,6 +56,8 @@ function defaultsFor(api: ProviderApi): Omit<ModelInfo, 'provider' | 'id' | 'nam
     contextWindow: api === 'anthropic-messages' ? 200_000 : 128_000,
     maxOutputTokens: api === 'openai-compatible' ? 4096 : 16_384,
     reasoning: false,
+    // a model on a local server is text-only unless its entry says `images: true`
+    images: api !== 'openai-compatible',
     pricing: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
   };
 }

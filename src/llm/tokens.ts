@@ -13,7 +13,12 @@ type Counter = (text: string) => number;
 let counter: Counter | undefined;
 let loading: Promise<void> | undefined;
 
-const IMAGE_TOKENS = 1200;
+/**
+ * What one image counts for in estimates (the meter, thresholds): 1200 tokens, whatever its size. The
+ * providers bill images by their pixels (Anthropic about width*height/750, capped near 1600 for an image
+ * they downscale; OpenAI tiles), which only the usage they report tells; 1200 is pi's figure (4800 chars/4).
+ */
+export const IMAGE_TOKENS = 1200;
 
 /** Loads cl100k in the background; safe to call many times. Never rejects. */
 export function loadTokenizer(): Promise<void> {

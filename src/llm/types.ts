@@ -20,6 +20,8 @@ export interface ModelInfo {
   contextWindow: number;
   maxOutputTokens: number;
   reasoning: boolean;
+  /** reads image input (src/llm/image-input.ts); absent = text only */
+  images?: boolean;
   /** USD per million tokens */
   pricing: { input: number; output: number; cacheRead: number; cacheWrite: number };
   /** "provider/id" of a larger-window model to switch to instead of compacting (context promotion) */

@@ -1,3 +1,4 @@
 export * from './messages';
 export * from './validate';
 export * from './files';
+export * from './images';

@@ -11,13 +11,16 @@
 //   allocate without limit or act on nonsense (negative indexes, NaN, Infinity).
 import { z } from 'zod';
 import { filesPreviewMessageSchema, navigateFilesSchema, previewFilesMessageSchema, showFileChangesMessageSchema } from './files';
+import { attachImagesMessageSchema, IMAGE_LIMITS, imageSchema, imagesAttachedMessageSchema, pickImagesMessageSchema, userImagesSchema } from './images';
 
 /** Bumped when a change is not backwards compatible; the webview reports the version it speaks.
  *  3: the conversation arrives windowed (`conversation` carries the tail and `hasEarlier`; `loadEarlier` /
  *  `conversationPage` fetch older pages, the answer echoing its request's `seq`), label changes arrive as
  *  `labels`. The host does not act on the version (the webview ships in the same bundle as the host); it
- *  names the shapes a webview speaks, so an incompatible change in a released version bumps it. */
-export const PROTOCOL_VERSION = 3;
+ *  names the shapes a webview speaks, so an incompatible change in a released version bumps it.
+ *  4: a user item's `images` are the images themselves (`{ shown, hidden }`, src/protocol/images.ts), no
+ *  longer a count; `prompt` may carry `images`; `attachImages` / `pickImages` → `imagesAttached`. */
+export const PROTOCOL_VERSION = 4;
 
 // ---------------------------------------------------------------------------------------------------
 // Limits (exported so senders can truncate before sending, and tests can probe the edges)
@@ -124,6 +127,8 @@ export const modelOptionSchema = z.strictObject({
   provider: shortSchema,
   contextWindow: countSchema,
   reasoning: z.boolean(),
+  /** reads images (absent: no); the composer refuses to send images to a model without */
+  images: z.boolean().optional(),
   /** its provider needs an API key and none is set: the picker marks it and offers Set API Key */
   keyMissing: z.boolean().optional(),
 });
@@ -218,8 +223,8 @@ export const userItemSchema = z.strictObject({
   kind: z.literal('user'),
   ...itemBase,
   text: contentSchema,
-  /** number of attached images (not sent to the webview) */
-  images: countSchema.optional(),
+  /** the images the message carried (src/protocol/images.ts) */
+  images: userImagesSchema.optional(),
 });
 
 export const assistantItemSchema = z.strictObject({
@@ -364,6 +369,8 @@ export const treeNodeSchema = z.strictObject({
   isLeaf: z.boolean(),
   childCount: countSchema,
   timestamp: timestampSchema,
+  /** files the reply's turn changed: how many, and "3 files changed" for the tooltip */
+  files: z.strictObject({ count: countSchema, text: shortSchema }).optional(),
 });
 export type TreeNode = z.infer<typeof treeNodeSchema>;
 
@@ -481,8 +488,10 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   readyMessageSchema,
   showSessionTreeMessageSchema,
   webviewLogMessageSchema,
-  /** send a prompt (queued by the host while busy) */
-  z.strictObject({ type: z.literal('prompt'), text: z.string().min(1).max(LIMITS.prompt) }),
+  /** send a prompt (queued by the host while busy), with the composer's images (the host checks them again) */
+  z.strictObject({ type: z.literal('prompt'), text: z.string().min(1).max(LIMITS.prompt), images: z.array(imageSchema).max(IMAGE_LIMITS.perMessage).optional() }),
+  attachImagesMessageSchema,
+  pickImagesMessageSchema,
   /** abort the running turn */
   z.strictObject({ type: z.literal('stop') }),
   z.strictObject({ type: z.literal('approve'), toolCallId: idSchema, always: z.boolean().optional() }),
@@ -638,6 +647,7 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
     message: mediumSchema.optional(),
   }),
   filesPreviewMessageSchema,
+  imagesAttachedMessageSchema,
   /** prefill the input (edit & resend, navigation to a user message) */
   z.strictObject({ type: z.literal('editorText'), text: z.string().max(LIMITS.prompt) }),
   z.strictObject({ type: z.literal('notice'), level: noticeLevelSchema, message: mediumSchema, actions: errorActionsSchema.optional() }),

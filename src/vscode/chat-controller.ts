@@ -150,8 +150,9 @@ export class ChatController implements vscode.Disposable {
     const app = this.deps.app;
     if (!this.webviewReady || !app) return false;
     const snapshot = app.snapshot({ conversation: false });
-    this.treePatches.fullSent(snapshot.leafId);
-    return this.post({ type: 'tree', leafId: wireIdOrNull(snapshot.leafId), nodes: (snapshot.tree ?? []).map((node) => toTreeNode(node, snapshot.leafId)) });
+    const leafId = app.treeLeafId;
+    this.treePatches.fullSent(leafId);
+    return this.post({ type: 'tree', leafId: wireIdOrNull(leafId), nodes: (snapshot.tree ?? []).map((node) => toTreeNode(node, leafId)) });
   }
 
   /** Prefills the chat input (edit and resend after switching to a user message). */
@@ -283,7 +284,7 @@ export class ChatController implements vscode.Disposable {
   private async flushTree(): Promise<boolean> {
     const app = this.deps.app;
     if (!this.webviewReady || !app) return false;
-    const patch = this.treePatches.take(app.leafId, (id) => app.treeNode(id));
+    const patch = this.treePatches.take(app.treeLeafId, (id) => app.treeNode(id));
     if (patch === 'full') return this.postTree();
     return patch ? this.post(patch) : false;
   }

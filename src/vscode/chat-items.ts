@@ -3,7 +3,7 @@
 import type { AgentEvent, ApprovalRequest, UsageInfo } from '../agent/events';
 import type { ConversationEntry } from '../app/view-model';
 import { contentText } from '../core/messages';
-import { compactionReasonSchema, LIMITS, parseHostMessage, type AgentUiEvent, type CompactionReasonName, type AssistantBlock, type ConversationItem, type KeptWords, type UsageSnapshot } from '../protocol';
+import { compactionReasonSchema, LIMITS, parseHostMessage, userImages, type AgentUiEvent, type CompactionReasonName, type AssistantBlock, type ConversationItem, type KeptWords, type UsageSnapshot } from '../protocol';
 import { wireId } from '../app/wire-ids';
 import { errorActions } from '../app/error-actions';
 import { stripFileOperations } from '../compaction/file-ops';
@@ -55,7 +55,7 @@ export function toItem(entry: ConversationEntry): ConversationItem | undefined {
   const base = { entryId: wireId(entry.id), timestamp: ms(entry.timestamp), ...(entry.label ? { label: entry.label.slice(0, LIMITS.label) } : {}), ...(entry.pinned ? { pinned: true } : {}) };
   switch (entry.kind) {
     case 'user': {
-      const images = entry.blocks.filter((b) => b.type === 'image').length;
+      const images = userImages(entry.blocks);
       return { kind: 'user', ...base, text: clip(entry.text, LIMITS.content), ...(images ? { images } : {}) };
     }
     case 'assistant': {

@@ -64,10 +64,11 @@ export class ChatPanels implements vscode.Disposable, vscode.WebviewPanelSeriali
   }
 
   /**
-   * Opens a chat in a new editor tab: on `file` (a chat that already shows it is revealed instead: a
-   * session is open in one chat at a time), else on a new session. Resolves with the tab's chat.
+   * Opens a chat in a new editor tab (`beside` the active editor, or beside the active chat tab): on `file`
+   * (a chat that already shows it is revealed instead: a session is open in one chat at a time), else on a
+   * new session. Resolves with the tab's chat.
    */
-  async openChat(file?: string): Promise<ChatController> {
+  async openChat(file?: string, beside = false): Promise<ChatController> {
     const holder = file ? this.deps.chats.holding(file) : undefined;
     if (holder) return this.reveal(holder);
     const app = this.deps.chats.open();
@@ -78,9 +79,23 @@ export class ChatPanels implements vscode.Disposable, vscode.WebviewPanelSeriali
       this.deps.chats.close(app);
       throw error;
     }
-    const column = this.panels.some((chat) => chat.panel.active) ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+    const column = beside || this.panels.some((chat) => chat.panel.active) ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
     const panel = vscode.window.createWebviewPanel(ChatPanels.viewType, vscode.l10n.t('Arbor Chat'), column, { retainContextWhenHidden: false });
     return this.bind(panel, app);
+  }
+
+  /**
+   * After a reload: the last window's chats whose tabs the workbench did not restore (the editor layout it
+   * saved was older than them) open again in new tabs, beside the restored ones as "Open Chat in Editor" does.
+   */
+  reopenLost(): void {
+    const restored = vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
+      .filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(ChatPanels.viewType)).length;
+    for (const file of this.deps.memory.lost(restored)) {
+      this.deps.log.info(`editor chat: reopening ${file} (its tab was not restored)`);
+      this.openChat(file, restored > 0).catch((error) => this.deps.log.warn(`editor chat: could not reopen ${file}: ${(error as Error).message}`));
+    }
   }
 
   /** After a reload: the tab comes back on the session it showed (a new one when that file is gone). */

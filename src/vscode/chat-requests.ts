@@ -3,7 +3,8 @@
 // a post where the webview waits for one. Whichever container holds the chat, the requests are the same.
 import * as vscode from 'vscode';
 import type { ArborApp } from '../app/arbor-app';
-import type { HostToWebviewMessage, NavigateFiles, WebviewMessageOf, WebviewToHostMessage } from '../protocol';
+import type { HostToWebviewMessage, NavigateFiles, WebviewMessageOf, WebviewToHostMessage, WireImage } from '../protocol';
+import { attachImages, imagesUnsupportedNotice, pickImages, promptImages } from './chat-images';
 import { realId, wireId } from '../app/wire-ids';
 import { retryReply } from '../app/retry-reply';
 import { matchingFiles, promptWithMentions } from './file-mentions';
@@ -46,7 +47,15 @@ export async function handleChatRequest(ctx: ChatRequestContext, message: Webvie
       ctx.log[message.level](webviewLogLine(message.message));
       return;
     case 'prompt':
-      return prompt(ctx, message.text);
+      return prompt(ctx, message.text, message.images);
+    case 'attachImages':
+      await ctx.post(attachImages(message.images));
+      return;
+    case 'pickImages': {
+      const answer = await pickImages();
+      if (answer) await ctx.post(answer);
+      return;
+    }
     case 'stop': {
       const dropped = await requireApp(ctx).stop();
       if (dropped.length > 0) await ctx.post({ type: 'editorText', text: dropped.join('\n\n') });
@@ -172,9 +181,14 @@ async function loadEarlier(ctx: ChatRequestContext, request: WebviewMessageOf<'l
   await ctx.post({ type: 'conversationPage', seq: request.seq, leafId: request.leafId, beforeId: request.beforeId, items, hasEarlier: page.hasEarlier });
 }
 
-async function prompt(ctx: ChatRequestContext, text: string): Promise<void> {
-  const outcome = await requireApp(ctx).prompt(await promptWithMentions(text));
+async function prompt(ctx: ChatRequestContext, text: string, wireImages?: readonly WireImage[]): Promise<void> {
+  const images = promptImages(wireImages);
+  if (!images.ok) return void (await ctx.post({ type: 'notice', level: 'error', message: images.notice }));
+  const outcome = await requireApp(ctx).prompt(await promptWithMentions(text), images.images);
   switch (outcome.kind) {
+    case 'imagesUnsupported':
+      await ctx.post({ type: 'notice', level: 'warning', message: imagesUnsupportedNotice(outcome.model) });
+      return;
     case 'intent':
       if (outcome.intent === 'showTree') await ctx.showSessionTree();
       else await ctx.uiCommand('openModelPicker');

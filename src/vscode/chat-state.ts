@@ -35,6 +35,7 @@ export function collectChatState(context: vscode.ExtensionContext, app?: ArborAp
       provider: model.provider.slice(0, LIMITS.short),
       contextWindow: model.contextWindow,
       reasoning: model.reasoning,
+      images: model.images,
       ...(model.keyMissing ? { keyMissing: true } : {}),
     })),
     currentModelKey: snapshot.model.key.slice(0, LIMITS.id),

@@ -8,6 +8,7 @@ import type { ArborChats } from '../app/chats';
 import { modelKey } from '../llm/models';
 import { renameSession as renameSessionFile } from '../session/catalog';
 import type { SurfaceActivity, SurfaceCheckpoints, SurfacesApp } from './surfaces-types';
+import { withFilesOf } from '../app/display-tree';
 
 export interface ChatHooks {
   /** scrolls the chat to an entry */
@@ -145,8 +146,9 @@ function checkpointsOf(app: () => ArborApp): SurfaceCheckpoints {
   return {
     restoreMode: () => service.settings.restore,
     previewSwitch: (targetId) => app().previewSwitchFiles(targetId),
-    previewRestore: (entryId) => service.preview(store(), store().getLeafId(), entryId),
-    diff: (fromId, toId) => service.diff(store(), fromId, toId),
+    previewRestore: (entryId) => service.preview(store(), store().getLeafId(), withFilesOf(store(), entryId)),
+    // a reply's row stands for the reply with its files (src/app/display-tree.ts)
+    diff: (fromId, toId) => service.diff(store(), fromId && withFilesOf(store(), fromId), toId && withFilesOf(store(), toId)),
     blobPath: (hash) => service.blobPath(hash),
     pathOf: (key) => service.pathOf(key),
     restoreFilesOnly: (entryId, overwrite) => app().restoreFilesOnly(entryId, overwrite),

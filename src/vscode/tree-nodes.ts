@@ -22,5 +22,6 @@ export function toTreeNode(node: TreeNodeView, leafId: string | null): TreeNode 
     isLeaf: node.id === leafId,
     childCount: node.childCount,
     timestamp: epochMs(node.timestamp),
+    ...(node.files ? { files: { count: node.files.count, text: node.files.text.slice(0, LIMITS.short) } } : {}),
   };
 }

@@ -61,7 +61,7 @@ suite('chat view: windowed conversation', () => {
   test('ready is answered with the tail of the path and hasEarlier, not the whole conversation', async () => {
     assert.equal(fullIds.length, TURNS * 4);
     const start = api.chatView.postCount;
-    assert.equal(await api.chatView.receive({ type: 'ready', protocolVersion: 3 }), true);
+    assert.equal(await api.chatView.receive({ type: 'ready', protocolVersion: 4 }), true);
     const conversation = postsSince(api, start).find((post) => post.type === 'conversation');
     assert.ok(conversation?.type === 'conversation');
     assert.ok(parseHostMessage(conversation).ok);

@@ -4,8 +4,9 @@
 // change" and the file listed, and the file that was never checkpointed (over the size cap) listed as
 // not restorable; "Show changes" opens the multi-file diff; "No summary" then switches and the file on
 // disk, and in its open editor, holds the first turn's content again. Then "Compare Files With…" from
-// the Session Tree between two branches that wrote different notes opens the multi-file diff.
-// Screenshots of the dialog in the dark, light and high-contrast themes.
+// the Session Tree between two branches that wrote different notes opens the multi-file diff. Both trees
+// show no row for a manifest: the step that changed the files carries "2 files" (graph, list and Session
+// Tree). Screenshots of the dialog in the dark, light and high-contrast themes, of the trees in light.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -139,9 +140,25 @@ wb.test('the switch dialog offers Conversation and files with the file list; cho
   const treeOpen = chat.locator('#app[data-tree-open="true"]');
   if ((await treeOpen.count()) === 0) await chat.locator('vscode-button#toggle-tree').click();
   await treeOpen.waitFor();
-  // the panel opens as a graph (tree-graph.test.mjs); these checks are on its list of entries
-  await chat.locator('#tree-panel .tree-mode-list').click();
   const tree = chat.locator('#tree-panel');
+  // the panel opens as a graph (tree-graph.test.mjs): once a turn is expanded, the step before each
+  // manifest carries its count
+  const graphFiles = tree.locator('.graph-files', { hasText: /^2 files$/ });
+  await retry('expanding the first turn in the graph', async () => {
+    await tree.locator('.graph-node', { hasText: 'Write the notes' }).locator('.graph-expand').first().click();
+    await graphFiles.first().waitFor({ timeout: 5000 });
+  });
+  assert.equal(await graphFiles.first().getAttribute('title'), '2 files changed');
+  await screenshot(page, 'checkpoints-files-graph-dark');
+  // the remaining checks are on its list of entries
+  await chat.locator('#tree-panel .tree-mode-list').click();
+  await tree.locator('.tree-row[data-id="a1"]').waitFor({ timeout: 20_000 });
+  assert.equal(await tree.locator('.tree-row[data-id^="f"]').count(), 0, 'no row for a manifest');
+  assert.equal(await tree.locator('.tree-row[data-id="a1"] .tree-files').innerText(), '2 files');
+  assert.equal(await tree.locator('.tree-row[data-id="a2"] .tree-files').innerText(), '1 file');
+  assert.equal(await tree.locator('.tree-row[data-id="r1"] .tree-files').count(), 0);
+  assert.equal(await tree.locator('.tree-row[data-id="r1"] .tree-branches').innerText(), '2', 'r1 is still the branch point');
+  await screenshot(page, 'checkpoints-files-list-dark');
   await retry('opening the branch dialog', async () => {
     await tree.locator('.tree-row[data-id="r1"]').click();
     await chat.locator('#branch-dialog').waitFor({ state: 'visible', timeout: 5000 });
@@ -194,4 +211,10 @@ wb.test('Compare Files With… between two branches opens the multi-file diff', 
   await tab.waitFor({ timeout: 20_000 });
   await page.locator('.monaco-editor .view-lines', { hasText: 'gamma notes' }).first().waitFor({ timeout: 20_000 });
   await screenshot(page, 'checkpoints-compare-files');
+  // the Session Tree: no row for a manifest; "Writing them." carries the count in its description
+  const writing = tree.locator('.monaco-list-row', { hasText: 'Writing them.' }).first();
+  await writing.locator('.label-description', { hasText: /2 files/ }).waitFor({ timeout: 20_000 });
+  assert.equal(await tree.locator('.monaco-list-row', { hasText: /files changed/ }).count(), 0, 'no "N files changed" row');
+  await setTheme(page, 'Light Modern', 'vscode-light');
+  await screenshot(page, 'checkpoints-files-session-tree-light');
 }, { timeout: 180_000 });

@@ -1,8 +1,9 @@
 // Issue #19, the chat in an editor tab (real workbench, fake LLM, a pre-written session): the Sessions
 // view's "Open Chat in Editor" opens a session in a wide editor tab; "Arbor: Open Chat in Editor" opens a
 // second chat beside it on a new session, where a prompt gets its reply; after a window reload both tabs
-// come back on their sessions. Screenshots of the wide tab in dark, light, high-contrast dark and
-// high-contrast light go to test-results/editor-chat-*.png.
+// come back on their sessions (also when the workbench restores a tab without its state, or not at all).
+// Screenshots of the wide tab in dark, light, high-contrast dark and high-contrast light go to
+// test-results/editor-chat-*.png.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -106,6 +107,33 @@ wb.test('Open Chat in Editor opens a second chat beside it on a new session, and
   assert.equal(await left.doc.locator('.msg', { hasText: 'Hello from the second tab.' }).count(), 0, 'the first tab did not get the reply');
   await left.doc.locator('#app[data-leaf="a3"]').waitFor();
 });
+
+/** Reloads the window; both editor chats must come back, each on its session. */
+async function reloadAndFindBothChats(page, server) {
+  await page.reload();
+  await openWorkbench(page, server);
+  await page.locator('.tabs-container .tab', { hasText: 'Where is the checkout total' }).waitFor({ timeout: 60_000 });
+  await page.locator('.tabs-container .tab', { hasText: 'Say hello in the new tab' }).waitFor({ timeout: 60_000 });
+  const [left, right] = await editorChats(page, 2);
+  await left.doc.locator('#app[data-status="ready"][data-leaf="a3"]').waitFor({ timeout: 60_000 });
+  await right.doc.locator('.msg', { hasText: 'Hello from the second tab.' }).waitFor({ timeout: 60_000 });
+  assert.equal(await left.doc.locator('.msg', { hasText: 'Hello from the second tab.' }).count(), 0, 'the first tab is on its own session');
+}
+
+wb.test('after a window reload both editor chats come back on their sessions', async (page, server) => {
+  // Right after the reply: the workbench may restore the new tab without the state its webview saved
+  // (its layout was saved before), so the tab finds its session in the workspace state
+  // (src/vscode/editor-chat-memory.ts).
+  await reloadAndFindBothChats(page, server);
+  // Once more, later: the restored tabs kept their sessions for the next reload.
+  await page.waitForTimeout(1500);
+  await reloadAndFindBothChats(page, server);
+  // back to one wide tab for the theme screenshots
+  const second = page.locator('.tabs-container .tab', { hasText: 'Say hello in the new tab' });
+  await second.click({ button: 'middle' }); // VS Code closes a tab on a middle click
+  await second.waitFor({ state: 'detached', timeout: 10_000 });
+  await page.locator('.tabs-container .tab', { hasText: 'Where is the checkout total' }).waitFor();
+}, { timeout: 180_000 });
 
 for (const [theme, kind, tag] of [
   ['Default Dark Modern', 'vscode-dark', 'dark'],

@@ -14,6 +14,7 @@ import { createConversation } from './conversation';
 import { createHeader } from './header';
 import { createJumpToLatest } from './jump-latest';
 import { installMentionCompletion } from './mention-complete';
+import { imagesAllowed, installImageAttachments } from './image-attach';
 import type { RenderContext } from './message';
 import { createMeter } from './meter';
 import { createSwitchFlow } from './switch-flow';
@@ -164,10 +165,12 @@ export function mountApp(
     {
       submit: (input: ParsedInput) => {
         switch (input.kind) {
-          case 'prompt':
-            post({ type: 'prompt', text: input.text });
+          case 'prompt': {
+            const images = attachments.take();
+            post({ type: 'prompt', text: input.text, ...(images.length > 0 ? { images } : {}) });
             conversation.list.scrollToBottom();
             return;
+          }
           case 'compact':
             post({ type: 'compact', ...(input.instructions ? { instructions: input.instructions } : {}) });
             return;
@@ -182,6 +185,7 @@ export function mountApp(
             return;
         }
       },
+      canSubmit: (input) => input.kind !== 'prompt' || imagesAllowed(store, attachments.count(), (text) => store.addNotice('warning', text)),
       stop: () => post({ type: 'stop' }),
       dequeue: (index) => post({ type: 'dequeue', index }),
       selectModel: (key) => post({ type: 'selectModel', key }),
@@ -194,6 +198,9 @@ export function mountApp(
   );
   composer.setText(persisted.input);
   installMentionCompletion(composer.input, composer.inputWrap, post, (text) => composer.setText(text));
+  const attachments = installImageAttachments(composer.root, composer.input, post, (text) => store.addNotice('warning', text));
+  composer.inputWrap.before(attachments.chips);
+  composer.sendActions.prepend(attachments.button);
 
   const tree = createTreePanel(treeActions, treeMode, (mode) => {
     treeMode = mode;

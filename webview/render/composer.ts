@@ -7,6 +7,8 @@ import { createModelPicker } from './model-picker';
 
 export interface ComposerActions {
   submit(input: ParsedInput): void;
+  /** false keeps the text in the input (the action said why), e.g. images for a model that cannot read them */
+  canSubmit?(input: ParsedInput): boolean;
   stop(): void;
   dequeue(index: number): void;
   selectModel(key: string): void;
@@ -25,6 +27,8 @@ export interface Composer {
   /** the input and the box around it (extensions such as the @-mention list attach there) */
   input: ValueElement;
   inputWrap: HTMLElement;
+  /** where extensions add a button next to Send (e.g. *Attach image*) */
+  sendActions: HTMLElement;
   update(state: ChatState | undefined): void;
   setText(text: string): void;
   getText(): string;
@@ -49,12 +53,13 @@ export function createComposer(actions: ComposerActions, history: string[]): Com
   const send = el('vscode-button', { id: 'send', appearance: 'primary', title: 'Send (Enter)' }, 'Send');
   const stop = el('vscode-button', { id: 'stop', appearance: 'secondary', title: 'Stop the agent', hidden: true }, 'Stop');
   const inputWrap = el('div', { class: 'input-wrap' }, suggest, input);
+  const sendActions = el('div', { class: 'send-actions' }, stop, send);
   const root = el(
     'footer',
     { class: 'composer', id: 'composer' },
     queue,
     inputWrap,
-    el('div', { class: 'composer-row' }, el('div', { class: 'pickers' }, model, picker.keyButton, thinking), el('div', { class: 'send-actions' }, stop, send)),
+    el('div', { class: 'composer-row' }, el('div', { class: 'pickers' }, model, picker.keyButton, thinking), sendActions),
   );
 
   let historyIndex = -1;
@@ -99,6 +104,7 @@ export function createComposer(actions: ComposerActions, history: string[]): Com
     const value = text();
     if (value.trim().length === 0) return;
     const parsed = parseInput(value);
+    if (actions.canSubmit && !actions.canSubmit(parsed)) return;
     if (parsed.kind === 'prompt') {
       if (history[history.length - 1] !== value) history.push(value);
       if (history.length > 50) history.shift();
@@ -177,6 +183,7 @@ export function createComposer(actions: ComposerActions, history: string[]): Com
     root,
     input,
     inputWrap,
+    sendActions,
     update(state) {
       const busy = state?.busy ?? false;
       stop.hidden = !busy;

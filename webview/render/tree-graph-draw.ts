@@ -7,7 +7,7 @@ import { spansIn, type GraphGeometry } from '../graph/graph-geometry';
 import type { GraphLayout, Turn } from '../graph/graph-layout';
 import { turnText } from '../graph/graph-text';
 import { icon as svgIcon } from '../icons';
-import { kindIcon, kindName } from './tree-kinds';
+import { filesBadge, kindIcon, kindName } from './tree-kinds';
 
 /** Lane colours cycle through this many classes (lane-c0 … lane-c5 in tree-graph.css). */
 const LANE_COLOURS = 6;
@@ -173,6 +173,7 @@ function entryLabel(turn: Turn, index: number, input: DrawInput, left: number): 
     srOnly(`${kind}: `),
     node?.label ? el('span', { class: 'graph-chip' }, node.label) : '',
     el('span', { class: 'graph-entry-text' }, node?.preview || kind),
+    filesBadge(node, 'graph-files'),
     node?.isLeaf ? hereMark() : '',
   );
   placeRow(row, g.top(turn.row) + g.rowHeight + index * g.entryHeight, left, g.entryHeight);

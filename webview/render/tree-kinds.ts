@@ -1,6 +1,7 @@
 // How each kind of session entry is shown in the conversation tree, as a list (tree.ts) and as a graph
 // (tree-graph.ts): its name and its icon.
-import type { TreeNodeKind } from '../../src/protocol';
+import type { TreeNode, TreeNodeKind } from '../../src/protocol';
+import { el } from '../dom';
 import { icon as svgIcon, type IconName } from '../icons';
 
 // The two kinds the product is about get drawn icons: a glyph such as ⑂ is missing from many UI fonts
@@ -40,3 +41,10 @@ export const kindName: Record<TreeNodeKind, string> = {
   other: 'Entry',
 };
 
+
+/** "3 files" on the reply whose turn changed them (its file manifest has no row: src/app/display-tree.ts). */
+export function filesBadge(node: TreeNode | undefined, className: string): HTMLElement | '' {
+  const files = node?.files;
+  if (!files) return '';
+  return el('span', { class: className, title: files.text }, files.count === 1 ? '1 file' : `${files.count} files`);
+}

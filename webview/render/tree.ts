@@ -7,7 +7,7 @@
 // leaf's row is in view, the panel keeps it in view as the leaf moves (a turn appended, a switch made).
 import type { TreeNode } from '../../src/protocol';
 import { el } from '../dom';
-import { kindIcon, kindName } from './tree-kinds';
+import { filesBadge, kindIcon, kindName } from './tree-kinds';
 import { createTreeGraph } from './tree-graph';
 import { icon as svgIcon } from '../icons';
 import type { TreeRow } from '../tree-layout';
@@ -88,6 +88,7 @@ export function createTreePanel(actions: TreeActions, mode: TreeMode = 'graph', 
       n.pinned ? el('span', { class: 'tree-pin', 'aria-hidden': 'true' }, svgIcon('pin')) : '',
       n.label ? el('span', { class: 'tree-label' }, n.label) : '',
       el('span', { class: 'tree-preview' }, n.preview || kindName[n.kind]),
+      filesBadge(n, 'tree-files'),
       row.branchPoint ? el('span', { class: 'tree-branches', title: `${n.childCount} branches` }, svgIcon('branch'), String(n.childCount)) : '',
       n.isLeaf ? el('span', { class: 'tree-leaf-mark' }, '◀ here') : '',
     );

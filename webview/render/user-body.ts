@@ -1,17 +1,19 @@
 // The body of a user message: its Markdown text, then the files it mentioned as chips (their contents went
-// to the model; see webview/mention-blocks.ts) and how many images it carried.
+// to the model; see webview/mention-blocks.ts) and the images it carried as thumbnails (render/image-view.ts).
 import type { UserItem } from '../../src/protocol';
 import { el } from '../dom';
 import { setMarkdown } from '../markdown';
 import { splitFileBlocks } from '../mention-blocks';
+import { userImagesView } from './image-view';
 
 export function userBody(item: UserItem): HTMLElement[] {
   const { text, files } = splitFileBlocks(item.text);
   const body = el('div', { class: 'markdown' });
-  setMarkdown(body, text + (item.images ? `\n\n*(${item.images} image${item.images === 1 ? '' : 's'})*` : ''));
-  if (files.length === 0) return [body];
+  setMarkdown(body, text);
+  const images = item.images ? userImagesView(item.images) : [];
+  if (files.length === 0) return [body, ...images];
   const chips = el('ul', { class: 'mention-chips', 'aria-label': 'Files sent with this message' }, ...files.map((f) => el('li', { class: 'mention-chip', title: f }, `@${f}`)));
-  return [body, chips];
+  return [body, chips, ...images];
 }
 
 /** The text the user wrote (what Edit starts from), without the mentioned files' contents. */

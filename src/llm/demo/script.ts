@@ -32,6 +32,20 @@ function text(content: unknown): string {
   return '';
 }
 
+function isImagePart(part: unknown): boolean {
+  return typeof part === 'object' && part !== null && (part as { type?: unknown }).type === 'image_url';
+}
+
+/** image_url parts of a wire message's content */
+export function imageCount(content: unknown): number {
+  return Array.isArray(content) ? content.filter(isImagePart).length : 0;
+}
+
+/** the content without its images' data (the server counts images at a fixed estimate instead) */
+export function withoutImageData(content: unknown): unknown {
+  return Array.isArray(content) ? content.filter((part) => !isImagePart(part)) : (content ?? '');
+}
+
 const FILE = /[`"']?((?:[\w.-]+\/)*[\w-]+\.[A-Za-z0-9]{1,8})[`"']?/;
 
 function firstFile(s: string): string | undefined {
@@ -201,6 +215,10 @@ export function demoSummary(source: string): string {
   ].join('\n');
 }
 
+function imageLine(images: number): string[] {
+  return images === 0 ? [] : ['', `You attached ${images} image${images === 1 ? '' : 's'}; the offline demo cannot look at images.`];
+}
+
 export function demoReply(request: DemoRequest): DemoReply {
   const messages = request.messages ?? [];
   const system = messages.filter((m) => m.role === 'system' || m.role === 'developer').map((m) => text(m.content)).join('\n');
@@ -227,6 +245,7 @@ export function demoReply(request: DemoRequest): DemoReply {
 
   const reply = [
     `${label}You said: "${oneLine(userText, 200)}"`,
+    ...imageLine(imageCount(lastUser?.content)),
     '',
     'I am the offline demo model, so I only understand a few requests. Try:',
     '',

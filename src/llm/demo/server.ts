@@ -3,8 +3,8 @@
 // socket, so nothing listens on a port that VS Code would forward. The demo provider is the ordinary
 // OpenAI-compatible provider pointed at it, so the demo exercises the same SDK, streaming, usage and
 // error code paths as a real local server.
-import { demoReply, type DemoRequest } from './script';
-import { countTextTokens, loadTokenizer } from '../tokens';
+import { demoReply, imageCount, withoutImageData, type DemoRequest } from './script';
+import { countTextTokens, IMAGE_TOKENS, loadTokenizer } from '../tokens';
 import { DEMO_MODEL } from '../providers/demo';
 
 /** The base URL the demo provider is given; no request to it leaves the process. */
@@ -27,8 +27,8 @@ export interface DemoServerOptions {
 function promptTokens(body: DemoRequest & { tools?: unknown[] }): number {
   let n = 3;
   for (const m of body.messages ?? []) {
-    const content = typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '');
-    n += 3 + countTextTokens(m.role) + countTextTokens(content);
+    const content = typeof m.content === 'string' ? m.content : JSON.stringify(withoutImageData(m.content));
+    n += 3 + countTextTokens(m.role) + countTextTokens(content) + imageCount(m.content) * IMAGE_TOKENS;
     for (const c of m.tool_calls ?? []) n += 3 + countTextTokens(c.function?.name ?? '') + countTextTokens(c.function?.arguments ?? '');
   }
   if (body.tools?.length) n += countTextTokens(JSON.stringify(body.tools));

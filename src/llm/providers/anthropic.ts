@@ -25,17 +25,17 @@ export const anthropic: ProviderDescriptor = {
   models: [
     {
       provider: 'anthropic', id: 'claude-sonnet-4-5', name: 'Claude Sonnet 4.5', api: 'anthropic-messages',
-      contextWindow: 200_000, maxOutputTokens: 64_000, reasoning: true,
+      contextWindow: 200_000, maxOutputTokens: 64_000, reasoning: true, images: true,
       pricing: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
     },
     {
       provider: 'anthropic', id: 'claude-opus-4-5', name: 'Claude Opus 4.5', api: 'anthropic-messages',
-      contextWindow: 200_000, maxOutputTokens: 64_000, reasoning: true,
+      contextWindow: 200_000, maxOutputTokens: 64_000, reasoning: true, images: true,
       pricing: { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
     },
     {
       provider: 'anthropic', id: 'claude-haiku-4-5', name: 'Claude Haiku 4.5', api: 'anthropic-messages',
-      contextWindow: 200_000, maxOutputTokens: 64_000, reasoning: true,
+      contextWindow: 200_000, maxOutputTokens: 64_000, reasoning: true, images: true,
       pricing: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
     },
   ],

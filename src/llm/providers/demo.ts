@@ -11,6 +11,8 @@ export const DEMO_MODEL: ModelInfo = {
   contextWindow: 32_768,
   maxOutputTokens: 4096,
   reasoning: false,
+  // takes images so the offline demo shows the whole attach-and-send flow (it only counts them)
+  images: true,
   pricing: { ...FREE },
 };
 

@@ -24,17 +24,17 @@ export const openai: ProviderDescriptor = {
   models: [
     {
       provider: 'openai', id: 'gpt-5', name: 'GPT-5', api: 'openai-responses',
-      contextWindow: 400_000, maxOutputTokens: 128_000, reasoning: true, nativeCompaction: true,
+      contextWindow: 400_000, maxOutputTokens: 128_000, reasoning: true, images: true, nativeCompaction: true,
       pricing: { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0 },
     },
     {
       provider: 'openai', id: 'gpt-5-mini', name: 'GPT-5 mini', api: 'openai-responses',
-      contextWindow: 400_000, maxOutputTokens: 128_000, reasoning: true, nativeCompaction: true,
+      contextWindow: 400_000, maxOutputTokens: 128_000, reasoning: true, images: true, nativeCompaction: true,
       pricing: { input: 0.25, output: 2, cacheRead: 0.025, cacheWrite: 0 },
     },
     {
       provider: 'openai', id: 'gpt-4.1', name: 'GPT-4.1', api: 'openai-responses',
-      contextWindow: 1_047_576, maxOutputTokens: 32_768, reasoning: false, nativeCompaction: true,
+      contextWindow: 1_047_576, maxOutputTokens: 32_768, reasoning: false, images: true, nativeCompaction: true,
       pricing: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 },
     },
   ],

@@ -3,6 +3,7 @@
 // cancellable progress notification. A cancelled or failed summary leaves the user where they were, and
 // says so. Not a command itself.
 import * as vscode from 'vscode';
+import { shownId } from '../../app/display-tree';
 import type { FilesRestoreResult } from '../../app/checkpoint-service';
 import { askFilesDecision } from '../checkpoints/files-choice';
 import { errorText, requireEntry, requireStore, withCancellableProgress, type SurfaceDeps } from './surface-deps';
@@ -118,8 +119,10 @@ export async function trackSummarizing<T>(deps: SurfaceDeps, work: Thenable<T>):
 
 export async function revealInTree(deps: SurfaceDeps, entryId: string): Promise<void> {
   if (!deps.treeView?.visible) return;
+  // a leaf on a file manifest shows on the reply above it (src/app/display-tree.ts)
+  const row = (deps.app.store && shownId(deps.app.store, entryId)) ?? entryId;
   try {
-    await deps.treeView.reveal(entryId, { select: true, focus: false });
+    await deps.treeView.reveal(row, { select: true, focus: false });
   } catch (error) {
     deps.log.debug(`could not reveal ${entryId} in the Session Tree: ${errorText(error)}`);
   }

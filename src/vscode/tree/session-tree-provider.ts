@@ -1,7 +1,8 @@
 // The "Session Tree" view: the current session's conversation tree. Elements are entry ids; the shape
 // comes from TreeModel (linear runs flat, nesting only at branch points), the looks from
 // entry-presentation. Appends refresh only the display node they changed; a leaf move (navigation)
-// refreshes the items (cheap: the cached children lists stay valid).
+// refreshes the items (cheap: the cached children lists stay valid). File manifests have no row: the
+// reply above them shows "3 files" (display-source.ts).
 import * as vscode from 'vscode';
 import type { SessionEntry } from '../../session/entries';
 import type { SessionReader } from '../surfaces-types';
@@ -10,6 +11,8 @@ import type { SurfacesApp } from '../surfaces-types';
 import { isPinnable } from '../../session/pins';
 import { presentEntry } from './entry-presentation';
 import { TreeModel } from './tree-model';
+import { displaySource } from './display-source';
+import { filesBadgeOf, isHiddenInTree, shownId, type FilesBadge } from '../../app/display-tree';
 
 export const SESSION_TREE_VIEW_ID = 'arbor.sessionTree';
 export const REVEAL_IN_CHAT_COMMAND = 'arbor.revealInChat';
@@ -18,6 +21,7 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<string>, vsc
   static readonly viewId = SESSION_TREE_VIEW_ID;
 
   private model: TreeModel | undefined;
+  private reader: SessionReader | undefined;
   private storeSubscriptions: (() => void)[] = [];
   private readonly changeEmitter = new vscode.EventEmitter<string | string[] | undefined>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
@@ -37,7 +41,7 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<string>, vsc
   }
 
   get store(): SessionReader | undefined {
-    return this.model?.source as SessionReader | undefined;
+    return this.reader;
   }
 
   get treeModel(): TreeModel | undefined {
@@ -48,7 +52,8 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<string>, vsc
   attach(store: SessionReader | undefined): void {
     for (const unsubscribe of this.storeSubscriptions) unsubscribe();
     this.storeSubscriptions = [];
-    this.model = store ? new TreeModel(store) : undefined;
+    this.reader = store;
+    this.model = store ? new TreeModel(displaySource(store)) : undefined;
     if (store) {
       this.storeSubscriptions.push(
         store.onDidAppend((entry) => this.onAppend(entry)),
@@ -65,10 +70,17 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<string>, vsc
   }
 
   private onAppend(entry: SessionEntry): void {
-    if (!this.model) return;
-    const affected = this.model.onAppend(entry);
+    if (!this.model || !this.reader) return;
+    if (isHiddenInTree(entry)) return this.onManifest(entry);
+    const affected = this.model.onAppend(this.model.source.getEntry(entry.id) ?? entry);
     if (affected.includes(undefined)) this.fire(undefined);
     else this.fire(affected as string[]);
+  }
+
+  /** A file manifest changes only the files count of the row above it. */
+  private onManifest(entry: SessionEntry): void {
+    const row = shownId(this.reader!, entry.id);
+    if (row !== null) this.fire([row]);
   }
 
   private fire(nodes: string[] | undefined): void {
@@ -105,7 +117,8 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<string>, vsc
       : vscode.TreeItemCollapsibleState.None;
     const item = new vscode.TreeItem(look.title, collapsible);
     item.id = id;
-    const label = (model.source as SessionReader).getLabel?.(id);
+    const label = this.reader?.getLabel?.(id);
+    const files = this.reader ? filesBadgeOf(this.reader, id) : undefined;
     const pinned = model.isPinned(id);
     const parts: string[] = [];
     if (pinned) parts.push(vscode.l10n.t('📌 pinned'));
@@ -113,18 +126,20 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<string>, vsc
     if (isLeaf) parts.push(vscode.l10n.t('● current'));
     const branches = model.childCount(id);
     if (branches >= 2) parts.push(vscode.l10n.t('{0} branches', branches));
+    if (files) parts.push(files.count === 1 ? vscode.l10n.t('1 file') : vscode.l10n.t('{0} files', files.count));
     item.description = parts.join('  ');
     item.iconPath = new vscode.ThemeIcon(
       look.icon,
       isLeaf ? new vscode.ThemeColor('charts.green') : onPath ? new vscode.ThemeColor('charts.blue') : undefined,
     );
-    item.tooltip = tooltipFor(entry, look.kind, look.text, label, isLeaf, onPath);
+    item.tooltip = tooltipFor(entry, look.kind, look.text, label, isLeaf, onPath, files);
     item.contextValue = contextValueFor(entry, isLeaf, onPath, branches === 0, pinned);
     item.accessibilityInformation = {
       label: [
         `${look.kind}: ${look.title}`,
         ...(pinned ? [vscode.l10n.t('pinned')] : []),
         ...(label ? [vscode.l10n.t('label {0}', label)] : []),
+        ...(files ? [files.text] : []),
         ...(isLeaf ? [vscode.l10n.t('current position')] : onPath ? [vscode.l10n.t('on the current branch')] : []),
       ].join(', '),
     };
@@ -150,13 +165,14 @@ export function contextValueFor(entry: SessionEntry, isLeaf: boolean, onPath: bo
   return flags.join(' ');
 }
 
-function tooltipFor(entry: SessionEntry, kind: string, text: string, label: string | undefined, isLeaf: boolean, onPath: boolean): vscode.MarkdownString {
+function tooltipFor(entry: SessionEntry, kind: string, text: string, label: string | undefined, isLeaf: boolean, onPath: boolean, files: FilesBadge | undefined): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, false);
   md.appendMarkdown(`**${escapeMd(kind)}**`);
   if (label) md.appendMarkdown(` — ${escapeMd(vscode.l10n.t('label'))} \`${escapeMd(label)}\``);
   md.appendMarkdown('\n\n');
   const shown = text.length > 600 ? `${text.slice(0, 599)}…` : text;
   if (shown) md.appendText(shown).appendMarkdown('\n\n');
+  if (files) md.appendMarkdown(`${escapeMd(files.text)}\n\n`);
   const where = isLeaf ? vscode.l10n.t('current position') : onPath ? vscode.l10n.t('on the current branch') : vscode.l10n.t('on another branch');
   md.appendMarkdown(`_${escapeMd(where)} · ${escapeMd(entry.timestamp)} · ${escapeMd(entry.id)}_`);
   return md;

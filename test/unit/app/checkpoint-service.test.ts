@@ -31,6 +31,24 @@ test('a navigation with files restores the target turn\'s file; without files it
   assert.equal(await notes(h), 'one\n', 'conversation only: the file stays');
 });
 
+test('a turn\'s files show on the step that made them, and picking it restores them (not the state before)', async () => {
+  const h = await appHarness();
+  const store = () => h.app.currentStore!;
+  const one = (await writeTurn(h, 'one'), store().getBranch().find((e) => e.type === 'custom')!.id);
+  await writeTurn(h, 'two');
+  // the manifest follows the tool results of the reply that wrote the file
+  const reply = store().getEntry(one)!.parentId!;
+  assert.equal(store().getEntry(reply)!.type, 'message');
+  const tree = h.app.snapshot().tree!;
+  assert.equal(tree.some((n) => n.kind === 'custom'), false, 'no row for a manifest');
+  assert.deepEqual(tree.find((n) => n.id === reply)?.files, { count: 1, text: '1 file changed' });
+  const result = await h.app.navigate(reply, { files: { overwrite: new Set() } });
+  assert.equal(result.files?.kind, 'restored');
+  assert.equal(await notes(h), 'one\n');
+  assert.equal(store().getLeafId(), one, 'the leaf is the reply with its files');
+  assert.equal(h.app.treeLeafId, reply, 'shown on the reply row');
+});
+
 test('a navigation cancelled after the files were restored puts them back', async () => {
   const h = await appHarness();
   const one = await writeTurn(h, 'one');

@@ -41,6 +41,9 @@ export const validWebviewMessages: WebviewToHostMessage[] = [
   { type: 'editMessage', entryId: 'e-user-2', text: 'Use tabs instead' },
   { type: 'retryReply', entryId: 'e-assistant-3' },
   { type: 'findFiles', seq: 3, query: 'src/app' },
+  { type: 'prompt', text: 'What is on this screenshot?', images: [{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }] },
+  { type: 'attachImages', images: [{ name: 'shot.png', mimeType: 'image/png', data: 'iVBORw0KGgo=' }] },
+  { type: 'pickImages' },
   { type: 'setApiKey' },
   { type: 'openSettings', setting: 'arbor.providers.local.baseUrl' },
   { type: 'loadEarlier', seq: 7, leafId: 'a2', beforeId: 'u1', count: 200 },
@@ -49,6 +52,7 @@ export const validWebviewMessages: WebviewToHostMessage[] = [
 
 export const validHostMessages: HostToWebviewMessage[] = [
   { type: 'fileMatches', seq: 3, files: ['src/app.ts', 'README.md'] },
+  { type: 'imagesAttached', images: [{ name: 'shot.png', mimeType: 'image/png', data: 'iVBORw0KGgo=' }], refused: [{ name: 'notes.txt', problem: 'notImage' }] },
   {
     type: 'state',
     state: { extensionVersion: '0.1.0', workspaceFolders: ['ws'], workspaceTrusted: true, modelLabel: null },
@@ -84,7 +88,7 @@ export const validHostMessages: HostToWebviewMessage[] = [
     type: 'conversation',
     leafId: 'a2',
     items: [
-      { kind: 'user', entryId: 'u1', timestamp: 1, text: 'hi' },
+      { kind: 'user', entryId: 'u1', timestamp: 1, text: 'hi', images: { shown: [{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }], hidden: 1 } },
       {
         kind: 'assistant',
         entryId: 'a1',

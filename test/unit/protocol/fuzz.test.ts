@@ -4,9 +4,11 @@
 // message, in which case the parsed value equals the input (the schemas never transform data).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LIMITS, parseHostMessage, parseWebviewMessage, webviewToHostSchema, hostToWebviewSchema } from '../../../src/protocol';
+import { base64Length, IMAGE_LIMITS, LIMITS, parseHostMessage, parseWebviewMessage, webviewToHostSchema, hostToWebviewSchema } from '../../../src/protocol';
 import { validHostMessages, validWebviewMessages } from './fixtures';
 import { seededRandom as rng } from '../seeded-random';
+
+const LONGEST_STRING = Math.max(LIMITS.content, base64Length(IMAGE_LIMITS.maxBytes));
 
 type Path = (string | number)[];
 /** Keys whose values are opaque (tool arguments): any value there is valid, so they are not mutated. */
@@ -92,7 +94,8 @@ function fuzzDirection(name: string, samples: unknown[], parse: Parse, types: st
           what = 'numeric type';
         } else {
           const target = strings[Math.floor(pick() * strings.length)]!;
-          setAt(base, target, 'x'.repeat(LIMITS.content + 1));
+          // longer than the longest string any message may hold (an image's base64 data)
+          setAt(base, target, 'x'.repeat(LONGEST_STRING + 1));
           what = `oversize string at ${target.join('.')}`;
         }
       }

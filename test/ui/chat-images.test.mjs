@@ -1,0 +1,134 @@
+// Images in the chat at the default ~300 px side bar (real workbench, real Chromium, fake LLM): an image
+// pasted into the composer becomes a chip with a thumbnail and a remove button; a text file posing as a
+// PNG is refused with a notice; the prompt sends the image to the model (an image_url data URL) and the
+// user message shows it as a thumbnail that opens larger; a model without image input gets a notice and
+// the composer keeps the text and the chip. Screenshots go to test-results/chat-images-*.png.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { after } from 'node:test';
+import { startFakeLlm } from '../fake-llm/server.mjs';
+import { fakeModelSettings, readyChat, screenshot } from '../harness/browser.mjs';
+import { useWorkbench } from '../harness/ui.mjs';
+
+/** A solid red PNG of width × height, base64 (real pixels for the thumbnails and the larger view to decode). */
+function redPng(width, height) {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (bytes) => (bytes.reduce((c, b) => crcTable[(c ^ b) & 255] ^ (c >>> 8), 0xffffffff) ^ 0xffffffff) >>> 0;
+  const chunk = (type, data) => {
+    const body = Buffer.concat([Buffer.from(type), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc(body), body.length + 4);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, Buffer.from([220, 40, 40]))]);
+  const pixels = deflateSync(Buffer.concat(Array(height).fill(row)));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]).toString('base64');
+}
+const PNG = redPng(200, 120);
+
+let fake;
+const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-images-'));
+after(async () => {
+  await fake?.close?.();
+});
+
+const wb = useWorkbench('chat-images', async () => {
+  fake = await startFakeLlm();
+  const models = fakeModelSettings(fake);
+  const [seeing] = models['arbor.models'];
+  models['arbor.models'] = [{ ...seeing, images: true }, { ...seeing, id: 'text-only', name: 'Text Only' }];
+  return { extraEnv: { ARBOR_TEST_LLM_URL: fake.url }, settings: { 'arbor.sessions.directory': sessionsDir, ...models, 'workbench.colorTheme': 'Default Dark Modern' } };
+});
+
+/** Pastes files into the composer as the clipboard would (a composed paste event with a DataTransfer). */
+async function paste(chat, files) {
+  await chat.locator('#prompt-input textarea').evaluate((textarea, list) => {
+    const data = new DataTransfer();
+    for (const { name, type, base64 } of list) {
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      data.items.add(new File([bytes], name, { type }));
+    }
+    textarea.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, composed: true, cancelable: true }));
+  }, files);
+}
+
+wb.test('a pasted image becomes a chip, goes to the model with the prompt and shows as a thumbnail that opens larger', async (page) => {
+  const chat = await readyChat(page);
+  await paste(chat, [{ name: 'screenshot.png', type: 'image/png', base64: PNG }]);
+  const chip = chat.locator('#image-chips .image-chip', { hasText: 'screenshot.png' });
+  await chip.waitFor({ timeout: 15_000 });
+  assert.ok(await chip.locator('img').evaluate((img) => img.complete && img.naturalWidth === 200), 'the thumbnail decoded (the CSP allows it)');
+  assert.equal(await chip.locator('button.image-chip-remove').getAttribute('aria-label'), 'Remove image screenshot.png');
+
+  await paste(chat, [{ name: 'notes.png', type: 'image/png', base64: btoa('just some text, not a picture') }]);
+  await chat.locator('.inline-notice', { hasText: 'notes.png was not attached: it is not a PNG, JPEG, GIF or WebP image.' }).waitFor({ timeout: 10_000 });
+  assert.equal(await chat.locator('#image-chips .image-chip').count(), 1, 'the fake image got no chip');
+  await screenshot(page, 'chat-images-composer');
+
+  const input = chat.locator('#prompt-input textarea');
+  await input.click();
+  await input.pressSequentially('What is on this screenshot?');
+  const before = fake.requests.length;
+  await input.press('Enter');
+  const sent = chat.locator('.msg-user', { hasText: 'What is on this screenshot?' });
+  await sent.waitFor({ timeout: 30_000 });
+  await chat.locator('#app[data-busy="false"]').waitFor({ timeout: 30_000 });
+  assert.equal(await chat.locator('#image-chips .image-chip').count(), 0, 'sending took the chip');
+  const body = JSON.stringify(fake.requests.slice(before).map((r) => r.body));
+  assert.ok(body.includes(`"image_url":{"url":"data:image/png;base64,${PNG}"}`), 'the image reached the model as a data URL');
+
+  const thumb = sent.locator('.message-images .message-image img');
+  await thumb.waitFor();
+  assert.ok(await thumb.evaluate((img) => img.complete && img.naturalWidth === 200), 'the message thumbnail decoded');
+  await screenshot(page, 'chat-images-message');
+  await sent.locator('.message-image').click();
+  const viewer = chat.locator('#image-viewer[open] img');
+  await viewer.waitFor({ timeout: 5000 });
+  const sizes = await chat.locator('body').evaluate(() => ({
+    thumbnail: document.querySelector('.message-image img').getBoundingClientRect().width,
+    viewer: document.querySelector('#image-viewer img').getBoundingClientRect().width,
+  }));
+  console.log(`# figures chat-images: thumbnail ${sizes.thumbnail} px, larger view ${sizes.viewer} px`);
+  assert.ok(sizes.viewer > sizes.thumbnail * 2, `the larger view is larger than the thumbnail: ${JSON.stringify(sizes)}`);
+  await screenshot(page, 'chat-images-viewer');
+  await chat.locator('#image-viewer .image-viewer-close').click();
+  await chat.locator('#image-viewer:not([open])').waitFor({ state: 'attached', timeout: 5000 });
+  assert.equal(await chat.locator('#app').getAttribute('data-csp-violations'), null, 'no CSP violation');
+}, { timeout: 120_000 });
+
+wb.test('× removes a chip; a model without image input gets a notice and the composer keeps text and image', async (page) => {
+  const chat = await readyChat(page);
+  await paste(chat, [{ name: 'a.png', type: 'image/png', base64: PNG }, { name: 'b.png', type: 'image/png', base64: PNG }]);
+  await chat.locator('#image-chips .image-chip').nth(1).waitFor({ timeout: 15_000 });
+  await chat.locator('#image-chips button[aria-label="Remove image a.png"]').click();
+  assert.deepEqual(await chat.locator('#image-chips .image-chip-name').allInnerTexts(), ['b.png']);
+
+  await chat.locator('#model-picker').evaluate((picker) => {
+    picker.value = 'fake/text-only';
+    picker.dispatchEvent(new Event('change'));
+  });
+  await chat.locator('#model-picker[title="Model: Text Only"]').waitFor({ timeout: 15_000 });
+  const input = chat.locator('#prompt-input textarea');
+  await input.click();
+  await input.pressSequentially('Describe it');
+  const before = fake.requests.length;
+  await input.press('Enter');
+  await chat.locator('.inline-notice', { hasText: 'Text Only does not take images.' }).waitFor({ timeout: 10_000 });
+  assert.equal(fake.requests.length, before, 'nothing was sent');
+  assert.equal(await chat.locator('#prompt-input').evaluate((e) => e.value), 'Describe it', 'the text stays');
+  assert.equal(await chat.locator('#image-chips .image-chip').count(), 1, 'the image stays');
+  await screenshot(page, 'chat-images-text-only-model');
+}, { timeout: 90_000 });
