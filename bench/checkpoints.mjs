@@ -33,6 +33,17 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
+/**
+ * Flushes every file system's dirty data (outside all timings). Our capture fsyncs its blobs and the
+ * session; on ext4 an fsync commits the journal and first writes out the data ordered before it, which
+ * right after setup (20,000 files just written, the shadow's first commit) or after the shadow's own
+ * index writes would bill us for the other side's and the setup's write-back. Each timed step starts
+ * from a flushed disk instead; the shadow side writes without fsync and is unaffected.
+ */
+function settle() {
+  execFileSync('sync');
+}
+
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
@@ -62,6 +73,7 @@ function workspace(name, count, withGit) {
     git(dir, 'add', '-A');
     git(dir, 'commit', '-qm', 'base');
   }
+  settle();
   return dir;
 }
 
@@ -84,18 +96,22 @@ async function measureBash(cp) {
   git(work, 'init', '-q', '--bare', shadow);
   shadowGit('add', '-A');
   shadowGit('commit', '-qm', 'initial');
+  settle();
   const { store, checkpoints } = await open(cp, 'bash', dir);
   const ours = [];
   const theirs = [];
   for (let sample = 0; sample <= SAMPLES; sample++) {
     // Our capture is the check before the command plus the scan and manifest after it; the command's own
-    // writes are outside both timings, as they are for the shadow commit.
+    // writes are outside both timings, as they are for the shadow commit. Both sides start from a flushed
+    // disk, then the command writes, then the timing runs.
+    settle();
     const before = await timed(() => checkpoints.recorder.beforeTool('bash', { command: 'x' }));
     bashChange(dir, `ours ${sample}`);
     ours.push(before + (await timed(async () => {
       await checkpoints.recorder.afterTool('bash', { command: 'x' });
       await checkpoints.recorder.finishTurn((type, data) => store.appendCustomEntry(type, data));
     })));
+    settle();
     bashChange(dir, `theirs ${sample}`);
     theirs.push(await timed(async () => {
       shadowGit('add', '-A');
@@ -141,6 +157,7 @@ async function measureRestore(cp) {
     mkdirSync(dirname(join(staging, n)), { recursive: true });
     writeFileSync(join(staging, n), `// A ${n}\n${'y'.repeat(4000)}\n`);
   }
+  settle();
   const ours = [];
   const copies = [];
   let from = b;

@@ -28,6 +28,8 @@ const server = await startCodeServer({
   runDir,
   workspace,
   keepUserData: true,
+  // a newcomer sees Arbor's walkthrough on the first start (src/vscode/walkthrough.ts opens it once)
+  settings: { 'workbench.welcomePage.walkthroughs.openOnInstall': true },
 });
 let watcher;
 if (watch) {

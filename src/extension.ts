@@ -24,6 +24,7 @@ import { ArborConfig } from './vscode/config';
 import { LastSessionMemory, WorkspaceLeafMemory } from './vscode/leaf-memory';
 import { createLogger } from './vscode/log';
 import { hostKeyResolver, SecretKeys } from './vscode/secrets';
+import { openWalkthroughOnce, walkthroughDeps } from './vscode/walkthrough';
 import { registerSurfaces } from './vscode/surfaces';
 import { VscodeLanguageModels } from './vscode/language-models';
 import { hostModelInfo } from './llm/providers/vscode-lm';
@@ -134,6 +135,10 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   const lastSession = new LastSessionMemory(context.workspaceState);
   context.subscriptions.push(lastSession.track(app));
   void refreshLanguageModels();
+  void openWalkthroughOnce(walkthroughDeps(context)).then(
+    (opened) => opened && log.info('walkthrough opened (first activation in this profile)'),
+    (error) => log.warn(`opening the walkthrough failed: ${(error as Error).message}`),
+  );
   void applySettings()
     .then(() => lastSession.reopen(app, (file) => stat(file).then((s) => s.isFile(), () => false)))
     .catch((error) => log.warn(`reopening the last session failed: ${(error as Error).message}`));

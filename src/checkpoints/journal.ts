@@ -1,17 +1,20 @@
 // The restore journal (docs/reliability.md, "file checkpoints"): before a restore changes the first
 // file, a journal listing every step (file, state before, state after) is written durably. Each step is
-// idempotent (write = copy the blob to a temp name beside the file and rename it over; delete = unlink),
+// idempotent (write = the blob's content written over the existing file in place, overwrite.ts, or for a
+// new file or a hard link copied to a temp name beside it and renamed over; delete = unlink),
 // so a restore that died half-way is finished at the next start by applying every step again, then the
 // journal is removed. A step that cannot be applied (its blob is gone) makes the recovery roll every
 // step back to its `before` state instead. Either way the workspace ends as the state before or after
 // the restore, never a mix, and no temp file is left behind.
 import { randomBytes } from 'node:crypto';
+import type { BigIntStats } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { syncDir, writeFileAtomic } from '../session/files';
 import { removeStaleTemps } from '../session/stale-temps';
 import type { BlobStore } from './blob-store';
 import { parseFileState } from './manifest';
+import { overwriteInPlace } from './overwrite';
 import { forEachLimited, IO_WIDTH } from './parallel';
 import type { FileKey, FileState } from './types';
 import type { WorkspaceFiles } from './workspace-files';
@@ -55,15 +58,20 @@ function tempNameOf(absolute: string, journalId: string): string {
   return `${absolute}.arbor-restore-${journalId}`;
 }
 
-/** Puts `state` at `absolute`; applying it twice is the same as once. */
-export async function applyState(blobs: BlobStore, absolute: string, state: FileState, journalId: string): Promise<void> {
+/**
+ * Puts `state` at `absolute`; applying it twice is the same as once. Returns the file's stat when the
+ * write already read it (an in-place overwrite, overwrite.ts).
+ */
+export async function applyState(blobs: BlobStore, absolute: string, state: FileState, journalId: string): Promise<BigIntStats | undefined> {
   if (state.kind === 'absent') {
     await unlink(absolute).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
     });
-    return;
+    return undefined;
   }
   if (state.kind !== 'file') throw new Error('a file that was not checkpointed cannot be restored');
+  const written = overwriteInPlace(blobs.pathOf(state.hash), state.size, absolute, Boolean(state.exec));
+  if (written) return written;
   const temp = tempNameOf(absolute, journalId);
   await blobs.copyTo(state.hash, temp).catch(async (error: NodeJS.ErrnoException) => {
     // The folder is created only when missing (most restores write into existing folders).
@@ -74,6 +82,7 @@ export async function applyState(blobs: BlobStore, absolute: string, state: File
   // Blobs are stored 0644 (0666 less the umask) and a copy keeps that; only executables need a chmod.
   if (state.exec) await chmod(temp, 0o755);
   await rename(temp, absolute);
+  return undefined;
 }
 
 /**
@@ -90,8 +99,8 @@ export async function applySteps(files: WorkspaceFiles, journal: Journal, direct
       const step = journal.steps[index]!;
       const absolute = resolved?.[index] ?? (await files.resolve(step.key));
       if (absolute === undefined) throw new Error(`${step.key} is not inside the workspace`);
-      await applyState(files.blobs, absolute, step[direction], journal.id);
-      await files.remember(absolute, step[direction]);
+      const written = await applyState(files.blobs, absolute, step[direction], journal.id);
+      await files.remember(absolute, step[direction], written);
     });
   }
 }

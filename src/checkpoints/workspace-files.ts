@@ -134,10 +134,13 @@ export class WorkspaceFiles {
     return state;
   }
 
-  /** Remembers that `absolute` now holds `state` (after a restore wrote it), so it is not hashed again. */
-  async remember(absolute: string, state: FileState): Promise<void> {
+  /**
+   * Remembers that `absolute` now holds `state` (after a restore wrote it), so it is not hashed again;
+   * `written`: its stat, when the write already read it.
+   */
+  async remember(absolute: string, state: FileState, written?: BigIntStats): Promise<void> {
     this.known.add(absolute);
-    const info = await lstat(absolute, { bigint: true }).catch(() => undefined);
+    const info = written ?? (await lstat(absolute, { bigint: true }).catch(() => undefined));
     if (!info || state.kind !== 'file') {
       this.cache.delete(absolute);
       return;

@@ -3,7 +3,7 @@
 // a post where the webview waits for one. Whichever container holds the chat, the requests are the same.
 import * as vscode from 'vscode';
 import type { ArborApp } from '../app/arbor-app';
-import type { HostToWebviewMessage, NavigateFiles, WebviewMessageOf, WebviewToHostMessage, WireImage } from '../protocol';
+import { IMAGE_LIMITS, userImages, type HostToWebviewMessage, type NavigateFiles, type WebviewMessageOf, type WebviewToHostMessage, type WireImage } from '../protocol';
 import { attachImages, imagesUnsupportedNotice, pickImages, promptImages } from './chat-images';
 import { realId, wireId } from '../app/wire-ids';
 import { retryReply } from '../app/retry-reply';
@@ -81,8 +81,7 @@ export async function handleChatRequest(ctx: ChatRequestContext, message: Webvie
       return;
     case 'editMessage':
       // no dialog: an edit is a new branch without a summary (the Session Tree's default)
-      if (await navigate(ctx, message.entryId, 'none', undefined, undefined, { editorText: false })) await prompt(ctx, message.text);
-      return;
+      return editMessage(ctx, message);
     case 'retryReply':
       return retry(ctx, realId(message.entryId));
     case 'previewFiles':
@@ -202,6 +201,13 @@ async function prompt(ctx: ChatRequestContext, text: string, wireImages?: readon
     default:
       return;
   }
+}
+
+/** Edit in place: the edited text goes as a new branch with the images the original message carried. */
+async function editMessage(ctx: ChatRequestContext, message: WebviewMessageOf<'editMessage'>): Promise<void> {
+  const images = userImages(requireApp(ctx).entryView(realId(message.entryId))?.blocks ?? [])?.shown.slice(0, IMAGE_LIMITS.perMessage);
+  // no dialog: an edit is a new branch without a summary (the Session Tree's default)
+  if (await navigate(ctx, message.entryId, 'none', undefined, undefined, { editorText: false })) await prompt(ctx, message.text, images);
 }
 
 /** Moves the leaf; true when it moved. `editorText: false`: a user message's text is not put in the input. */

@@ -52,7 +52,8 @@ test('restore: SIGKILL before every mutation and at random moments; recovery lea
   assert.equal(full.exitCode, 0, full.stderr);
   assert.deepEqual(diskState(f.ws), AFTER, 'an uninterrupted restore');
   const totalOps = Number(full.lines.find((l) => l.startsWith('ops '))!.slice(4));
-  // journal write and removal, a copy and a rename per written file, the chmod, the deletion, the new folder
+  // journal write and removal, an open, a write and a cut per file written in place, a copy and a rename
+  // for the new file, the chmod, the deletion, the new folder
   assert.ok(totalOps >= 19, `a restore makes ${totalOps} mutations`);
 
   const seed = suiteSeed();

@@ -146,6 +146,21 @@ export async function runCommand(page, title, { attempts = 3 } = {}) {
   throw new Error(`could not run command "${title}": ${lastError?.message}`);
 }
 
+/**
+ * Clicks an item of the open context menu. VS Code's menu items listen for the mouse-up only 100 ms after
+ * they are rendered (so the right-click that opened the menu does not choose an item), and on a loaded
+ * machine that timer fires late: a click that came too early is ignored and the menu stays open, so it is
+ * clicked again until the menu closes.
+ */
+export async function clickMenuItem(page, label) {
+  const menu = page.locator('.context-view .monaco-menu');
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await page.locator('.context-view .action-label', { hasText: label }).first().click();
+    if (await menu.first().waitFor({ state: 'hidden', timeout: 2_000 }).then(() => true, () => false)) return;
+  }
+  throw new Error(`the context menu did not take the click on ${label}`);
+}
+
 /** Saves a full-page screenshot as test-results/<name>.png and returns its path. */
 export async function screenshot(page, name) {
   mkdirSync(testResultsDir, { recursive: true });

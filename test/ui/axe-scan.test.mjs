@@ -1,7 +1,8 @@
 // Issue #19: an axe-core accessibility scan of the chat webview at the default ~300 px side bar, with a
 // pre-written session (a tool call, a branch summary, a compaction, two branches) and the in-panel tree
 // open in Graph mode, in dark, light, high-contrast dark and high-contrast light: no violation with impact
-// serious or critical. axe-core is injected into the webview's inner frame through Playwright (the page's
+// serious or critical, and neither of the first scan's moderate findings (no h1; the meter outside a landmark);
+// the tree header fits the side bar. axe-core is injected into the webview's inner frame through Playwright (the page's
 // CSP does not apply to the debugger). Counts per theme are printed as "# figures axe …" lines; the
 // screenshots go to test-results/axe-scan-*.png.
 import assert from 'node:assert/strict';
@@ -67,6 +68,19 @@ wb.test('the seeded session opens with the tree panel in Graph mode', async (pag
   await chat.locator('.tree-mode-graph').click();
   await chat.locator('#tree-panel .graph-node.leaf').waitFor();
   await chat.locator('.marker-branch_summary[data-entry="b1"]').waitFor();
+  // the tree panel's header fits the 300 px side bar: the count is whole (it was "12 ent…"), nothing overflows
+  const head = await chat.locator('#tree-panel .tree-head').evaluate((h) => {
+    const count = h.querySelector('.tree-count');
+    const box = h.getBoundingClientRect();
+    const inside = [...h.querySelectorAll('.tree-title, .tree-count, .graph-tool')].every((e) => {
+      const r = e.getBoundingClientRect();
+      return r.left >= box.left - 1 && r.right <= box.right + 1;
+    });
+    return { text: count.textContent, cut: count.scrollWidth > count.clientWidth + 1, width: Math.round(box.width), overflow: h.scrollWidth > h.clientWidth + 1, inside };
+  });
+  console.log(`# figures tree head: ${JSON.stringify(head)}`);
+  assert.match(head.text, /^\d+ entries · \d+ branch points?$/);
+  assert.deepEqual({ cut: head.cut, overflow: head.overflow, inside: head.inside }, { cut: false, overflow: false, inside: true }, JSON.stringify(head));
 });
 
 for (const [theme, kind, tag] of THEMES) {
@@ -81,5 +95,8 @@ for (const [theme, kind, tag] of THEMES) {
     console.log(`# figures axe ${tag} undecided: ${incomplete.map((v) => `${v.id} ${v.nodes.length}`).join(', ') || 'none'}`);
     for (const v of violations) console.log(`#   ${v.impact} ${v.id}: ${v.help}\n#     ${v.nodes.slice(0, 6).join('\n#     ')}`);
     assert.deepEqual(severe.map((v) => v.id), [], `serious or critical axe violations in ${tag}`);
+    // the two moderate findings of the first scan: no h1 (the session name is one now), the meter outside a landmark
+    const fixed = violations.filter((v) => v.id === 'page-has-heading-one' || v.id === 'region');
+    assert.deepEqual(fixed.map((v) => `${v.id}: ${v.nodes.join('; ')}`), [], `fixed findings are back in ${tag}`);
   });
 }

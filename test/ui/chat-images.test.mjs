@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { after } from 'node:test';
 import { startFakeLlm } from '../fake-llm/server.mjs';
-import { fakeModelSettings, readyChat, screenshot } from '../harness/browser.mjs';
+import { createRequire } from 'node:module';
+import { fakeModelSettings, readyChat, screenshot, setColorTheme } from '../harness/browser.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
 /** A solid red PNG of width × height, base64 (real pixels for the thumbnails and the larger view to decode). */
@@ -38,6 +39,8 @@ function redPng(width, height) {
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]).toString('base64');
 }
 const PNG = redPng(200, 120);
+
+const axeSource = createRequire(import.meta.url)('axe-core').source;
 
 let fake;
 const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-images-'));
@@ -131,4 +134,22 @@ wb.test('× removes a chip; a model without image input gets a notice and the co
   assert.equal(await chat.locator('#prompt-input').evaluate((e) => e.value), 'Describe it', 'the text stays');
   assert.equal(await chat.locator('#image-chips .image-chip').count(), 1, 'the image stays');
   await screenshot(page, 'chat-images-text-only-model');
+}, { timeout: 90_000 });
+
+wb.test('a dropped image file becomes a chip; axe-core finds no serious or critical violation around the images in high-contrast light', async (page) => {
+  const chat = await setColorTheme(page, 'Default High Contrast Light', 'vscode-high-contrast-light');
+  await chat.locator('#composer').evaluate((composer, base64) => {
+    const data = new DataTransfer();
+    data.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], 'dropped.png', { type: 'image/png' }));
+    composer.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+    composer.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  }, PNG);
+  await chat.locator('#image-chips .image-chip', { hasText: 'dropped.png' }).waitFor({ timeout: 15_000 });
+  const frame = await (await chat.locator('html').elementHandle()).ownerFrame();
+  await frame.evaluate(axeSource);
+  const violations = await frame.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })));
+  console.log(`# figures chat-images axe hc-light: ${violations.map((v) => `${v.impact} ${v.id} ${v.nodes.length}`).join(', ') || 'none'}`);
+  const severe = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(severe, [], 'no serious or critical violation');
+  await screenshot(page, 'chat-images-hc-light');
 }, { timeout: 90_000 });

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { startFakeLlm } from '../fake-llm/server.mjs';
-import { expandPane, fakeModelSettings, openWorkbench, readyChat, runCommand, screenshot, setColorTheme, sidebarPane } from '../harness/browser.mjs';
+import { clickMenuItem, expandPane, fakeModelSettings, openWorkbench, readyChat, runCommand, screenshot, setColorTheme, sidebarPane } from '../harness/browser.mjs';
 import { seedEntries } from '../harness/seed-entries.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
@@ -72,14 +72,7 @@ wb.test("the Sessions view's Open Chat in Editor shows the session in a wide edi
   await row.waitFor({ timeout: 20_000 });
   const sessionTab = page.locator('.tabs-container .tab', { hasText: 'Where is the checkout total' });
   await row.click({ button: 'right' });
-  await page.locator('.context-view .action-label', { hasText: 'Open Chat in Editor' }).first().click();
-  // The menu item can miss a click while the menu is still laying out: choose it with the keyboard then.
-  if (!(await sessionTab.waitFor({ timeout: 5_000 }).then(() => true, () => false))) {
-    await page.keyboard.press('Escape');
-    await row.click({ button: 'right' });
-    await page.locator('.context-view .action-label', { hasText: 'Open Chat in Editor' }).first().hover();
-    await page.keyboard.press('Enter');
-  }
+  await clickMenuItem(page, 'Open Chat in Editor');
   await sessionTab.waitFor({ timeout: 30_000 });
   await runCommand(page, 'View: Close Primary Side Bar');
   const [tab] = await editorChats(page, 1);

@@ -20,7 +20,8 @@ export interface Header {
 }
 
 export function createHeader(actions: HeaderActions): Header {
-  const title = el('span', { class: 'session-title', id: 'session-title' }, 'Arbor');
+  // the page's one h1 (screen readers list headings): the session's name, styled as the header's title
+  const title = el('h1', { class: 'session-title', id: 'session-title' }, 'Arbor');
   const workspace = el('span', { class: 'workspace', id: 'workspace-label' }, 'Connecting…');
   const version = el('span', { class: 'version', id: 'version-label' });
   const model = el('span', { class: 'model', id: 'model-label' });

@@ -14,7 +14,8 @@ export function createMeter(actions: MeterActions): { meter: HTMLElement; banner
   const bar = el('div', { class: 'meter-bar', role: 'meter', 'aria-label': 'Context used', 'aria-valuemin': '0' }, fill, tick);
   const text = el('span', { class: 'meter-text', id: 'meter-text' });
   const cost = el('span', { class: 'meter-cost', id: 'meter-cost' });
-  const meter = el('div', { class: 'meter', id: 'meter', hidden: true }, bar, el('div', { class: 'meter-line' }, text, cost));
+  // a landmark of its own (between the header and the conversation), so no content sits outside one
+  const meter = el('section', { class: 'meter', id: 'meter', 'aria-label': 'Context usage', hidden: true }, bar, el('div', { class: 'meter-line' }, text, cost));
   const bannerText = el('span', {});
   const compact = el('vscode-button', { appearance: 'primary', id: 'compact-now' }, 'Compact now');
   const later = el('vscode-button', { appearance: 'secondary', id: 'compact-later' }, 'Later');

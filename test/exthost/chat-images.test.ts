@@ -1,0 +1,88 @@
+// The host half of images in the chat: *Attach image* opens the editor's file picker (PNG/JPEG/GIF/WebP
+// filter) and answers with the chips, refusing a text file named .png and a file over the cap; a prompt
+// whose image is not one (a hostile webview) is refused with a notice and nothing is sent.
+import * as assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { IMAGE_LIMITS, parseHostMessage } from '../../src/protocol';
+import type { ArborApi } from '../../src/vscode/api';
+import { activateArbor, waitFor } from './helpers';
+import { stubWindow } from './surfaces-fixtures';
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+suite('chat view: images', () => {
+  let dir: string;
+  let api: ArborApi;
+
+  suiteSetup(async () => {
+    api = await activateArbor();
+    dir = await mkdtemp(join(tmpdir(), 'arbor-exthost-images-'));
+    await vscode.commands.executeCommand('arbor.openChat');
+    await waitFor('the chat view to resolve', () => api.chatView.isResolved);
+    assert.equal(await api.chatView.receive({ type: 'ready', protocolVersion: 4 }), true);
+  });
+
+  suiteTeardown(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('Attach image: the picker is filtered to images; a real PNG becomes a chip, a renamed text file and an oversize file are refused', async () => {
+    const files = { 'shot.png': PNG, 'notes.png': Buffer.from('not a picture'), 'huge.png': Buffer.alloc(IMAGE_LIMITS.maxBytes + 1) };
+    for (const [name, bytes] of Object.entries(files)) await writeFile(join(dir, name), bytes);
+    let options: vscode.OpenDialogOptions | undefined;
+    const ui = stubWindow({ showOpenDialog: async (given: vscode.OpenDialogOptions) => ((options = given), Object.keys(files).map((name) => vscode.Uri.file(join(dir, name)))) });
+    try {
+      const start = api.chatView.postCount;
+      assert.equal(await api.chatView.receive({ type: 'pickImages' }), true);
+      const answer = api.chatView.postsSince(start).find((post) => post.type === 'imagesAttached');
+      assert.ok(answer?.type === 'imagesAttached' && parseHostMessage(answer).ok);
+      assert.deepEqual(Object.values(options?.filters ?? {}), [['png', 'jpg', 'jpeg', 'gif', 'webp']]);
+      assert.equal(options?.canSelectMany, true);
+      assert.deepEqual(answer.images, [{ name: 'shot.png', mimeType: 'image/png', data: PNG.toString('base64') }]);
+      assert.deepEqual(answer.refused, [{ name: 'notes.png', problem: 'notImage' }, { name: 'huge.png', problem: 'tooLarge' }]);
+    } finally {
+      ui.restore();
+    }
+  });
+
+  test('a prompt carrying something that is not an image is refused with a notice; nothing is stored', async () => {
+    const before = api.app.snapshot({ tree: false }).conversation.length;
+    const start = api.chatView.postCount;
+    const fake = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString('base64');
+    assert.equal(await api.chatView.receive({ type: 'prompt', text: 'look', images: [{ mimeType: 'image/png', data: fake }] }), true);
+    const notice = api.chatView.postsSince(start).find((post) => post.type === 'notice');
+    assert.ok(notice?.type === 'notice' && notice.level === 'error', JSON.stringify(notice));
+    assert.match(notice.message, /not sent: image #1 is not a PNG, JPEG, GIF or WebP image/);
+    assert.equal(api.app.snapshot({ tree: false }).conversation.length, before);
+  });
+});
+
+suite('chat view: editing a message with images', () => {
+  test('Edit sends the edited text with the original images (the text-only test model refuses them with a notice)', async () => {
+    const api = await activateArbor();
+    const dir = await mkdtemp(join(tmpdir(), 'arbor-exthost-edit-images-'));
+    const at = (s: number) => new Date(Date.UTC(2025, 2, 1, 9, 0, s)).toISOString();
+    const lines = [
+      { type: 'session', version: 3, id: 'edit-images', timestamp: at(0), cwd: dir },
+      { type: 'message', id: 'u1', parentId: null, timestamp: at(1), message: { role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image', data: PNG.toString('base64'), mimeType: 'image/png' }], timestamp: 1 } },
+      { type: 'message', id: 'a1', parentId: 'u1', timestamp: at(2), message: { role: 'assistant', content: [{ type: 'text', text: 'A pixel.' }], api: 'openai-completions', provider: 'fake', model: 'fake-gpt', stopReason: 'stop', timestamp: 2 } },
+    ];
+    const file = join(dir, 'edit-images.jsonl');
+    await writeFile(file, lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    try {
+      await api.app.openSession(file);
+      assert.notEqual(api.app.currentModel.images, true, 'the test model is text-only');
+      const start = api.chatView.postCount;
+      assert.equal(await api.chatView.receive({ type: 'editMessage', entryId: 'u1', text: 'What colour is it?' }), true);
+      const notice = api.chatView.postsSince(start).find((post) => post.type === 'notice');
+      assert.ok(notice?.type === 'notice', 'a notice, not a prompt without its image');
+      assert.match(notice.message, /does not take images/);
+    } finally {
+      await api.app.newSession();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
