@@ -76,6 +76,18 @@ wb.test('a pasted image becomes a chip, goes to the model with the prompt and sh
   assert.ok(await chip.locator('img').evaluate((img) => img.complete && img.naturalWidth === 200), 'the thumbnail decoded (the CSP allows it)');
   assert.equal(await chip.locator('button.image-chip-remove').getAttribute('aria-label'), 'Remove image screenshot.png');
 
+  // text copied with a picture of itself (spreadsheet cells) pastes as text, without a chip
+  await chat.locator('#prompt-input textarea').evaluate((textarea, base64) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', 'A1 B1');
+    data.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], 'cells.png', { type: 'image/png' }));
+    textarea.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, composed: true, cancelable: true }));
+  }, PNG);
+  // a chip for the cells would come before the next paste's (the host answers in order)
+  await paste(chat, [{ name: 'second.png', type: 'image/png', base64: PNG }]);
+  await chat.locator('#image-chips .image-chip', { hasText: 'second.png' }).waitFor({ timeout: 15_000 });
+  assert.deepEqual(await chat.locator('#image-chips .image-chip-name').allInnerTexts(), ['screenshot.png', 'second.png'], 'no chip for the copied cells');
+  await chat.locator('#image-chips button[aria-label="Remove image second.png"]').click();
   await paste(chat, [{ name: 'notes.png', type: 'image/png', base64: btoa('just some text, not a picture') }]);
   await chat.locator('.inline-notice', { hasText: 'notes.png was not attached: it is not a PNG, JPEG, GIF or WebP image.' }).waitFor({ timeout: 10_000 });
   assert.equal(await chat.locator('#image-chips .image-chip').count(), 1, 'the fake image got no chip');

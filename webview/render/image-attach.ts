@@ -81,6 +81,8 @@ export function installImageAttachments(dropZone: HTMLElement, input: HTMLElemen
   };
 
   input.addEventListener('paste', (event: ClipboardEvent) => {
+    // copied text that also comes as a picture (cells from a spreadsheet, a Word paragraph) pastes as text
+    if (event.clipboardData?.getData('text/plain')) return;
     const files = imageFiles(event.clipboardData?.items);
     if (files.length === 0) return;
     event.preventDefault();
