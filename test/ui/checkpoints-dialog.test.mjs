@@ -1,11 +1,12 @@
 // UI test of the files choice in the chat's branch-switch dialog (issue #15), on a pre-written session
-// whose two turns wrote notes.txt (manifests + blobs in the store beside the sessions): clicking the first
-// turn's reply in the in-panel tree opens the dialog with "Conversation and files" checked, "1 file will
-// change" and the file listed, and the file that was never checkpointed (over the size cap) listed as
+// whose two turns wrote notes.txt (manifests + blobs in the store beside the sessions; the second also
+// deleted old.txt and created new.txt): clicking the first turn's reply in the in-panel tree opens the
+// dialog with "Conversation and files" checked, "3 files will change" and the files listed, and the file that was never checkpointed (over the size cap) listed as
 // not restorable; "Show changes" opens the multi-file diff; "No summary" then switches and the file on
-// disk, and in its open editor, holds the first turn's content again. Then "Compare Files With…" from
+// disk, and in its open editor, holds the first turn's content again, and the Explorer follows: the file
+// the second turn created disappears, the one it deleted is back. Then "Compare Files With…" from
 // the Session Tree between two branches that wrote different notes opens the multi-file diff. Both trees
-// show no row for a manifest: the step that changed the files carries "2 files" (graph, list and Session
+// show no row for a manifest: the step that changed the files carries "3 files" (graph, list and Session
 // Tree). Screenshots of the dialog in the dark, light and high-contrast themes, of the trees in light.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -14,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { startFakeLlm } from '../fake-llm/server.mjs';
-import { chatFrame, expandPane, fakeModelSettings, openArborContainer, readyChat, screenshot, sidebarPane } from '../harness/browser.mjs';
+import { chatFrame, expandPane, fakeModelSettings, openArborContainer, readyChat, runCommand, screenshot, sidebar, sidebarPane } from '../harness/browser.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
 let fake;
@@ -49,13 +50,22 @@ const v1 = blob('alpha notes\n');
 const v2 = blob('beta notes\n');
 const v3 = blob('gamma notes\n');
 const HUGE = 'cpws/huge.bin';
+// the first turn also wrote old.txt; the second deleted it and created new.txt
+const OLD = 'cpws/old.txt';
+const NEW = 'cpws/new.txt';
+const vOld = blob('old notes\n');
+const vNew = blob('new notes\n');
 const manifest = (id, parentId, before, afterState, extra = { before: {}, after: {} }) => ({
   type: 'custom', id, parentId, timestamp: at(), customType: 'arbor.files',
   data: { version: 1, reason: 'turn', method: 'tool', before: { [KEY]: before, ...extra.before }, after: { [KEY]: afterState, ...extra.after } },
 });
 // The first turn also made a file over the size cap (listed "not checkpointed"); a side branch from the
 // first reply wrote other notes (the Compare Files check); the main branch ends at r2, the session's leaf.
-const hugeExtra = { before: { [HUGE]: { kind: 'absent' } }, after: { [HUGE]: { kind: 'skipped', reason: 'too-large', size: 9_000_000 } } };
+const hugeExtra = {
+  before: { [HUGE]: { kind: 'absent' }, [OLD]: { kind: 'absent' } },
+  after: { [HUGE]: { kind: 'skipped', reason: 'too-large', size: 9_000_000 }, [OLD]: vOld },
+};
+const oldToNew = { before: { [OLD]: vOld, [NEW]: { kind: 'absent' } }, after: { [OLD]: { kind: 'absent' }, [NEW]: vNew } };
 const entries = [
   user('u1', null, 'Write the notes'),
   assistant('a1', 'u1', 'Writing them.'),
@@ -67,12 +77,13 @@ const entries = [
   assistant('r3', 'f3', 'The notes say gamma.'),
   user('u2', 'r1', 'Rewrite the notes'),
   assistant('a2', 'u2', 'Rewriting them.'),
-  manifest('f2', 'a2', v1, v2),
+  manifest('f2', 'a2', v1, v2, oldToNew),
   assistant('r2', 'f2', 'The notes say beta.'),
 ];
 const header = { type: 'session', version: 3, id: 'ui-checkpoints', timestamp: at(), cwd: workspace };
 writeFileSync(join(sessionsDir, '2025-03-01T09-00-00-000Z_ui-checkpoints.jsonl'), [header, ...entries].map((e) => JSON.stringify(e)).join('\n') + '\n');
 writeFileSync(join(workspace, 'notes.txt'), 'beta notes\n');
+writeFileSync(join(workspace, 'new.txt'), 'new notes\n');
 
 after(async () => {
   await fake?.close?.();
@@ -120,9 +131,17 @@ async function setTheme(page, label, kind) {
   await chatFrame(page).locator(`body.${kind}`).waitFor({ timeout: 30_000 });
 }
 
+/** The Explorer's row of a file at the workspace root. */
+const explorerRow = (page, name) => sidebar(page).locator('.explorer-folders-view .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${name.replace('.', '\\.')}$`) }) });
+
 wb.test('the switch dialog offers Conversation and files with the file list; choosing it restores the file on disk', async (page) => {
   await openArborContainer(page);
   await expandPane(page, 'Sessions');
+  // the Explorer before the switch: new.txt is there, old.txt is not
+  await runCommand(page, 'View: Show Explorer');
+  await explorerRow(page, 'new.txt').waitFor({ timeout: 20_000 });
+  assert.equal(await explorerRow(page, 'old.txt').count(), 0);
+  await openArborContainer(page);
   const row = sidebarPane(page, 'Sessions').locator('.monaco-list-row', { hasText: 'Write the notes' }).first();
   await row.waitFor({ timeout: 20_000 });
   const chat = await readyChat(page);
@@ -143,19 +162,20 @@ wb.test('the switch dialog offers Conversation and files with the file list; cho
   const tree = chat.locator('#tree-panel');
   // the panel opens as a graph (tree-graph.test.mjs): once a turn is expanded, the step before each
   // manifest carries its count
-  const graphFiles = tree.locator('.graph-files', { hasText: /^2 files$/ });
+  const graphFiles = tree.locator('.graph-files', { hasText: /^3 files$/ });
   await retry('expanding the first turn in the graph', async () => {
     await tree.locator('.graph-node', { hasText: 'Write the notes' }).locator('.graph-expand').first().click();
     await graphFiles.first().waitFor({ timeout: 5000 });
   });
-  assert.equal(await graphFiles.first().getAttribute('title'), '2 files changed');
+  assert.equal(await graphFiles.first().getAttribute('title'), '3 files changed');
   await screenshot(page, 'checkpoints-files-graph-dark');
   // the remaining checks are on its list of entries
   await chat.locator('#tree-panel .tree-mode-list').click();
   await tree.locator('.tree-row[data-id="a1"]').waitFor({ timeout: 20_000 });
   assert.equal(await tree.locator('.tree-row[data-id^="f"]').count(), 0, 'no row for a manifest');
-  assert.equal(await tree.locator('.tree-row[data-id="a1"] .tree-files').innerText(), '2 files');
-  assert.equal(await tree.locator('.tree-row[data-id="a2"] .tree-files').innerText(), '1 file');
+  assert.equal(await tree.locator('.tree-row[data-id="a1"] .tree-files').innerText(), '3 files');
+  assert.equal(await tree.locator('.tree-row[data-id="a2"] .tree-files').innerText(), '3 files');
+  assert.equal(await tree.locator('.tree-row[data-id="a3"] .tree-files').innerText(), '1 file');
   assert.equal(await tree.locator('.tree-row[data-id="r1"] .tree-files').count(), 0);
   assert.equal(await tree.locator('.tree-row[data-id="r1"] .tree-branches').innerText(), '2', 'r1 is still the branch point');
   await screenshot(page, 'checkpoints-files-list-dark');
@@ -165,8 +185,11 @@ wb.test('the switch dialog offers Conversation and files with the file list; cho
   });
   const files = chat.locator('#switch-files');
   await files.waitFor({ state: 'visible', timeout: 10_000 });
-  assert.equal(await chat.locator('#switch-files-summary').innerText(), '1 file will change');
-  assert.match(await chat.locator('#switch-files-list').innerText(), /cpws\/notes\.txt\s+modified/);
+  assert.equal(await chat.locator('#switch-files-summary').innerText(), '3 files will change');
+  const listed = await chat.locator('#switch-files-list').innerText();
+  assert.match(listed, /cpws\/notes\.txt\s+modified/);
+  assert.match(listed, /cpws\/new\.txt\s+deleted/);
+  assert.match(listed, /cpws\/old\.txt\s+added/);
   assert.equal(await chat.locator('#switch-files-restore').isChecked(), true, 'the default when the two points differ');
   assert.equal(await chat.locator('#switch-files-keep').isChecked(), false);
   assert.match(await chat.locator('#switch-files-not-restorable').innerText(), /1 file cannot be restored:\s+cpws\/huge\.bin\s+not checkpointed \(8\.6 MB, over the size cap\)/);
@@ -186,6 +209,13 @@ wb.test('the switch dialog offers Conversation and files with the file list; cho
   // The editor opened before the switch shows the restored content (VS Code follows the disk).
   await page.locator('.monaco-editor .view-lines', { hasText: 'alpha notes' }).first().waitFor({ timeout: 20_000 });
   await screenshot(page, 'checkpoints-restored-editor');
+  // The Explorer follows: the file the second turn created is gone, the one it deleted is back.
+  await runCommand(page, 'View: Show Explorer');
+  await explorerRow(page, 'old.txt').waitFor({ timeout: 20_000 });
+  await explorerRow(page, 'new.txt').waitFor({ state: 'detached', timeout: 20_000 });
+  assert.equal(await explorerRow(page, 'notes.txt').count(), 1);
+  await screenshot(page, 'checkpoints-restored-explorer');
+  await openArborContainer(page);
 }, { timeout: 240_000 });
 
 wb.test('Compare Files With… between two branches opens the multi-file diff', async (page) => {
@@ -213,7 +243,7 @@ wb.test('Compare Files With… between two branches opens the multi-file diff', 
   await screenshot(page, 'checkpoints-compare-files');
   // the Session Tree: no row for a manifest; "Writing them." carries the count in its description
   const writing = tree.locator('.monaco-list-row', { hasText: 'Writing them.' }).first();
-  await writing.locator('.label-description', { hasText: /2 files/ }).waitFor({ timeout: 20_000 });
+  await writing.locator('.label-description', { hasText: /3 files/ }).waitFor({ timeout: 20_000 });
   assert.equal(await tree.locator('.monaco-list-row', { hasText: /files changed/ }).count(), 0, 'no "N files changed" row');
   await setTheme(page, 'Light Modern', 'vscode-light');
   await screenshot(page, 'checkpoints-files-session-tree-light');
