@@ -8,7 +8,7 @@ import { base64Length, IMAGE_LIMITS, LIMITS, parseHostMessage, parseWebviewMessa
 import { validHostMessages, validWebviewMessages } from './fixtures';
 import { seededRandom as rng } from '../seeded-random';
 
-const LONGEST_STRING = Math.max(LIMITS.content, base64Length(IMAGE_LIMITS.maxBytes));
+const IMAGE_DATA_MAX = base64Length(IMAGE_LIMITS.maxBytes);
 
 type Path = (string | number)[];
 /** Keys whose values are opaque (tool arguments): any value there is valid, so they are not mutated. */
@@ -94,8 +94,8 @@ function fuzzDirection(name: string, samples: unknown[], parse: Parse, types: st
           what = 'numeric type';
         } else {
           const target = strings[Math.floor(pick() * strings.length)]!;
-          // longer than the longest string any message may hold (an image's base64 data)
-          setAt(base, target, 'x'.repeat(LONGEST_STRING + 1));
+          // longer than the string may be: an image's base64 data is the longest one a message holds
+          setAt(base, target, 'x'.repeat((target.at(-1) === 'data' ? IMAGE_DATA_MAX : LIMITS.content) + 1));
           what = `oversize string at ${target.join('.')}`;
         }
       }
