@@ -11,18 +11,12 @@ import { join } from 'node:path';
 import { after } from 'node:test';
 import { startFakeLlm } from '../fake-llm/server.mjs';
 import { chatFrame, fakeModelSettings, openSessionFromList, openWorkbench, runCommand, screenshot, setColorTheme } from '../harness/browser.mjs';
+import { seedEntries } from '../harness/seed-entries.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
 let fake;
 const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-graph-'));
-let clock = Date.parse('2025-04-01T09:00:00.000Z');
-const at = () => new Date((clock += 1000)).toISOString();
-const usage = { input: 100, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 120, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-const user = (id, parentId, text) => ({ type: 'message', id, parentId, timestamp: at(), message: { role: 'user', content: text, timestamp: clock } });
-const assistant = (id, parentId, text) => ({
-  type: 'message', id, parentId, timestamp: at(),
-  message: { role: 'assistant', content: [{ type: 'text', text }], api: 'openai-completions', provider: 'fake', model: 'fake-gpt', usage, stopReason: 'stop', timestamp: clock },
-});
+const { at, user, assistant } = seedEntries('2025-04-01T09:00:00.000Z');
 
 // Turns (a graph node each):  u1 ─┬─ u2 ─ b1 ─ u5          (the first branch, left behind)
 //                                 └─ u3 ─ c1 ─ u4 (leaf)   (the active path)
