@@ -13,118 +13,32 @@ import {
   isDone,
   type CompactionDoneOutcome,
   CompactionRunner,
-  DEFAULT_COMPACTION_SETTINGS,
   compactionThreshold,
-  estimateTokens,
   idleCompactionDue,
   idleTimeoutMs,
-  type CompactionHookRegistry,
   type CompactionOutcome,
-  type CompactionResult,
-  type CompactionPreparation,
-  type CompactionSettings,
-  type RetryPolicy,
-  type TokenEstimator,
 } from '../compaction';
 import { renderPrompt } from '../core/prompts';
-import { createProvider } from '../llm/registry';
-import { providerForApi } from '../llm/providers';
-import type { ProviderOptions } from '../llm/provider-options';
-import type { LlmMessage } from '../core/messages';
-import type { KeyResolver, ModelInfo, Provider, StreamRequest, ThinkingLevel, ToolDefinition } from '../llm/types';
+import { sameModel } from '../llm/models';
+import type { ModelInfo, StreamRequest } from '../llm/types';
 import { convertToLlm } from '../session/convert';
 import type { SessionEntry } from '../session/entries';
 import { entryCost } from '../session/entry-fields';
-import { SessionStore } from '../session/store';
-import type { ApprovalPolicy } from './approval';
+import type { SessionStore } from '../session/store';
+import type { AgentSessionDeps, CompactOptions } from './agent-session-types';
 import { withValidToolCallIds } from './tool-call-ids';
-import type { CompactionConfirmer } from './auto-compaction-confirm';
 import { contextTokensOf, livePromptTokens, recoveryFor } from './compaction-triggers';
 import { ContextMaintainer, type MaintainerHost, type RunState } from './context-maintainer';
-import { assistantToolCalls, type AgentEvent, type AgentEventListener, type ApprovalPrompter, type UsageInfo } from './events';
+import { assistantToolCalls, type AgentEvent, type AgentEventListener, type UsageInfo } from './events';
 import { IdleTimer, SYSTEM_CLOCK, type Clock } from './idle-timer';
-import { buildSystemPrompt, describeOs, readAgentsMd, type SystemPromptInput } from './system-prompt';
-import { runToolCalls, skipToolCalls, STOPPED_REASON, type ToolCallEnvironment, type ToolCheckpoints } from './tool-calls';
-import { toolDefinitions, type AgentTool, type ToolLimits, type WorkspaceRoots } from './tools';
+import { streamToReply, thinkingOf } from './reply-stream';
+import { runToolCalls, skipToolCalls, STOPPED_REASON } from './tool-calls';
+import { toolDefinitions } from './tools';
+import { TurnInputs } from './turn-inputs';
 
 export { AUTO_CONTINUE_CUSTOM_TYPE } from './context-maintainer';
 /** The hidden prompt the Continue action of a cut-off reply sends. */
 export const CONTINUE_CUSTOM_TYPE = 'continue';
-const THINKING_LEVELS: readonly ThinkingLevel[] = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
-
-export interface AgentCompactionOptions {
-  /** current `arbor.compaction.*` settings (read at every decision); default: the seed defaults */
-  settings?: () => CompactionSettings;
-  hooks?: CompactionHookRegistry;
-  /** summarizer retry policy (tests inject an instant sleep) */
-  retry?: Partial<RetryPolicy>;
-  estimator?: TokenEstimator;
-  fetchImpl?: typeof fetch;
-  /** timeout of OpenAI native /responses/compact (default 120 s) */
-  nativeCompactionTimeoutMs?: number;
-  /**
-   * Context promotion (`arbor.compaction.promotionModel`): the configured larger-window model(s) to
-   * switch to instead of compacting, or undefined. Read at every decision.
-   */
-  promotionModel?: () => ModelInfo | readonly ModelInfo[] | undefined;
-  /**
-   * Asked before a threshold or idle compaction when `warnBeforeAuto` is on (never before overflow or
-   * incomplete-output recovery). Without one, automatic compaction runs without asking.
-   */
-  confirmer?: CompactionConfirmer;
-}
-
-export interface AgentSessionDeps {
-  store: SessionStore;
-  /** the model the next request uses */
-  model: ModelInfo;
-  /** every model the user can use (summarizer candidates); default: just the current model */
-  availableModels?: () => readonly ModelInfo[];
-  keys: KeyResolver;
-  /** default: `createProvider(model, keys, providerOptions)` */
-  providerFactory?: (model: ModelInfo, keys: KeyResolver) => Provider;
-  providerOptions?: ProviderOptions;
-  tools: readonly AgentTool[];
-  approval: ApprovalPolicy;
-  prompter: ApprovalPrompter;
-  /** extra shown with an approval request (e.g. the edited file for a diff view) */
-  approvalPreview?: (toolName: string, args: Record<string, unknown>) => Promise<unknown>;
-  /** folders whose files always ask besides .vscode/, .git/, … (Arbor's sessions directory); read per run */
-  protectedDirectories?: () => readonly string[];
-  workspace: WorkspaceRoots;
-  /** VS Code workspace trust; a function so a trust change applies to the next tool call */
-  trusted: boolean | (() => boolean);
-  /**
-   * The system prompt: fixed text, or a builder given the default input (folders, OS, date, AGENTS.md,
-   * restricted flag, offered tools). Default: `buildSystemPrompt(input)`. Rebuilt at every prompt.
-   */
-  systemPrompt?: string | ((input: SystemPromptInput) => string | Promise<string>);
-  compaction?: AgentCompactionOptions;
-  toolLimits?: Partial<ToolLimits>;
-  /** max output tokens per request (default: the provider's choice from the model) */
-  maxTokens?: number;
-  /** a new session for the handoff strategy; default: a sibling file with `parentSession` set */
-  createHandoffSession?: (previous: SessionStore) => Promise<SessionStore>;
-  clock?: Clock;
-  log?: (message: string) => void;
-  /** file checkpoints (src/checkpoints): each turn's file changes become an `arbor.files` entry */
-  checkpoints?: TurnCheckpoints;
-}
-
-/** The recorder of file checkpoints as the agent loop drives it (src/checkpoints/recorder.ts). */
-export interface TurnCheckpoints extends ToolCheckpoints {
-  /** appends the turn's manifest after its tool results (when a file changed) */
-  finishTurn(append: (customType: string, data: unknown) => Promise<{ id: string }>): Promise<unknown>;
-}
-
-export interface CompactOptions {
-  /** preview-and-edit: return the result to save (maybe edited) or undefined to cancel */
-  review?: (result: CompactionResult, preparation: CompactionPreparation) => Promise<CompactionResult | undefined>;
-  /** "Compact Up To Here": keep the path from this entry on (see prepareCompactionAt) */
-  keepFrom?: string;
-  /** manual handoff: a handoff document seeds a new session, whatever `arbor.compaction.strategy` says */
-  handoff?: boolean;
-}
 
 type Interrupt = 'stop' | 'compact';
 
@@ -132,7 +46,7 @@ export class AgentSession {
   private currentStore: SessionStore;
   private currentModel: ModelInfo;
   private readonly listeners = new Set<AgentEventListener>();
-  private readonly providers = new Map<string, Provider>();
+  private readonly inputs: TurnInputs;
   private readonly runner: CompactionRunner;
   private readonly maintainer: ContextMaintainer;
   private readonly idleTimer: IdleTimer;
@@ -144,7 +58,6 @@ export class AgentSession {
   private compactWaiting = false;
   private pendingModel: ModelInfo | undefined;
   private pendingThinkingLevel: string | undefined;
-  private lastSystemPrompt = '';
   private lastCost = 0;
   private sessionCost: number;
   private disposed = false;
@@ -153,6 +66,13 @@ export class AgentSession {
     this.currentStore = deps.store;
     this.currentModel = deps.model;
     this.clock = deps.clock ?? SYSTEM_CLOCK;
+    this.inputs = new TurnInputs(deps, {
+      store: () => this.currentStore,
+      model: () => this.currentModel,
+      now: () => this.clock.now(),
+      emit: (event) => this.emit(event),
+      persist: (message) => this.persist(message),
+    });
     this.sessionCost = costOfEntries(deps.store.getEntries());
     this.runner = this.createRunner();
     this.runner.onEvent((event) => {
@@ -170,7 +90,7 @@ export class AgentSession {
       }
     });
     this.maintainer = new ContextMaintainer(this.maintainerHost(), this.runner);
-    this.idleTimer = new IdleTimer(this.clock, () => idleTimeoutMs(this.settings()), () => void this.onIdleTimer());
+    this.idleTimer = new IdleTimer(this.clock, () => idleTimeoutMs(this.inputs.settings()), () => void this.onIdleTimer());
     this.armIdleTimer();
   }
 
@@ -370,7 +290,7 @@ export class AgentSession {
    */
   async runIdleCompaction(): Promise<CompactionOutcome | undefined> {
     if (this.activity || this.compactWaiting || this.runner.running || this.disposed) return undefined;
-    const settings = this.settings();
+    const settings = this.inputs.settings();
     const promptTokens = livePromptTokens(this.currentStore.buildContext().messages);
     const due = idleCompactionDue(settings, { promptTokens, userTyping: false, agentBusy: false, compacting: false });
     if (!due || promptTokens === undefined) return undefined;
@@ -400,11 +320,11 @@ export class AgentSession {
   /** Context size and cost for the status bar / chat header. */
   usage(): UsageInfo {
     const window = this.model.contextWindow;
-    const measured = contextTokensOf(this.currentStore.buildContext().messages, (m) => this.estimate(m), () => this.fixedOverheadTokens());
+    const measured = contextTokensOf(this.currentStore.buildContext().messages, (m) => this.inputs.estimate(m), () => this.inputs.fixedOverheadTokens());
     return {
       ...measured,
       contextWindow: window,
-      thresholdTokens: compactionThreshold(window, this.settings()),
+      thresholdTokens: compactionThreshold(window, this.inputs.settings()),
       lastCost: this.lastCost,
       sessionCost: this.sessionCost,
     };
@@ -465,7 +385,7 @@ export class AgentSession {
     this.maintainer.resetOverflowGuard();
     const message: UserMessage = { role: 'user', content: userContent(text, images), timestamp: this.clock.now() };
     await this.persist(message);
-    const systemPrompt = await this.resolveSystemPrompt();
+    const systemPrompt = await this.inputs.resolveSystemPrompt();
     await this.loop(systemPrompt, { lengthRecovered: false, autoContinued: false }, signal);
   }
 
@@ -481,7 +401,7 @@ export class AgentSession {
     await this.applyPendingChanges();
     this.maintainer.resetOverflowGuard();
     if (first) await this.persist(first);
-    const systemPrompt = await this.resolveSystemPrompt();
+    const systemPrompt = await this.inputs.resolveSystemPrompt();
     await this.loop(systemPrompt, { lengthRecovered: false, autoContinued: false }, controller.signal);
   }
 
@@ -491,7 +411,7 @@ export class AgentSession {
       await this.applyPendingChanges();
       const { message, entryId } = await this.streamReply(systemPrompt, signal);
       const calls = assistantToolCalls(message);
-      const env = this.toolEnvironment();
+      const env = this.inputs.toolEnvironment();
       if (message.stopReason === 'aborted') {
         await skipToolCalls(env, calls, STOPPED_REASON);
         return;
@@ -524,7 +444,7 @@ export class AgentSession {
   private async streamReply(systemPrompt: string, signal: AbortSignal): Promise<{ message: AssistantMessage; entryId: string }> {
     const model = this.currentModel;
     const context = this.currentStore.buildContext();
-    const tools = this.offeredTools();
+    const tools = this.inputs.offeredTools();
     const request: StreamRequest = {
       model,
       systemPrompt,
@@ -534,40 +454,8 @@ export class AgentSession {
       ...(this.deps.maxTokens ? { maxTokens: this.deps.maxTokens } : {}),
       ...thinkingOf(context.thinkingLevel),
     };
-    this.emit({ type: 'message_start', role: 'assistant' });
-    let final: AssistantMessage | undefined;
-    try {
-      for await (const event of this.providerFor(model).stream(request)) {
-        switch (event.type) {
-          case 'text_delta':
-            this.emit({ type: 'message_delta', kind: 'text', contentIndex: event.contentIndex, delta: event.delta });
-            break;
-          case 'thinking_delta':
-            this.emit({ type: 'message_delta', kind: 'thinking', contentIndex: event.contentIndex, delta: event.delta });
-            break;
-          case 'toolcall_start':
-            this.emit({ type: 'message_delta', kind: 'toolcall_start', contentIndex: event.contentIndex, id: event.id, name: event.name });
-            break;
-          case 'toolcall_delta':
-            this.emit({ type: 'message_delta', kind: 'toolcall', contentIndex: event.contentIndex, delta: event.delta });
-            break;
-          case 'toolcall_end':
-            this.emit({ type: 'message_delta', kind: 'toolcall_end', contentIndex: event.contentIndex, toolCall: event.toolCall });
-            break;
-          case 'retry':
-            this.emit({ type: 'retry', attempt: event.attempt, maxAttempts: event.maxAttempts, delayMs: event.delayMs, errorMessage: event.errorMessage });
-            break;
-          case 'done':
-            final = event.message;
-            break;
-        }
-      }
-    } catch (error) {
-      // Providers promise not to throw; if one does anyway, the turn still ends with a persisted reply.
-      final = failedReply(model, signal.aborted ? 'aborted' : 'error', (error as Error)?.message ?? String(error), this.clock.now());
-    }
-    final ??= failedReply(model, signal.aborted ? 'aborted' : 'error', 'The provider stream ended without a reply.', this.clock.now());
-    final = this.withValidToolCallIds(final);
+    const reply = await streamToReply(this.inputs.providerFor(model), request, (event) => this.emit(event), () => this.clock.now());
+    const final = this.withValidToolCallIds(reply);
     const entryId = await this.persist(final);
     this.lastCost = final.usage?.cost?.total ?? 0;
     this.sessionCost += this.lastCost;
@@ -586,12 +474,6 @@ export class AgentSession {
 
   // ---- host of the context maintainer -----------------------------------------------------------
 
-  /** A model can be used when it has a key, or its wire needs none (local, VS Code's, demo). */
-  private async usable(model: ModelInfo): Promise<boolean> {
-    if (sameModel(model, this.currentModel) || providerForApi(model.api)?.key !== 'required') return true;
-    return Boolean(await this.deps.keys.getKey(model.provider));
-  }
-
   /** Context tokens of the current path: the newest live usage plus estimates, or all estimates plus the fixed overhead. */
   private contextEstimate(): number {
     const usage = this.usage();
@@ -603,21 +485,16 @@ export class AgentSession {
    * marker and the preview do (docs/architecture.md, compaction markers), then tells the meter.
    */
   async primeSystemPrompt(): Promise<void> {
-    if (this.lastSystemPrompt !== '') return;
-    await this.resolveSystemPrompt();
+    if (this.inputs.hasSystemPrompt) return;
+    await this.inputs.resolveSystemPrompt();
     this.emitUsage();
-  }
-
-  /** Tokens of the system prompt and the tool definitions (estimated). */
-  private fixedOverheadTokens(): number {
-    return Math.ceil((this.lastSystemPrompt.length + JSON.stringify(toolDefinitions(this.offeredTools())).length) / 4);
   }
 
   // ---- idle ---------------------------------------------------------------------------------------
 
   private armIdleTimer(): void {
     if (this.disposed) return;
-    const settings = this.settings();
+    const settings = this.inputs.settings();
     if (settings.idleEnabled && settings.strategy !== 'off') this.idleTimer.arm();
     else this.idleTimer.cancel();
   }
@@ -632,80 +509,16 @@ export class AgentSession {
 
   // ---- helpers ------------------------------------------------------------------------------------
 
-  private settings(): CompactionSettings {
-    return this.deps.compaction?.settings?.() ?? DEFAULT_COMPACTION_SETTINGS;
-  }
-
-  private trusted(): boolean {
-    return typeof this.deps.trusted === 'function' ? this.deps.trusted() : this.deps.trusted;
-  }
-
-  private estimate(message: AgentMessage): number {
-    return (this.deps.compaction?.estimator ?? estimateTokens)(message);
-  }
-
-  /** Tools the model is told about: refused ones (restricted mode, "deny" settings) are not offered. */
-  private offeredTools(): AgentTool[] {
-    const trusted = this.trusted();
-    return this.deps.tools.filter((tool) => this.deps.approval.disabledReason(tool.name, { trusted }) === undefined);
-  }
-
-  private toolEnvironment(): ToolCallEnvironment {
-    return {
-      tools: this.deps.tools,
-      approval: this.deps.approval,
-      prompter: this.deps.prompter,
-      workspace: this.deps.workspace,
-      trusted: this.trusted(),
-      ...(this.deps.toolLimits ? { limits: this.deps.toolLimits } : {}),
-      ...(this.deps.approvalPreview ? { approvalPreview: this.deps.approvalPreview } : {}),
-      ...(this.deps.protectedDirectories ? { protectedDirectories: this.deps.protectedDirectories() } : {}),
-      now: () => this.clock.now(),
-      emit: (event) => this.emit(event),
-      persist: (result) => this.persist(result),
-      ...(this.deps.checkpoints ? { checkpoints: this.deps.checkpoints } : {}),
-    };
-  }
-
-  private async resolveSystemPrompt(): Promise<string> {
-    const source = this.deps.systemPrompt;
-    if (typeof source === 'string') return (this.lastSystemPrompt = source);
-    const tools = this.offeredTools();
-    const agentsMd = await readAgentsMd(this.deps.workspace).catch(() => undefined);
-    const input: SystemPromptInput = {
-      workspaceFolders: this.deps.workspace.folders,
-      os: describeOs(),
-      date: new Date(this.clock.now()),
-      restricted: !this.trusted(),
-      tools,
-      ...(agentsMd ? { agentsMd } : {}),
-    };
-    this.lastSystemPrompt = source ? await source(input) : buildSystemPrompt(input);
-    return this.lastSystemPrompt;
-  }
-
-  private providerFor(model: ModelInfo): Provider {
-    const key = `${model.provider}/${model.id}/${model.baseUrl ?? ''}`;
-    let provider = this.providers.get(key);
-    if (!provider) {
-      provider = this.deps.providerFactory
-        ? this.deps.providerFactory(model, this.deps.keys)
-        : createProvider(model, this.deps.keys, this.deps.providerOptions);
-      this.providers.set(key, provider);
-    }
-    return provider;
-  }
-
   private maintainerHost(): MaintainerHost {
     const options = this.deps.compaction ?? {};
     return {
       store: () => this.currentStore,
       model: () => this.currentModel,
       switchModel: (model) => this.switchModel(model),
-      settings: () => this.settings(),
+      settings: () => this.inputs.settings(),
       availableModels: () => this.deps.availableModels?.() ?? [],
       ...(options.promotionModel ? { injectedPromotion: options.promotionModel } : {}),
-      usable: (model) => this.usable(model),
+      usable: (model) => this.inputs.usable(model),
       contextEstimate: () => this.contextEstimate(),
       queueLength: () => this.queue.length,
       working: () => Boolean(this.activity || this.compactWaiting || this.runner.running),
@@ -740,10 +553,10 @@ export class AgentSession {
         getBranch: () => this.currentStore.getBranch(),
         appendCompaction: (fields) => this.currentStore.appendCompaction(fields),
       },
-      settings: () => this.settings(),
+      settings: () => this.inputs.settings(),
       models: () => ({ current: this.currentModel, available: this.deps.availableModels?.() ?? [this.currentModel] }),
       // Other candidates only when they can work: a key, or a local/demo model that needs none.
-      providerFor: async (model) => ((await this.usable(model)) ? this.providerFor(model) : undefined),
+      providerFor: async (model) => ((await this.inputs.usable(model)) ? this.inputs.providerFor(model) : undefined),
       ...(options.hooks ? { hooks: options.hooks } : {}),
       ...(options.estimator ? { estimator: options.estimator } : {}),
       ...(options.retry ? { retry: options.retry } : {}),
@@ -751,20 +564,10 @@ export class AgentSession {
       ...(options.nativeCompactionTimeoutMs !== undefined ? { nativeCompactionTimeoutMs: options.nativeCompactionTimeoutMs } : {}),
       keys: this.deps.keys,
       ...(this.deps.log ? { log: this.deps.log } : {}),
-      fixedOverheadTokens: () => this.fixedOverheadTokens(),
+      fixedOverheadTokens: () => this.inputs.fixedOverheadTokens(),
       thinkingLevel: () => thinkingOf(this.thinkingLevel).thinkingLevel,
-      liveContext: () => this.liveContext(),
+      liveContext: () => this.inputs.liveContext(),
     });
-  }
-
-  /** What the model saw last (system prompt, tools) with the current messages: the handoff reuses it. */
-  private liveContext(): { systemPrompt: string; messages: LlmMessage[]; tools?: ToolDefinition[] } {
-    const tools = this.offeredTools();
-    return {
-      systemPrompt: this.lastSystemPrompt,
-      messages: convertToLlm(this.currentStore.buildContext().messages),
-      ...(tools.length > 0 ? { tools: toolDefinitions(tools) } : {}),
-    };
   }
 
   /** Model / thinking-level changes made while busy are persisted between requests. */
@@ -823,30 +626,8 @@ interface QueuedPrompt {
   images: readonly ImageContent[];
 }
 
-function sameModel(a: ModelInfo, b: ModelInfo): boolean {
-  return a.provider === b.provider && a.id === b.id;
-}
-
-function thinkingOf(level: string): { thinkingLevel?: ThinkingLevel } {
-  return THINKING_LEVELS.includes(level as ThinkingLevel) ? { thinkingLevel: level as ThinkingLevel } : {};
-}
-
 function errorKindOf(message: AssistantMessage): { kind?: string; provider: string } {
   return { ...(typeof message.errorKind === 'string' ? { kind: message.errorKind } : {}), provider: message.provider };
-}
-
-function failedReply(model: ModelInfo, stopReason: 'error' | 'aborted', errorMessage: string, now: number): AssistantMessage {
-  return {
-    role: 'assistant',
-    content: [],
-    api: model.api,
-    provider: model.provider,
-    model: model.id,
-    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
-    stopReason,
-    errorMessage,
-    timestamp: now,
-  };
 }
 
 /** Cost of every reply, usage entry and summary in the file (once, when the session is opened). */

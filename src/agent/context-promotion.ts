@@ -3,7 +3,7 @@
 // the current context fits it, and retry without compacting. Nothing is summarized, so nothing is lost.
 // The host passes the configured model(s) (`arbor.compaction.promotionModel`); this file only decides.
 import { compactionThreshold, type CompactionSettings } from '../compaction';
-import { findModel } from '../llm/models';
+import { findModel, sameModel } from '../llm/models';
 import type { ModelInfo } from '../llm/types';
 
 export type PromotionTrigger = 'overflow' | 'length' | 'threshold';
@@ -27,10 +27,6 @@ export function configuredPromotions(current: ModelInfo, settings: CompactionSet
   const refs = [current.promoteTo, settings.promotionModel].filter((ref): ref is string => Boolean(ref?.trim()));
   const found = refs.map((ref) => findModel(available, ref.trim())).filter((m): m is ModelInfo => m !== undefined);
   return found.filter((model, i) => found.findIndex((other) => sameModel(other, model)) === i);
-}
-
-function sameModel(a: ModelInfo, b: ModelInfo): boolean {
-  return a.provider === b.provider && a.id === b.id;
 }
 
 /**

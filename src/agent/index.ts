@@ -1,5 +1,6 @@
 // Public surface of the agent runtime for the VS Code layer (chat panel wiring).
-export { AgentSession, AUTO_CONTINUE_CUSTOM_TYPE, type AgentSessionDeps, type AgentCompactionOptions, type CompactOptions } from './agent-session';
+export { AgentSession, AUTO_CONTINUE_CUSTOM_TYPE } from './agent-session';
+export type { AgentSessionDeps, AgentCompactionOptions, CompactOptions } from './agent-session-types';
 export type { AgentEvent, AgentEventListener, ApprovalPrompter, ApprovalRequest, MessageDelta, ToolEndStatus, UsageInfo } from './events';
 export { SYSTEM_CLOCK, type Clock } from './idle-timer';
 export { ApprovalPolicy, parseApprovalSettings, RESTRICTED_MODE_REASON, type ApprovalAnswer, type ApprovalSetting } from './approval';

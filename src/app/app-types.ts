@@ -2,7 +2,7 @@
 // snapshot, conversation windows), what it reports (AppChange) and what its calls return. Kept apart from
 // the controller (arbor-app.ts) so the views, the VS Code layer and tests can import the types alone.
 import type { PinChange } from '../session/pins';
-import type { AgentCompactionOptions, AgentSessionDeps } from '../agent/agent-session';
+import type { AgentCompactionOptions, AgentSessionDeps } from '../agent/agent-session-types';
 import type { AgentEvent, ApprovalPrompter, UsageInfo } from '../agent/events';
 import type { CompactionConfirmer } from '../agent/auto-compaction-confirm';
 import type { AgentTool } from '../agent/tools';

@@ -2,7 +2,7 @@
 // sessions once (finishing any restore a crash interrupted), hands the agent a recorder, and answers the
 // surfaces that move the leaf: which files a switch would change, restoring them, comparing two nodes,
 // per-node counts, the store's size and garbage collection. No `vscode`; the host asks the user.
-import type { TurnCheckpoints } from '../agent/agent-session';
+import type { TurnCheckpoints } from '../agent/agent-session-types';
 import type { WorkspaceRoots } from '../agent/tools/types';
 import {
   applyRestore,

@@ -41,6 +41,11 @@ export interface ModelSettingsResult {
   problems: string[];
 }
 
+/** The same model: one provider, one id (base URLs and settings aside). */
+export function sameModel(a: Pick<ModelInfo, 'provider' | 'id'>, b: Pick<ModelInfo, 'provider' | 'id'>): boolean {
+  return a.provider === b.provider && a.id === b.id;
+}
+
 export function modelKey(model: Pick<ModelInfo, 'provider' | 'id'>): string {
   return `${model.provider}/${model.id}`;
 }

@@ -38,7 +38,7 @@ import { migrateToCurrentVersion, sessionVersion } from './migrate';
 import { newSessionHeader, sessionFileName } from './new-session';
 import { ReadableSession } from './readable-session';
 import { attemptRewrite, fingerprint, MAX_REWRITE_ATTEMPTS, type RewriteWritten } from './rewrite';
-import type { LoadProblem, ParsedLine, ScanResult } from './scan';
+import type { ParsedLine, ScanResult } from './scan';
 import { removeStaleTemps } from './stale-temps';
 import type { CompactionFields, CreateOptions, OpenOptions } from './store-types';
 import type { TitleSlot } from './title-slot';

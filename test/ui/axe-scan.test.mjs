@@ -14,21 +14,14 @@ import { after } from 'node:test';
 import { startFakeLlm } from '../fake-llm/server.mjs';
 import { fakeModelSettings, openSessionFromList, setColorTheme } from '../harness/browser.mjs';
 import { THEMES } from '../harness/themes.mjs';
+import { seedEntries, textContent as text } from '../harness/seed-entries.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
 const axeSource = createRequire(import.meta.url)('axe-core').source;
 
 let fake;
 const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-axe-'));
-let clock = Date.parse('2025-05-01T09:00:00.000Z');
-const at = () => new Date((clock += 1000)).toISOString();
-const usage = { input: 100, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 120, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-const user = (id, parentId, text) => ({ type: 'message', id, parentId, timestamp: at(), message: { role: 'user', content: text, timestamp: clock } });
-const assistant = (id, parentId, content, stopReason = 'stop') => ({
-  type: 'message', id, parentId, timestamp: at(),
-  message: { role: 'assistant', content, api: 'openai-completions', provider: 'fake', model: 'fake-gpt', usage, stopReason, timestamp: clock },
-});
-const text = (t) => [{ type: 'text', text: t }];
+const { at, user, assistant, toolResult } = seedEntries('2025-05-01T09:00:00.000Z');
 
 // u1 → a1 ┬ u2 → a2 (tool call) → t1 → a3                       (left behind)
 //         └ b1 (branch summary) → u3 → a4 → c1 (compaction) → u4 → a5 (leaf)
@@ -36,8 +29,8 @@ const entries = [
   user('u1', null, 'Add a README intro for the bookshop'),
   assistant('a1', 'u1', text('The README now starts with a short **intro** and a `npm start` line.')),
   user('u2', 'a1', 'Run the tests'),
-  assistant('a2', 'u2', [...text('Running them.'), { type: 'toolCall', id: 'call1', name: 'bash', arguments: { command: 'npm test' } }], 'toolUse'),
-  { type: 'message', id: 't1', parentId: 'a2', timestamp: at(), message: { role: 'toolResult', toolCallId: 'call1', toolName: 'bash', content: text('3 passing'), isError: false, timestamp: clock } },
+  assistant('a2', 'u2', [...text('Running them.'), { type: 'toolCall', id: 'call1', name: 'bash', arguments: { command: 'npm test' } }], { stopReason: 'toolUse' }),
+  toolResult('t1', 'a2', 'call1', 'bash', '3 passing'),
   assistant('a3', 't1', text('All three pass.')),
   { type: 'branch_summary', id: 'b1', parentId: 'a1', timestamp: at(), fromId: 'a3', summary: '## Goal\nRun the tests.\n\n## Done\nThree pass.', details: { readFiles: ['package.json'], modifiedFiles: ['README.md'] } },
   user('u3', 'b1', 'Add a license file instead'),

@@ -14,19 +14,13 @@ import { after } from 'node:test';
 import { startFakeLlm } from '../fake-llm/server.mjs';
 import { expandPane, fakeModelSettings, openArborContainer, readyChat, screenshot, setColorTheme, sidebarPane } from '../harness/browser.mjs';
 import { THEMES } from '../harness/themes.mjs';
+import { seedEntries } from '../harness/seed-entries.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
 let fake;
 const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-branches-'));
 const sessionFile = join(sessionsDir, '2025-04-01T09-00-00-000Z_ui-branches.jsonl');
-let clock = Date.parse('2025-04-01T09:00:00.000Z');
-const at = () => new Date((clock += 1000)).toISOString();
-const usage = { input: 100, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 120, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-const user = (id, parentId, text) => ({ type: 'message', id, parentId, timestamp: at(), message: { role: 'user', content: text, timestamp: clock } });
-const assistant = (id, parentId, text, stopReason = 'stop', errorMessage) => ({
-  type: 'message', id, parentId, timestamp: at(),
-  message: { role: 'assistant', content: [{ type: 'text', text }], api: 'openai-completions', provider: 'fake', model: 'fake-gpt', usage, stopReason, ...(errorMessage ? { errorMessage } : {}), timestamp: clock },
-});
+const { at, user, assistant } = seedEntries('2025-04-01T09:00:00.000Z');
 
 // u1 ─ a1 ┬ u2 ─ a2                     (first try)
 //         └ u3 ─ a3 ─ u4 ─ a4 (failed)   (second try, where the session is)
@@ -38,7 +32,7 @@ const entries = [
   user('u3', 'a1', 'Use spaces'),
   assistant('a3', 'u3', 'Done with spaces.'),
   user('u4', 'a3', 'Run the formatter'),
-  assistant('a4', 'u4', '', 'error', 'Connection refused (the fake provider is down)'),
+  assistant('a4', 'u4', '', { stopReason: 'error', errorMessage: 'Connection refused (the fake provider is down)' }),
 ];
 const header = { type: 'session', version: 3, id: 'ui-branches', timestamp: at(), cwd: sessionsDir };
 writeFileSync(sessionFile, [header, ...entries].map((e) => JSON.stringify(e)).join('\n') + '\n');

@@ -13,22 +13,14 @@ import { join } from 'node:path';
 import { after } from 'node:test';
 import { startFakeLlm } from '../fake-llm/server.mjs';
 import { chatFrame, expandPane, fakeModelSettings, openArborContainer, readyChat, screenshot, sidebar, sidebarPane } from '../harness/browser.mjs';
+import { seedEntries } from '../harness/seed-entries.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
 let fake;
 const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-chat-seeded-'));
-let clock = Date.parse('2025-02-01T09:00:00.000Z');
-const at = () => new Date((clock += 1000)).toISOString();
 const filler = 'The bookshop keeps its inventory in a JSON file and the checkout flow needs tests. '.repeat(25);
-const user = (id, parentId, text) => ({ type: 'message', id, parentId, timestamp: at(), message: { role: 'user', content: text, timestamp: clock } });
-const assistant = (id, parentId, text, tokens = 1000) => ({
-  type: 'message', id, parentId, timestamp: at(),
-  message: {
-    role: 'assistant', content: [{ type: 'text', text }], api: 'openai-completions', provider: 'fake', model: 'fake-gpt',
-    usage: { input: tokens, output: 50, cacheRead: 0, cacheWrite: 0, totalTokens: tokens + 50, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
-    stopReason: 'stop', timestamp: clock,
-  },
-});
+const { at, user, assistant: seededAssistant } = seedEntries('2025-02-01T09:00:00.000Z');
+const assistant = (id, parentId, text, tokens = 1000) => seededAssistant(id, parentId, text, { tokens });
 
 function writeSession(name, id, entries) {
   const header = { type: 'session', version: 3, id, timestamp: at(), cwd: sessionsDir };

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { after } from 'node:test';
 import { startFakeLlm } from '../fake-llm/server.mjs';
 import { chatFrame, expandPane, fakeModelSettings, openArborContainer, readyChat, runCommand, screenshot, sidebar, sidebarPane } from '../harness/browser.mjs';
+import { seedEntries } from '../harness/seed-entries.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
 let fake;
@@ -24,17 +25,7 @@ const sessionsDir = join(base, 'sessions');
 const workspace = join(base, 'cpws');
 mkdirSync(sessionsDir);
 mkdirSync(workspace);
-let clock = Date.parse('2025-03-01T09:00:00.000Z');
-const at = () => new Date((clock += 1000)).toISOString();
-const user = (id, parentId, text) => ({ type: 'message', id, parentId, timestamp: at(), message: { role: 'user', content: text, timestamp: clock } });
-const assistant = (id, parentId, text) => ({
-  type: 'message', id, parentId, timestamp: at(),
-  message: {
-    role: 'assistant', content: [{ type: 'text', text }], api: 'openai-completions', provider: 'fake', model: 'fake-gpt',
-    usage: { input: 100, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 120, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
-    stopReason: 'stop', timestamp: clock,
-  },
-});
+const { at, user, assistant } = seedEntries('2025-03-01T09:00:00.000Z');
 
 /** Stores `text` as a blob (as src/checkpoints/blob-store.ts lays them out) and returns its state. */
 function blob(text) {

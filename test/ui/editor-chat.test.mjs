@@ -11,22 +11,16 @@ import { join } from 'node:path';
 import { after } from 'node:test';
 import { startFakeLlm } from '../fake-llm/server.mjs';
 import { clickMenuItem, expandPane, fakeModelSettings, openWorkbench, readyChat, runCommand, screenshot, setColorTheme, sidebarPane } from '../harness/browser.mjs';
+import { seedEntries } from '../harness/seed-entries.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
 let fake;
 const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-editor-'));
-let clock = Date.parse('2025-04-01T09:00:00.000Z');
-const at = () => new Date((clock += 1000)).toISOString();
-const usage = { input: 100, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 120, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-const user = (id, parentId, text) => ({ type: 'message', id, parentId, timestamp: at(), message: { role: 'user', content: text, timestamp: clock } });
-const assistant = (id, parentId, content, stopReason = 'stop') => ({
-  type: 'message', id, parentId, timestamp: at(),
-  message: { role: 'assistant', content, api: 'openai-completions', provider: 'fake', model: 'fake-gpt', usage, stopReason, timestamp: clock },
-});
+const { at, user, assistant, toolResult } = seedEntries('2025-04-01T09:00:00.000Z');
 const entries = [
   user('u1', null, 'Where is the checkout total computed?'),
-  assistant('a1', 'u1', [{ type: 'text', text: 'Let me search for it.' }, { type: 'toolCall', id: 'call1', name: 'grep', arguments: { pattern: 'total', path: 'src' } }], 'toolUse'),
-  { type: 'message', id: 't1', parentId: 'a1', timestamp: at(), message: { role: 'toolResult', toolCallId: 'call1', toolName: 'grep', content: [{ type: 'text', text: 'src/checkout.ts:12: const total = sum(items);' }], isError: false, timestamp: clock } },
+  assistant('a1', 'u1', [{ type: 'text', text: 'Let me search for it.' }, { type: 'toolCall', id: 'call1', name: 'grep', arguments: { pattern: 'total', path: 'src' } }], { stopReason: 'toolUse' }),
+  toolResult('t1', 'a1', 'call1', 'grep', 'src/checkout.ts:12: const total = sum(items);'),
   assistant('a2', 't1', [{ type: 'text', text: 'In `src/checkout.ts`, line 12:\n\n```ts\nconst total = sum(items);\n```\n\nIt adds the **item prices**; taxes come later.' }]),
   user('u2', 'a2', 'Add the taxes there'),
   assistant('a3', 'u2', [{ type: 'text', text: 'Done: `total` now includes the taxes.' }]),

@@ -10,24 +10,18 @@ import { join } from 'node:path';
 import { after } from 'node:test';
 import { startFakeLlm } from '../fake-llm/server.mjs';
 import { chatFrame, fakeModelSettings, openSessionFromList, readyChat, screenshot, setColorTheme } from '../harness/browser.mjs';
+import { seedEntries } from '../harness/seed-entries.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
 let fake;
 const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-narrow-'));
-let clock = Date.parse('2025-03-01T09:00:00.000Z');
-const at = () => new Date((clock += 1000)).toISOString();
-const usage = { input: 100, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 120, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-const user = (id, parentId, text) => ({ type: 'message', id, parentId, timestamp: at(), message: { role: 'user', content: text, timestamp: clock } });
-const assistant = (id, parentId, content, stopReason = 'stop') => ({
-  type: 'message', id, parentId, timestamp: at(),
-  message: { role: 'assistant', content, api: 'openai-completions', provider: 'fake', model: 'fake-gpt', usage, stopReason, timestamp: clock },
-});
+const { at, user, assistant, toolResult } = seedEntries('2025-03-01T09:00:00.000Z');
 const longPath = 'src/components/checkout/payment-providers/international/very-long-directory-name/PaymentProviderConfiguration.test.ts';
 
 const entries = [
   user('u1', null, 'Run the tests in `src/checkout.test.ts`'),
-  assistant('a1', 'u1', [{ type: 'text', text: 'Running `npm test` now.' }, { type: 'toolCall', id: 'call1', name: 'bash', arguments: { command: `npm test -- --reporter=spec ${longPath}` } }], 'toolUse'),
-  { type: 'message', id: 't1', parentId: 'a1', timestamp: at(), message: { role: 'toolResult', toolCallId: 'call1', toolName: 'bash', content: [{ type: 'text', text: '3 passing' }], isError: false, timestamp: clock } },
+  assistant('a1', 'u1', [{ type: 'text', text: 'Running `npm test` now.' }, { type: 'toolCall', id: 'call1', name: 'bash', arguments: { command: `npm test -- --reporter=spec ${longPath}` } }], { stopReason: 'toolUse' }),
+  toolResult('t1', 'a1', 'call1', 'bash', '3 passing'),
   assistant('a2', 't1', [{ type: 'text', text: 'All three pass. The config lives in `package.json` under `scripts.test`.' }]),
   {
     type: 'branch_summary', id: 'b1', parentId: 'a2', timestamp: at(), fromId: 'a2',

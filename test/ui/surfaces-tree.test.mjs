@@ -10,22 +10,14 @@ import { join } from 'node:path';
 import { after } from 'node:test';
 import { startFakeLlm } from '../fake-llm/server.mjs';
 import { expandPane, fakeModelSettings, openArborContainer, sidebarPane } from '../harness/browser.mjs';
+import { seedEntries } from '../harness/seed-entries.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
 let fake;
 const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-sessions-'));
-let clock = Date.parse('2025-01-01T00:00:00.000Z');
-const at = () => new Date((clock += 1000)).toISOString();
 const filler = 'The bookshop keeps its inventory in a JSON file and the checkout flow needs tests. '.repeat(60);
-const user = (id, parentId, text) => ({ type: 'message', id, parentId, timestamp: at(), message: { role: 'user', content: text, timestamp: clock } });
-const assistant = (id, parentId, text, tokens) => ({
-  type: 'message', id, parentId, timestamp: at(),
-  message: {
-    role: 'assistant', content: [{ type: 'text', text }], api: 'openai-completions', provider: 'fake', model: 'fake-gpt',
-    usage: { input: tokens, output: 50, cacheRead: 0, cacheWrite: 0, totalTokens: tokens + 50, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
-    stopReason: 'stop', timestamp: clock,
-  },
-});
+const { at, user, assistant: seededAssistant } = seedEntries('2025-01-01T00:00:00.000Z');
+const assistant = (id, parentId, text, tokens) => seededAssistant(id, parentId, text, { tokens });
 
 /** u1 → a1 ┬ u2 "Try approach Alpha" → a2        (old branch)
  *           └ u3 "Try approach Beta" → a3 → … → a7 (current, long enough to compact) */

@@ -10,19 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { startFakeLlm } from '../fake-llm/server.mjs';
-import { chatFrame, fakeModelSettings, openSessionFromList, runCommand, screenshot, setColorTheme } from '../harness/browser.mjs';
+import { chatFrame, fakeModelSettings, openSessionFromList, openWorkbench, runCommand, screenshot, setColorTheme } from '../harness/browser.mjs';
+import { seedEntries } from '../harness/seed-entries.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
 let fake;
 const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-graph-'));
-let clock = Date.parse('2025-04-01T09:00:00.000Z');
-const at = () => new Date((clock += 1000)).toISOString();
-const usage = { input: 100, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 120, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-const user = (id, parentId, text) => ({ type: 'message', id, parentId, timestamp: at(), message: { role: 'user', content: text, timestamp: clock } });
-const assistant = (id, parentId, text) => ({
-  type: 'message', id, parentId, timestamp: at(),
-  message: { role: 'assistant', content: [{ type: 'text', text }], api: 'openai-completions', provider: 'fake', model: 'fake-gpt', usage, stopReason: 'stop', timestamp: clock },
-});
+const { at, user, assistant } = seedEntries('2025-04-01T09:00:00.000Z');
 
 // Turns (a graph node each):  u1 ─┬─ u2 ─ b1 ─ u5          (the first branch, left behind)
 //                                 └─ u3 ─ c1 ─ u4 (leaf)   (the active path)
@@ -229,3 +223,18 @@ for (const [theme, kind, tag] of [
     await screenshot(page, `tree-graph-theme-${tag}`);
   });
 }
+
+wb.test('after a window reload the Conversation Tree tab comes back on its session, drawn', async (page, server) => {
+  await page.reload();
+  await openWorkbench(page, server);
+  // the tab (src/vscode/tree-tabs.ts, its serializer) waits for the side bar's chat to reopen the session
+  const tab = await treeTab(page);
+  await tab.locator('#app[data-leaf="b1"]').waitFor({ timeout: 30_000 });
+  await tab.locator('.graph-node', { hasText: 'Back on the changelog' }).first().waitFor();
+  const graph = await drawn(tab);
+  console.log(`# figures tree-graph tab after reload: ${JSON.stringify(graph)}`);
+  assert.equal(graph.turns, 7, 'the whole tree of the session is drawn again');
+  const frame = page.locator('iframe.webview.ready[src*="extensionId=arbor-dev.arbor"]:visible');
+  const widths = await frame.evaluateAll((frames) => frames.map((f) => Math.round(f.getBoundingClientRect().width)));
+  assert.ok(Math.max(...widths) >= 600, `the tab is a wide editor tab (${widths.join(', ')} px)`);
+});

@@ -1,20 +1,13 @@
-import { test, before, after, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startFakeLlm, type FakeLlm } from '../../fake-llm/server.mjs';
 import { insertBranchSummary, forkBranch, NothingToCarry } from '../../../src/branch/carry';
 import { BranchSummaryCancelled, UnknownNavigationTarget } from '../../../src/branch/errors';
 import { loadTemplate } from '../../../src/core/prompts';
 import { TreeSession, call } from './helpers';
 import { sentPrompt, summarizer, waitForRequests } from './llm';
+import { useFakeLlm } from '../llm/helpers';
 
-let fake: FakeLlm;
-before(async () => {
-  fake = await startFakeLlm();
-});
-after(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
+const fakeLlm = useFakeLlm();
 
 /** root ─ a ─ (other: o1 ─ o2) and (current: c1 ─ c2 = leaf) */
 async function scene() {
@@ -32,8 +25,8 @@ async function scene() {
 test('carries the other branch summary into the current leaf without leaving it', async () => {
   const { t, a, o1, o2, c2 } = await scene();
   try {
-    fake.enqueue({ text: '## Goal\nThe other idea.' });
-    const result = await insertBranchSummary(t.store, o2, { summarizer: summarizer(fake), customInstructions: 'why it failed' });
+    fakeLlm().enqueue({ text: '## Goal\nThe other idea.' });
+    const result = await insertBranchSummary(t.store, o2, { summarizer: summarizer(fakeLlm()), customInstructions: 'why it failed' });
     assert.equal(result.commonAncestorId, a);
     assert.deepEqual(result.summarizedEntryIds, [o1, o2]);
     const entry = result.summaryEntry;
@@ -42,7 +35,7 @@ test('carries the other branch summary into the current leaf without leaving it'
     assert.equal(t.store.getLeafId(), entry.id);
     assert.ok(entry.summary.startsWith(`${loadTemplate('branch/carry-summary-preamble').trimEnd()}\n\n## Goal\nThe other idea.`));
     assert.ok(entry.summary.endsWith('<read-files>\nother.ts\n</read-files>'));
-    const { user } = sentPrompt(fake.requests[0]!);
+    const { user } = sentPrompt(fakeLlm().requests[0]!);
     assert.ok(user.includes('explore the other idea') && !user.includes('current work') && !user.includes('[User]: start'));
     assert.ok(user.endsWith('Additional focus: why it failed'));
     const context = t.store.buildContext().messages;
@@ -55,10 +48,10 @@ test('carries the other branch summary into the current leaf without leaving it'
 test('a source on the current path has nothing to carry; an unknown source is an error', async () => {
   const { t, a, c2 } = await scene();
   try {
-    await assert.rejects(insertBranchSummary(t.store, a, { summarizer: summarizer(fake) }), NothingToCarry);
-    await assert.rejects(insertBranchSummary(t.store, c2, { summarizer: summarizer(fake) }), NothingToCarry);
-    await assert.rejects(insertBranchSummary(t.store, 'missing', { summarizer: summarizer(fake) }), UnknownNavigationTarget);
-    assert.equal(fake.requests.length, 0);
+    await assert.rejects(insertBranchSummary(t.store, a, { summarizer: summarizer(fakeLlm()) }), NothingToCarry);
+    await assert.rejects(insertBranchSummary(t.store, c2, { summarizer: summarizer(fakeLlm()) }), NothingToCarry);
+    await assert.rejects(insertBranchSummary(t.store, 'missing', { summarizer: summarizer(fakeLlm()) }), UnknownNavigationTarget);
+    assert.equal(fakeLlm().requests.length, 0);
   } finally {
     await t.dispose();
   }
@@ -68,10 +61,10 @@ test('cancelling a carry leaves the file byte-identical and the leaf where it wa
   const { t, o2, c2 } = await scene();
   try {
     const before = await t.bytes();
-    fake.enqueue({ text: 'hangs', chunkSize: 2, hangAfterChunks: 1 });
+    fakeLlm().enqueue({ text: 'hangs', chunkSize: 2, hangAfterChunks: 1 });
     const controller = new AbortController();
-    const pending = insertBranchSummary(t.store, o2, { summarizer: summarizer(fake), signal: controller.signal });
-    await waitForRequests(fake, 1);
+    const pending = insertBranchSummary(t.store, o2, { summarizer: summarizer(fakeLlm()), signal: controller.signal });
+    await waitForRequests(fakeLlm(), 1);
     controller.abort();
     await assert.rejects(pending, BranchSummaryCancelled);
     assert.equal(t.store.getLeafId(), c2);

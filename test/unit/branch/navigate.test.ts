@@ -1,6 +1,5 @@
-import { test, before, after, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startFakeLlm, type FakeLlm } from '../../fake-llm/server.mjs';
 import { navigateTree } from '../../../src/branch/navigate';
 import { TreeNavigationHookRegistry, type AfterNavigationEvent, type BeforeTreeNavigationEvent } from '../../../src/branch/hooks';
 import { BranchSummaryFailed, LeafMovedDuringSummary, NoSummarizerModel, UnknownNavigationTarget } from '../../../src/branch/errors';
@@ -9,15 +8,9 @@ import { InMemoryLeafMemory } from '../../../src/session/leaf-memory';
 import type { BranchSummaryEntry } from '../../../src/session/entries';
 import { TreeSession, call } from './helpers';
 import { sentPrompt, summarizer, waitForRequests } from './llm';
+import { useFakeLlm } from '../llm/helpers';
 
-let fake: FakeLlm;
-before(async () => {
-  fake = await startFakeLlm();
-});
-after(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
+const fakeLlm = useFakeLlm();
 
 const PREAMBLE = loadTemplate('branch/branch-summary-preamble').trimEnd();
 
@@ -96,8 +89,8 @@ test('a custom_message target behaves like a user message', () =>
 
 test('summarize: the summary is generated before moving and attached at the new position', () =>
   run(async ({ t, A1, U2, A2, B2 }) => {
-    fake.enqueue({ text: '## Goal\nApproach one.' });
-    const result = await navigateTree(t.store, B2, { summarize: true }, { summarizer: summarizer(fake) });
+    fakeLlm().enqueue({ text: '## Goal\nApproach one.' });
+    const result = await navigateTree(t.store, B2, { summarize: true }, { summarizer: summarizer(fakeLlm()) });
     assert.equal(result.cancelled, false);
     const entry = result.summaryEntry!;
     assert.equal(entry.type, 'branch_summary');
@@ -114,7 +107,7 @@ test('summarize: the summary is generated before moving and attached at the new 
     assert.ok((details.cost?.input ?? 0) > 0);
     assert.equal(t.store.getLeafId(), entry.id);
     assert.equal(result.newLeafId, entry.id);
-    const { user } = sentPrompt(fake.requests[0]!);
+    const { user } = sentPrompt(fakeLlm().requests[0]!);
     assert.ok(user.includes('try approach one') && !user.includes('first question'), 'only the abandoned part is sent');
     const context = t.store.buildContext().messages;
     assert.equal(context[context.length - 1]!.role, 'branchSummary');
@@ -123,11 +116,11 @@ test('summarize: the summary is generated before moving and attached at the new 
 
 test('summarize onto a user target attaches under its parent; at the root it becomes a new root', () =>
   run(async ({ t, A1, V2, U1 }) => {
-    fake.enqueue({ text: 'one' }, { text: 'two' });
-    const first = await navigateTree(t.store, V2, { summarize: true }, { summarizer: summarizer(fake) });
+    fakeLlm().enqueue({ text: 'one' }, { text: 'two' });
+    const first = await navigateTree(t.store, V2, { summarize: true }, { summarizer: summarizer(fakeLlm()) });
     assert.equal(first.summaryEntry!.parentId, A1);
     assert.equal(first.editorText, 'other direction');
-    const second = await navigateTree(t.store, U1, { summarize: true }, { summarizer: summarizer(fake) });
+    const second = await navigateTree(t.store, U1, { summarize: true }, { summarizer: summarizer(fakeLlm()) });
     assert.equal(second.summaryEntry!.parentId, null);
     assert.equal(second.summaryEntry!.fromId, 'root');
     assert.equal(second.editorText, 'first question');
@@ -136,10 +129,10 @@ test('summarize onto a user target attaches under its parent; at the root it bec
 test('summarize with nothing abandoned (moving down) navigates without a summary and without a model call', () =>
   run(async ({ t, A1, A2 }) => {
     t.at(A1);
-    const result = await navigateTree(t.store, A2, { summarize: true }, { summarizer: summarizer(fake) });
+    const result = await navigateTree(t.store, A2, { summarize: true }, { summarizer: summarizer(fakeLlm()) });
     assert.equal(result.summaryEntry, undefined);
     assert.equal(t.store.getLeafId(), A2);
-    assert.equal(fake.requests.length, 0);
+    assert.equal(fakeLlm().requests.length, 0);
   }));
 
 test('summarize without a model (and no hook summary) fails before anything is written', () =>
@@ -153,10 +146,10 @@ test('summarize without a model (and no hook summary) fails before anything is w
 test('cancel while the model hangs: file byte-identical, leaf unchanged, cancelled result', () =>
   run(async ({ t, A2, B2 }) => {
     const before = await t.bytes();
-    fake.enqueue({ text: 'this never completes', chunkSize: 2, hangAfterChunks: 1 });
+    fakeLlm().enqueue({ text: 'this never completes', chunkSize: 2, hangAfterChunks: 1 });
     const controller = new AbortController();
-    const pending = navigateTree(t.store, B2, { summarize: true, signal: controller.signal }, { summarizer: summarizer(fake) });
-    await waitForRequests(fake, 1);
+    const pending = navigateTree(t.store, B2, { summarize: true, signal: controller.signal }, { summarizer: summarizer(fakeLlm()) });
+    await waitForRequests(fakeLlm(), 1);
     controller.abort();
     const result = await pending;
     assert.equal(result.cancelled, true);
@@ -170,9 +163,9 @@ test('cancel while the model hangs: file byte-identical, leaf unchanged, cancell
 test('a failed summary throws "Branch summarization failed" and leaves the store as it was', () =>
   run(async ({ t, A2, B2 }) => {
     const before = await t.bytes();
-    fake.enqueue({ error: { kind: 'server', status: 400, message: 'bad request body', shouldRetry: false } });
+    fakeLlm().enqueue({ error: { kind: 'server', status: 400, message: 'bad request body', shouldRetry: false } });
     await assert.rejects(
-      navigateTree(t.store, B2, { summarize: true }, { summarizer: summarizer(fake) }),
+      navigateTree(t.store, B2, { summarize: true }, { summarizer: summarizer(fakeLlm()) }),
       (error: unknown) => error instanceof BranchSummaryFailed && /^Branch summarization failed: /.test((error as Error).message),
     );
     assert.equal(t.store.getLeafId(), A2);
@@ -190,8 +183,8 @@ test('label: set on the target (the label entry is appended at the new position)
 
 test('label with summary: the summary entry is labelled (as pi does), not the target', () =>
   run(async ({ t, B2 }) => {
-    fake.enqueue({ text: 'summary' });
-    const result = await navigateTree(t.store, B2, { summarize: true, label: 'after summary' }, { summarizer: summarizer(fake) });
+    fakeLlm().enqueue({ text: 'summary' });
+    const result = await navigateTree(t.store, B2, { summarize: true, label: 'after summary' }, { summarizer: summarizer(fakeLlm()) });
     assert.equal(t.store.getLabel(result.summaryEntry!.id), 'after summary');
     assert.equal(t.store.getLabel(B2), undefined);
     assert.equal(t.store.getLeafEntry()!.parentId, result.summaryEntry!.id);
@@ -210,12 +203,12 @@ test('hooks: before-tree-navigation can cancel; nothing is written and after-nav
       afterNavigation: (event) => void after.push(event),
     });
     const before = await t.bytes();
-    const result = await navigateTree(t.store, B2, { summarize: true, customInstructions: 'focus' }, { summarizer: summarizer(fake), hooks });
+    const result = await navigateTree(t.store, B2, { summarize: true, customInstructions: 'focus' }, { summarizer: summarizer(fakeLlm()), hooks });
     assert.equal(result.cancelled, true);
     assert.equal(result.message, 'Navigation cancelled');
     assert.equal(t.store.getLeafId(), A2);
     assert.deepEqual(await t.bytes(), before);
-    assert.equal(fake.requests.length, 0);
+    assert.equal(fakeLlm().requests.length, 0);
     assert.equal(after.length, 0);
     assert.equal(seen!.preparation.targetId, B2);
     assert.equal(seen!.preparation.oldLeafId, A2);
@@ -233,8 +226,8 @@ test('hooks: a provided summary is used (fromHook, no model call) and after-navi
       beforeTreeNavigation: () => ({ summary: { summary: 'from the hook', details: { custom: 1 } } }),
       afterNavigation: (event) => void after.push(event),
     });
-    const result = await navigateTree(t.store, B2, { summarize: true }, { summarizer: summarizer(fake), hooks });
-    assert.equal(fake.requests.length, 0);
+    const result = await navigateTree(t.store, B2, { summarize: true }, { summarizer: summarizer(fakeLlm()), hooks });
+    assert.equal(fakeLlm().requests.length, 0);
     const entry = result.summaryEntry as BranchSummaryEntry;
     assert.equal(entry.summary, 'from the hook');
     assert.equal(entry.fromHook, true);
@@ -269,11 +262,11 @@ test('hooks: a throwing hook is logged and never breaks navigation; overrides fr
       beforeTreeNavigation: () => ({ customInstructions: 'hook focus' }),
       afterNavigation: (event) => void after.push(event),
     });
-    fake.enqueue({ text: 'summary' });
-    const result = await navigateTree(t.store, B2, { summarize: true }, { summarizer: summarizer(fake), hooks });
+    fakeLlm().enqueue({ text: 'summary' });
+    const result = await navigateTree(t.store, B2, { summarize: true }, { summarizer: summarizer(fakeLlm()), hooks });
     assert.equal(result.cancelled, false);
     assert.ok(result.summaryEntry);
-    assert.ok(sentPrompt(fake.requests[0]!).user.endsWith('Additional focus: hook focus'));
+    assert.ok(sentPrompt(fakeLlm().requests[0]!).user.endsWith('Additional focus: hook focus'));
     assert.equal(after.length, 1, 'the second hook still ran');
     assert.ok(logs.some((l) => l.includes('beforeTreeNavigation failed: hook exploded')));
     assert.ok(logs.some((l) => l.includes('afterNavigation failed: after exploded')));
@@ -291,9 +284,9 @@ test('the new position survives a reload (leaf memory)', async () => {
 
 test('if the conversation moves on while summarizing, nothing is written and the caller is told', () =>
   run(async ({ t, B2 }) => {
-    fake.enqueue({ text: 'a slow summary of the branch', chunkSize: 3, delayMs: 40 });
-    const pending = navigateTree(t.store, B2, { summarize: true }, { summarizer: summarizer(fake) });
-    await waitForRequests(fake, 1);
+    fakeLlm().enqueue({ text: 'a slow summary of the branch', chunkSize: 3, delayMs: 40 });
+    const pending = navigateTree(t.store, B2, { summarize: true }, { summarizer: summarizer(fakeLlm()) });
+    await waitForRequests(fakeLlm(), 1);
     const appended = await t.user('typed meanwhile');
     await assert.rejects(pending, LeafMovedDuringSummary);
     assert.equal(t.store.getLeafId(), appended);

@@ -1,23 +1,16 @@
 // "Summarize from here": what the summarizer sees (the stage, nothing before it), the path the model gets
 // afterwards (everything before the stage, then one summary), the originals kept, the user's words kept
 // verbatim, and every refusal or cancel leaving the file byte for byte as it was.
-import { test, before, after, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startFakeLlm, type FakeLlm } from '../../fake-llm/server.mjs';
 import { planStage, summarizeStage, type StagePlan } from '../../../src/branch/stage';
 import { loadTemplate } from '../../../src/core/prompts';
 import { PIN_CUSTOM_TYPE, pinData } from '../../../src/session/pins';
 import { TreeSession, call } from './helpers';
 import { sentPrompt, summarizer, waitForRequests } from './llm';
+import { useFakeLlm } from '../llm/helpers';
 
-let fake: FakeLlm;
-before(async () => {
-  fake = await startFakeLlm();
-});
-after(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
+const fakeLlm = useFakeLlm();
 
 /** u1 ─ a1 ─ [stage: u2 ─ a2(read) ─ r2 ─ pin(u2) ─ u3 ─ a3] = leaf */
 async function scene() {
@@ -46,11 +39,11 @@ test('the summarizer sees the stage only; the path becomes what came before plus
     assert.equal(plan.parentId, a1);
     assert.equal(plan.leafId, a3);
     assert.deepEqual(plan.constraints.map((c) => c.kind), ['pinned'], 'a pinned message is kept whole (not sentence by sentence)');
-    fake.enqueue({ text: '## Goal\nThe exporter.' });
-    const outcome = await summarizeStage(t.store, plan, { summarizer: summarizer(fake), customInstructions: 'the test plan', label: 'stage 2' });
+    fakeLlm().enqueue({ text: '## Goal\nThe exporter.' });
+    const outcome = await summarizeStage(t.store, plan, { summarizer: summarizer(fakeLlm()), customInstructions: 'the test plan', label: 'stage 2' });
     assert.equal(outcome.status, 'summarized');
     if (outcome.status !== 'summarized') return;
-    const { user } = sentPrompt(fake.requests[0]!);
+    const { user } = sentPrompt(fakeLlm().requests[0]!);
     assert.ok(user.includes('Stage two: write the exporter') && user.includes('Now the tests.') && user.includes('Exporter and tests done.'));
     assert.ok(!user.includes('Set up the project.') && !user.includes('Project set up.'), 'nothing before the stage');
     assert.ok(user.includes(loadTemplate('branch/stage-summary').split('\n')[0]!.trim()), 'the stage prompt, not the abandoned-branch one');
@@ -107,16 +100,16 @@ test('a cancel while summarizing, a failure and a leaf that moved leave the file
   try {
     const before = await t.bytes();
     const controller = new AbortController();
-    fake.enqueue({ text: 'this never completes', chunkSize: 2, hangAfterChunks: 1 });
-    const running = summarizeStage(t.store, planned(t, u2), { summarizer: summarizer(fake), signal: controller.signal });
-    await waitForRequests(fake, 1);
+    fakeLlm().enqueue({ text: 'this never completes', chunkSize: 2, hangAfterChunks: 1 });
+    const running = summarizeStage(t.store, planned(t, u2), { summarizer: summarizer(fakeLlm()), signal: controller.signal });
+    await waitForRequests(fakeLlm(), 1);
     controller.abort();
     assert.deepEqual(await running, { status: 'cancelled' });
-    fake.enqueue({ error: { kind: 'server', status: 400, message: 'bad request body', shouldRetry: false } });
-    assert.equal((await summarizeStage(t.store, planned(t, u2), { summarizer: summarizer(fake) })).status, 'failed');
+    fakeLlm().enqueue({ error: { kind: 'server', status: 400, message: 'bad request body', shouldRetry: false } });
+    assert.equal((await summarizeStage(t.store, planned(t, u2), { summarizer: summarizer(fakeLlm()) })).status, 'failed');
     const plan = planned(t, u2);
     t.at(u2);
-    assert.equal((await summarizeStage(t.store, plan, { summarizer: summarizer(fake) })).status, 'refused');
+    assert.equal((await summarizeStage(t.store, plan, { summarizer: summarizer(fakeLlm()) })).status, 'refused');
     assert.deepEqual(await t.bytes(), before);
   } finally {
     await t.dispose();

@@ -1,21 +1,14 @@
-import { test, before, after, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startFakeLlm, type FakeLlm } from '../../fake-llm/server.mjs';
 import { generateBranchSummary, branchTokenBudget } from '../../../src/branch/summarize';
 import { BranchSummaryCancelled, BranchSummaryFailed } from '../../../src/branch/errors';
 import { loadTemplate } from '../../../src/core/prompts';
 import type { SessionEntry } from '../../../src/session/entries';
 import { TreeSession, call, chars } from './helpers';
 import { sentPrompt, summarizer, waitForRequests } from './llm';
+import { useFakeLlm } from '../llm/helpers';
 
-let fake: FakeLlm;
-before(async () => {
-  fake = await startFakeLlm();
-});
-after(async () => {
-  await fake.close();
-});
-beforeEach(() => fake.reset());
+const fakeLlm = useFakeLlm();
 
 const PREAMBLE = loadTemplate('branch/branch-summary-preamble').trimEnd();
 const BRANCH_PROMPT = loadTemplate('branch/branch-summary').trimEnd();
@@ -36,10 +29,10 @@ test('the request holds the serialized branch in <conversation>, our prompt and 
   const t = await TreeSession.create();
   try {
     const entries = await abandonedBranch(t);
-    fake.enqueue({ text: MODEL_ANSWER });
-    const result = await generateBranchSummary(entries, summarizer(fake));
-    assert.equal(fake.requests.length, 1);
-    const { system, user } = sentPrompt(fake.requests[0]!);
+    fakeLlm().enqueue({ text: MODEL_ANSWER });
+    const result = await generateBranchSummary(entries, summarizer(fakeLlm()));
+    assert.equal(fakeLlm().requests.length, 1);
+    const { system, user } = sentPrompt(fakeLlm().requests[0]!);
     assert.equal(system, SYSTEM);
     assert.ok(user.startsWith('<conversation>\n[User]: Rewrite the parser in src/parse.ts'), user);
     assert.ok(user.includes('[Assistant tool calls]: edit(path="src/parse.ts"); read(path="src/lex.ts")'));
@@ -66,13 +59,13 @@ test('custom instructions add focus after our prompt, or replace it', async () =
   const t = await TreeSession.create();
   try {
     const entries = await abandonedBranch(t);
-    fake.enqueue({ text: MODEL_ANSWER }, { text: 'Only the lexer matters.' });
-    await generateBranchSummary(entries, { ...summarizer(fake), customInstructions: 'the lexer changes' });
-    const added = sentPrompt(fake.requests[0]!).user;
+    fakeLlm().enqueue({ text: MODEL_ANSWER }, { text: 'Only the lexer matters.' });
+    await generateBranchSummary(entries, { ...summarizer(fakeLlm()), customInstructions: 'the lexer changes' });
+    const added = sentPrompt(fakeLlm().requests[0]!).user;
     assert.ok(added.endsWith(`${BRANCH_PROMPT}\n\nAdditional focus: the lexer changes`), added.slice(-300));
 
-    const replaced = await generateBranchSummary(entries, { ...summarizer(fake), customInstructions: 'List the lexer changes only.', replaceInstructions: true });
-    const user = sentPrompt(fake.requests[1]!).user;
+    const replaced = await generateBranchSummary(entries, { ...summarizer(fakeLlm()), customInstructions: 'List the lexer changes only.', replaceInstructions: true });
+    const user = sentPrompt(fakeLlm().requests[1]!).user;
     assert.ok(user.endsWith('</conversation>\n\nList the lexer changes only.'), user.slice(-200));
     assert.ok(!user.includes('## Goal'), 'our prompt is gone');
     assert.ok(replaced.summary.startsWith(`${PREAMBLE}\n\nOnly the lexer matters.`));
@@ -86,12 +79,12 @@ test('the budget is the context window minus reserveTokens: older messages are l
   try {
     const old = await t.user(`OLDEST ${chars(3000)}`);
     const recent = await t.user(`RECENT ${chars(500)}`);
-    fake.enqueue({ text: MODEL_ANSWER });
-    const deps = summarizer(fake, { contextWindow: 4000 }, 2000);
+    fakeLlm().enqueue({ text: MODEL_ANSWER });
+    const deps = summarizer(fakeLlm(), { contextWindow: 4000 }, 2000);
     assert.equal(branchTokenBudget(deps.model, deps.reserveTokens), 2000);
     const result = await generateBranchSummary([t.store.getEntry(old)!, t.store.getEntry(recent)!], deps);
     assert.deepEqual(result.includedEntryIds, [recent]);
-    const { user } = sentPrompt(fake.requests[0]!);
+    const { user } = sentPrompt(fakeLlm().requests[0]!);
     assert.ok(user.includes('RECENT') && !user.includes('OLDEST'));
   } finally {
     await t.dispose();
@@ -102,8 +95,8 @@ test('a provider error becomes "Branch summarization failed: …"', async () => 
   const t = await TreeSession.create();
   try {
     const entries = await abandonedBranch(t);
-    fake.enqueue({ error: { kind: 'auth', message: 'Incorrect API key provided' } });
-    await assert.rejects(generateBranchSummary(entries, summarizer(fake)), (error: unknown) => {
+    fakeLlm().enqueue({ error: { kind: 'auth', message: 'Incorrect API key provided' } });
+    await assert.rejects(generateBranchSummary(entries, summarizer(fakeLlm())), (error: unknown) => {
       assert.ok(error instanceof BranchSummaryFailed);
       assert.match((error as Error).message, /^Branch summarization failed: .*Incorrect API key/);
       return true;
@@ -117,10 +110,10 @@ test('aborting while the model hangs rejects with BranchSummaryCancelled', async
   const t = await TreeSession.create();
   try {
     const entries = await abandonedBranch(t);
-    fake.enqueue({ text: 'never finishes', chunkSize: 2, hangAfterChunks: 1 });
+    fakeLlm().enqueue({ text: 'never finishes', chunkSize: 2, hangAfterChunks: 1 });
     const controller = new AbortController();
-    const pending = generateBranchSummary(entries, { ...summarizer(fake), signal: controller.signal });
-    await waitForRequests(fake, 1);
+    const pending = generateBranchSummary(entries, { ...summarizer(fakeLlm()), signal: controller.signal });
+    await waitForRequests(fakeLlm(), 1);
     controller.abort();
     await assert.rejects(pending, (error: unknown) => error instanceof BranchSummaryCancelled && /cancelled/.test((error as Error).message));
   } finally {
@@ -133,8 +126,8 @@ test('a branch without messages is not sent to the model', async () => {
   try {
     const u = await t.user('x');
     const r = await t.toolResult('only output');
-    const result = await generateBranchSummary([t.store.getEntry(r)!], summarizer(fake));
-    assert.equal(fake.requests.length, 0);
+    const result = await generateBranchSummary([t.store.getEntry(r)!], summarizer(fakeLlm()));
+    assert.equal(fakeLlm().requests.length, 0);
     assert.ok(result.summary.startsWith(PREAMBLE));
     assert.ok(result.summary.includes(loadTemplate('branch/no-content').trimEnd()));
     assert.ok(u);

@@ -1,0 +1,125 @@
+// What every turn draws from the agent's dependencies: the settings, the tools offered and their environment,
+// the system prompt, the providers (one per model, kept) and what the model saw last. Apart from
+// agent-session.ts so the session keeps the turn loop and its state, and this the wiring to the deps.
+import { DEFAULT_COMPACTION_SETTINGS, estimateTokens, type CompactionSettings } from '../compaction';
+import type { AgentMessage, LlmMessage } from '../core/messages';
+import { sameModel } from '../llm/models';
+import { providerForApi } from '../llm/providers';
+import { createProvider } from '../llm/registry';
+import type { ModelInfo, Provider, ToolDefinition } from '../llm/types';
+import { convertToLlm } from '../session/convert';
+import type { SessionStore } from '../session/store';
+import type { AgentSessionDeps } from './agent-session-types';
+import type { AgentEvent } from './events';
+import { buildSystemPrompt, describeOs, readAgentsMd, type SystemPromptInput } from './system-prompt';
+import type { ToolCallEnvironment } from './tool-calls';
+import { toolDefinitions, type AgentTool } from './tools';
+
+/** What the inputs read from the session they serve (its current store and model, its events, its persisting). */
+export interface TurnInputsHost {
+  store(): SessionStore;
+  model(): ModelInfo;
+  now(): number;
+  emit(event: AgentEvent): void;
+  persist(message: AgentMessage): Promise<string>;
+}
+
+export class TurnInputs {
+  private readonly providers = new Map<string, Provider>();
+  private lastSystemPrompt = '';
+
+  constructor(
+    private readonly deps: AgentSessionDeps,
+    private readonly host: TurnInputsHost,
+  ) {}
+
+  /** True once a system prompt was resolved (the meter counts it from then on). */
+  get hasSystemPrompt(): boolean {
+    return this.lastSystemPrompt !== '';
+  }
+
+  /** A model can be used when it has a key, or its wire needs none (local, VS Code's, demo). */
+  async usable(model: ModelInfo): Promise<boolean> {
+    if (sameModel(model, this.host.model()) || providerForApi(model.api)?.key !== 'required') return true;
+    return Boolean(await this.deps.keys.getKey(model.provider));
+  }
+
+  /** Tokens of the system prompt and the tool definitions (estimated). */
+  fixedOverheadTokens(): number {
+    return Math.ceil((this.lastSystemPrompt.length + JSON.stringify(toolDefinitions(this.offeredTools())).length) / 4);
+  }
+
+  settings(): CompactionSettings {
+    return this.deps.compaction?.settings?.() ?? DEFAULT_COMPACTION_SETTINGS;
+  }
+
+  trusted(): boolean {
+    return typeof this.deps.trusted === 'function' ? this.deps.trusted() : this.deps.trusted;
+  }
+
+  estimate(message: AgentMessage): number {
+    return (this.deps.compaction?.estimator ?? estimateTokens)(message);
+  }
+
+  /** Tools the model is told about: refused ones (restricted mode, "deny" settings) are not offered. */
+  offeredTools(): AgentTool[] {
+    const trusted = this.trusted();
+    return this.deps.tools.filter((tool) => this.deps.approval.disabledReason(tool.name, { trusted }) === undefined);
+  }
+
+  toolEnvironment(): ToolCallEnvironment {
+    return {
+      tools: this.deps.tools,
+      approval: this.deps.approval,
+      prompter: this.deps.prompter,
+      workspace: this.deps.workspace,
+      trusted: this.trusted(),
+      ...(this.deps.toolLimits ? { limits: this.deps.toolLimits } : {}),
+      ...(this.deps.approvalPreview ? { approvalPreview: this.deps.approvalPreview } : {}),
+      ...(this.deps.protectedDirectories ? { protectedDirectories: this.deps.protectedDirectories() } : {}),
+      now: () => this.host.now(),
+      emit: (event) => this.host.emit(event),
+      persist: (result) => this.host.persist(result),
+      ...(this.deps.checkpoints ? { checkpoints: this.deps.checkpoints } : {}),
+    };
+  }
+
+  async resolveSystemPrompt(): Promise<string> {
+    const source = this.deps.systemPrompt;
+    if (typeof source === 'string') return (this.lastSystemPrompt = source);
+    const tools = this.offeredTools();
+    const agentsMd = await readAgentsMd(this.deps.workspace).catch(() => undefined);
+    const input: SystemPromptInput = {
+      workspaceFolders: this.deps.workspace.folders,
+      os: describeOs(),
+      date: new Date(this.host.now()),
+      restricted: !this.trusted(),
+      tools,
+      ...(agentsMd ? { agentsMd } : {}),
+    };
+    this.lastSystemPrompt = source ? await source(input) : buildSystemPrompt(input);
+    return this.lastSystemPrompt;
+  }
+
+  providerFor(model: ModelInfo): Provider {
+    const key = `${model.provider}/${model.id}/${model.baseUrl ?? ''}`;
+    let provider = this.providers.get(key);
+    if (!provider) {
+      provider = this.deps.providerFactory
+        ? this.deps.providerFactory(model, this.deps.keys)
+        : createProvider(model, this.deps.keys, this.deps.providerOptions);
+      this.providers.set(key, provider);
+    }
+    return provider;
+  }
+
+  /** What the model saw last (system prompt, tools) with the current messages: the handoff reuses it. */
+  liveContext(): { systemPrompt: string; messages: LlmMessage[]; tools?: ToolDefinition[] } {
+    const tools = this.offeredTools();
+    return {
+      systemPrompt: this.lastSystemPrompt,
+      messages: convertToLlm(this.host.store().buildContext().messages),
+      ...(tools.length > 0 ? { tools: toolDefinitions(tools) } : {}),
+    };
+  }
+}
