@@ -102,7 +102,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     if (chat === chatView) await focusSideBar();
     await chat.setEditorText(text);
   };
-  const treeTabs = new ConversationTreeTabs({ extensionUri: context.extensionUri, setChatInput, chatDeps: controllerDeps });
+  const treeTabs = new ConversationTreeTabs({ extensionUri: context.extensionUri, chats, log, setChatInput, chatDeps: controllerDeps, memory: new EditorChatMemory(context.workspaceState, 'arbor.treeTabs') });
   const surfaces = registerSurfaces(context, chats, log, () => config.settings, {
     // Session Tree selection → the chat scrolls to the entry (and says so when it is off the active path).
     revealInChat: async (entryId) => {
@@ -155,6 +155,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     chatView,
     chats,
     chatPanels,
+    treeTabs,
     sessionTree: surfaces.sessionTree,
     config,
   };

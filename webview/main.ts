@@ -75,7 +75,7 @@ function bootstrap(): void {
   let channelRef: ReturnType<typeof connectToHost> | undefined;
   const post = (message: WebviewToHostMessage) => channelRef?.post(message);
   // The Conversation Tree editor tab loads this bundle too (src/vscode/webview-html.ts marks it).
-  const app = container.dataset.view === 'tree' ? mountTreePage(container, store, post) : mountApp(container, store, post, api, loadPersisted(api));
+  const app = container.dataset.view === 'tree' ? mountTreePage(container, store, post, api) : mountApp(container, store, post, api, loadPersisted(api));
   const channel = connectToHost(api, (message) => dispatch(store, app, channel, message), (count) => app.setDroppedCount(count));
   channelRef = channel;
   // A blocked resource means the CSP and the page disagree; make that visible in the output channel.

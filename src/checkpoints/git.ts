@@ -72,10 +72,10 @@ const PRIVATE_INDEX_CONFIG = ['-c', 'core.untrackedCache=true', '-c', 'status.sh
 /**
  * Paths (relative to the top folder) that differ from HEAD or are untracked and not ignored, below
  * `dir`, and HEAD's commit, from one `git status --porcelain=v2 --branch`. Renames are reported as a
- * deletion and an addition; submodules are left out.
+ * deletion and an addition; submodules are left out; the distance to the upstream branch is not counted.
  */
 export async function gitStatus(dir: string, index?: StatusIndex): Promise<GitStatus | undefined> {
-  const command = ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'];
+  const command = ['status', '--porcelain=v2', '-z', '--branch', '--no-ahead-behind', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'];
   const args = index === undefined ? [...command, '--', '.'] : [...PRIVATE_INDEX_CONFIG, ...command, ...(index.wholeTree ? [] : ['--', '.'])];
   const result = await runGit(dir, args, undefined, index?.file);
   if (result.code !== 0) return undefined;

@@ -11,6 +11,7 @@ import type { ChatViewProvider } from './chat-view';
 import type { ArborConfig } from './config';
 import type { SecretKeys } from './secrets';
 import type { SessionTreeProvider } from './tree/session-tree-provider';
+import type { ConversationTreeTabs } from './tree-tabs';
 
 export interface ArborApi {
   /** how long activate() took in this extension host (ms), also in the log's activation line */
@@ -25,6 +26,8 @@ export interface ArborApi {
   readonly chats: ArborChats;
   /** the chats in editor tabs */
   readonly chatPanels: ChatPanels;
+  /** the Conversation Tree editor tabs */
+  readonly treeTabs: ConversationTreeTabs;
   /** pending tool approvals: list() and answer(toolCallId, answer) */
   readonly approvals: Pick<ChatApprovalPrompter, 'list' | 'answer' | 'onDidRequest'>;
   /** whether a key is stored for a provider (the key itself is never exposed) */

@@ -35,7 +35,8 @@ export class ChatPanel extends ChatController {
   }
 }
 
-async function isFile(file: string): Promise<boolean> {
+/** Whether `file` is an existing file (a session a tab names may have been deleted meanwhile). */
+export async function isFile(file: string): Promise<boolean> {
   return stat(file).then((s) => s.isFile(), () => false);
 }
 

@@ -1,7 +1,8 @@
 // Which sessions the editor chats show, kept in the workspace state as it changes. A restored tab gets the
 // state its webview saved (chat-panels.ts), but the web workbench may have saved the editor layout before a
 // new tab's webview saved anything (a tab opened shortly before a reload comes back without a state). Such
-// a tab takes a remembered session that no chat shows and no other restored tab named.
+// a tab takes a remembered session that no chat shows and no other restored tab named. The Conversation
+// Tree tabs keep their own list the same way.
 //
 // What the last window remembered is read once, when this window starts: the tabs being restored save the
 // list too (a restored tab is bound before its session is open), and VS Code revives a hidden tab only when
@@ -9,7 +10,6 @@
 // workbench did not restore at all are reopened in new tabs (`lost`).
 import type * as vscode from 'vscode';
 
-const KEY = 'arbor.editorChats';
 /** how long a tab without a state lets the tabs restored with it name their sessions first */
 const CLAIM_WAIT_MS = 200;
 /** at most this many sessions of the last window wait for their tabs (tabs closed unrevived never claim theirs) */
@@ -20,12 +20,16 @@ export class EditorChatMemory {
   private readonly waiting: string[];
   private closing = false;
 
-  constructor(private readonly state: vscode.Memento) {
+  /** `key`: the chat tabs' list, or another kind of tab's (the Conversation Tree's, tree-tabs.ts) */
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly key = 'arbor.editorChats',
+  ) {
     this.waiting = this.remembered().slice(0, MAX_WAITING);
   }
 
   remembered(): string[] {
-    const value = this.state.get<unknown>(KEY);
+    const value = this.state.get<unknown>(this.key);
     return Array.isArray(value) ? value.filter((file): file is string => typeof file === 'string' && file !== '') : [];
   }
 
@@ -33,7 +37,7 @@ export class EditorChatMemory {
   save(files: readonly string[]): void {
     if (this.closing) return;
     const waiting = this.waiting.filter((file) => !files.includes(file));
-    void Promise.resolve(this.state.update(KEY, [...files, ...waiting])).catch(() => undefined);
+    void Promise.resolve(this.state.update(this.key, [...files, ...waiting])).catch(() => undefined);
   }
 
   /** A restored tab named `file` in its state: no tab without a state takes it. */

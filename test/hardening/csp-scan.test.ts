@@ -134,6 +134,7 @@ const KNOWN_WEBVIEW_SITES = [
   `src${sep}vscode${sep}chat-panels.ts:createWebviewPanel\\s*\\(`,
   `src${sep}vscode${sep}chat-panels.ts:registerWebviewPanelSerializer\\s*\\(`,
   `src${sep}vscode${sep}tree-tabs.ts:createWebviewPanel\\s*\\(`,
+  `src${sep}vscode${sep}tree-tabs.ts:registerWebviewPanelSerializer\\s*\\(`,
   `src${sep}vscode${sep}tree-tabs.ts:\\.html\\s*=[^=]`,
 ];
 

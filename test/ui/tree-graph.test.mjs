@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { startFakeLlm } from '../fake-llm/server.mjs';
-import { chatFrame, fakeModelSettings, openSessionFromList, runCommand, screenshot, setColorTheme } from '../harness/browser.mjs';
+import { chatFrame, fakeModelSettings, openSessionFromList, openWorkbench, runCommand, screenshot, setColorTheme } from '../harness/browser.mjs';
 import { seedEntries } from '../harness/seed-entries.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
@@ -223,3 +223,18 @@ for (const [theme, kind, tag] of [
     await screenshot(page, `tree-graph-theme-${tag}`);
   });
 }
+
+wb.test('after a window reload the Conversation Tree tab comes back on its session, drawn', async (page, server) => {
+  await page.reload();
+  await openWorkbench(page, server);
+  // the tab (src/vscode/tree-tabs.ts, its serializer) waits for the side bar's chat to reopen the session
+  const tab = await treeTab(page);
+  await tab.locator('#app[data-leaf="b1"]').waitFor({ timeout: 30_000 });
+  await tab.locator('.graph-node', { hasText: 'Back on the changelog' }).first().waitFor();
+  const graph = await drawn(tab);
+  console.log(`# figures tree-graph tab after reload: ${JSON.stringify(graph)}`);
+  assert.equal(graph.turns, 7, 'the whole tree of the session is drawn again');
+  const frame = page.locator('iframe.webview.ready[src*="extensionId=arbor-dev.arbor"]:visible');
+  const widths = await frame.evaluateAll((frames) => frames.map((f) => Math.round(f.getBoundingClientRect().width)));
+  assert.ok(Math.max(...widths) >= 600, `the tab is a wide editor tab (${widths.join(', ')} px)`);
+});

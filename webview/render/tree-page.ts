@@ -4,13 +4,18 @@
 // WebviewPanel (src/vscode/commands/open-conversation-tree.ts).
 import type { FilesPreviewMessage, WebviewToHostMessage } from '../../src/protocol';
 import { el } from '../dom';
+import type { StateApi } from '../persist';
 import type { Store } from '../store';
 import { modelOfNodes } from '../tree-patch';
 import type { App } from './app';
 import { createSwitchFlow } from './switch-flow';
 import { createTreeGraph } from './tree-graph';
 
-export function mountTreePage(container: HTMLElement, store: Store, post: (message: WebviewToHostMessage) => void): App {
+/**
+ * `api` keeps the session file in the webview's state: after a window reload the tab comes back on that
+ * session's chat (src/vscode/tree-tabs.ts).
+ */
+export function mountTreePage(container: HTMLElement, store: Store, post: (message: WebviewToHostMessage) => void, api: Pick<StateApi, 'setState'>): App {
   const flow = createSwitchFlow(store, post);
   const graph = createTreeGraph(flow.treeActions);
   const title = el('h1', { class: 'tree-page-title' }, 'Conversation tree');
@@ -18,6 +23,7 @@ export function mountTreePage(container: HTMLElement, store: Store, post: (messa
   const status = el('div', { class: 'tree-page-status', role: 'status' });
   const hint = el('span', { class: 'tree-page-hint' }, 'Click or Enter: switch · Space: entries · ←→ branches · right-click: with summary');
   const head = el('div', { class: 'tree-page-head' }, title, count, hint, graph.toolbar);
+  let savedFile: string | undefined;
   container.classList.add('tree-page');
   container.replaceChildren(head, status, graph.root, flow.dialog.root);
 
@@ -25,6 +31,10 @@ export function mountTreePage(container: HTMLElement, store: Store, post: (messa
     if (parts.has('state')) {
       container.dataset.status = 'ready';
       title.textContent = store.state?.sessionName ? `Conversation tree — ${store.state.sessionName}` : 'Conversation tree';
+      if (store.state?.sessionFile && store.state.sessionFile !== savedFile) {
+        savedFile = store.state.sessionFile;
+        api.setState({ sessionFile: savedFile });
+      }
     }
     if (parts.has('tree')) {
       graph.update(store.tree);
