@@ -3,20 +3,19 @@
 // SessionStore or an AgentSession of its own. No `vscode` import: the host passes small adapters in
 // (keys, leaf memory, approval prompter, settings, trust, log), and the whole thing is unit-tested in Node.
 // Its parts live beside it: the types (app-types.ts), the session's views (session-views.ts), the model
-// choice (model-choice.ts) and the tree actions (tree-actions.ts).
+// choice (model-choice.ts), the tree actions (tree-actions.ts) and the open session with its switches
+// (open-session.ts).
 import { ApprovalPolicy } from '../agent/approval';
 import type { AgentSession } from '../agent/agent-session';
-import type { AgentEvent, UsageInfo } from '../agent/events';
+import type { UsageInfo } from '../agent/events';
 import { createTools, workspaceFromPaths, type AgentTool, type WorkspaceRoots } from '../agent/tools';
 import { TreeNavigationHookRegistry, type CarryResult } from '../branch';
 import { CompactionHookRegistry, CompactionNotDone, skipped, type CompactionOutcome, type CompactionPreparation, type CompactionPreview } from '../compaction';
 import type { ModelInfo } from '../llm/types';
 import { takesImages } from '../llm/image-input';
 import type { ImageContent } from '../core/messages';
-import { createSession, forkBranch as forkSessionBranch, listSessions, openSession, type SessionSummary } from '../session/catalog';
+import { listSessions, type SessionSummary } from '../session/catalog';
 import type { SessionEntry } from '../session/entries';
-import type { LeafMemory } from '../session/leaf-memory';
-import { describeReadOnly, type ReadOnlyReason } from '../session/header';
 import type { SessionStore } from '../session/store';
 import { SessionSummaryCache } from '../session/summary-cache';
 import type { StageOutcome } from '../branch/stage';
@@ -43,10 +42,11 @@ import {
 } from './app-types';
 import { CheckpointService, type FilesRestoreResult, type SwitchFilesPreview } from './checkpoint-service';
 import { ModelChoice } from './model-choice';
-import { SessionViews } from './session-views';
+import { OpenSession } from './open-session';
+import type { SessionViews } from './session-views';
 import { parseSlashCommand } from './slash-commands';
 import { TreeActions } from './tree-actions';
-import { branchSummarizer, createAgent } from './agent-factory';
+import { branchSummarizer } from './agent-factory';
 import type { ConversationEntry, TreeNodeView } from './view-model';
 
 export * from './app-types';
@@ -59,20 +59,16 @@ export class ArborApp implements Disposable {
   /** file checkpoints: capture during turns, restore with branch switches */
   readonly checkpoints: CheckpointService;
 
-  private store: SessionStore | undefined;
-  private agent: AgentSession | undefined;
-  private views: SessionViews | undefined;
+  private readonly open: OpenSession;
   private readonly policy: ApprovalPolicy;
   private readonly tools: readonly AgentTool[];
   private readonly listeners = new Set<(change: AppChange) => void>();
-  private sessionSubscriptions: (() => void)[] = [];
   private readonly models: ModelChoice;
   private readonly treeActions: TreeActions;
   /** the Sessions list after a turn reads only what changed (see SessionSummaryCache) */
   private readonly sessionSummaries = new SessionSummaryCache();
   /** compaction reasons seen in this process, by compaction entry id (the file does not store them) */
   private readonly compactionReasons = new Map<string, string>();
-  private switching: Promise<unknown> = Promise.resolve();
   private disposed = false;
 
   constructor(private readonly deps: ArborAppDeps) {
@@ -90,6 +86,20 @@ export class ArborApp implements Disposable {
       settings: () => deps.settings().checkpoints,
       trusted: deps.trusted,
       log: (message) => deps.log?.info(message),
+    });
+    this.open = new OpenSession({
+      deps,
+      cwd: this.cwd,
+      policy: this.policy,
+      tools: this.tools,
+      workspace: this.workspace,
+      compactionHooks: this.compactionHooks,
+      checkpoints: this.checkpoints,
+      models: this.models,
+      compactionReasons: this.compactionReasons,
+      emit: (change) => this.emit(change),
+      emitSettings: () => this.emitSettings(),
+      cancelNavigation: () => this.treeActions.cancelNavigation(),
     });
     this.treeActions = new TreeActions({
       store: () => this.requireStore(),
@@ -122,6 +132,18 @@ export class ArborApp implements Disposable {
   }
 
   // ---- state --------------------------------------------------------------------------------------
+
+  private get store(): SessionStore | undefined {
+    return this.open.store;
+  }
+
+  private get agent(): AgentSession | undefined {
+    return this.open.agent;
+  }
+
+  private get views(): SessionViews | undefined {
+    return this.open.views;
+  }
 
   get currentStore(): SessionStore | undefined {
     return this.store;
@@ -159,10 +181,7 @@ export class ArborApp implements Disposable {
   }
 
   sessionView(): SessionView | null {
-    const store = this.store;
-    if (!store) return null;
-    const name = store.getSessionName();
-    return { file: store.file, id: store.header.id, ...(name ? { name } : {}), persisted: store.entryCount > 0 };
+    return this.open.sessionView();
   }
 
   /** The session's first user message (what the Sessions view shows for an unnamed session). */
@@ -248,24 +267,13 @@ export class ArborApp implements Disposable {
   }
 
   /** Starts an empty session (its file is written with the first message). A running turn is stopped. */
-  async newSession(): Promise<SessionView> {
-    return this.serialized(async () => {
-      await this.stopForSwitch();
-      const store = await createSession({ dir: this.deps.sessionsDir(), cwd: this.cwd, ...this.leafMemoryOption() });
-      await this.attach(store);
-      return this.sessionView()!;
-    });
+  newSession(): Promise<SessionView> {
+    return this.open.newSession();
   }
 
   /** Opens a session file (Arbor's or pi's). A running turn is stopped. */
-  async openSession(file: string): Promise<SessionView> {
-    return this.serialized(async () => {
-      if (this.store?.file === file) return this.sessionView()!;
-      const store = await openSession(file, this.leafMemoryOption());
-      await this.stopForSwitch();
-      await this.attach(store);
-      return this.sessionView()!;
-    });
+  openSession(file: string): Promise<SessionView> {
+    return this.open.openSession(file);
   }
 
   /** Copies the path to `leafId` (default: the leaf) into a new session file and switches to it. */
@@ -274,32 +282,12 @@ export class ArborApp implements Disposable {
     const target = leafId ?? store.getLeafId();
     if (target === null) throw new ArborAppError('Nothing to fork: the session is empty.');
     if (!store.getEntry(target)) throw new ArborAppError(`Unknown entry "${target}".`);
-    return this.serialized(async () => {
-      await this.stopForSwitch();
-      const forked = await forkSessionBranch(store, target, { dir: this.deps.sessionsDir(), cwd: this.cwd, ...this.leafMemoryOption() });
-      await this.attach(forked);
-      return this.sessionView()!;
-    });
+    return this.open.forkBranch(store, target);
   }
 
   /** Names the open session (a `session_info` entry; empty clears the name). */
   async renameSession(name: string): Promise<void> {
     await this.requireStore().appendSessionInfo(name.trim());
-  }
-
-  private leafMemoryOption(): { leafMemory?: LeafMemory } {
-    return this.deps.leafMemory ? { leafMemory: this.deps.leafMemory } : {};
-  }
-
-  private serialized<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.switching.then(task, task);
-    this.switching = run.catch(() => undefined);
-    return run;
-  }
-
-  private async stopForSwitch(): Promise<void> {
-    this.treeActions.cancelNavigation();
-    if (this.agent?.busy) await this.agent.stop();
   }
 
   private async ensureSession(): Promise<SessionStore> {
@@ -327,71 +315,6 @@ export class ArborApp implements Disposable {
     const entry = this.requireStore().getEntry(entryId);
     if (!entry) throw new ArborAppError(`Unknown entry "${entryId}".`);
     return entry;
-  }
-
-  private async attach(store: SessionStore): Promise<void> {
-    this.detach();
-    this.policy.resetSession();
-    this.store = store;
-    const views = new SessionViews(store, { emit: (change) => this.emit(change), sessionView: () => this.sessionView(), compactionReasons: this.compactionReasons });
-    this.views = views;
-    this.sessionSubscriptions.push(
-      store.onDidAppend((entry) => views.onAppend(entry)),
-      store.onDidReload(() => views.onReload()),
-    );
-    const agent = createAgent(store, {
-      deps: this.deps,
-      model: this.models.forSession(store),
-      tools: this.tools,
-      policy: this.policy,
-      workspace: this.workspace,
-      compactionHooks: this.compactionHooks,
-      checkpoints: this.checkpoints,
-    });
-    // Finish a restore a crash interrupted before this session's first turn (checkpoint-service.ts).
-    await this.checkpoints.ready();
-    this.agent = agent;
-    this.sessionSubscriptions.push(agent.onEvent((event) => this.onAgentEvent(event)));
-    this.emit({ kind: 'session', session: this.sessionView() });
-    this.emit({ kind: 'conversation', appended: [], reset: true, labels: [] });
-    this.emitSettings();
-    if (store.readOnly) this.announceReadOnly(store.readOnly);
-    await this.models.startSession(agent, store);
-    void agent.primeSystemPrompt().catch((error: unknown) => this.deps.log?.warn(`system prompt for the meter: ${(error as Error).message}`));
-  }
-
-  /** A newer version's session is shown but never written: say so before the user types into it. */
-  private announceReadOnly(readOnly: ReadOnlyReason): void {
-    const message = describeReadOnly(readOnly);
-    this.deps.log?.warn(message);
-    this.emit({ kind: 'agent', event: { type: 'notice', level: 'warning', message } });
-  }
-
-  private detach(): void {
-    for (const unsubscribe of this.sessionSubscriptions.splice(0)) unsubscribe();
-    this.agent?.dispose();
-    this.agent = undefined;
-    this.store = undefined;
-    this.views = undefined;
-  }
-
-  private onAgentEvent(event: AgentEvent): void {
-    if (event.type === 'compaction_end' && event.outcome.status === 'compacted') {
-      this.compactionReasons.set(event.outcome.entry.id, event.reason);
-    }
-    this.emit({ kind: 'agent', event });
-    if (event.type === 'usage') this.emit({ kind: 'usage', usage: event.usage });
-    if (event.type === 'model_changed' || event.type === 'thinking_level_changed') this.emitSettings();
-    if (event.type === 'session_replaced') void this.followHandoff(event.file);
-  }
-
-  /** The handoff strategy moved the conversation to a new file: follow it. */
-  private async followHandoff(file: string): Promise<void> {
-    try {
-      await this.openSession(file);
-    } catch (error) {
-      this.deps.log?.error(`could not open the handoff session ${file}: ${(error as Error).message}`);
-    }
   }
 
   // ---- prompting ----------------------------------------------------------------------------------
@@ -424,7 +347,7 @@ export class ArborApp implements Disposable {
         return { kind: 'error', message: (error as Error).message };
       }
     }
-    await this.switching;
+    await this.open.whenSwitched();
     await this.ensureSession();
     const agent = this.agent!;
     const queued = agent.busy;
@@ -576,7 +499,7 @@ export class ArborApp implements Disposable {
   dispose(): void {
     this.disposed = true;
     this.treeActions.cancelNavigation();
-    this.detach();
+    this.open.detach();
     this.listeners.clear();
   }
 }

@@ -9,9 +9,12 @@
 //  - When HEAD moves, the copy follows it (`git read-tree --reset`, which keeps the stat data and the
 //    untracked cache) in the background; until then files the commits changed are listed too, which
 //    only makes the list longer, never shorter.
+//  - The copy keeps the user index's modification time (to the second, never later): git trusts an entry's
+//    stat data only for files older than the index, so a copy stamped later would take a file changed at
+//    its size in the second the index was written for clean ("racy git").
 //  - A copy git cannot read is dropped and the scan runs on the user's index, as before.
 import { createHash, randomBytes } from 'node:crypto';
-import { copyFile, mkdir, rename, stat, unlink } from 'node:fs/promises';
+import { copyFile, mkdir, rename, stat, unlink, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gitStatus, runGit, type GitRepo, type GitStatus } from './git';
 
@@ -62,7 +65,11 @@ export class GitScanIndexes {
     try {
       await mkdir(join(this.storeDir, 'git-index'), { recursive: true });
       await removeStaleLock(`${file}.lock`);
-      await copyFile(join(repo.gitDir, 'index'), temp);
+      const original = join(repo.gitDir, 'index');
+      // stat before the copy: should git rewrite the index in between, the copy is only older (safe)
+      const { mtimeMs } = await stat(original);
+      await copyFile(original, temp);
+      await utimes(temp, new Date(), Math.floor(mtimeMs / 1000));
       await rename(temp, file);
     } catch {
       await unlink(temp).catch(() => undefined);

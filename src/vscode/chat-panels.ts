@@ -49,6 +49,8 @@ export function sessionFileOf(state: unknown): string | undefined {
 export class ChatPanels implements vscode.Disposable, vscode.WebviewPanelSerializer {
   static readonly viewType = 'arbor.chatPanel';
   private readonly open = new Map<ArborApp, ChatPanel>();
+  /** sessions reopened in new tabs because their tabs were not restored (reopenLost) */
+  private readonly reopened = new Set<string>();
   private readonly registration: vscode.Disposable;
 
   constructor(private readonly deps: ChatPanelsDeps) {
@@ -93,15 +95,29 @@ export class ChatPanels implements vscode.Disposable, vscode.WebviewPanelSeriali
     const restored = vscode.window.tabGroups.all
       .flatMap((group) => group.tabs)
       .filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(ChatPanels.viewType)).length;
-    for (const file of this.deps.memory.lost(restored)) {
+    this.reopen(this.deps.memory.lost(restored), restored > 0);
+  }
+
+  /** Opens each of `files` in a new tab for a tab that was not restored (`beside` the restored ones). */
+  reopen(files: readonly string[], beside: boolean): void {
+    for (const file of files) {
       this.deps.log.info(`editor chat: reopening ${file} (its tab was not restored)`);
-      this.openChat(file, restored > 0).catch((error) => this.deps.log.warn(`editor chat: could not reopen ${file}: ${(error as Error).message}`));
+      this.reopened.add(file);
+      this.openChat(file, beside).catch((error) => this.deps.log.warn(`editor chat: could not reopen ${file}: ${(error as Error).message}`));
     }
   }
 
-  /** After a reload: the tab comes back on the session it showed (a new one when that file is gone). */
+  /**
+   * After a reload: the tab comes back on the session it showed (a new one when that file is gone). A tab
+   * restored after its session was reopened for it (the tab list was not complete yet at activation) closes.
+   */
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
     const saved = sessionFileOf(state);
+    if (saved && this.reopened.has(saved)) {
+      this.deps.log.info(`editor chat: ${saved} is already reopened in a tab`);
+      panel.dispose();
+      return;
+    }
     if (saved) this.deps.memory.claim(saved);
     const app = this.deps.chats.open();
     this.bind(panel, app);

@@ -91,6 +91,27 @@ suite('chat in editor tabs', () => {
     assert.equal(fresh.app!.sessionView()?.persisted, false, 'a file that is gone gives a new, empty session');
   });
 
+  test('a tab restored after its session was reopened for it (its tab was missing at activation) closes instead of doubling the chat', async () => {
+    const api = await activateArbor();
+    assert.equal(await vscode.commands.executeCommand('arbor.openChatInEditor'), true);
+    const chat = api.chatPanels.panels[0]!;
+    await fakeAdmin('enqueue', { text: 'Reopen me.' });
+    await chat.receive({ type: 'prompt', text: 'Lost tab' });
+    const file = chat.app!.sessionView()!.file;
+    chat.panel.dispose();
+    await waitFor('the closed tab to leave', () => api.chatPanels.panels.length === 0);
+
+    api.chatPanels.reopen([file], false);
+    await waitFor('the session to be reopened in a tab', () => api.chats.holding(file) !== undefined);
+    const late = vscode.window.createWebviewPanel(ChatPanels.viewType, 'Arbor Chat', vscode.ViewColumn.Active);
+    let closed = false;
+    late.onDidDispose(() => (closed = true));
+    await api.chatPanels.deserializeWebviewPanel(late, { sessionFile: file });
+    assert.ok(closed, 'the late restored tab closed');
+    assert.equal(api.chatPanels.panels.length, 1, 'one chat tab on the session');
+    assert.equal(api.chatPanels.panels[0]!.app!.sessionView()?.file, file);
+  });
+
   test('opening a session that a chat already shows brings that chat forward instead of opening it twice', async () => {
     const api = await activateArbor();
     await vscode.commands.executeCommand('arbor.openChatInEditor');

@@ -147,3 +147,30 @@ test('a workspace folder below the repository top is scanned alone', async (t) =
   const turn = await bashTurn({ cp, store }, change);
   assert.deepEqual(turn?.after, { 'sub/new.txt': file('n\n'), 'sub/s.txt': file('s1\n') });
 });
+
+test('a file changed at its size in the second the user index was written is found by a scan on the copy made later (racy git)', async (t) => {
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { GitScanIndexes } = await import('../../../src/checkpoints/git-index');
+  const { gitRepoOf } = await import('../../../src/checkpoints/git');
+  const base = mkdtempSync(join(tmpdir(), 'arbor-racy-'));
+  t.after(() => rmSync(base, { recursive: true, force: true }));
+  // git trusts an entry's stat data only when the file is older than the index; the copy must keep the
+  // user index's time, or a change in that second looks clean to it.
+  for (let attempt = 0; ; attempt++) {
+    const dir = join(base, `r${attempt}`);
+    mkdirSync(dir);
+    commitAll(dir, { 'notes.txt': 'hello world\n' });
+    writeFileSync(join(dir, 'notes.txt'), 'hello arbor\n');
+    const sameSecond = Math.floor(statSync(join(dir, 'notes.txt')).ctimeMs / 1000) === Math.floor(statSync(join(dir, '.git', 'index')).mtimeMs / 1000);
+    if (!sameSecond) {
+      assert.ok(attempt < 10, 'the change never landed in the second the index was written');
+      continue;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1100 - (Date.now() % 1000)));
+    const repo = await gitRepoOf(dir);
+    const status = await new GitScanIndexes(join(base, `store${attempt}`)).status(dir, repo!, true);
+    assert.deepEqual(status?.dirty, ['notes.txt']);
+    return;
+  }
+});

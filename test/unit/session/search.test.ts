@@ -7,7 +7,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { makeSnippet, queryWords, searchSessions, SNIPPET_MAX, type SessionSearchHit } from '../../../src/session/search';
+import { searchSessions, type SessionSearchHit } from '../../../src/session/search';
+import { makeSnippet, SNIPPET_MAX } from '../../../src/session/search-snippet';
+import { queryWords } from '../../../src/session/search-words';
 import { tempDir } from './helpers';
 
 let clock = Date.parse('2025-03-01T10:00:00.000Z');

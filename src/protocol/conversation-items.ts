@@ -1,0 +1,141 @@
+// The conversation as the webview shows it: the active path's items (user, assistant, tool results,
+// summaries, notices) and their blocks. Part of the one protocol that messages.ts exports.
+import { z } from 'zod';
+import { userImagesSchema } from './images';
+import { compactionReasonSchema, contentSchema, costSchema, countSchema, idSchema, labelSchema, LIMITS, mediumSchema, noticeLevelSchema, shortSchema, timestampSchema, toolArgsSchema, toolStatusSchema } from './protocol-primitives';
+
+const itemBase = {
+  /** session entry id (tree node id) */
+  entryId: idSchema,
+  timestamp: timestampSchema,
+  /** label set on this entry (label entries), if any */
+  label: labelSchema.optional(),
+  /** pinned on the active path: compactions keep the message verbatim (`pin` toggles it) */
+  pinned: z.boolean().optional(),
+};
+
+export const textBlockSchema = z.strictObject({ type: z.literal('text'), text: contentSchema });
+export const thinkingBlockSchema = z.strictObject({ type: z.literal('thinking'), thinking: contentSchema });
+export const toolCallBlockSchema = z.strictObject({
+  type: z.literal('toolCall'),
+  id: idSchema,
+  name: shortSchema,
+  arguments: toolArgsSchema,
+});
+export const assistantBlockSchema = z.discriminatedUnion('type', [textBlockSchema, thinkingBlockSchema, toolCallBlockSchema]);
+export type AssistantBlock = z.infer<typeof assistantBlockSchema>;
+
+export const userItemSchema = z.strictObject({
+  kind: z.literal('user'),
+  ...itemBase,
+  text: contentSchema,
+  /** the images the message carried (src/protocol/images.ts) */
+  images: userImagesSchema.optional(),
+});
+
+export const assistantItemSchema = z.strictObject({
+  kind: z.literal('assistant'),
+  ...itemBase,
+  blocks: z.array(assistantBlockSchema).max(LIMITS.blocks),
+  model: shortSchema.optional(),
+  provider: shortSchema.optional(),
+  stopReason: z.enum(['stop', 'length', 'toolUse', 'error', 'aborted']),
+  errorMessage: mediumSchema.optional(),
+  tokens: countSchema.optional(),
+  cost: costSchema.optional(),
+});
+
+export const toolResultItemSchema = z.strictObject({
+  kind: z.literal('toolResult'),
+  ...itemBase,
+  toolCallId: idSchema,
+  toolName: shortSchema,
+  text: contentSchema,
+  isError: z.boolean(),
+  /** how the call ended, when the host knows more than isError (denied, aborted, skipped) */
+  status: toolStatusSchema.optional(),
+});
+
+/** What a compaction kept verbatim from the user (src/compaction/constraints.ts), with its entry. */
+export const keptWordsSchema = z.strictObject({
+  entryId: idSchema,
+  kind: z.enum(['constraint', 'correction', 'pinned']),
+  text: mediumSchema,
+});
+export type KeptWords = z.infer<typeof keptWordsSchema>;
+
+export const compactionItemSchema = z.strictObject({
+  kind: z.literal('compaction'),
+  ...itemBase,
+  summary: contentSchema,
+  shortSummary: mediumSchema.optional(),
+  tokensBefore: countSchema,
+  tokensAfter: countSchema.optional(),
+  /** tokensAfter is the estimate saved with the entry: no reply has reported the real figure yet */
+  tokensAfterEstimated: z.boolean().optional(),
+  reason: compactionReasonSchema.optional(),
+  /** summarizer model label */
+  model: shortSchema.optional(),
+  cost: costSchema.optional(),
+  readFiles: z.array(mediumSchema).max(LIMITS.files),
+  modifiedFiles: z.array(mediumSchema).max(LIMITS.files),
+  firstKeptEntryId: idSchema,
+  /** the user's constraints, corrections and pinned messages this compaction kept verbatim */
+  kept: z.array(keptWordsSchema).max(LIMITS.list).optional(),
+});
+
+export const branchSummaryItemSchema = z.strictObject({
+  kind: z.literal('branch_summary'),
+  ...itemBase,
+  summary: contentSchema,
+  fromId: idSchema,
+  /** summarizer model label and what its calls cost */
+  model: shortSchema.optional(),
+  cost: costSchema.optional(),
+  readFiles: z.array(mediumSchema).max(LIMITS.files),
+  modifiedFiles: z.array(mediumSchema).max(LIMITS.files),
+  /** a finished stage summarized (Summarize from here): the originals end at `leafId` */
+  stage: z.strictObject({ leafId: idSchema, label: labelSchema.optional() }).optional(),
+});
+
+export const customMessageItemSchema = z.strictObject({
+  kind: z.literal('custom_message'),
+  ...itemBase,
+  customType: shortSchema,
+  text: contentSchema,
+});
+
+/** A shell command the user ran directly (pi's bashExecution message). */
+export const bashItemSchema = z.strictObject({
+  kind: z.literal('bash'),
+  ...itemBase,
+  command: mediumSchema,
+  output: contentSchema,
+  exitCode: z.number().int().min(-1_000_000).max(1_000_000).nullable(),
+  cancelled: z.boolean(),
+});
+
+/** Model/thinking changes and other one-line events on the path. */
+export const noticeItemSchema = z.strictObject({
+  kind: z.literal('notice'),
+  ...itemBase,
+  level: noticeLevelSchema,
+  text: mediumSchema,
+});
+
+export const conversationItemSchema = z.discriminatedUnion('kind', [
+  userItemSchema,
+  assistantItemSchema,
+  toolResultItemSchema,
+  compactionItemSchema,
+  branchSummaryItemSchema,
+  customMessageItemSchema,
+  bashItemSchema,
+  noticeItemSchema,
+]);
+export type ConversationItem = z.infer<typeof conversationItemSchema>;
+export type UserItem = z.infer<typeof userItemSchema>;
+export type AssistantItem = z.infer<typeof assistantItemSchema>;
+export type ToolResultItem = z.infer<typeof toolResultItemSchema>;
+export type CompactionItem = z.infer<typeof compactionItemSchema>;
+export type BranchSummaryItem = z.infer<typeof branchSummaryItemSchema>;
