@@ -21,6 +21,9 @@ export interface ModelChoiceDeps {
 export class ModelChoice {
   private model: ModelInfo;
   private modelChosen = false;
+  /** counts choices (Select Model, a changed arbor.model): a settings change still resolving when a later
+   * choice was made drops its result instead of undoing that choice */
+  private choices = 0;
   private thinkingLevel: ThinkingLevel;
   private lastModelSetting: string;
   private lastThinkingSetting: ThinkingLevel;
@@ -66,6 +69,7 @@ export class ModelChoice {
   async set(key: string): Promise<ModelView> {
     const model = findModel(this.deps.settings().models, key.trim());
     if (!model) throw new ArborAppError(`Unknown model "${key}". Pick one with "Arbor: Select Model" or add it to arbor.models.`);
+    this.choices++;
     this.model = model;
     this.modelChosen = true;
     await this.deps.agent()?.setModel(model);
@@ -104,17 +108,13 @@ export class ModelChoice {
 
   /** Applies `arbor.model` and `arbor.thinkingLevel` (at start and on every settings change). */
   async applySettings(settings: ArborSettings): Promise<void> {
-    await this.refreshKeys(settings.models);
+    // decided before anything is awaited, so changes apply in the order they came
     const modelSettingChanged = settings.model !== this.lastModelSetting;
     this.lastModelSetting = settings.model;
-    if (modelSettingChanged || !this.modelChosen) {
-      const model = await this.resolveDefault();
-      this.model = model;
-      const agent = this.deps.agent();
-      // Keep an opened session's own model unless the user changed arbor.model just now.
-      if (agent && (modelSettingChanged || agent.store.entryCount === 0)) await agent.setModel(model);
-      if (modelSettingChanged) this.modelChosen = settings.model !== '';
-    } else {
+    const choice = modelSettingChanged || !this.modelChosen ? ++this.choices : undefined;
+    await this.refreshKeys(settings.models);
+    if (choice !== undefined) await this.applyModelSetting(settings, modelSettingChanged, choice);
+    else {
       // the registry may have changed (a new base URL, a user override): refresh the same model
       const refreshed = findModel(settings.models, modelKey(this.current));
       if (refreshed) this.model = refreshed;
@@ -124,6 +124,17 @@ export class ModelChoice {
       this.thinkingLevel = settings.thinkingLevel;
       await this.deps.agent()?.setThinkingLevel(settings.thinkingLevel);
     }
+  }
+
+  /** Takes the model `arbor.model` names (or the default) unless a later choice came in meanwhile. */
+  private async applyModelSetting(settings: ArborSettings, changed: boolean, choice: number): Promise<void> {
+    const model = await this.resolveDefault();
+    if (choice !== this.choices) return;
+    this.model = model;
+    const agent = this.deps.agent();
+    // Keep an opened session's own model unless the user changed arbor.model just now.
+    if (agent && (changed || agent.store.entryCount === 0)) await agent.setModel(model);
+    if (changed) this.modelChosen = settings.model !== '';
   }
 
   /** An opened session continues with the model it used last, when that model is still configured. */

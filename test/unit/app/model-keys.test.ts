@@ -38,3 +38,27 @@ test('choosing a model without a key says so in the returned view', async () => 
   const openai = models.available().find((m) => m.provider === 'openai')!;
   assert.equal((await models.set(openai.key)).keyMissing, false);
 });
+
+test('a settings change still reading keys does not undo a model chosen meanwhile (Select Model twice in a row)', async () => {
+  let settings = parseArborSettings({}).settings;
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const keys = { getKey: async (provider: string) => { await gate; return provider === 'openai' ? 'sk-test' : undefined; } };
+  const models = new ModelChoice({ settings: () => settings, keys, agent: () => undefined });
+  // Select Model: openai saved in arbor.model → its settings change starts and waits for the keys …
+  await models.set('openai/gpt-5-mini');
+  settings = parseArborSettings({ model: 'openai/gpt-5-mini' }).settings;
+  const firstChange = models.applySettings(settings);
+  // … while the user picks the demo model, whose own settings change comes after.
+  await models.set('demo/arbor-demo');
+  release();
+  await firstChange;
+  assert.equal(modelKeyOf(models.current), 'demo/arbor-demo', 'the later choice stands');
+  settings = parseArborSettings({ model: 'demo/arbor-demo' }).settings;
+  await models.applySettings(settings);
+  assert.equal(modelKeyOf(models.current), 'demo/arbor-demo');
+});
+
+function modelKeyOf(model: { provider: string; id: string }): string {
+  return `${model.provider}/${model.id}`;
+}
