@@ -151,9 +151,13 @@ wb.test('the switch dialog offers Conversation and files with the file list; cho
   if ((await treeOpen.count()) === 0) await chat.locator('vscode-button#toggle-tree').click();
   await treeOpen.waitFor();
   const tree = chat.locator('#tree-panel');
-  // the panel opens as a graph (tree-graph.test.mjs): once a turn is expanded, the step before each
-  // manifest carries its count
-  const graphFiles = tree.locator('.graph-files', { hasText: /^3 files$/ });
+  // the panel opens as a graph (tree-graph.test.mjs): a collapsed turn carries its steps' counts …
+  const turnFiles = tree.locator('.graph-node', { hasText: 'Write the notes' }).locator('.graph-files');
+  await turnFiles.first().waitFor({ timeout: 20_000 });
+  assert.equal(await turnFiles.first().innerText(), '3 files', 'the turn of one step that changed three files');
+  assert.equal(await turnFiles.first().getAttribute('title'), '3 files changed');
+  // … and once it is expanded, the step before each manifest carries its own
+  const graphFiles = tree.locator('.graph-entry .graph-files', { hasText: /^3 files$/ });
   await retry('expanding the first turn in the graph', async () => {
     await tree.locator('.graph-node', { hasText: 'Write the notes' }).locator('.graph-expand').first().click();
     await graphFiles.first().waitFor({ timeout: 5000 });

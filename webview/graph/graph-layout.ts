@@ -27,6 +27,10 @@ export interface Turn {
   parent: number;
   /** rows of the child turns, in the order they began */
   children: number[];
+  /** files its steps changed (summed over the steps: a file two steps changed counts twice) */
+  fileChanges: number;
+  /** its steps that changed files */
+  fileSteps: number;
 }
 
 /** The patched nodes as they were before the patch, by id; `undefined` for a node the patch adds. */
@@ -75,7 +79,11 @@ export class GraphLayout {
       if (old && (old.parentId !== node.parentId || old.kind !== node.kind)) return false;
       if (!old && (this.missingParents.has(id) || this.turnOf.has(id))) return false;
     }
-    for (const [id, old] of before) if (!old) this.add(now(id), now(id).parentId !== null && this.turnOf.has(now(id).parentId!));
+    for (const [id, old] of before) {
+      if (old) this.countFiles(this.turnOf.get(id), old, -1);
+      if (old) this.countFiles(this.turnOf.get(id), now(id), 1);
+      else this.add(now(id), now(id).parentId !== null && this.turnOf.has(now(id).parentId!));
+    }
     return true;
   }
 
@@ -89,15 +97,23 @@ export class GraphLayout {
     if (joins) {
       this.turns[parentRow]!.entries.push(node.id);
       this.turnOf.set(node.id, parentRow);
-      return;
-    }
-    this.newTurn(node.id, parentRow);
+    } else this.newTurn(node.id, parentRow);
+    this.countFiles(this.turnOf.get(node.id), node, 1);
+  }
+
+  /** Adds (`sign` 1) or takes back (-1) an entry's file count in its turn's totals: O(1) per entry. */
+  private countFiles(row: number | undefined, node: TreeNode, sign: 1 | -1): void {
+    const count = node.files?.count ?? 0;
+    if (row === undefined || count === 0) return;
+    const turn = this.turns[row]!;
+    turn.fileChanges += sign * count;
+    turn.fileSteps += sign;
   }
 
   private newTurn(entryId: string, parent: number): void {
     const row = this.turns.length;
     const lane = this.laneFor(parent);
-    this.turns.push({ row, lane, entries: [entryId], parent, children: [] });
+    this.turns.push({ row, lane, entries: [entryId], parent, children: [], fileChanges: 0, fileSteps: 0 });
     if (parent >= 0) this.turns[parent]!.children.push(row);
     this.turnOf.set(entryId, row);
     if (lane === this.laneRows.length) {

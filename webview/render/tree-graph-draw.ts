@@ -144,6 +144,7 @@ function turnLabels(turn: Turn, input: DrawInput, left: number, shown: number): 
     text.label ? el('span', { class: 'graph-chip' }, srOnly(`${kind}, labelled `), text.label, srOnly(': ')) : '',
     el('span', { class: 'graph-title' }, text.label ? '' : srOnly(`${kind}: `), text.title),
     text.reply ? el('span', { class: 'graph-reply' }, srOnly('. Reply: '), text.reply) : '',
+    shown === 0 ? turnFilesBadge(turn) : '',
     branches > 1 ? el('span', { class: 'graph-branches', title: `${branches} branches` }, svgIcon('branch'), srOnly(', '), String(branches), srOnly(' branches')) : '',
     text.hasLeaf ? hereMark() : '',
   );
@@ -151,6 +152,14 @@ function turnLabels(turn: Turn, input: DrawInput, left: number, shown: number): 
   const out: HTMLElement[] = [label];
   for (let i = 0; i < shown; i++) out.push(entryLabel(turn, i, input, left));
   return out;
+}
+
+/** A collapsed turn carries its steps' file counts (an expanded one shows them on the steps). */
+function turnFilesBadge(turn: Turn): HTMLElement | '' {
+  const { fileChanges: n, fileSteps: steps } = turn;
+  if (steps === 0) return '';
+  const [text, title] = steps === 1 ? [n === 1 ? '1 file' : `${n} files`, n === 1 ? '1 file changed' : `${n} files changed`] : [`${n} file changes`, `${n} file changes in ${steps} steps`];
+  return el('span', { class: 'graph-files', title }, text);
 }
 
 function entryLabel(turn: Turn, index: number, input: DrawInput, left: number): HTMLElement {

@@ -26,11 +26,11 @@ function addEntry(rand: () => number, s: Grown, parent: string | null): number {
   return s.parents.length - 1;
 }
 
-type Step = 'appendToLeaf' | 'branch' | 'move' | 'label' | 'newRoot' | 'orphan';
+type Step = 'appendToLeaf' | 'branch' | 'move' | 'files' | 'label' | 'newRoot' | 'orphan';
 
 function pickStep(rand: () => number): Step {
   const r = rand();
-  return r < 0.55 ? 'appendToLeaf' : r < 0.7 ? 'branch' : r < 0.8 ? 'move' : r < 0.94 ? 'label' : r < 0.97 ? 'newRoot' : 'orphan';
+  return r < 0.55 ? 'appendToLeaf' : r < 0.7 ? 'branch' : r < 0.76 ? 'move' : r < 0.84 ? 'files' : r < 0.94 ? 'label' : r < 0.97 ? 'newRoot' : 'orphan';
 }
 
 function play(rand: () => number, s: Grown, step: Step): void {
@@ -45,6 +45,10 @@ function play(rand: () => number, s: Grown, step: Step): void {
       return;
     case 'move':
       if (count > 0) s.leaf = any();
+      return;
+    case 'files':
+      // a manifest after a step gives it a count; a later one for the same step may change it
+      if (count > 0) s.files!.set(`n${any()}`, 1 + Math.floor(rand() * 5));
       return;
     case 'label':
       if (count > 0) s.labels.set(`n${any()}`, `label ${Math.floor(rand() * 100)}`);
@@ -105,6 +109,15 @@ function assertWellFormed(g: GraphLayout, nodes: readonly TreeNode[], context: s
   assert.equal(g.laneRows.reduce((sum, rows) => sum + rows.length, 0), g.turns.length, `${context}: every turn in one lane`);
 }
 
+/** Each turn's file totals are its entries' counts summed (kept patch by patch, never recounted). */
+function assertFileTotals(g: GraphLayout, nodes: readonly TreeNode[], context: string): void {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  for (const turn of g.turns) {
+    const counts = turn.entries.map((id) => byId.get(id)!.files?.count ?? 0).filter((n) => n > 0);
+    assert.deepEqual([turn.fileChanges, turn.fileSteps], [counts.reduce((a, b) => a + b, 0), counts.length], `${context}: files of turn ${turn.row}`);
+  }
+}
+
 function assertActivePath(g: GraphLayout, nodes: readonly TreeNode[], leafId: string | null, context: string): void {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const expected = new Set<number>();
@@ -117,7 +130,7 @@ test('random sessions: the kept graph equals a fresh layout after every patch, a
   let appendsKept = 0;
   for (let seed = 1; seed <= 30; seed++) {
     const rand = random(seed);
-    const s: Grown = { parents: [], kinds: [], labels: new Map(), leaf: -1 };
+    const s: Grown = { parents: [], kinds: [], labels: new Map(), files: new Map(), leaf: -1 };
     for (let i = 0, size = Math.floor(rand() * 150); i < size; i++) play(rand, s, i < 10 ? 'appendToLeaf' : pickStep(rand));
     let nodes = nodesOf(s);
     const model: TreeModel = treeModelOf(s.leaf < 0 ? null : `n${s.leaf}`, nodes.map((n) => ({ ...n })));
@@ -131,13 +144,14 @@ test('random sessions: the kept graph equals a fresh layout after every patch, a
       const next = nodesOf(s);
       applyTreePatch(model, patchBetween(nodes, next, s.leaf));
       nodes = next;
-      if (step === 'appendToLeaf' || step === 'branch' || step === 'label' || step === 'move') {
+      if (step === 'appendToLeaf' || step === 'branch' || step === 'label' || step === 'move' || step === 'files') {
         if (!orphanWaiting) assert.ok(model.graph === kept, `${context}: ${step} kept the layout`);
         if (step === 'appendToLeaf' && model.graph === kept) appendsKept++;
       }
       const graph = graphOf(model);
       assert.deepEqual(shape(graph), shape(new GraphLayout(next)), `${context}: kept = full`);
       assertWellFormed(graph, next, context);
+      assertFileTotals(graph, next, context);
       assertActivePath(graph, next, model.leafId, context);
     }
   }
@@ -152,7 +166,7 @@ test('a conversation with a branch: turns begin at user messages, the branch tak
   assert.deepEqual(g.turns.map((t) => [t.lane, t.parent]), [[0, -1], [0, 0], [1, 0]]);
   // Continuing the first branch stays in its lane; a compaction is a turn of its own.
   const more = new GraphLayout(nodesOf({ ...s, parents: [...s.parents, 'n5', 'n8'], kinds: [...s.kinds!, 'compaction', 'assistant'], leaf: 9 }));
-  assert.deepEqual(more.turns.at(-1), { row: 3, lane: 0, entries: ['n8', 'n9'], parent: 1, children: [] });
+  assert.deepEqual(more.turns.at(-1), { row: 3, lane: 0, entries: ['n8', 'n9'], parent: 1, children: [], fileChanges: 0, fileSteps: 0 });
 });
 
 test('a later sibling of a non-user entry begins its own turn; its parent turn keeps the first child', () => {

@@ -9,13 +9,15 @@ export interface Session {
   /** per entry; defaults to user and assistant alternating */
   kinds?: TreeNodeKind[];
   labels: Map<string, string>;
+  /** per entry id, how many files the step changed (a file manifest follows it) */
+  files?: Map<string, number>;
   /** index of the leaf, -1 for none */
   leaf: number;
 }
 
 /** The nodes the host would send for a session: file order, flags from the leaf (like toTreeNode). */
 export function nodesOf(session: Session): TreeNode[] {
-  const { parents, timestamps, kinds, labels, leaf } = session;
+  const { parents, timestamps, kinds, labels, files, leaf } = session;
   const parentOf = new Map(parents.map((p, i) => [`n${i}`, p]));
   const onPath = new Set<string>();
   for (let id: string | null = leaf < 0 ? null : `n${leaf}`; id !== null && !onPath.has(id); id = parentOf.get(id) ?? null) onPath.add(id);
@@ -24,12 +26,14 @@ export function nodesOf(session: Session): TreeNode[] {
   return parents.map((parentId, i): TreeNode => {
     const id = `n${i}`;
     const label = labels.get(id);
+    const changed = files?.get(id);
     return {
       id,
       parentId,
       kind: kinds?.[i] ?? (i % 2 === 0 ? 'user' : 'assistant'),
       preview: `entry ${i}`,
       ...(label ? { label } : {}),
+      ...(changed ? { files: { count: changed, text: `${changed} files changed` } } : {}),
       onActivePath: onPath.has(id),
       isLeaf: i === leaf,
       childCount: childCount.get(id) ?? 0,
