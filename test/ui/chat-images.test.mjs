@@ -8,11 +8,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { after } from 'node:test';
-import { startFakeLlm } from '../fake-llm/server.mjs';
 import { createRequire } from 'node:module';
-import { fakeModelSettings, readyChat, screenshot, setColorTheme } from '../harness/browser.mjs';
-import { useWorkbench } from '../harness/ui.mjs';
+import { readyChat, screenshot, setColorTheme } from '../harness/browser.mjs';
+import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 
 /** A solid red PNG of width × height, base64 (real pixels for the thumbnails and the larger view to decode). */
 function redPng(width, height) {
@@ -42,18 +40,10 @@ const PNG = redPng(200, 120);
 
 const axeSource = createRequire(import.meta.url)('axe-core').source;
 
-let fake;
 const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-images-'));
-after(async () => {
-  await fake?.close?.();
-});
-
-const wb = useWorkbench('chat-images', async () => {
-  fake = await startFakeLlm();
-  const models = fakeModelSettings(fake);
-  const [seeing] = models['arbor.models'];
-  models['arbor.models'] = [{ ...seeing, images: true }, { ...seeing, id: 'text-only', name: 'Text Only' }];
-  return { extraEnv: { ARBOR_TEST_LLM_URL: fake.url }, settings: { 'arbor.sessions.directory': sessionsDir, ...models, 'workbench.colorTheme': 'Default Dark Modern' } };
+const { wb, llm } = useFakeLlmWorkbench('chat-images', {
+  sessionsDir,
+  models: ([seeing]) => [{ ...seeing, images: true }, { ...seeing, id: 'text-only', name: 'Text Only' }],
 });
 
 /** Pastes files into the composer as the clipboard would (a composed paste event with a DataTransfer). */
@@ -96,13 +86,13 @@ wb.test('a pasted image becomes a chip, goes to the model with the prompt and sh
   const input = chat.locator('#prompt-input textarea');
   await input.click();
   await input.pressSequentially('What is on this screenshot?');
-  const before = fake.requests.length;
+  const before = llm.server.requests.length;
   await input.press('Enter');
   const sent = chat.locator('.msg-user', { hasText: 'What is on this screenshot?' });
   await sent.waitFor({ timeout: 30_000 });
   await chat.locator('#app[data-busy="false"]').waitFor({ timeout: 30_000 });
   assert.equal(await chat.locator('#image-chips .image-chip').count(), 0, 'sending took the chip');
-  const body = JSON.stringify(fake.requests.slice(before).map((r) => r.body));
+  const body = JSON.stringify(llm.server.requests.slice(before).map((r) => r.body));
   assert.ok(body.includes(`"image_url":{"url":"data:image/png;base64,${PNG}"}`), 'the image reached the model as a data URL');
 
   const thumb = sent.locator('.message-images .message-image img');
@@ -139,10 +129,10 @@ wb.test('× removes a chip; a model without image input gets a notice and the co
   const input = chat.locator('#prompt-input textarea');
   await input.click();
   await input.pressSequentially('Describe it');
-  const before = fake.requests.length;
+  const before = llm.server.requests.length;
   await input.press('Enter');
   await chat.locator('.inline-notice', { hasText: 'Text Only does not take images.' }).waitFor({ timeout: 10_000 });
-  assert.equal(fake.requests.length, before, 'nothing was sent');
+  assert.equal(llm.server.requests.length, before, 'nothing was sent');
   assert.equal(await chat.locator('#prompt-input').evaluate((e) => e.value), 'Describe it', 'the text stays');
   assert.equal(await chat.locator('#image-chips .image-chip').count(), 1, 'the image stays');
   await screenshot(page, 'chat-images-text-only-model');

@@ -5,22 +5,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
-import { startFakeLlm } from '../fake-llm/server.mjs';
-import { fakeModelSettings, readyChat, screenshot, setColorTheme } from '../harness/browser.mjs';
+import { readyChat, screenshot, setColorTheme } from '../harness/browser.mjs';
+import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 import { THEMES } from '../harness/themes.mjs';
-import { useWorkbench } from '../harness/ui.mjs';
 
-let fake;
 const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-model-keys-'));
-after(async () => {
-  await fake?.close?.();
-});
-
-const wb = useWorkbench('model-keys', async () => {
-  fake = await startFakeLlm();
-  return { extraEnv: { ARBOR_TEST_LLM_URL: fake.url }, settings: { 'arbor.sessions.directory': sessionsDir, ...fakeModelSettings(fake), 'workbench.colorTheme': 'Default Dark Modern' } };
-});
+const { wb } = useFakeLlmWorkbench('model-keys', { sessionsDir });
 
 /** Opens the composer's model picker and clicks the option whose text matches. */
 async function pick(chat, text) {
