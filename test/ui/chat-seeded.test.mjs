@@ -452,9 +452,13 @@ wb.test('the scroll position inside an earlier page survives the view being hidd
   const after = await topRow(again);
   assert.equal(after?.entry, before.entry, `the same message is at the top (${JSON.stringify(before)} → ${JSON.stringify(after)})`);
   assert.ok(Math.abs(after.offset - before.offset) <= 1, `at the same offset (${before.offset} → ${after.offset})`);
-  // m<k> is the k-th message of the branch: the pages of 1,000 before the tail up to it, and no more.
+  // m<k> is the k-th message of the branch: the pages of 1,000 before the tail up to it, and no more. A
+  // scroll near the top may add a page of 200 on the way (on a fresh profile in CI it does, before the
+  // restore's pages: 200 + 200 + 2 × 1,000 reach m2764), so the count lies between what reaches the row
+  // and the whole pages that just do.
   const pages = Math.ceil((LONG - 200 - Number(before.entry.slice(1))) / 1000);
   assert.ok(pages >= 2, `${before.entry} is more than one page before the tail`);
-  assert.equal(await again.locator('#conversation').getAttribute('data-count'), String(200 + pages * 1000), `the tail and ${pages} pages of 1,000 were loaded`);
+  const count = Number(await again.locator('#conversation').getAttribute('data-count'));
+  assert.ok(count >= LONG - Number(before.entry.slice(1)) && count <= 200 + pages * 1000, `the tail and the pages up to ${before.entry}, no more: ${count} items`);
   await screenshot(page, 'chat-seeded-long-branch-restored');
 }, { timeout: 120_000 });
