@@ -83,9 +83,15 @@ export async function expandPane(page, title) {
 export async function openArborContainer(page) {
   const tab = arborActivityTab(page);
   await tab.waitFor();
-  const checked = await tab.evaluate((el) => el.closest('.action-item')?.getAttribute('aria-selected') === 'true' || el.classList.contains('checked'));
-  if (!checked) await tab.click();
-  await sidebar(page).locator('.composite.title', { hasText: /arbor/i }).waitFor();
+  const title = sidebar(page).locator('.composite.title', { hasText: /arbor/i });
+  // Arbor's tab can be the checked one while the side bar is hidden (a window reloaded with it closed):
+  // then a click shows it. A click on the checked tab of a shown side bar hides it, so the click is made
+  // only while the title is not visible, and again if a side bar still being laid out swallowed it.
+  for (let attempt = 1; !(await title.isVisible()); attempt++) {
+    await tab.click();
+    if (await title.waitFor({ timeout: 10_000 }).then(() => true, () => attempt >= 3)) break;
+  }
+  await title.waitFor();
 }
 
 /**
