@@ -498,6 +498,7 @@ export class ArborApp implements Disposable {
 
   dispose(): void {
     this.disposed = true;
+    this.checkpoints.close();
     this.treeActions.cancelNavigation();
     this.open.detach();
     this.listeners.clear();
