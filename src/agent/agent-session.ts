@@ -6,7 +6,7 @@
 // Keeping the context inside the window (recovery, promotion, pruning, threshold, mid-turn, idle,
 // handoff) is decided by the context maintainer (context-maintainer.ts); this loop only calls it at its
 // seams. The engine itself is src/compaction.
-import { userContent, type AgentMessage, type AssistantMessage, type ImageContent, type UserMessage } from '../core/messages';
+import { imagesMarker, userContent, type AgentMessage, type AssistantMessage, type ImageContent, type UserMessage } from '../core/messages';
 import { imagesFor } from '../llm/image-input';
 import {
   CompactionNotDone,
@@ -119,7 +119,7 @@ export class AgentSession {
   }
 
   get queuedMessages(): readonly string[] {
-    return this.queue.map((q) => q.text);
+    return this.queue.map(queuedLabel);
   }
 
   /** For previews (`compactionRunner.preview()`) and cancel buttons. */
@@ -174,11 +174,11 @@ export class AgentSession {
     return this.startActivity(() => this.resumeFromLeaf());
   }
 
-  /** Removes a queued message (e.g. the user took it back for editing). */
-  dequeue(index: number): string | undefined {
+  /** Removes a queued message (e.g. the user took it back for editing): its text and images. */
+  dequeue(index: number): QueuedPrompt | undefined {
     const [removed] = this.queue.splice(index, 1);
     if (removed !== undefined) this.emitQueued();
-    return removed?.text;
+    return removed;
   }
 
   /**
@@ -186,9 +186,9 @@ export class AgentSession {
    * reply is persisted as "aborted" and every tool call gets a result. Queued messages are not sent:
    * they are returned so the UI can put them back into the input.
    */
-  async stop(): Promise<string[]> {
+  async stop(): Promise<QueuedPrompt[]> {
     this.maintainer.background.cancel('stopped by the user');
-    const dropped = this.queue.splice(0).map((q) => q.text);
+    const dropped = this.queue.splice(0);
     if (dropped.length > 0) this.emitQueued();
     if (this.activity) {
       this.interrupt = 'stop';
@@ -602,7 +602,7 @@ export class AgentSession {
   }
 
   private emitQueued(): void {
-    this.emit({ type: 'queued', messages: this.queue.map((q) => q.text) });
+    this.emit({ type: 'queued', messages: this.queue.map(queuedLabel) });
   }
 
   private emitUsage(): void {
@@ -620,10 +620,15 @@ export class AgentSession {
   }
 }
 
-/** A prompt waiting for the running turn (a taken-back one returns to the input as text only). */
-interface QueuedPrompt {
+/** A prompt waiting for the running turn (a taken-back one returns to the input with its images). */
+export interface QueuedPrompt {
   text: string;
   images: readonly ImageContent[];
+}
+
+/** What the queue shows of a prompt: its text, or for images alone their marker. */
+function queuedLabel(prompt: QueuedPrompt): string {
+  return prompt.text.trim() === '' && prompt.images.length > 0 ? imagesMarker(prompt.images.length) : prompt.text;
 }
 
 function errorKindOf(message: AssistantMessage): { kind?: string; provider: string } {

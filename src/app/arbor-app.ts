@@ -6,7 +6,7 @@
 // choice (model-choice.ts), the tree actions (tree-actions.ts) and the open session with its switches
 // (open-session.ts).
 import { ApprovalPolicy } from '../agent/approval';
-import type { AgentSession } from '../agent/agent-session';
+import type { AgentSession, QueuedPrompt } from '../agent/agent-session';
 import type { UsageInfo } from '../agent/events';
 import { createTools, workspaceFromPaths, type AgentTool, type WorkspaceRoots } from '../agent/tools';
 import { TreeNavigationHookRegistry, type CarryResult } from '../branch';
@@ -325,7 +325,7 @@ export class ArborApp implements Disposable {
    */
   async prompt(text: string, images: readonly ImageContent[] = []): Promise<PromptOutcome> {
     if (this.disposed) return { kind: 'error', message: 'Arbor is shutting down.' };
-    if (text.trim() === '') return { kind: 'empty' };
+    if (text.trim() === '' && images.length === 0) return { kind: 'empty' };
     if (images.length > 0 && !takesImages(this.currentModel)) return { kind: 'imagesUnsupported', model: this.currentModel.name };
     const command = images.length === 0 ? parseSlashCommand(text) : undefined;
     if (command) {
@@ -356,7 +356,7 @@ export class ArborApp implements Disposable {
   }
 
   /** Stops the running turn (or compaction). Returns the queued messages that were not sent. */
-  async stop(): Promise<string[]> {
+  async stop(): Promise<QueuedPrompt[]> {
     this.treeActions.cancelNavigation();
     return (await this.agent?.stop()) ?? [];
   }
@@ -372,7 +372,7 @@ export class ArborApp implements Disposable {
   }
 
   /** Removes a queued message (the user took it back). */
-  dequeue(index: number): string | undefined {
+  dequeue(index: number): QueuedPrompt | undefined {
     return this.agent?.dequeue(index);
   }
 
