@@ -7,12 +7,13 @@
 // step back to its `before` state instead. Either way the workspace ends as the state before or after
 // the restore, never a mix, and no temp file is left behind.
 import { randomBytes } from 'node:crypto';
-import type { BigIntStats } from 'node:fs';
-import { chmod, mkdir, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { closeSync, type BigIntStats } from 'node:fs';
+import { chmod, mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { syncDir, writeFileAtomic } from '../session/files';
 import { removeStaleTemps } from '../session/stale-temps';
 import type { BlobStore } from './blob-store';
+import { openForSync, RestoreSync } from './durable';
 import { parseFileState } from './manifest';
 import { overwriteInPlace } from './overwrite';
 import { forEachLimited, IO_WIDTH } from './parallel';
@@ -60,49 +61,81 @@ function tempNameOf(absolute: string, journalId: string): string {
 
 /**
  * Puts `state` at `absolute`; applying it twice is the same as once. Returns the file's stat when the
- * write already read it (an in-place overwrite, overwrite.ts).
+ * write already read it (an in-place overwrite, overwrite.ts). What must reach the disk goes to `sync`.
  */
-export async function applyState(blobs: BlobStore, absolute: string, state: FileState, journalId: string): Promise<BigIntStats | undefined> {
+export async function applyState(blobs: BlobStore, absolute: string, state: FileState, journalId: string, sync: RestoreSync): Promise<BigIntStats | undefined> {
   if (state.kind === 'absent') {
-    await unlink(absolute).catch((error: NodeJS.ErrnoException) => {
+    const removed = await unlink(absolute).then(() => true, (error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
+      return false;
     });
+    if (removed) sync.folderChanged(dirname(absolute));
     return undefined;
   }
   if (state.kind !== 'file') throw new Error('a file that was not checkpointed cannot be restored');
-  const written = overwriteInPlace(blobs.pathOf(state.hash), state.size, absolute, Boolean(state.exec));
+  await sync.room();
+  const written = overwriteInPlace(blobs.pathOf(state.hash), state.size, absolute, Boolean(state.exec), (fd, modeChanged) => sync.syncAndClose(fd, modeChanged));
   if (written) return written;
-  const temp = tempNameOf(absolute, journalId);
+  await replaceThroughTemp(blobs, absolute, state, tempNameOf(absolute, journalId), sync);
+  return undefined;
+}
+
+/** A new file, a hard link or a large content: copied to a temp name beside the target and renamed over it. */
+async function replaceThroughTemp(blobs: BlobStore, absolute: string, state: FileState & { kind: 'file' }, temp: string, sync: RestoreSync): Promise<void> {
   await blobs.copyTo(state.hash, temp).catch(async (error: NodeJS.ErrnoException) => {
     // The folder is created only when missing (most restores write into existing folders).
     if (error.code !== 'ENOENT') throw error;
-    await mkdir(dirname(absolute), { recursive: true });
+    foldersCreated(absolute, await mkdir(dirname(absolute), { recursive: true }), sync);
     await blobs.copyTo(state.hash, temp);
   });
   // Blobs are stored 0644 (0666 less the umask) and a copy keeps that; only executables need a chmod.
   if (state.exec) await chmod(temp, 0o755);
-  await rename(temp, absolute);
-  return undefined;
+  // Opened before the rename, so the sync reaches the very file renamed (a new inode: with its metadata).
+  const fd = await openForSync(temp);
+  await rename(temp, absolute).catch((error: unknown) => {
+    closeSync(fd);
+    throw error;
+  });
+  sync.syncAndClose(fd, true);
+  sync.folderChanged(dirname(absolute));
+}
+
+/** `first`: the first folder mkdir created above `absolute` (none: undefined); each one's parent changed. */
+function foldersCreated(absolute: string, first: string | undefined, sync: RestoreSync): void {
+  if (first === undefined) return;
+  for (let folder = dirname(absolute); ; folder = dirname(folder)) {
+    sync.folderChanged(dirname(folder));
+    if (folder === first || dirname(folder) === folder) return;
+  }
 }
 
 /**
  * Applies every step's `to` (or `from`, rolling back), a few files at a time: deletions first (a file
  * may have to go before a folder of the same name is created), then writes. The files touched are
  * remembered. `resolved` are the steps' paths as the plan checked them (recovery resolves each key again).
+ * Resolves once all of it is on disk (durable.ts): only then may the journal be removed.
  */
 export async function applySteps(files: WorkspaceFiles, journal: Journal, direction: 'to' | 'from', resolved?: readonly string[]): Promise<void> {
   const indices = journal.steps.map((_, index) => index);
   const deletes = indices.filter((i) => journal.steps[i]![direction].kind === 'absent');
   const writes = indices.filter((i) => journal.steps[i]![direction].kind !== 'absent');
-  for (const group of [deletes, writes]) {
-    await forEachLimited(group, IO_WIDTH, async (index) => {
-      const step = journal.steps[index]!;
-      const absolute = resolved?.[index] ?? (await files.resolve(step.key));
-      if (absolute === undefined) throw new Error(`${step.key} is not inside the workspace`);
-      const written = await applyState(files.blobs, absolute, step[direction], journal.id);
-      await files.remember(absolute, step[direction], written);
-    });
+  const sync = new RestoreSync();
+  try {
+    for (const group of [deletes, writes]) {
+      await forEachLimited(group, IO_WIDTH, async (index) => {
+        const step = journal.steps[index]!;
+        const absolute = resolved?.[index] ?? (await files.resolve(step.key));
+        if (absolute === undefined) throw new Error(`${step.key} is not inside the workspace`);
+        const written = await applyState(files.blobs, absolute, step[direction], journal.id, sync);
+        await files.remember(absolute, step[direction], written);
+      });
+    }
+  } catch (error) {
+    // The descriptors still syncing are closed before the caller rolls back or gives up.
+    await sync.settle().catch(() => undefined);
+    throw error;
   }
+  await sync.settle();
 }
 
 function parseJournal(text: string): Journal | undefined {
@@ -164,11 +197,14 @@ async function recoverOne(files: WorkspaceFiles, file: string, journal: Journal)
   }
 }
 
+/** Removes the temp files a cut restore left; their folders are synced, as the journal goes next. */
 async function removeTemps(files: WorkspaceFiles, journal: Journal): Promise<void> {
+  const folders = new Set<string>();
   for (const step of journal.steps) {
     const absolute = await files.resolve(step.key);
     if (absolute === undefined) continue;
     const temp = tempNameOf(absolute, journal.id);
-    if (await stat(temp).then(() => true, () => false)) await unlink(temp).catch(() => undefined);
+    if (await unlink(temp).then(() => true, () => false)) folders.add(dirname(temp));
   }
+  await forEachLimited([...folders], IO_WIDTH, syncDir);
 }

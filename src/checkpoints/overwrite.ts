@@ -9,7 +9,8 @@
 //  - The content is written first and the file cut to its length after, so the file is never empty in
 //    between (and ext4 does not force a write-back on close, as it does after a truncation to zero).
 //  - The calls are synchronous: small files (up to IN_PLACE_MAX_BYTES), all page-cache work; six
-//    round trips through the thread pool per file cost more than the writes themselves.
+//    round trips through the thread pool per file cost more than the writes themselves. The descriptor
+//    is then handed to the caller, which syncs the file in the background before closing it (durable.ts).
 import { closeSync, constants, fchmodSync, fstatSync, ftruncateSync, openSync, readFileSync, writeSync, type BigIntStats } from 'node:fs';
 
 /** Larger contents take the asynchronous temp-file path. */
@@ -17,11 +18,15 @@ export const IN_PLACE_MAX_BYTES = 1 << 20;
 
 const CAN_OVERWRITE = constants.O_NOFOLLOW !== undefined && constants.O_NONBLOCK !== undefined;
 
+/** Takes the descriptor of a file just written (and must close it); `modeChanged`: its mode was set too. */
+export type HandOver = (fd: number, modeChanged: boolean) => void;
+
 /**
  * Writes the blob at `blobFile` over `absolute` when that is an existing regular file with one link;
- * returns its stat after the write, or undefined when it was left untouched (missing, a link, not a file).
+ * returns its stat after the write (its descriptor went to `handOver`), or undefined when it was left
+ * untouched (missing, a link, not a file).
  */
-export function overwriteInPlace(blobFile: string, size: number, absolute: string, exec: boolean): BigIntStats | undefined {
+export function overwriteInPlace(blobFile: string, size: number, absolute: string, exec: boolean, handOver: HandOver): BigIntStats | undefined {
   if (!CAN_OVERWRITE || size > IN_PLACE_MAX_BYTES) return undefined;
   let fd: number;
   try {
@@ -29,6 +34,7 @@ export function overwriteInPlace(blobFile: string, size: number, absolute: strin
   } catch {
     return undefined;
   }
+  let handed = false;
   try {
     const info = fstatSync(fd);
     if (!info.isFile() || info.nlink !== 1) return undefined;
@@ -40,9 +46,13 @@ export function overwriteInPlace(blobFile: string, size: number, absolute: strin
     }
     ftruncateSync(fd, content.length);
     // Only the executable bits follow the state (set where the file is readable); the rest of the mode stays.
-    if (((info.mode & 0o111) !== 0) !== exec) fchmodSync(fd, exec ? info.mode | ((info.mode & 0o444) >> 2) : info.mode & ~0o111);
-    return fstatSync(fd, { bigint: true });
+    const modeChanged = ((info.mode & 0o111) !== 0) !== exec;
+    if (modeChanged) fchmodSync(fd, exec ? info.mode | ((info.mode & 0o444) >> 2) : info.mode & ~0o111);
+    const written = fstatSync(fd, { bigint: true });
+    handed = true;
+    handOver(fd, modeChanged);
+    return written;
   } finally {
-    closeSync(fd);
+    if (!handed) closeSync(fd);
   }
 }
