@@ -53,14 +53,6 @@ test('whitespace with images sends the images alone; whitespace alone is still e
   assert.equal(user.blocks.filter((b) => b.type === 'text').length, 0);
 });
 
-test('a text-only model (VS Code LM, a local server) refuses an image-only prompt with the typed notice, not as empty', async () => {
-  const h = await appHarness({ raw: { models: [{ provider: 'local', id: 'text-only', name: 'Text Only', baseUrl: 'http://127.0.0.1:9/v1', contextWindow: 8000 }] } as never });
-  await h.app.setModel('local/text-only');
-  const before = h.fake.requests.length;
-  assert.deepEqual(await h.app.prompt('', [image]), { kind: 'imagesUnsupported', model: 'Text Only' });
-  assert.equal(h.fake.requests.length, before);
-});
-
 test('each provider carries an image-only message without an empty text part; VS Code LM gets the note, never an empty message', () => {
   const message: UserMessage = { role: 'user', content: userContent('', [image]), timestamp: 1 };
   assert.deepEqual(message.content, [{ type: 'image', mimeType: 'image/png', data: PNG }]);
