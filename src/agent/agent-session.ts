@@ -3,95 +3,96 @@
 // model stops. The session file is the single source of truth: the context is rebuilt from the store's
 // current leaf before every request, so tree navigation needs no special handling here.
 //
+// This class is the session's state and public API; its jobs live beside it: the loop of one run
+// (turn-loop.ts), one activity at a time and the prompts queued meanwhile (run-queue.ts), model and
+// thinking-level changes held until a request ends (pending-changes.ts), cost (session-cost.ts), the
+// compaction runner's wiring (session-compaction.ts) and idle maintenance (idle-maintenance.ts).
 // Keeping the context inside the window (recovery, promotion, pruning, threshold, mid-turn, idle,
-// handoff) is decided by the context maintainer (context-maintainer.ts); this loop only calls it at its
+// handoff) is decided by the context maintainer (context-maintainer.ts); the loop only calls it at its
 // seams. The engine itself is src/compaction.
-import { imagesMarker, userContent, type AgentMessage, type AssistantMessage, type ImageContent, type UserMessage } from '../core/messages';
-import { imagesFor } from '../llm/image-input';
-import {
-  CompactionNotDone,
-  isDone,
-  type CompactionDoneOutcome,
-  CompactionRunner,
-  compactionThreshold,
-  idleCompactionDue,
-  idleTimeoutMs,
-  type CompactionOutcome,
-} from '../compaction';
-import { renderPrompt } from '../core/prompts';
+import type { AgentMessage, AssistantMessage, ImageContent } from '../core/messages';
+import { compactionThreshold, type CompactionDoneOutcome, type CompactionOutcome, type CompactionRunner } from '../compaction';
 import { sameModel } from '../llm/models';
-import type { ModelInfo, StreamRequest } from '../llm/types';
-import { convertToLlm } from '../session/convert';
+import type { ModelInfo } from '../llm/types';
 import type { SessionEntry } from '../session/entries';
-import { entryCost } from '../session/entry-fields';
 import type { SessionStore } from '../session/store';
 import type { AgentSessionDeps, CompactOptions } from './agent-session-types';
-import { withValidToolCallIds } from './tool-call-ids';
-import { contextTokensOf, livePromptTokens, recoveryFor } from './compaction-triggers';
-import { ContextMaintainer, type MaintainerHost, type RunState } from './context-maintainer';
-import { assistantToolCalls, type AgentEvent, type AgentEventListener, type UsageInfo } from './events';
-import { IdleTimer, SYSTEM_CLOCK, type Clock } from './idle-timer';
-import { streamToReply, thinkingOf } from './reply-stream';
-import { runToolCalls, skipToolCalls, STOPPED_REASON } from './tool-calls';
-import { toolDefinitions } from './tools';
-import { TurnInputs } from './turn-inputs';
+import { contextTokensOf } from './compaction-triggers';
+import { ContextMaintainer, type MaintainerHost } from './context-maintainer';
+import { AgentEventListeners, type AgentEvent, type AgentEventListener, type UsageInfo } from './events';
+import { IdleMaintenance } from './idle-maintenance';
+import { compactManually } from './manual-compaction';
+import { SYSTEM_CLOCK, type Clock } from './idle-timer';
+import { PendingChanges } from './pending-changes';
+import { RunQueue } from './run-queue';
+import { createCompactionRunner, forwardCompactionEvents } from './session-compaction';
+import { SessionCost } from './session-cost';
+import { TurnInputs, type SessionCoreHost } from './turn-inputs';
+import { TurnLoop, type QueuedPrompt } from './turn-loop';
 
 export { AUTO_CONTINUE_CUSTOM_TYPE } from './context-maintainer';
-/** The hidden prompt the Continue action of a cut-off reply sends. */
-export const CONTINUE_CUSTOM_TYPE = 'continue';
-
-type Interrupt = 'stop' | 'compact';
+export { CONTINUE_CUSTOM_TYPE, type QueuedPrompt } from './turn-loop';
 
 export class AgentSession {
   private currentStore: SessionStore;
   private currentModel: ModelInfo;
-  private readonly listeners = new Set<AgentEventListener>();
+  private readonly listeners: AgentEventListeners;
   private readonly inputs: TurnInputs;
   private readonly runner: CompactionRunner;
   private readonly maintainer: ContextMaintainer;
-  private readonly idleTimer: IdleTimer;
+  private readonly turns: TurnLoop;
+  private readonly pending: PendingChanges;
+  private readonly cost: SessionCost;
+  private readonly idle: IdleMaintenance;
   private readonly clock: Clock;
-  private readonly queue: QueuedPrompt[] = [];
-  private activity: Promise<void> | undefined;
-  private runController: AbortController | undefined;
-  private interrupt: Interrupt | undefined;
-  private compactWaiting = false;
-  private pendingModel: ModelInfo | undefined;
-  private pendingThinkingLevel: string | undefined;
-  private lastCost = 0;
-  private sessionCost: number;
+  private readonly runs: RunQueue;
   private disposed = false;
 
   constructor(private readonly deps: AgentSessionDeps) {
     this.currentStore = deps.store;
     this.currentModel = deps.model;
     this.clock = deps.clock ?? SYSTEM_CLOCK;
-    this.inputs = new TurnInputs(deps, {
-      store: () => this.currentStore,
-      model: () => this.currentModel,
-      now: () => this.clock.now(),
-      emit: (event) => this.emit(event),
-      persist: (message) => this.persist(message),
-    });
-    this.sessionCost = costOfEntries(deps.store.getEntries());
-    this.runner = this.createRunner();
-    this.runner.onEvent((event) => {
-      if (event.type === 'start') this.emit({ type: 'compaction_start', reason: event.reason, action: event.action });
-      else {
-        if (event.outcome.status === 'compacted') this.sessionCost += entryCost(event.outcome.entry);
-        this.emit({
-          type: 'compaction_end',
-          reason: event.reason,
-          outcome: event.outcome,
-          aborted: event.aborted,
-          willRetry: event.willRetry,
-          ...(event.errorMessage ? { errorMessage: event.errorMessage } : {}),
-        });
-      }
-    });
+    this.listeners = new AgentEventListeners(deps.log);
+    const core = this.coreHost();
+    this.inputs = new TurnInputs(deps, core);
+    this.cost = new SessionCost(deps.store.getEntries());
+    this.pending = new PendingChanges({ ...core, setModel: (model) => (this.currentModel = model) });
+    this.runner = createCompactionRunner({ ...core, deps, inputs: this.inputs, thinkingLevel: () => this.thinkingLevel });
+    forwardCompactionEvents(this.runner, (event) => this.emit(event), (entry) => this.cost.addEntry(entry));
     this.maintainer = new ContextMaintainer(this.maintainerHost(), this.runner);
-    this.idleTimer = new IdleTimer(this.clock, () => idleTimeoutMs(this.inputs.settings()), () => void this.onIdleTimer());
-    this.armIdleTimer();
+    this.turns = new TurnLoop({
+      ...core,
+      deps,
+      inputs: this.inputs,
+      maintainer: this.maintainer,
+      applyPendingChanges: () => this.pending.apply(),
+      startRun: (controller) => this.runs.setRunController(controller),
+      replyPersisted: (reply) => this.replyPersisted(reply),
+    });
+    this.runs = new RunQueue({
+      runPrompt: (prompt) => this.turns.conversation(prompt),
+      started: () => {
+        this.idle.cancel();
+        this.maintainer.abortIdleQuestion();
+      },
+      applyPendingChanges: () => this.pending.apply(),
+      ended: () => this.idle.arm(),
+      emit: (event) => this.emit(event),
+      disposed: () => this.disposed,
+      ...(deps.log ? { log: deps.log } : {}),
+    });
+    this.idle = new IdleMaintenance({
+      ...core,
+      clock: this.clock,
+      maintainer: this.maintainer,
+      settings: () => this.inputs.settings(),
+      occupied: () => this.runs.occupied,
+      compacting: () => this.runner.running,
+      disposed: () => this.disposed,
+      start: (task) => this.runs.start(task),
+      ...(deps.log ? { log: deps.log } : {}),
+    });
+    this.idle.arm();
   }
 
   // ---- state --------------------------------------------------------------------------------------
@@ -101,17 +102,17 @@ export class AgentSession {
   }
 
   get model(): ModelInfo {
-    return this.pendingModel ?? this.currentModel;
+    return this.pending.nextModel;
   }
 
   /** The thinking level of the conversation at the current leaf (or a change waiting for the turn to end). */
   get thinkingLevel(): string {
-    return this.pendingThinkingLevel ?? this.currentStore.buildContext().thinkingLevel;
+    return this.pending.nextThinkingLevel;
   }
 
   /** True while a turn, a queued turn or a compaction runs. */
   get busy(): boolean {
-    return this.activity !== undefined;
+    return this.runs.busy;
   }
 
   get compacting(): boolean {
@@ -119,7 +120,7 @@ export class AgentSession {
   }
 
   get queuedMessages(): readonly string[] {
-    return this.queue.map(queuedLabel);
+    return this.runs.texts;
   }
 
   /** For previews (`compactionRunner.preview()`) and cancel buttons. */
@@ -128,13 +129,12 @@ export class AgentSession {
   }
 
   onEvent(listener: AgentEventListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   /** Resolves when no turn, queued message or compaction is running. */
   async whenIdle(): Promise<void> {
-    while (this.activity) await this.activity.catch(() => undefined);
+    await this.runs.whenIdle();
   }
 
   // ---- prompting ----------------------------------------------------------------------------------
@@ -146,12 +146,11 @@ export class AgentSession {
    */
   prompt(text: string, images: readonly ImageContent[] = []): Promise<void> {
     if (this.disposed) return Promise.reject(new Error('The agent session was closed.'));
-    if (this.activity || this.compactWaiting) {
-      this.queue.push({ text, images });
-      this.emitQueued();
+    if (this.runs.occupied) {
+      this.runs.add({ text, images });
       return Promise.resolve();
     }
-    return this.startActivity(() => this.conversation({ text, images }));
+    return this.runs.start(() => this.turns.conversation({ text, images }));
   }
 
   /**
@@ -160,8 +159,8 @@ export class AgentSession {
    */
   continueReply(): Promise<void> {
     if (this.disposed) return Promise.reject(new Error('The agent session was closed.'));
-    if (this.activity || this.compactWaiting) return Promise.resolve();
-    return this.startActivity(() => this.continuation());
+    if (this.runs.occupied) return Promise.resolve();
+    return this.runs.start(() => this.turns.continuation());
   }
 
   /**
@@ -170,15 +169,13 @@ export class AgentSession {
    */
   retryFromLeaf(): Promise<void> {
     if (this.disposed) return Promise.reject(new Error('The agent session was closed.'));
-    if (this.activity || this.compactWaiting) return Promise.resolve();
-    return this.startActivity(() => this.resumeFromLeaf());
+    if (this.runs.occupied) return Promise.resolve();
+    return this.runs.start(() => this.turns.resumeFromLeaf());
   }
 
-  /** Removes a queued message (e.g. the user took it back for editing): its text and images. */
+  /** Removes a queued message (e.g. the user took it back for editing). */
   dequeue(index: number): QueuedPrompt | undefined {
-    const [removed] = this.queue.splice(index, 1);
-    if (removed !== undefined) this.emitQueued();
-    return removed;
+    return this.runs.remove(index);
   }
 
   /**
@@ -188,11 +185,9 @@ export class AgentSession {
    */
   async stop(): Promise<QueuedPrompt[]> {
     this.maintainer.background.cancel('stopped by the user');
-    const dropped = this.queue.splice(0);
-    if (dropped.length > 0) this.emitQueued();
-    if (this.activity) {
-      this.interrupt = 'stop';
-      this.runController?.abort();
+    const dropped = this.runs.takeAll();
+    if (this.runs.busy) {
+      this.runs.interruptRun('stop');
       this.runner.cancel();
       await this.whenIdle();
     }
@@ -204,25 +199,24 @@ export class AgentSession {
   /** Persists a `model_change` entry; while a turn runs, the change applies from the next request. */
   async setModel(model: ModelInfo): Promise<void> {
     if (sameModel(model, this.model)) return;
-    if (this.activity) {
-      this.pendingModel = model;
+    this.pending.holdModel(model);
+    if (this.runs.busy) {
       this.emit({ type: 'model_changed', model });
       return;
     }
-    this.pendingModel = model;
-    await this.applyPendingChanges();
+    await this.pending.apply();
     this.emitUsage();
   }
 
   /** Persists a `thinking_level_change` entry (applied at the next request while a turn runs). */
   async setThinkingLevel(level: string): Promise<void> {
     if (level === this.thinkingLevel) return;
-    this.pendingThinkingLevel = level;
-    if (this.activity) {
+    this.pending.holdThinkingLevel(level);
+    if (this.runs.busy) {
       this.emit({ type: 'thinking_level_changed', level });
       return;
     }
-    await this.applyPendingChanges();
+    await this.pending.apply();
   }
 
   /**
@@ -232,7 +226,7 @@ export class AgentSession {
    */
   refreshFromStore(added: readonly SessionEntry[] = []): void {
     this.maintainer.background.leafMoved();
-    for (const entry of added) this.sessionCost += entryCost(entry); // a branch summary's summarizer calls
+    for (const entry of added) this.cost.addEntry(entry); // a branch summary's summarizer calls
     this.emit({ type: 'refreshed', leafId: this.currentStore.getLeafId() });
     this.emitUsage();
   }
@@ -241,42 +235,10 @@ export class AgentSession {
 
   /**
    * Manual compaction (`/compact [instructions]`, "Arbor: Compact Session"; with `keepFrom`, "Compact
-   * Up To Here"). A running turn is stopped first (its partial reply is kept as "aborted"); messages
-   * queued meanwhile are sent afterwards.
-   * Throws `CompactionNotDone` carrying the typed outcome (skipped and why, cancelled, failed).
+   * Up To Here"): see manual-compaction.ts. Throws `CompactionNotDone` carrying the typed outcome.
    */
-  async compact(customInstructions?: string, options: CompactOptions = {}): Promise<CompactionDoneOutcome> {
-    if (this.runner.running) throw new Error('A compaction is already running');
-    if (this.activity) {
-      this.compactWaiting = true;
-      this.interrupt = 'compact';
-      this.runController?.abort();
-      try {
-        await this.whenIdle();
-      } finally {
-        this.compactWaiting = false;
-      }
-    }
-    let outcome: CompactionOutcome = { status: 'cancelled' };
-    await new Promise<void>((done) => {
-      void this.startActivity(async () => {
-        try {
-          const trimmed = customInstructions?.trim();
-          outcome = await this.maintainer.runCompaction({
-            reason: 'manual',
-            ...(trimmed ? { customInstructions: trimmed } : {}),
-            ...(options.review ? { review: options.review } : {}),
-            ...(options.keepFrom !== undefined ? { keepFrom: options.keepFrom } : {}),
-            ...(options.handoff ? { strategy: 'handoff' as const } : {}),
-          });
-        } finally {
-          done();
-        }
-      });
-    });
-    const final = outcome as CompactionOutcome;
-    if (isDone(final)) return final;
-    throw new CompactionNotDone(final);
+  compact(customInstructions?: string, options: CompactOptions = {}): Promise<CompactionDoneOutcome> {
+    return compactManually({ runs: this.runs, runner: this.runner, maintainer: this.maintainer }, customInstructions, options);
   }
 
   /** Cancels a running compaction (status bar / chat button). */
@@ -288,24 +250,13 @@ export class AgentSession {
    * Idle maintenance: compacts when idle compaction is enabled and the live context is at least
    * `idleThresholdTokens`. Undefined when nothing is due (or the agent is busy); no auto-continue.
    */
-  async runIdleCompaction(): Promise<CompactionOutcome | undefined> {
-    if (this.activity || this.compactWaiting || this.runner.running || this.disposed) return undefined;
-    const settings = this.inputs.settings();
-    const promptTokens = livePromptTokens(this.currentStore.buildContext().messages);
-    const due = idleCompactionDue(settings, { promptTokens, userTyping: false, agentBusy: false, compacting: false });
-    if (!due || promptTokens === undefined) return undefined;
-    if (!(await this.maintainer.confirmIdleCompaction(promptTokens, settings))) return undefined;
-    let outcome: CompactionOutcome | undefined;
-    await this.startActivity(async () => {
-      outcome = await this.maintainer.runCompaction({ reason: 'idle' });
-      this.maintainer.reportFailure(outcome);
-    });
-    return outcome;
+  runIdleCompaction(): Promise<CompactionOutcome | undefined> {
+    return this.idle.run();
   }
 
   /** The user is typing in the chat input: idle maintenance waits for a full quiet period again. */
   notifyUserTyping(): void {
-    if (this.idleTimer.armed) this.idleTimer.arm();
+    this.idle.userTyping();
   }
 
   /**
@@ -313,8 +264,8 @@ export class AgentSession {
    * after the next turn.
    */
   settingsChanged(): void {
-    if (this.activity || this.disposed) return;
-    this.armIdleTimer();
+    if (this.runs.busy || this.disposed) return;
+    this.idle.arm();
   }
 
   /** Context size and cost for the status bar / chat header. */
@@ -325,16 +276,16 @@ export class AgentSession {
       ...measured,
       contextWindow: window,
       thresholdTokens: compactionThreshold(window, this.inputs.settings()),
-      lastCost: this.lastCost,
-      sessionCost: this.sessionCost,
+      lastCost: this.cost.lastCost,
+      sessionCost: this.cost.sessionCost,
     };
   }
 
   dispose(): void {
     this.disposed = true;
-    this.idleTimer.dispose();
+    this.idle.dispose();
     this.maintainer.abortIdleQuestion();
-    this.runController?.abort();
+    this.runs.abortRun();
     this.runner.cancel();
     this.maintainer.background.cancel('the session closed');
     this.listeners.clear();
@@ -342,134 +293,9 @@ export class AgentSession {
 
   // ---- the run ------------------------------------------------------------------------------------
 
-  private startActivity(task: () => Promise<void>): Promise<void> {
-    this.idleTimer.cancel();
-    this.maintainer.abortIdleQuestion();
-    this.interrupt = undefined;
-    this.emit({ type: 'busy' });
-    const run = (async () => {
-      try {
-        await task();
-        while (this.queue.length > 0 && this.interrupt === undefined && !this.disposed) {
-          const next = this.queue.shift()!;
-          this.emitQueued();
-          await this.conversation(next);
-        }
-      } catch (error) {
-        this.deps.log?.(`agent: ${(error as Error)?.stack ?? String(error)}`);
-        this.emit({ type: 'error', message: `The agent failed: ${(error as Error)?.message ?? String(error)}` });
-      } finally {
-        this.runController = undefined;
-        this.activity = undefined;
-        try {
-          await this.applyPendingChanges();
-        } catch (error) {
-          this.emit({ type: 'error', message: `Could not save the model change: ${(error as Error).message}` });
-        }
-        this.emit({ type: 'idle' });
-        this.armIdleTimer();
-      }
-    })();
-    this.activity = run;
-    return run;
-  }
-
-  /** One user message and everything the agent does about it. */
-  private async conversation({ text, images }: QueuedPrompt): Promise<void> {
-    const controller = new AbortController();
-    this.runController = controller;
-    const signal = controller.signal;
-    await this.applyPendingChanges();
-    await this.maintainer.maintainBeforePrompt(signal);
-    if (signal.aborted) return;
-    this.maintainer.resetOverflowGuard();
-    const message: UserMessage = { role: 'user', content: userContent(text, images), timestamp: this.clock.now() };
-    await this.persist(message);
-    const systemPrompt = await this.inputs.resolveSystemPrompt();
-    await this.loop(systemPrompt, { lengthRecovered: false, autoContinued: false }, signal);
-  }
-
-  private continuation(): Promise<void> {
-    const content = renderPrompt('system/continue-cut-off').trim();
-    return this.resumeFromLeaf({ role: 'custom', customType: CONTINUE_CUSTOM_TYPE, content, display: false, timestamp: this.clock.now() });
-  }
-
-  /** The loop from the current leaf, after appending `first` when given (a hidden continue prompt). */
-  private async resumeFromLeaf(first?: AgentMessage): Promise<void> {
-    const controller = new AbortController();
-    this.runController = controller;
-    await this.applyPendingChanges();
-    this.maintainer.resetOverflowGuard();
-    if (first) await this.persist(first);
-    const systemPrompt = await this.inputs.resolveSystemPrompt();
-    await this.loop(systemPrompt, { lengthRecovered: false, autoContinued: false }, controller.signal);
-  }
-
-  private async loop(systemPrompt: string, state: RunState, signal: AbortSignal): Promise<void> {
-    for (;;) {
-      if (signal.aborted) return;
-      await this.applyPendingChanges();
-      const { message, entryId } = await this.streamReply(systemPrompt, signal);
-      const calls = assistantToolCalls(message);
-      const env = this.inputs.toolEnvironment();
-      if (message.stopReason === 'aborted') {
-        await skipToolCalls(env, calls, STOPPED_REASON);
-        return;
-      }
-      if (message.stopReason === 'error' || message.stopReason === 'length') {
-        const recovery = recoveryFor(message, this.currentModel);
-        const recovered = recovery ? await this.maintainer.recover(recovery, entryId, state, signal) : 'none';
-        if (recovered === 'retry') continue;
-        await skipToolCalls(env, calls, message.stopReason === 'length' ? 'the reply was cut off before it was complete.' : 'the reply failed.');
-        if (recovered === 'reported') return;
-        if (message.stopReason === 'error') {
-          this.emit({ type: 'error', message: message.errorMessage ?? 'The provider returned an error.', ...errorKindOf(message) });
-        } else {
-          this.emit({ type: 'cut_off', entryId });
-        }
-        return;
-      }
-      this.maintainer.resetOverflowGuard();
-      if (calls.length > 0) {
-        const ran = await runToolCalls(env, calls, signal);
-        await this.deps.checkpoints?.finishTurn((customType, data) => this.currentStore.appendCustomEntry(customType, data));
-        if (ran === 'aborted') return;
-        await this.maintainer.maintainMidTurn(signal);
-        continue;
-      }
-      if (!(await this.maintainer.maintainAfterRun(message, state, signal))) return;
-    }
-  }
-
-  private async streamReply(systemPrompt: string, signal: AbortSignal): Promise<{ message: AssistantMessage; entryId: string }> {
-    const model = this.currentModel;
-    const context = this.currentStore.buildContext();
-    const tools = this.inputs.offeredTools();
-    const request: StreamRequest = {
-      model,
-      systemPrompt,
-      messages: imagesFor(model, convertToLlm(context.messages)),
-      signal,
-      ...(tools.length > 0 ? { tools: toolDefinitions(tools) } : {}),
-      ...(this.deps.maxTokens ? { maxTokens: this.deps.maxTokens } : {}),
-      ...thinkingOf(context.thinkingLevel),
-    };
-    const reply = await streamToReply(this.inputs.providerFor(model), request, (event) => this.emit(event), () => this.clock.now());
-    const final = this.withValidToolCallIds(reply);
-    const entryId = await this.persist(final);
-    this.lastCost = final.usage?.cost?.total ?? 0;
-    this.sessionCost += this.lastCost;
+  private replyPersisted(reply: AssistantMessage): void {
+    this.cost.addReply(reply);
     this.emitUsage();
-    return { message: final, entryId };
-  }
-
-  /** Replaces tool-call ids the UI cannot carry (or duplicates) before the reply is persisted; logged. */
-  private withValidToolCallIds(reply: AssistantMessage): AssistantMessage {
-    const { message, replaced } = withValidToolCallIds(reply);
-    for (const { original, replacement, reason } of replaced) {
-      this.deps.log?.(`tool call id ${JSON.stringify(original.slice(0, 80))} from ${reply.provider} is ${reason}; replaced by ${replacement}`);
-    }
-    return message;
   }
 
   // ---- host of the context maintainer -----------------------------------------------------------
@@ -490,43 +316,33 @@ export class AgentSession {
     this.emitUsage();
   }
 
-  // ---- idle ---------------------------------------------------------------------------------------
-
-  private armIdleTimer(): void {
-    if (this.disposed) return;
-    const settings = this.inputs.settings();
-    if (settings.idleEnabled && settings.strategy !== 'off') this.idleTimer.arm();
-    else this.idleTimer.cancel();
-  }
-
-  private async onIdleTimer(): Promise<void> {
-    try {
-      await this.runIdleCompaction();
-    } catch (error) {
-      this.deps.log?.(`idle compaction: ${(error as Error).message}`);
-    }
-  }
-
   // ---- helpers ------------------------------------------------------------------------------------
+
+  /** The session's current store and model, its clock, events and persisting, as every helper reads them. */
+  private coreHost(): SessionCoreHost {
+    return {
+      store: () => this.currentStore,
+      model: () => this.currentModel,
+      now: () => this.clock.now(),
+      emit: (event) => this.emit(event),
+      persist: (message) => this.persist(message),
+    };
+  }
 
   private maintainerHost(): MaintainerHost {
     const options = this.deps.compaction ?? {};
     return {
-      store: () => this.currentStore,
-      model: () => this.currentModel,
+      ...this.coreHost(),
       switchModel: (model) => this.switchModel(model),
       settings: () => this.inputs.settings(),
       availableModels: () => this.deps.availableModels?.() ?? [],
       ...(options.promotionModel ? { injectedPromotion: options.promotionModel } : {}),
       usable: (model) => this.inputs.usable(model),
       contextEstimate: () => this.contextEstimate(),
-      queueLength: () => this.queue.length,
-      working: () => Boolean(this.activity || this.compactWaiting || this.runner.running),
+      queueLength: () => this.runs.length,
+      working: () => this.runs.occupied || this.runner.running,
       disposed: () => this.disposed,
-      now: () => this.clock.now(),
-      emit: (event) => this.emit(event),
       emitUsage: () => this.emitUsage(),
-      persist: (message) => this.persist(message),
       refresh: () => this.refreshFromStore(),
       replaceStore: (next) => {
         this.maintainer.background.cancel('another session');
@@ -546,51 +362,6 @@ export class AgentSession {
     this.emitUsage();
   }
 
-  private createRunner(): CompactionRunner {
-    const options = this.deps.compaction ?? {};
-    return new CompactionRunner({
-      store: {
-        getBranch: () => this.currentStore.getBranch(),
-        appendCompaction: (fields) => this.currentStore.appendCompaction(fields),
-      },
-      settings: () => this.inputs.settings(),
-      models: () => ({ current: this.currentModel, available: this.deps.availableModels?.() ?? [this.currentModel] }),
-      // Other candidates only when they can work: a key, or a local/demo model that needs none.
-      providerFor: async (model) => ((await this.inputs.usable(model)) ? this.inputs.providerFor(model) : undefined),
-      ...(options.hooks ? { hooks: options.hooks } : {}),
-      ...(options.estimator ? { estimator: options.estimator } : {}),
-      ...(options.retry ? { retry: options.retry } : {}),
-      ...(options.fetchImpl ? { fetchImpl: options.fetchImpl } : {}),
-      ...(options.nativeCompactionTimeoutMs !== undefined ? { nativeCompactionTimeoutMs: options.nativeCompactionTimeoutMs } : {}),
-      keys: this.deps.keys,
-      ...(this.deps.log ? { log: this.deps.log } : {}),
-      fixedOverheadTokens: () => this.inputs.fixedOverheadTokens(),
-      thinkingLevel: () => thinkingOf(this.thinkingLevel).thinkingLevel,
-      liveContext: () => this.inputs.liveContext(),
-    });
-  }
-
-  /** Model / thinking-level changes made while busy are persisted between requests. */
-  private async applyPendingChanges(): Promise<void> {
-    const model = this.pendingModel;
-    if (model) {
-      this.pendingModel = undefined;
-      if (!sameModel(model, this.currentModel)) {
-        const entry = await this.currentStore.appendModelChange(model.provider, model.id);
-        this.currentModel = model;
-        this.emit({ type: 'model_changed', model, entryId: entry.id });
-      }
-    }
-    const level = this.pendingThinkingLevel;
-    if (level !== undefined) {
-      this.pendingThinkingLevel = undefined;
-      if (level !== this.currentStore.buildContext().thinkingLevel) {
-        const entry = await this.currentStore.appendThinkingLevelChange(level);
-        this.emit({ type: 'thinking_level_changed', level, entryId: entry.id });
-      }
-    }
-  }
-
   private async persist(message: AgentMessage): Promise<string> {
     if (message.role !== 'assistant') this.emit({ type: 'message_start', role: message.role, message });
     const entry =
@@ -601,43 +372,11 @@ export class AgentSession {
     return entry.id;
   }
 
-  private emitQueued(): void {
-    this.emit({ type: 'queued', messages: this.queue.map(queuedLabel) });
-  }
-
   private emitUsage(): void {
     this.emit({ type: 'usage', usage: this.usage() });
   }
 
   private emit(event: AgentEvent): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.deps.log?.(`agent event listener failed: ${(error as Error)?.message ?? String(error)}`);
-      }
-    }
+    this.listeners.emit(event);
   }
-}
-
-/** A prompt waiting for the running turn (a taken-back one returns to the input with its images). */
-export interface QueuedPrompt {
-  text: string;
-  images: readonly ImageContent[];
-}
-
-/** What the queue shows of a prompt: its text, or for images alone their marker. */
-function queuedLabel(prompt: QueuedPrompt): string {
-  return prompt.text.trim() === '' && prompt.images.length > 0 ? imagesMarker(prompt.images.length) : prompt.text;
-}
-
-function errorKindOf(message: AssistantMessage): { kind?: string; provider: string } {
-  return { ...(typeof message.errorKind === 'string' ? { kind: message.errorKind } : {}), provider: message.provider };
-}
-
-/** Cost of every reply, usage entry and summary in the file (once, when the session is opened). */
-function costOfEntries(entries: readonly SessionEntry[]): number {
-  let total = 0;
-  for (const entry of entries) total += entryCost(entry);
-  return total;
 }

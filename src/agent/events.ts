@@ -91,3 +91,29 @@ export type AgentEventListener = (event: AgentEvent) => void;
 export function assistantToolCalls(message: AssistantMessage): ToolCall[] {
   return message.content.filter((block): block is ToolCall => block.type === 'toolCall');
 }
+
+/** Delivers events to every listener in order; a listener that throws is logged and the others still hear. */
+export class AgentEventListeners {
+  private readonly listeners = new Set<AgentEventListener>();
+
+  constructor(private readonly log?: (message: string) => void) {}
+
+  add(listener: AgentEventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(event: AgentEvent): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.log?.(`agent event listener failed: ${(error as Error)?.message ?? String(error)}`);
+      }
+    }
+  }
+
+  clear(): void {
+    this.listeners.clear();
+  }
+}

@@ -15,8 +15,11 @@ import { buildSystemPrompt, describeOs, readAgentsMd, type SystemPromptInput } f
 import type { ToolCallEnvironment } from './tool-calls';
 import { toolDefinitions, type AgentTool } from './tools';
 
-/** What the inputs read from the session they serve (its current store and model, its events, its persisting). */
-export interface TurnInputsHost {
+/**
+ * What the session's helpers (these inputs, the turn loop, pending changes, the compaction wiring, idle
+ * maintenance) read from it: its current store and model, its clock, its events, its persisting.
+ */
+export interface SessionCoreHost {
   store(): SessionStore;
   model(): ModelInfo;
   now(): number;
@@ -30,7 +33,7 @@ export class TurnInputs {
 
   constructor(
     private readonly deps: AgentSessionDeps,
-    private readonly host: TurnInputsHost,
+    private readonly host: SessionCoreHost,
   ) {}
 
   /** True once a system prompt was resolved (the meter counts it from then on). */

@@ -2,269 +2,39 @@
 // webview, Session Tree, commands, status bar) goes through this object; none of them holds a
 // SessionStore or an AgentSession of its own. No `vscode` import: the host passes small adapters in
 // (keys, leaf memory, approval prompter, settings, trust, log), and the whole thing is unit-tested in Node.
-// Its parts live beside it: the types (app-types.ts), the session's views (session-views.ts), the model
-// choice (model-choice.ts), the tree actions (tree-actions.ts) and the open session with its switches
+// This file is what the UIs do (sessions, prompting and slash commands, compaction, tree actions, model
+// and settings); what they read is app-reads.ts, the wiring, events and state app-core.ts. Its other parts
+// live beside it: the types (app-types.ts), the session's views (session-views.ts), the model choice
+// (model-choice.ts), the tree actions (tree-actions.ts) and the open session with its switches
 // (open-session.ts).
-import { ApprovalPolicy } from '../agent/approval';
-import type { AgentSession, QueuedPrompt } from '../agent/agent-session';
-import type { UsageInfo } from '../agent/events';
-import { createTools, workspaceFromPaths, type AgentTool, type WorkspaceRoots } from '../agent/tools';
-import { TreeNavigationHookRegistry, type CarryResult } from '../branch';
-import { CompactionHookRegistry, CompactionNotDone, skipped, type CompactionOutcome, type CompactionPreparation, type CompactionPreview } from '../compaction';
+import type { QueuedPrompt } from '../agent/agent-session';
+import type { CarryResult } from '../branch';
+import { CompactionNotDone, skipped, type CompactionOutcome, type CompactionPreparation, type CompactionPreview } from '../compaction';
 import type { ModelInfo } from '../llm/types';
 import { takesImages } from '../llm/image-input';
 import type { ImageContent } from '../core/messages';
-import { listSessions, type SessionSummary } from '../session/catalog';
-import type { SessionEntry } from '../session/entries';
 import type { SessionStore } from '../session/store';
-import { SessionSummaryCache } from '../session/summary-cache';
 import type { StageOutcome } from '../branch/stage';
 import type { PinOutcome } from './pin-entry';
 import {
   ArborAppError,
-  modelView,
-  type AppChange,
   type AppNavigateResult,
-  type AppSnapshot,
-  type ArborAppDeps,
   type CompactAppOptions,
   type CompactReview,
-  type ConversationOption,
-  type ConversationWindow,
-  type Disposable,
-  type EarlierPageRequest,
-  type EarlierPageResult,
   type InsertSummaryOptions,
   type ModelView,
   type NavigateAppOptions,
   type PromptOutcome,
   type SessionView,
 } from './app-types';
-import { CheckpointService, type FilesRestoreResult, type SwitchFilesPreview } from './checkpoint-service';
-import { ModelChoice } from './model-choice';
-import { OpenSession } from './open-session';
-import type { SessionViews } from './session-views';
+import { AppReads } from './app-reads';
+import type { FilesRestoreResult, SwitchFilesPreview } from './checkpoint-service';
 import { parseSlashCommand } from './slash-commands';
-import { TreeActions } from './tree-actions';
-import { branchSummarizer } from './agent-factory';
-import type { ConversationEntry, TreeNodeView } from './view-model';
 
 export * from './app-types';
 
-export class ArborApp implements Disposable {
-  readonly compactionHooks: CompactionHookRegistry;
-  readonly navigationHooks: TreeNavigationHookRegistry;
-  readonly workspace: WorkspaceRoots;
-  readonly cwd: string;
-  /** file checkpoints: capture during turns, restore with branch switches */
-  readonly checkpoints: CheckpointService;
-
-  private readonly open: OpenSession;
-  private readonly policy: ApprovalPolicy;
-  private readonly tools: readonly AgentTool[];
-  private readonly listeners = new Set<(change: AppChange) => void>();
-  private readonly models: ModelChoice;
-  private readonly treeActions: TreeActions;
-  /** the Sessions list after a turn reads only what changed (see SessionSummaryCache) */
-  private readonly sessionSummaries = new SessionSummaryCache();
-  /** compaction reasons seen in this process, by compaction entry id (the file does not store them) */
-  private readonly compactionReasons = new Map<string, string>();
-  private disposed = false;
-
-  constructor(private readonly deps: ArborAppDeps) {
-    const log = (message: string) => deps.log?.warn(message);
-    this.compactionHooks = deps.compactionHooks ?? new CompactionHookRegistry(log);
-    this.navigationHooks = deps.navigationHooks ?? new TreeNavigationHookRegistry(log);
-    this.workspace = workspaceFromPaths(deps.workspaceRoots);
-    this.cwd = deps.workspaceRoots[0] ?? process.cwd();
-    this.policy = new ApprovalPolicy({ settings: deps.settings().approval });
-    this.tools = deps.tools ?? createTools();
-    this.models = new ModelChoice({ settings: deps.settings, keys: deps.keys, ...(deps.log ? { log: deps.log } : {}), agent: () => this.agent });
-    this.checkpoints = deps.checkpoints ?? new CheckpointService({
-      sessionsDir: deps.sessionsDir,
-      workspace: this.workspace,
-      settings: () => deps.settings().checkpoints,
-      trusted: deps.trusted,
-      log: (message) => deps.log?.info(message),
-    });
-    this.open = new OpenSession({
-      deps,
-      cwd: this.cwd,
-      policy: this.policy,
-      tools: this.tools,
-      workspace: this.workspace,
-      compactionHooks: this.compactionHooks,
-      checkpoints: this.checkpoints,
-      models: this.models,
-      compactionReasons: this.compactionReasons,
-      emit: (change) => this.emit(change),
-      emitSettings: () => this.emitSettings(),
-      cancelNavigation: () => this.treeActions.cancelNavigation(),
-    });
-    this.treeActions = new TreeActions({
-      store: () => this.requireStore(),
-      entry: (entryId) => this.requireEntry(entryId),
-      agent: () => this.agent,
-      checkpoints: this.checkpoints,
-      hooks: this.navigationHooks,
-      summarizer: () => branchSummarizer(this.deps, this.currentModel),
-      syncLeaf: () => this.views?.syncLeaf(),
-      emit: (change) => this.emit(change),
-      ...(deps.log ? { log: deps.log } : {}),
-    });
-  }
-
-  // ---- events -------------------------------------------------------------------------------------
-
-  onDidChange(listener: (change: AppChange) => void): Disposable {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
-  }
-
-  private emit(change: AppChange): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(change);
-      } catch (error) {
-        this.deps.log?.error(`app listener failed: ${(error as Error)?.stack ?? String(error)}`);
-      }
-    }
-  }
-
-  // ---- state --------------------------------------------------------------------------------------
-
-  private get store(): SessionStore | undefined {
-    return this.open.store;
-  }
-
-  private get agent(): AgentSession | undefined {
-    return this.open.agent;
-  }
-
-  private get views(): SessionViews | undefined {
-    return this.open.views;
-  }
-
-  get currentStore(): SessionStore | undefined {
-    return this.store;
-  }
-
-  get currentAgent(): AgentSession | undefined {
-    return this.agent;
-  }
-
-  get busy(): boolean {
-    return this.agent?.busy ?? false;
-  }
-
-  /** A compaction is running (manual, automatic or a handoff). */
-  get compacting(): boolean {
-    return this.agent?.compacting ?? false;
-  }
-
-  /** The open session's leaf (null: none open, or nothing written yet). */
-  get leafId(): string | null {
-    return this.store?.getLeafId() ?? null;
-  }
-
-  get currentModel(): ModelInfo {
-    return this.models.current;
-  }
-
-  get currentThinkingLevel(): string {
-    return this.models.currentThinkingLevel;
-  }
-
-  /** Every model the user can pick (built-ins, `arbor.models`, the local server). */
-  availableModels(): ModelView[] {
-    return this.models.available();
-  }
-
-  sessionView(): SessionView | null {
-    return this.open.sessionView();
-  }
-
-  /** The session's first user message (what the Sessions view shows for an unnamed session). */
-  firstUserMessage(): string | undefined {
-    return this.views?.firstUserMessage();
-  }
-
-  /** Cost and tokens of the replies on the active path (kept up to date on appends). */
-  branchTotals(): { cost: number; tokens: number } {
-    return this.views?.branchTotals() ?? { cost: 0, tokens: 0 };
-  }
-
-  usage(): UsageInfo | null {
-    return this.agent?.usage() ?? null;
-  }
-
-  /**
-   * The view model of the session: the conversation on the active path (O(path) views; with
-   * `conversation: { last }` only the newest views, O(last)) and, unless `tree: false`, every tree node
-   * (O(entries); UIs call this on (re)load and on `reset`, and patch from events otherwise).
-   */
-  snapshot(options: { tree?: boolean; conversation?: ConversationOption } = {}): AppSnapshot {
-    const store = this.store;
-    // `conversation: false` (state posts) leaves it empty: building it costs views
-    const { views, hasEarlier } = this.views?.conversation(options.conversation ?? true) ?? { views: [], hasEarlier: false };
-    return {
-      session: this.sessionView(),
-      leafId: store?.getLeafId() ?? null,
-      model: modelView(this.currentModel),
-      thinkingLevel: this.currentThinkingLevel,
-      busy: this.busy,
-      compacting: this.compacting,
-      navigating: this.treeActions.navigating,
-      queued: [...(this.agent?.queuedMessages ?? [])],
-      trusted: this.deps.trusted(),
-      usage: this.usage(),
-      conversation: views,
-      conversationHasEarlier: hasEarlier,
-      ...(options.tree === false ? {} : { tree: this.views?.treeNodes() ?? [] }),
-    };
-  }
-
-  /** The newest `count` views of the active path's conversation (what a chat shows first). */
-  conversationTail(count: number): ConversationWindow {
-    return this.views?.conversationTail(count) ?? { leafId: null, views: [], hasEarlier: false };
-  }
-
-  /** The (at most) `count` views right before `beforeId`; refused with a reason for a stale request. */
-  conversationBefore(request: EarlierPageRequest): EarlierPageResult {
-    return this.views?.conversationBefore(request) ?? { ok: false, reason: 'no session is open' };
-  }
-
-  /** One entry's conversation view (e.g. to reveal it); undefined for unknown or hidden entries. */
-  entryView(entryId: string): ConversationEntry | undefined {
-    return this.views?.entryView(entryId);
-  }
-
-  treeNode(entryId: string): TreeNodeView | undefined {
-    return this.views?.treeNode(entryId);
-  }
-
-  /** The trees' row of the leaf: the leaf, or the reply above it when it is a file manifest. */
-  get treeLeafId(): string | null {
-    return this.views?.treeLeafId ?? null;
-  }
-
-  /** The views of the messages a compaction summarised (throws for an unknown compaction). */
-  summarizedBy(compactionId: string): ConversationEntry[] {
-    return this.requireViews().summarizedBy(compactionId);
-  }
-
-  /** Where "Continue from before this compaction" goes (throws for an unknown compaction). */
-  entryBeforeCompaction(compactionId: string): string {
-    return this.requireViews().entryBeforeCompaction(compactionId);
-  }
-
+export class ArborApp extends AppReads {
   // ---- sessions -----------------------------------------------------------------------------------
-
-  /** Sessions in the sessions directory, newest first. */
-  async listSessions(): Promise<SessionSummary[]> {
-    const listing = await listSessions(this.deps.sessionsDir(), { cache: this.sessionSummaries, growing: this.store?.file });
-    return listing.sessions;
-  }
 
   /** Starts an empty session (its file is written with the first message). A running turn is stopped. */
   newSession(): Promise<SessionView> {
@@ -294,27 +64,6 @@ export class ArborApp implements Disposable {
     if (this.store) return this.store;
     await this.newSession();
     return this.store!;
-  }
-
-  private requireStore(): SessionStore {
-    if (!this.store) throw new ArborAppError('No session is open.');
-    return this.store;
-  }
-
-  private requireViews(): SessionViews {
-    this.requireStore();
-    return this.views!;
-  }
-
-  private requireAgent(): AgentSession {
-    this.requireStore();
-    return this.agent!;
-  }
-
-  private requireEntry(entryId: string): SessionEntry {
-    const entry = this.requireStore().getEntry(entryId);
-    if (!entry) throw new ArborAppError(`Unknown entry "${entryId}".`);
-    return entry;
   }
 
   // ---- prompting ----------------------------------------------------------------------------------
@@ -410,7 +159,6 @@ export class ArborApp implements Disposable {
     return this.agent?.compactionRunner.previewOf(preparation);
   }
 
-
   // ---- tree ---------------------------------------------------------------------------------------
 
   /** Moves to `targetId`, optionally summarizing the branch being left (see TreeActions.navigate). */
@@ -448,7 +196,6 @@ export class ArborApp implements Disposable {
     return this.treeActions.label(entryId, label);
   }
 
-  /** Summarizes the branch ending at `sourceLeafId` into the current position (carry lessons across). */
   /** Pins or unpins a message of the active path (typed refusals: pin-entry.ts). */
   pin(entryId: string, pinned: boolean): Promise<PinOutcome> {
     return this.treeActions.pin(entryId, pinned);
@@ -459,6 +206,7 @@ export class ArborApp implements Disposable {
     return this.treeActions.summarizeFromHere(entryId, options);
   }
 
+  /** Summarizes the branch ending at `sourceLeafId` into the current position (carry lessons across). */
   insertBranchSummary(sourceLeafId: string, options: InsertSummaryOptions = {}): Promise<CarryResult> {
     return this.treeActions.insertBranchSummary(sourceLeafId, options);
   }
@@ -490,16 +238,5 @@ export class ArborApp implements Disposable {
     // idleEnabled / idleTimeoutSeconds apply now, not only after the next turn.
     this.agent?.settingsChanged();
     this.emitSettings();
-  }
-
-  private emitSettings(): void {
-    this.emit({ kind: 'settings', model: modelView(this.currentModel), thinkingLevel: this.currentThinkingLevel });
-  }
-
-  dispose(): void {
-    this.disposed = true;
-    this.treeActions.cancelNavigation();
-    this.open.detach();
-    this.listeners.clear();
   }
 }

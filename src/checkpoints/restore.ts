@@ -76,26 +76,40 @@ export async function planRestore(files: WorkspaceFiles, session: SessionPaths, 
   const to = stateAtPath(session.getBranch(toId));
   const plan: RestorePlan = { fromId, toId, changes: [], outsideChanges: [], notRestorable: [] };
   const keys = [...new Set([...from.files.keys(), ...to.files.keys()])].sort();
+  const folders = new Map<string, Promise<string | undefined>>();
   await forEachLimited(keys, IO_WIDTH, async (key) => {
     const target = targetStateOf(key, to, from);
-    if (target) await planFile(files, plan, key, target, targetStateOf(key, from, to));
+    if (target) await planFile(files, plan, key, target, targetStateOf(key, from, to), folders);
   });
   for (const list of [plan.changes, plan.outsideChanges, plan.notRestorable]) list.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return plan;
 }
 
-async function planFile(files: WorkspaceFiles, plan: RestorePlan, key: FileKey, target: FileState, expected: FileState | undefined): Promise<void> {
-  const absolute = files.isExcluded(key) ? undefined : await files.resolve(key);
-  if (absolute === undefined) return void plan.notRestorable.push({ key, why: { kind: 'excluded' } });
+async function planFile(files: WorkspaceFiles, plan: RestorePlan, key: FileKey, target: FileState, expected: FileState | undefined, folders: Map<string, Promise<string | undefined>>): Promise<void> {
+  const found = files.isExcluded(key) ? undefined : await onDisk(files, key, folders);
+  if (found === undefined) return void plan.notRestorable.push({ key, why: { kind: 'excluded' } });
+  const { absolute, current } = found;
   // Two keys naming one file (through a symlink) would race in a parallel restore: the first one wins.
   if (plannedPaths(plan).has(absolute)) return void plan.notRestorable.push({ key, why: { kind: 'same-file' } });
   plannedPaths(plan).add(absolute);
-  const current = await files.readState(absolute);
   if (sameState(current, target)) return;
   const refusal = await refusalOf(files, current, target);
   if (refusal) return void plan.notRestorable.push({ key, why: refusal });
   if (expected !== undefined && !sameState(current, expected)) plan.outsideChanges.push({ key, absolute, current, target, expected });
   else plan.changes.push({ key, absolute, current, target });
+}
+
+/**
+ * Where a key's file is and what it holds: one lstat per key, as its folder's real path is looked up
+ * once per plan; a key whose name is a symbolic link, or whose folder is missing or outside, is resolved
+ * fully (WorkspaceFiles.resolve) as before. Undefined: not inside the workspace.
+ */
+async function onDisk(files: WorkspaceFiles, key: FileKey, folders: Map<string, Promise<string | undefined>>): Promise<{ absolute: string; current: FileState } | undefined> {
+  const near = await files.resolveInFolder(key, folders);
+  const current = near === undefined ? undefined : await files.readUnlessLink(near);
+  if (near !== undefined && current !== undefined) return { absolute: near, current };
+  const absolute = await files.resolve(key);
+  return absolute === undefined ? undefined : { absolute, current: await files.readState(absolute) };
 }
 
 const planned = new WeakMap<RestorePlan, Set<string>>();

@@ -4,7 +4,7 @@
 // follows the files that changed, not the size of the tree.
 import type { BigIntStats } from 'node:fs';
 import { lstat, readFile, realpath } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve as resolvePath, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve as resolvePath, sep } from 'node:path';
 import { compileGlob, type GlobMatcher } from '../agent/tools/glob';
 import { isInside, resolveInWorkspace } from '../agent/tools/paths';
 import type { WorkspaceFolder, WorkspaceRoots } from '../agent/tools/types';
@@ -85,17 +85,41 @@ export class WorkspaceFiles {
    * keys come from session files, which are input like any other.
    */
   async resolve(key: FileKey): Promise<string | undefined> {
-    const where = this.locate(key);
-    if (!where || isAbsolute(where.rel) || where.rel.split('/').includes('..') || where.rel.includes('\0')) return undefined;
+    const lexical = this.lexicalPath(key);
+    if (lexical === undefined) return undefined;
     // Fast path: an existing file whose real path lies inside a folder (the same check as a tool's path).
-    const real = await realpath(join(where.root.real, where.rel)).catch(() => undefined);
+    const real = await realpath(lexical).catch(() => undefined);
     if (real !== undefined) return this.roots.some((root) => isInside(root.real, real)) ? real : undefined;
     try {
-      const resolved = await resolveInWorkspace(this.workspace, join(where.root.real, where.rel));
+      const resolved = await resolveInWorkspace(this.workspace, lexical);
       return resolved.absolute;
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * resolve() for the many keys of one plan: each folder's real path is looked up once (kept in
+   * `folders`) and the key's own name is joined to it, not followed, so the caller's lstat (readState)
+   * sees a symbolic link there and resolves that key fully. Undefined also when the folder is missing
+   * or lies outside the workspace: resolve() then decides.
+   */
+  async resolveInFolder(key: FileKey, folders: Map<string, Promise<string | undefined>>): Promise<string | undefined> {
+    const lexical = this.lexicalPath(key);
+    if (lexical === undefined) return undefined;
+    const parent = dirname(lexical);
+    let real = folders.get(parent);
+    if (!real) folders.set(parent, (real = realpath(parent).catch(() => undefined)));
+    const folder = await real;
+    const path = folder === undefined ? undefined : join(folder, basename(lexical));
+    return path !== undefined && this.roots.some((root) => isInside(root.real, path)) ? path : undefined;
+  }
+
+  /** The key's path below its folder's real path; undefined for a key naming no folder, or with `..`. */
+  private lexicalPath(key: FileKey): string | undefined {
+    const where = this.locate(key);
+    if (!where || isAbsolute(where.rel) || where.rel.split('/').includes('..') || where.rel.includes('\0')) return undefined;
+    return join(where.root.real, where.rel);
   }
 
   isExcluded(key: FileKey): boolean {
@@ -105,14 +129,25 @@ export class WorkspaceFiles {
 
   /** The state of the file at `absolute` now; its content is stored as a blob. */
   async readState(absolute: string): Promise<FileState> {
-    this.known.add(absolute);
+    return (await this.readStateOf(absolute, true))!;
+  }
+
+  /** readState, except for a symbolic link: undefined (and the path is not remembered). */
+  async readUnlessLink(absolute: string): Promise<FileState | undefined> {
+    return this.readStateOf(absolute, false);
+  }
+
+  private async readStateOf(absolute: string, links: boolean): Promise<FileState | undefined> {
     let info: BigIntStats;
     try {
       info = await lstat(absolute, { bigint: true });
     } catch {
+      this.known.add(absolute);
       this.cache.delete(absolute);
       return { kind: 'absent' };
     }
+    if (!links && info.isSymbolicLink()) return undefined;
+    this.known.add(absolute);
     if (!info.isFile()) return { kind: 'skipped', reason: 'not-a-file', size: Number(info.size) };
     if (info.size > BigInt(this.options.maxFileBytes)) return { kind: 'skipped', reason: 'too-large', size: Number(info.size) };
     const cached = this.cache.get(absolute);

@@ -280,7 +280,7 @@ export class VirtualList<T> {
       const key = this.options.key(this.items[i]!);
       const node = this.mounted.get(key);
       if (!node) continue;
-      // Rows have no vertical margins (main.css), so offsetHeight is the row's full share of the list.
+      // Rows have no vertical margins (styles/messages.css), so offsetHeight is the row's full share of the list.
       const h = node.offsetHeight;
       if (h > 0 && Math.abs(h - this.heights[i]!) > 0.5) {
         this.heights[i] = h;
