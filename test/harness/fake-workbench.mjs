@@ -8,9 +8,10 @@ import { useWorkbench } from './ui.mjs';
 
 /**
  * `models` reshapes the fake's model list (say, to add one without image input); `settings` adds to or
- * overrides the rest. Returns the workbench and `llm`, whose `server` is the running fake once started.
+ * overrides the rest; `workspace` opens that folder instead of a fresh copy of demo/ (startCodeServer). Returns the
+ * workbench and `llm`, whose `server` is the running fake once started.
  */
-export function useFakeLlmWorkbench(name, { sessionsDir, models = (list) => list, settings = () => ({}) }) {
+export function useFakeLlmWorkbench(name, { sessionsDir, workspace, models = (list) => list, settings = () => ({}) }) {
   const llm = { server: undefined };
   after(async () => {
     await llm.server?.close?.();
@@ -19,6 +20,7 @@ export function useFakeLlmWorkbench(name, { sessionsDir, models = (list) => list
     const fake = (llm.server = await startFakeLlm());
     const fakeModels = fakeModelSettings(fake);
     return {
+      ...(workspace ? { workspace } : {}),
       extraEnv: { ARBOR_TEST_LLM_URL: fake.url },
       settings: {
         'arbor.sessions.directory': sessionsDir,

@@ -10,16 +10,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
-import { startFakeLlm } from '../fake-llm/server.mjs';
-import { fakeModelSettings, openSessionFromList, setColorTheme } from '../harness/browser.mjs';
+import { openSessionFromList, setColorTheme } from '../harness/browser.mjs';
+import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 import { THEMES } from '../harness/themes.mjs';
 import { seedEntries, textContent as text } from '../harness/seed-entries.mjs';
-import { useWorkbench } from '../harness/ui.mjs';
 
 const axeSource = createRequire(import.meta.url)('axe-core').source;
 
-let fake;
 const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-axe-'));
 const { at, user, assistant, toolResult } = seedEntries('2025-05-01T09:00:00.000Z');
 
@@ -42,14 +39,7 @@ const entries = [
 const header = { type: 'session', version: 3, id: 'ui-axe', timestamp: at(), cwd: sessionsDir };
 writeFileSync(join(sessionsDir, '2025-05-01T09-00-00-000Z_ui-axe.jsonl'), [header, ...entries].map((e) => JSON.stringify(e)).join('\n') + '\n');
 
-after(async () => {
-  await fake?.close?.();
-});
-
-const wb = useWorkbench('axe-scan', async () => {
-  fake = await startFakeLlm();
-  return { extraEnv: { ARBOR_TEST_LLM_URL: fake.url }, settings: { 'arbor.sessions.directory': sessionsDir, ...fakeModelSettings(fake), 'workbench.colorTheme': 'Default Dark Modern' } };
-});
+const { wb } = useFakeLlmWorkbench('axe-scan', { sessionsDir });
 
 /** Runs axe-core in the chat document; its violations and undecided checks, reduced to what a report needs. */
 async function scan(chat) {

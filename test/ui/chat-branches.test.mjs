@@ -10,14 +10,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
-import { startFakeLlm } from '../fake-llm/server.mjs';
-import { expandPane, fakeModelSettings, openArborContainer, readyChat, screenshot, setColorTheme, sidebarPane } from '../harness/browser.mjs';
+import { expandPane, openArborContainer, readyChat, screenshot, setColorTheme, sidebarPane } from '../harness/browser.mjs';
 import { THEMES } from '../harness/themes.mjs';
 import { seedEntries } from '../harness/seed-entries.mjs';
-import { useWorkbench } from '../harness/ui.mjs';
+import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 
-let fake;
 const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-branches-'));
 const sessionFile = join(sessionsDir, '2025-04-01T09-00-00-000Z_ui-branches.jsonl');
 const { at, user, assistant } = seedEntries('2025-04-01T09:00:00.000Z');
@@ -39,14 +36,7 @@ writeFileSync(sessionFile, [header, ...entries].map((e) => JSON.stringify(e)).jo
 
 const fileEntries = () => readFileSync(sessionFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'message');
 
-after(async () => {
-  await fake?.close?.();
-});
-
-const wb = useWorkbench('chat-branches', async () => {
-  fake = await startFakeLlm();
-  return { extraEnv: { ARBOR_TEST_LLM_URL: fake.url }, settings: { 'arbor.sessions.directory': sessionsDir, ...fakeModelSettings(fake), 'workbench.colorTheme': 'Default Dark Modern' } };
-});
+const { wb, llm } = useFakeLlmWorkbench('chat-branches', { sessionsDir });
 
 async function openSeeded(page) {
   await openArborContainer(page);
@@ -165,7 +155,7 @@ wb.test('@ lists workspace files; the picked file\'s content reaches the model a
   await input.press('Enter');
   await list.waitFor({ state: 'hidden' });
   assert.equal(await chat.locator('#prompt-input').evaluate((e) => e.value), 'Summarize @README.md ', 'Enter inserted the mention, it did not send');
-  const before = fake.requests.length;
+  const before = llm.server.requests.length;
   await input.pressSequentially('please');
   await input.press('Enter');
   const sent = chat.locator('.msg-user', { hasText: 'Summarize @README.md please' });
@@ -173,7 +163,7 @@ wb.test('@ lists workspace files; the picked file\'s content reaches the model a
   await chat.locator('#app[data-busy="false"]').waitFor({ timeout: 30_000 });
   assert.equal(await sent.locator('.mention-chip').innerText(), '@README.md');
   assert.doesNotMatch(await sent.locator('.markdown').innerText(), /bookshop inventory/, 'the bubble shows the text, not the file');
-  const body = JSON.stringify(fake.requests.slice(before).map((r) => r.body));
+  const body = JSON.stringify(llm.server.requests.slice(before).map((r) => r.body));
   assert.match(body, /<file path=\\"README.md\\">/, 'the file went to the model');
   assert.match(body, /tiny bookshop inventory/, 'with its content');
   // the chat's own input is left alone by an edit of that message: Edit starts from the text alone
@@ -212,11 +202,11 @@ wb.test('a new session\'s welcome shows what to try; a tip fills the input witho
   await welcome.waitFor({ timeout: 20_000 });
   const tips = welcome.locator('.welcome-tip');
   assert.ok((await tips.count()) >= 3, 'several things to try');
-  const before = fake.requests.length;
+  const before = llm.server.requests.length;
   await tips.filter({ hasText: 'Summarize a file with @' }).click();
   assert.equal(await chat.locator('#prompt-input').evaluate((e) => e.value), 'Summarize @README.md');
   assert.ok(await chat.locator('#prompt-input').evaluate((e) => e.matches(':focus-within') || document.activeElement === e), 'the cursor is in the input');
-  assert.equal(fake.requests.length, before, 'nothing was sent');
+  assert.equal(llm.server.requests.length, before, 'nothing was sent');
   assert.equal(await welcome.isVisible(), true);
   await screenshot(page, 'chat-branches-welcome');
   await chat.locator('#prompt-input').evaluate((e) => { e.value = ''; });

@@ -10,13 +10,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
-import { startFakeLlm } from '../fake-llm/server.mjs';
-import { chatFrame, expandPane, fakeModelSettings, openArborContainer, readyChat, screenshot, sidebar, sidebarPane } from '../harness/browser.mjs';
+import { chatFrame, expandPane, openArborContainer, readyChat, screenshot, sidebar, sidebarPane } from '../harness/browser.mjs';
 import { seedEntries } from '../harness/seed-entries.mjs';
-import { useWorkbench } from '../harness/ui.mjs';
+import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 
-let fake;
 const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-chat-seeded-'));
 const filler = 'The bookshop keeps its inventory in a JSON file and the checkout flow needs tests. '.repeat(25);
 const { at, user, assistant: seededAssistant } = seedEntries('2025-02-01T09:00:00.000Z');
@@ -63,21 +60,7 @@ for (let i = 0; i < LONG; i++) {
 }
 writeSession('2025-02-02T09-00-00-000Z_ui-chat-long.jsonl', 'ui-chat-long', longEntries);
 
-after(async () => {
-  await fake?.close?.();
-});
-
-const wb = useWorkbench('chat-seeded', async () => {
-  fake = await startFakeLlm();
-  return {
-    extraEnv: { ARBOR_TEST_LLM_URL: fake.url },
-    settings: {
-      'arbor.sessions.directory': sessionsDir,
-      ...fakeModelSettings(fake),
-      'workbench.colorTheme': 'Default Dark Modern',
-    },
-  };
-});
+const { wb } = useFakeLlmWorkbench('chat-seeded', { sessionsDir });
 
 /** Retries an interaction that focus changes or a re-render can swallow; rethrows the last error. */
 async function retry(what, fn, attempts = 3) {

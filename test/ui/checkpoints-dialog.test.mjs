@@ -13,13 +13,10 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
-import { startFakeLlm } from '../fake-llm/server.mjs';
-import { chatFrame, expandPane, fakeModelSettings, openArborContainer, readyChat, runCommand, screenshot, sidebar, sidebarPane } from '../harness/browser.mjs';
+import { chatFrame, expandPane, openArborContainer, readyChat, runCommand, screenshot, sidebar, sidebarPane } from '../harness/browser.mjs';
 import { seedEntries } from '../harness/seed-entries.mjs';
-import { useWorkbench } from '../harness/ui.mjs';
+import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 
-let fake;
 const base = mkdtempSync(join(tmpdir(), 'arbor-ui-cp-'));
 const sessionsDir = join(base, 'sessions');
 const workspace = join(base, 'cpws');
@@ -76,18 +73,7 @@ writeFileSync(join(sessionsDir, '2025-03-01T09-00-00-000Z_ui-checkpoints.jsonl')
 writeFileSync(join(workspace, 'notes.txt'), 'beta notes\n');
 writeFileSync(join(workspace, 'new.txt'), 'new notes\n');
 
-after(async () => {
-  await fake?.close?.();
-});
-
-const wb = useWorkbench('checkpoints', async () => {
-  fake = await startFakeLlm();
-  return {
-    workspace,
-    extraEnv: { ARBOR_TEST_LLM_URL: fake.url },
-    settings: { 'arbor.sessions.directory': sessionsDir, ...fakeModelSettings(fake), 'workbench.colorTheme': 'Default Dark Modern' },
-  };
-});
+const { wb } = useFakeLlmWorkbench('checkpoints', { sessionsDir, workspace });
 
 async function retry(what, fn, attempts = 3) {
   let lastError;

@@ -8,13 +8,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
-import { startFakeLlm } from '../fake-llm/server.mjs';
-import { clickMenuItem, expandPane, fakeModelSettings, openWorkbench, readyChat, runCommand, screenshot, setColorTheme, sidebarPane } from '../harness/browser.mjs';
+import { clickMenuItem, expandPane, openWorkbench, readyChat, runCommand, screenshot, setColorTheme, sidebarPane } from '../harness/browser.mjs';
 import { seedEntries } from '../harness/seed-entries.mjs';
-import { useWorkbench } from '../harness/ui.mjs';
+import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 
-let fake;
 const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-editor-'));
 const { at, user, assistant, toolResult } = seedEntries('2025-04-01T09:00:00.000Z');
 const entries = [
@@ -28,17 +25,7 @@ const entries = [
 const header = { type: 'session', version: 3, id: 'ui-editor', timestamp: at(), cwd: sessionsDir };
 writeFileSync(join(sessionsDir, '2025-04-01T09-00-00-000Z_ui-editor.jsonl'), [header, ...entries].map((e) => JSON.stringify(e)).join('\n') + '\n');
 
-after(async () => {
-  await fake?.close?.();
-});
-
-const wb = useWorkbench('editor-chat', async () => {
-  fake = await startFakeLlm();
-  return {
-    extraEnv: { ARBOR_TEST_LLM_URL: fake.url },
-    settings: { 'arbor.sessions.directory': sessionsDir, ...fakeModelSettings(fake), 'workbench.colorTheme': 'Default Dark Modern' },
-  };
-});
+const { wb, llm } = useFakeLlmWorkbench('editor-chat', { sessionsDir });
 
 /** The Arbor webviews in the editor area (not the side bar), left to right, as their inner documents. */
 async function editorChats(page, count) {
@@ -83,7 +70,7 @@ wb.test("the Sessions view's Open Chat in Editor shows the session in a wide edi
 });
 
 wb.test('Open Chat in Editor opens a second chat beside it on a new session, and a prompt there gets its reply', async (page) => {
-  fake.enqueue({ text: 'Hello from the second tab.', chunkSize: 4 });
+  llm.server.enqueue({ text: 'Hello from the second tab.', chunkSize: 4 });
   await runCommand(page, 'Arbor: Open Chat in Editor');
   const [left, right] = await editorChats(page, 2);
   assert.ok(right.box.x >= left.box.x + left.box.width - 2, 'the new chat sits beside the first');

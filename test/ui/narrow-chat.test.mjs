@@ -7,13 +7,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
-import { startFakeLlm } from '../fake-llm/server.mjs';
-import { chatFrame, fakeModelSettings, openSessionFromList, readyChat, screenshot, setColorTheme } from '../harness/browser.mjs';
+import { chatFrame, openSessionFromList, readyChat, screenshot, setColorTheme } from '../harness/browser.mjs';
 import { seedEntries } from '../harness/seed-entries.mjs';
-import { useWorkbench } from '../harness/ui.mjs';
+import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 
-let fake;
 const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-narrow-'));
 const { at, user, assistant, toolResult } = seedEntries('2025-03-01T09:00:00.000Z');
 const longPath = 'src/components/checkout/payment-providers/international/very-long-directory-name/PaymentProviderConfiguration.test.ts';
@@ -34,19 +31,8 @@ const entries = [
 const header = { type: 'session', version: 3, id: 'ui-narrow', timestamp: at(), cwd: sessionsDir };
 writeFileSync(join(sessionsDir, '2025-03-01T09-00-00-000Z_ui-narrow.jsonl'), [header, ...entries].map((e) => JSON.stringify(e)).join('\n') + '\n');
 
-after(async () => {
-  await fake?.close?.();
-});
-
-let baseSettings;
-const wb = useWorkbench('narrow-chat', async () => {
-  fake = await startFakeLlm();
-  // a reasoning model, so the composer shows the thinking picker next to the model picker and Send
-  const models = fakeModelSettings(fake);
-  models['arbor.models'] = models['arbor.models'].map((m) => ({ ...m, reasoning: true }));
-  baseSettings = { 'arbor.sessions.directory': sessionsDir, ...models, 'workbench.colorTheme': 'Default Dark Modern' };
-  return { extraEnv: { ARBOR_TEST_LLM_URL: fake.url }, settings: baseSettings };
-});
+// a reasoning model, so the composer shows the thinking picker next to the model picker and Send
+const { wb } = useFakeLlmWorkbench('narrow-chat', { sessionsDir, models: (list) => list.map((m) => ({ ...m, reasoning: true })) });
 
 const openSeeded = (page) => openSessionFromList(page, 'Run the tests', 'a3');
 

@@ -6,13 +6,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
-import { startFakeLlm } from '../fake-llm/server.mjs';
-import { expandPane, fakeModelSettings, readyChat, screenshot, sidebarPane } from '../harness/browser.mjs';
+import { expandPane, readyChat, screenshot, sidebarPane } from '../harness/browser.mjs';
 import { seedEntries } from '../harness/seed-entries.mjs';
-import { useWorkbench } from '../harness/ui.mjs';
+import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 
-let fake;
 const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-narrow-views-'));
 const { at, user, assistant } = seedEntries('2025-03-01T09:00:00.000Z');
 for (let s = 0; s < 3; s++) {
@@ -27,15 +24,12 @@ for (let s = 0; s < 3; s++) {
   writeFileSync(join(sessionsDir, `2025-03-01T09-0${s}-00-000Z_ui-views-${s}.jsonl`), [header, ...entries].map((e) => JSON.stringify(e)).join('\n') + '\n');
 }
 
-after(async () => {
-  await fake?.close?.();
-});
-
-const wb = useWorkbench('narrow-views', async () => {
-  fake = await startFakeLlm();
-  const models = fakeModelSettings(fake, { id: 'fake-gpt-large', name: 'Fake GPT Large Reasoner' });
-  models['arbor.models'] = models['arbor.models'].map((m) => ({ ...m, reasoning: true }));
-  return { extraEnv: { ARBOR_TEST_LLM_URL: fake.url }, settings: { 'arbor.sessions.directory': sessionsDir, ...models, 'workbench.colorTheme': 'Default Dark Modern' } };
+// a long reasoning model's name, so the pickers must give up width at 300 px
+const LARGE = { id: 'fake-gpt-large', name: 'Fake GPT Large Reasoner' };
+const { wb } = useFakeLlmWorkbench('narrow-views', {
+  sessionsDir,
+  models: (list) => list.map((m) => ({ ...m, ...LARGE, reasoning: true })),
+  settings: () => ({ 'arbor.model': `fake/${LARGE.id}` }),
 });
 
 wb.test('the Sessions view shows its rows as soon as it is expanded, never a false "no sessions"', async (page) => {

@@ -7,29 +7,19 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
-import { startFakeLlm } from '../fake-llm/server.mjs';
-import { fakeModelSettings, readyChat, setColorTheme } from '../harness/browser.mjs';
-import { useWorkbench } from '../harness/ui.mjs';
+import { readyChat, setColorTheme } from '../harness/browser.mjs';
+import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 
-let fake;
 const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-pins-'));
-after(async () => {
-  await fake?.close?.();
-});
 
 const PINNED = 'Invoice numbers look like INV-2024-00042: always five digits after the year.';
 /** A summarizer that keeps nothing: the required headings, empty. */
 const LOSSY = ['## Goal', '## Constraints & Preferences', '## Progress', '## Key Decisions', '## Next Steps', '## Critical Context'].join('\n\n');
 
-const wb = useWorkbench('pinned-compaction', async () => {
-  fake = await startFakeLlm();
-  const settings = { 'arbor.sessions.directory': sessionsDir, ...fakeModelSettings(fake), 'workbench.colorTheme': 'Default Dark Modern' };
-  return { extraEnv: { ARBOR_TEST_LLM_URL: fake.url }, settings };
-});
+const { wb, llm } = useFakeLlmWorkbench('pinned-compaction', { sessionsDir });
 
 async function send(chat, text, reply) {
-  fake.enqueue({ text: reply });
+  llm.server.enqueue({ text: reply });
   const input = chat.locator('#prompt-input textarea');
   await input.fill(text);
   await input.press('Enter');
@@ -54,7 +44,7 @@ function sentText(request) {
 wb.test('a pinned message survives two compactions verbatim and the marker shows it as kept', async (page) => {
   const chat = await readyChat(page);
   // summaries (and the corrective retry) come from the lossy rule; replies from the queue
-  fake.addRule({ when: { lastUserIncludes: '<conversation>' }, then: { text: LOSSY } });
+  llm.server.addRule({ when: { lastUserIncludes: '<conversation>' }, then: { text: LOSSY } });
   await send(chat, PINNED, 'Noted the invoice format.');
   await send(chat, 'Draft the invoice parser.', 'Parser drafted in src/invoice.ts.');
 
@@ -69,9 +59,9 @@ wb.test('a pinned message survives two compactions verbatim and the marker shows
   await send(chat, 'Add tests for the parser.', 'Tests added in test/invoice.test.ts.');
   await compact(chat, 2);
 
-  fake.reset();
+  llm.server.reset();
   await send(chat, 'What is the invoice format again?', 'INV, the year, five digits.');
-  const request = fake.requests.find((r) => sentText(r).includes('What is the invoice format again?'));
+  const request = llm.server.requests.find((r) => sentText(r).includes('What is the invoice format again?'));
   assert.ok(request, 'the next request reached the model');
   assert.ok(sentText(request).includes(PINNED), 'the pinned words are in the context verbatim after two compactions');
 

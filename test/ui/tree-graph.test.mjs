@@ -8,13 +8,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
-import { startFakeLlm } from '../fake-llm/server.mjs';
-import { chatFrame, fakeModelSettings, openSessionFromList, openWorkbench, runCommand, screenshot, setColorTheme } from '../harness/browser.mjs';
+import { chatFrame, openSessionFromList, openWorkbench, runCommand, screenshot, setColorTheme } from '../harness/browser.mjs';
 import { seedEntries } from '../harness/seed-entries.mjs';
-import { useWorkbench } from '../harness/ui.mjs';
+import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 
-let fake;
 const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-graph-'));
 const { at, user, assistant } = seedEntries('2025-04-01T09:00:00.000Z');
 
@@ -40,14 +37,7 @@ const entries = [
 const header = { type: 'session', version: 3, id: 'ui-graph', timestamp: at(), cwd: sessionsDir };
 writeFileSync(join(sessionsDir, '2025-04-01T09-00-00-000Z_ui-graph.jsonl'), [header, ...entries].map((e) => JSON.stringify(e)).join('\n') + '\n');
 
-after(async () => {
-  await fake?.close?.();
-});
-
-const wb = useWorkbench('tree-graph', async () => {
-  fake = await startFakeLlm();
-  return { extraEnv: { ARBOR_TEST_LLM_URL: fake.url }, settings: { 'arbor.sessions.directory': sessionsDir, ...fakeModelSettings(fake), 'workbench.colorTheme': 'Default Dark Modern' } };
-});
+const { wb } = useFakeLlmWorkbench('tree-graph', { sessionsDir });
 
 const openSeeded = (page) => openSessionFromList(page, 'Add a README intro', 'a4');
 
