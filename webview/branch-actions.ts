@@ -37,7 +37,9 @@ export function startEdit(deps: BranchActionDeps, root: HTMLElement, entryId: st
 
 function finishEdit(deps: BranchActionDeps, root: HTMLElement, entryId: string, send: boolean): void {
   const text = (deps.editing.get(entryId) ?? '').trim();
-  if (send && text === '') return;
+  // blank text is sent only for a message with images (they go again, alone)
+  const item = deps.store.items.find((i) => i.entryId === entryId);
+  if (send && text === '' && !(item?.kind === 'user' && (item.images?.shown.length ?? 0) > 0)) return;
   deps.editing.delete(entryId);
   deps.rerender(entryId);
   if (send) deps.post({ type: 'editMessage', entryId, text });

@@ -42,7 +42,7 @@ function dispatch(store: Store, app: App, channel: HostChannel, message: HostToW
       store.setNavigation({ targetId: message.targetId, state: message.state, ...(message.message ? { message: message.message } : {}) });
       return;
     case 'editorText':
-      app.setEditorText(message.text);
+      app.setEditorText(message.text, message.images);
       return;
     case 'filesPreview':
       app.filesPreview(message);
@@ -59,6 +59,10 @@ function dispatch(store: Store, app: App, channel: HostChannel, message: HostToW
     case 'imagesAttached':
       // the composer's image chips listen for it (render/image-attach.ts)
       window.dispatchEvent(new CustomEvent('arbor:imagesAttached', { detail: { images: message.images, refused: message.refused } }));
+      return;
+    case 'restoreDraftImages':
+      // the composer's image chips listen for it (render/image-attach.ts)
+      window.dispatchEvent(new CustomEvent('arbor:restoreDraftImages', { detail: message.images }));
       return;
     case 'fileMatches':
       // the composer's @-mention list listens for it (render/mention-complete.ts)

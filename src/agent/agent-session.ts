@@ -27,10 +27,10 @@ import { RunQueue } from './run-queue';
 import { createCompactionRunner, forwardCompactionEvents } from './session-compaction';
 import { SessionCost } from './session-cost';
 import { TurnInputs, type SessionCoreHost } from './turn-inputs';
-import { TurnLoop } from './turn-loop';
+import { TurnLoop, type QueuedPrompt } from './turn-loop';
 
 export { AUTO_CONTINUE_CUSTOM_TYPE } from './context-maintainer';
-export { CONTINUE_CUSTOM_TYPE } from './turn-loop';
+export { CONTINUE_CUSTOM_TYPE, type QueuedPrompt } from './turn-loop';
 
 export class AgentSession {
   private currentStore: SessionStore;
@@ -149,7 +149,7 @@ export class AgentSession {
   }
 
   /** Removes a queued message (e.g. the user took it back for editing). */
-  dequeue(index: number): string | undefined {
+  dequeue(index: number): QueuedPrompt | undefined {
     return this.runs.remove(index);
   }
 
@@ -158,7 +158,7 @@ export class AgentSession {
    * reply is persisted as "aborted" and every tool call gets a result. Queued messages are not sent:
    * they are returned so the UI can put them back into the input.
    */
-  async stop(): Promise<string[]> {
+  async stop(): Promise<QueuedPrompt[]> {
     this.maintainer.background.cancel('stopped by the user');
     const dropped = this.runs.takeAll();
     if (this.runs.busy) {

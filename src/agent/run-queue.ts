@@ -2,6 +2,7 @@
 // compaction) runs; prompts sent meanwhile wait in a queue and run after it, unless Stop or a manual
 // compaction interrupted it. Apart from agent-session.ts so the session keeps its public API and state,
 // and this the queueing and interrupting; what a run does is the turn loop's (turn-loop.ts).
+import { imagesMarker } from '../core/messages';
 import type { AgentEvent } from './events';
 import type { QueuedPrompt } from './turn-loop';
 
@@ -46,8 +47,9 @@ export class RunQueue {
     return this.waiting.length;
   }
 
+  /** What the queue shows: each prompt's text, or for images alone their marker (`[image]`). */
   get texts(): string[] {
-    return this.waiting.map((q) => q.text);
+    return this.waiting.map(queuedLabel);
   }
 
   add(prompt: QueuedPrompt): void {
@@ -55,16 +57,16 @@ export class RunQueue {
     this.emitQueued();
   }
 
-  /** Removes a queued prompt and returns its text. */
-  remove(index: number): string | undefined {
+  /** Removes a queued prompt and returns it (its text and images go back to the input). */
+  remove(index: number): QueuedPrompt | undefined {
     const [removed] = this.waiting.splice(index, 1);
     if (removed !== undefined) this.emitQueued();
-    return removed?.text;
+    return removed;
   }
 
-  /** Empties the queue and returns the prompts' texts (Stop gives them back to the input). */
-  takeAll(): string[] {
-    const dropped = this.waiting.splice(0).map((q) => q.text);
+  /** Empties the queue and returns the prompts (Stop gives their texts and images back to the input). */
+  takeAll(): QueuedPrompt[] {
+    const dropped = this.waiting.splice(0);
     if (dropped.length > 0) this.emitQueued();
     return dropped;
   }
@@ -149,4 +151,8 @@ export class RunQueue {
   private emitQueued(): void {
     this.host.emit({ type: 'queued', messages: this.texts });
   }
+}
+
+function queuedLabel(prompt: QueuedPrompt): string {
+  return prompt.text.trim() === '' && prompt.images.length > 0 ? imagesMarker(prompt.images.length) : prompt.text;
 }

@@ -21,7 +21,7 @@ import type { SessionCoreHost, TurnInputs } from './turn-inputs';
 /** The hidden prompt the Continue action of a cut-off reply sends. */
 export const CONTINUE_CUSTOM_TYPE = 'continue';
 
-/** A prompt waiting for the running turn (a taken-back one returns to the input as text only). */
+/** A prompt waiting for the running turn (a taken-back one returns to the input with its images). */
 export interface QueuedPrompt {
   text: string;
   images: readonly ImageContent[];

@@ -7,6 +7,7 @@
 // live beside it: the types (app-types.ts), the session's views (session-views.ts), the model choice
 // (model-choice.ts), the tree actions (tree-actions.ts) and the open session with its switches
 // (open-session.ts).
+import type { QueuedPrompt } from '../agent/agent-session';
 import type { CarryResult } from '../branch';
 import { CompactionNotDone, skipped, type CompactionOutcome, type CompactionPreparation, type CompactionPreview } from '../compaction';
 import type { ModelInfo } from '../llm/types';
@@ -73,7 +74,7 @@ export class ArborApp extends AppReads {
    */
   async prompt(text: string, images: readonly ImageContent[] = []): Promise<PromptOutcome> {
     if (this.disposed) return { kind: 'error', message: 'Arbor is shutting down.' };
-    if (text.trim() === '') return { kind: 'empty' };
+    if (text.trim() === '' && images.length === 0) return { kind: 'empty' };
     if (images.length > 0 && !takesImages(this.currentModel)) return { kind: 'imagesUnsupported', model: this.currentModel.name };
     const command = images.length === 0 ? parseSlashCommand(text) : undefined;
     if (command) {
@@ -104,7 +105,7 @@ export class ArborApp extends AppReads {
   }
 
   /** Stops the running turn (or compaction). Returns the queued messages that were not sent. */
-  async stop(): Promise<string[]> {
+  async stop(): Promise<QueuedPrompt[]> {
     this.treeActions.cancelNavigation();
     return (await this.agent?.stop()) ?? [];
   }
@@ -120,7 +121,7 @@ export class ArborApp extends AppReads {
   }
 
   /** Removes a queued message (the user took it back). */
-  dequeue(index: number): string | undefined {
+  dequeue(index: number): QueuedPrompt | undefined {
     return this.agent?.dequeue(index);
   }
 

@@ -3,7 +3,7 @@
 // in step with appends and reloads without walking the session per turn. One per session the app has
 // open; it turns store changes into `AppChange`s and hands them to the app's emitter.
 import { pinChangeOf } from '../session/pins';
-import { contentText } from '../core/messages';
+import { userContentText } from '../core/messages';
 import type { SessionEntry } from '../session/entries';
 import type { SessionStore } from '../session/store';
 import { ArborAppError, type AppChange, type ConversationOption, type ConversationWindow, type EarlierPageRequest, type EarlierPageResult, type SessionView } from './app-types';
@@ -74,7 +74,7 @@ export class SessionViews {
       this.firstUserText = undefined;
       for (const entry of this.store.getEntries()) {
         if (entry.type === 'message' && entry.message.role === 'user') {
-          this.firstUserText = contentText(entry.message.content);
+          this.firstUserText = userContentText(entry.message.content);
           break;
         }
       }
@@ -270,7 +270,7 @@ export class SessionViews {
   /** The store appended `entry`: tree delta, label changes, a rename, and the conversation (append or reset). */
   onAppend(entry: SessionEntry): void {
     const store = this.store;
-    if (this.firstUserText === undefined && entry.type === 'message' && entry.message.role === 'user') this.firstUserText = contentText(entry.message.content);
+    if (this.firstUserText === undefined && entry.type === 'message' && entry.message.role === 'user') this.firstUserText = userContentText(entry.message.content);
     if (this.totals && entry.parentId === this.totals.leafId && store.getLeafId() === entry.id) {
       const reply = replyUsage(entry);
       this.totals = { leafId: entry.id, cost: this.totals.cost + reply.cost, tokens: this.totals.tokens + reply.tokens };

@@ -172,9 +172,27 @@ export function emptyUsage(): Usage {
   };
 }
 
-/** A user message's content as pi writes it: the text alone, or the text block followed by the images. */
+/**
+ * A user message's content as pi writes it: the text alone, or the text block followed by the images,
+ * or the images alone (a prompt of only a pasted screenshot: blank text adds no empty text block).
+ */
 export function userContent(text: string, images: readonly ImageContent[]): UserMessage['content'] {
-  return images.length === 0 ? text : [{ type: 'text', text }, ...images.map((i) => ({ type: 'image' as const, data: i.data, mimeType: i.mimeType }))];
+  if (images.length === 0) return text;
+  const parts = images.map((i) => ({ type: 'image' as const, data: i.data, mimeType: i.mimeType }));
+  return text.trim() === '' ? parts : [{ type: 'text', text }, ...parts];
+}
+
+/** What names a message's images where only text fits (tree lines, search, titles): `[image]`, `[2 images]`. */
+export function imagesMarker(count: number): string {
+  return count === 1 ? '[image]' : `[${count} images]`;
+}
+
+/** The text of user content, or for content of images alone their marker (a message is never nameless). */
+export function userContentText(content: string | readonly { type: string; text?: unknown }[]): string {
+  const text = contentText(content);
+  if (text.trim() !== '' || typeof content === 'string') return text;
+  const images = content.filter((b) => b.type === 'image').length;
+  return images === 0 ? text : imagesMarker(images);
 }
 
 /** The text of a system message (its text blocks joined). */

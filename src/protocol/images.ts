@@ -37,6 +37,24 @@ export type WireImage = z.infer<typeof imageSchema>;
 export const imageAttachmentSchema = imageSchema.extend({ name: z.string().max(1_000) });
 export type ImageAttachment = z.infer<typeof imageAttachmentSchema>;
 
+/**
+ * A chip of the composer's draft: the host names each image it hands the webview (`id`) and keeps the
+ * draft's images per view (src/app/draft-images.ts), so a re-created webview gets its chips back.
+ */
+export const draftImageSchema = imageAttachmentSchema.extend({ id: z.string().min(1).max(64) });
+export type DraftImage = z.infer<typeof draftImageSchema>;
+
+/** the chips the composer shows now (after every change): the host keeps only these, in this order */
+export const draftImagesMessageSchema = z.strictObject({
+  type: z.literal('draftImages'),
+  ids: z.array(z.string().min(1).max(64)).max(IMAGE_LIMITS.perMessage),
+});
+/** a re-created webview's chips: the draft's images the host kept (they replace any chips) */
+export const restoreDraftImagesMessageSchema = z.strictObject({
+  type: z.literal('restoreDraftImages'),
+  images: z.array(draftImageSchema).max(IMAGE_LIMITS.perMessage),
+});
+
 /** paste or drop: the webview read the files; the host checks them and answers with `imagesAttached` */
 export const attachImagesMessageSchema = z.strictObject({
   type: z.literal('attachImages'),
@@ -51,7 +69,7 @@ export type ImageProblem = z.infer<typeof imageProblemSchema>;
 /** the images that passed `checkImage` (chips to add) and the ones refused, with why */
 export const imagesAttachedMessageSchema = z.strictObject({
   type: z.literal('imagesAttached'),
-  images: z.array(imageAttachmentSchema).max(IMAGE_LIMITS.perMessage),
+  images: z.array(draftImageSchema).max(IMAGE_LIMITS.perMessage),
   refused: z.array(z.strictObject({ name: z.string().max(1_000), problem: imageProblemSchema })).max(100),
 });
 

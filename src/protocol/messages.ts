@@ -13,7 +13,7 @@
 // conversation items, tree nodes, agent events) and re-exported, so this stays the one protocol module.
 import { z } from 'zod';
 import { filesPreviewMessageSchema, navigateFilesSchema, previewFilesMessageSchema, showFileChangesMessageSchema } from './files';
-import { attachImagesMessageSchema, IMAGE_LIMITS, imageSchema, imagesAttachedMessageSchema, pickImagesMessageSchema } from './images';
+import { attachImagesMessageSchema, draftImageSchema, draftImagesMessageSchema, IMAGE_LIMITS, imageSchema, imagesAttachedMessageSchema, pickImagesMessageSchema, restoreDraftImagesMessageSchema } from './images';
 import { errorActionsSchema, idSchema, LIMITS, logLevelSchema, mediumSchema, MENTION_MATCHES, noticeLevelSchema, seqSchema, settingIdSchema, shortSchema, thinkingLevelSchema } from './protocol-primitives';
 import { chatStateSchema } from './chat-state';
 import { conversationItemSchema } from './conversation-items';
@@ -52,10 +52,16 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   readyMessageSchema,
   showSessionTreeMessageSchema,
   webviewLogMessageSchema,
-  /** send a prompt (queued by the host while busy), with the composer's images (the host checks them again) */
-  z.strictObject({ type: z.literal('prompt'), text: z.string().min(1).max(LIMITS.prompt), images: z.array(imageSchema).max(IMAGE_LIMITS.perMessage).optional() }),
+  /**
+   * send a prompt (queued by the host while busy), with the composer's images (the host checks them
+   * again); the text may be empty when images go (a pasted screenshot alone), never both
+   */
+  z
+    .strictObject({ type: z.literal('prompt'), text: z.string().max(LIMITS.prompt), images: z.array(imageSchema).max(IMAGE_LIMITS.perMessage).optional() })
+    .refine((m) => m.text.length > 0 || (m.images?.length ?? 0) > 0, { message: 'a prompt needs text or images' }),
   attachImagesMessageSchema,
   pickImagesMessageSchema,
+  draftImagesMessageSchema,
   /** abort the running turn */
   z.strictObject({ type: z.literal('stop') }),
   z.strictObject({ type: z.literal('approve'), toolCallId: idSchema, always: z.boolean().optional() }),
@@ -131,7 +137,7 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
    * Edit in place: the user message `entryId` is sent again with `text` as a new branch (the leaf moves to
    * its parent, no summary, then the prompt); the original stays in the tree as an alternative
    */
-  z.strictObject({ type: z.literal('editMessage'), entryId: idSchema, text: z.string().min(1).max(LIMITS.prompt) }),
+  z.strictObject({ type: z.literal('editMessage'), entryId: idSchema, text: z.string().max(LIMITS.prompt) }),
   /** Retry a failed reply: the model is asked again from the entry before it; the failed reply stays in the tree */
   z.strictObject({ type: z.literal('retryReply'), entryId: idSchema }),
   /** @-mention completion: workspace files whose path contains `query`; answered with `fileMatches` (same `seq`) */
@@ -212,8 +218,12 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
   }),
   filesPreviewMessageSchema,
   imagesAttachedMessageSchema,
-  /** prefill the input (edit & resend, navigation to a user message) */
-  z.strictObject({ type: z.literal('editorText'), text: z.string().max(LIMITS.prompt) }),
+  restoreDraftImagesMessageSchema,
+  /**
+   * prefill the input (edit & resend, navigation to a user message); a queued prompt taken back (Remove,
+   * Stop) brings its `images` back as chips too
+   */
+  z.strictObject({ type: z.literal('editorText'), text: z.string().max(LIMITS.prompt), images: z.array(draftImageSchema).max(IMAGE_LIMITS.perMessage).optional() }),
   z.strictObject({ type: z.literal('notice'), level: noticeLevelSchema, message: mediumSchema, actions: errorActionsSchema.optional() }),
   /** scroll the conversation to an entry and highlight it briefly (Session Tree selection); when the
    * entry is not on the active path the webview says so instead */

@@ -8,8 +8,11 @@ import { z } from 'zod';
  *  `labels`. The host does not act on the version (the webview ships in the same bundle as the host); it
  *  names the shapes a webview speaks, so an incompatible change in a released version bumps it.
  *  4: a user item's `images` are the images themselves (`{ shown, hidden }`, src/protocol/images.ts), no
- *  longer a count; `prompt` may carry `images`; `attachImages` / `pickImages` → `imagesAttached`. */
-export const PROTOCOL_VERSION = 4;
+ *  longer a count; `prompt` may carry `images`; `attachImages` / `pickImages` → `imagesAttached`.
+ *  5: a `prompt` may have empty text with images; `imagesAttached` images carry the host's `id`; the
+ *  composer reports its chips (`draftImages`) and a re-created one gets them back (`restoreDraftImages`);
+ *  `editorText` may carry `images` (a queued prompt taken back). */
+export const PROTOCOL_VERSION = 5;
 
 // ---------------------------------------------------------------------------------------------------
 // Limits (exported so senders can truncate before sending, and tests can probe the edges)

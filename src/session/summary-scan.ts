@@ -1,7 +1,7 @@
 // What the Sessions list shows of a session (name, first user message, entry and branch counts), read
 // line by line without building the store's index. The scan can be fed more text later: session files
 // are append-only, so the summary of a growing session is kept current by reading only what was added.
-import { contentText } from '../core/messages';
+import { userContentText } from '../core/messages';
 import { SessionFileError } from './errors';
 import { parseJsonObject, withoutByteOrderMark } from './json-object';
 import { isTitleSlot } from './title-slot';
@@ -81,7 +81,7 @@ export class SummaryScan {
     } else if (this.firstUserMessage === undefined && head.type === 'message' && line.includes('"role":"user"')) {
       const message = (head.parsed ?? parseJsonObject(line))?.message as { role?: unknown; content?: unknown } | undefined;
       if (message?.role === 'user' && (typeof message.content === 'string' || Array.isArray(message.content))) {
-        this.firstUserMessage = contentText(message.content as string);
+        this.firstUserMessage = userContentText(message.content as string);
       }
     }
   }

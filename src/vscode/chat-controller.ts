@@ -12,6 +12,7 @@ import { toItem, toTreeNode, toUiEvent, toUsage } from './chat-items';
 import { handleChatRequest } from './chat-requests';
 import type { Logger } from './log';
 import { TreePatchBuilder } from './tree-patch';
+import { DraftImages } from './draft-images';
 import { renderChatHtml, webviewResourceRoots } from './webview-html';
 
 export interface ChatControllerDeps {
@@ -65,6 +66,8 @@ export class ChatController implements vscode.Disposable {
   private stateTimer: ReturnType<typeof setTimeout> | undefined;
   /** approvals this chat's agent asked for and that are not answered yet (replayed after a reload) */
   private readonly myApprovals = new Set<string>();
+  /** the composer's unsent images: a re-created webview gets them back (draft-images.ts) */
+  private readonly draft = new DraftImages();
   /** Fires after the webview said `ready` and was sent the state. */
   readonly onDidHandshake = this.handshakeEmitter.event;
 
@@ -311,6 +314,7 @@ export class ChatController implements vscode.Disposable {
         log: this.deps.log,
         stats: this.stats,
         post: (posted) => this.post(posted),
+        draft: this.draft,
         uiCommand: (command) => this.uiCommand(command),
         showSessionTree: this.deps.showSessionTree,
       },
@@ -324,6 +328,8 @@ export class ChatController implements vscode.Disposable {
     // A (re)loaded webview has no tree: patches wait for the full one posted below.
     this.treePatches.invalidate();
     await this.postState();
+    const images = this.draft.list();
+    if (images.length > 0) await this.post({ type: 'restoreDraftImages', images });
     if (this.deps.app) {
       await this.postConversation();
       await this.postTree();

@@ -1,19 +1,22 @@
 // The host half of images in the chat's composer: what the webview pasted or dropped is checked
 // (src/protocol/images.ts: the type by its bytes, the size cap, the count) and answered with the chips to
 // add; *Attach image* opens the editor's file picker; a prompt's images are checked again before they go
-// to the model, and a model without image input gets a notice instead of the prompt.
+// to the model, and a model without image input gets a notice instead of the prompt. Every chip handed
+// to the composer is kept in the view's draft (draft-images.ts) until sent or removed.
 import * as vscode from 'vscode';
 import type { ImageContent } from '../core/messages';
+import type { QueuedPrompt } from '../agent/agent-session';
 import { IMAGE_EXTENSIONS, IMAGE_LIMITS, screenImages, type HostToWebviewMessage, type ImageAttachment, type ScreenedImages, type WireImage } from '../protocol';
+import type { DraftImages } from './draft-images';
 
 /** The answer to `attachImages` / `pickImages`: the chips to add and the files refused (the webview says why). */
-export function imagesAttached(screened: ScreenedImages): HostToWebviewMessage {
-  return { type: 'imagesAttached', images: screened.images, refused: screened.refused.slice(0, 100) };
+export function imagesAttached(screened: ScreenedImages, draft: DraftImages): HostToWebviewMessage {
+  return { type: 'imagesAttached', images: draft.add(screened.images), refused: screened.refused.slice(0, 100) };
 }
 
 /** paste / drop: the webview read the files, the host judges them */
-export function attachImages(images: readonly ImageAttachment[]): HostToWebviewMessage {
-  return imagesAttached(screenImages(images));
+export function attachImages(images: readonly ImageAttachment[], draft: DraftImages): HostToWebviewMessage {
+  return imagesAttached(screenImages(images, draft.room), draft);
 }
 
 async function readPicked(uri: vscode.Uri): Promise<{ name: string; data: string } | { name: string; tooLarge: true }> {
@@ -24,7 +27,7 @@ async function readPicked(uri: vscode.Uri): Promise<{ name: string; data: string
 }
 
 /** *Attach image*: the file picker (PNG/JPEG/GIF/WebP); undefined when the user cancelled it. */
-export async function pickImages(): Promise<HostToWebviewMessage | undefined> {
+export async function pickImages(draft: DraftImages): Promise<HostToWebviewMessage | undefined> {
   const uris = await vscode.window.showOpenDialog({
     canSelectMany: true,
     openLabel: vscode.l10n.t('Attach'),
@@ -33,9 +36,27 @@ export async function pickImages(): Promise<HostToWebviewMessage | undefined> {
   });
   if (!uris?.length) return undefined;
   const files = await Promise.all(uris.map(readPicked));
-  const screened = screenImages(files.flatMap((f) => ('data' in f ? [f] : [])));
+  const screened = screenImages(files.flatMap((f) => ('data' in f ? [f] : [])), draft.room);
   for (const f of files) if (!('data' in f)) screened.refused.push({ name: f.name, problem: 'tooLarge' });
-  return imagesAttached(screened);
+  return imagesAttached(screened, draft);
+}
+
+const EXTENSION: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
+
+/**
+ * Queued prompts the user took back (Remove, Stop) as the input's new text and chips: the texts joined,
+ * the images back in the draft as far as it has room (a message's images at most), then a notice for
+ * the rest. The images lost their file names when queued: they come back as "image 1.png", …
+ */
+export function takenBack(prompts: readonly QueuedPrompt[], draft: DraftImages): HostToWebviewMessage[] {
+  const images = prompts.flatMap((p) => p.images);
+  const room = draft.room;
+  const named = images.slice(0, room).map((image, i) => ({ name: `image ${i + 1}.${EXTENSION[image.mimeType] ?? 'png'}`, mimeType: image.mimeType as WireImage['mimeType'], data: image.data }));
+  const text = prompts.map((p) => p.text).filter((t) => t.trim() !== '').join('\n\n');
+  const out: HostToWebviewMessage[] = [{ type: 'editorText', text, ...(named.length > 0 ? { images: draft.add(named) } : {}) }];
+  const lost = images.length - named.length;
+  if (lost > 0) out.push({ type: 'notice', level: 'warning', message: vscode.l10n.t('{0} image(s) of the queued messages did not fit in the input: a message carries at most {1} images.', lost, IMAGE_LIMITS.perMessage) });
+  return out;
 }
 
 /** A prompt's images as message content, or the notice saying why they are refused (nothing is sent). */

@@ -4,7 +4,8 @@
 import * as vscode from 'vscode';
 import type { ArborApp } from '../app/arbor-app';
 import { IMAGE_LIMITS, userImages, type HostToWebviewMessage, type NavigateFiles, type WebviewMessageOf, type WebviewToHostMessage, type WireImage } from '../protocol';
-import { attachImages, imagesUnsupportedNotice, pickImages, promptImages } from './chat-images';
+import { attachImages, imagesUnsupportedNotice, pickImages, promptImages, takenBack } from './chat-images';
+import type { DraftImages } from './draft-images';
 import { realId, wireId } from '../app/wire-ids';
 import { retryReply } from '../app/retry-reply';
 import { matchingFiles, promptWithMentions } from './file-mentions';
@@ -24,6 +25,8 @@ export interface ChatRequestContext {
   log: Logger;
   stats: ChatViewStats;
   post(message: HostToWebviewMessage): Promise<boolean>;
+  /** the view's unsent images (kept while its webview is re-created) */
+  draft: DraftImages;
   uiCommand(command: UiCommand): Promise<boolean>;
   showSessionTree(): Thenable<unknown>;
 }
@@ -49,16 +52,19 @@ export async function handleChatRequest(ctx: ChatRequestContext, message: Webvie
     case 'prompt':
       return prompt(ctx, message.text, message.images);
     case 'attachImages':
-      await ctx.post(attachImages(message.images));
+      await ctx.post(attachImages(message.images, ctx.draft));
       return;
     case 'pickImages': {
-      const answer = await pickImages();
+      const answer = await pickImages(ctx.draft);
       if (answer) await ctx.post(answer);
       return;
     }
+    case 'draftImages':
+      ctx.draft.keep(message.ids);
+      return;
     case 'stop': {
       const dropped = await requireApp(ctx).stop();
-      if (dropped.length > 0) await ctx.post({ type: 'editorText', text: dropped.join('\n\n') });
+      if (dropped.length > 0) await postAll(ctx, takenBack(dropped, ctx.draft));
       return;
     }
     case 'approve':
@@ -135,8 +141,8 @@ async function handleSessionRequest(ctx: ChatRequestContext, message: WebviewToH
       await navigate(ctx, wireId(requireApp(ctx).entryBeforeCompaction(realId(message.compactionId))), 'none', undefined);
       return;
     case 'dequeue': {
-      const text = requireApp(ctx).dequeue(message.index);
-      if (text !== undefined) await ctx.post({ type: 'editorText', text });
+      const removed = requireApp(ctx).dequeue(message.index);
+      if (removed !== undefined) await postAll(ctx, takenBack([removed], ctx.draft));
       return;
     }
     case 'newSession':
@@ -180,6 +186,10 @@ async function loadEarlier(ctx: ChatRequestContext, request: WebviewMessageOf<'l
   await ctx.post({ type: 'conversationPage', seq: request.seq, leafId: request.leafId, beforeId: request.beforeId, items, hasEarlier: page.hasEarlier });
 }
 
+async function postAll(ctx: ChatRequestContext, messages: readonly HostToWebviewMessage[]): Promise<void> {
+  for (const message of messages) await ctx.post(message);
+}
+
 async function prompt(ctx: ChatRequestContext, text: string, wireImages?: readonly WireImage[]): Promise<void> {
   const images = promptImages(wireImages);
   if (!images.ok) return void (await ctx.post({ type: 'notice', level: 'error', message: images.notice }));
@@ -206,6 +216,8 @@ async function prompt(ctx: ChatRequestContext, text: string, wireImages?: readon
 /** Edit in place: the edited text goes as a new branch with the images the original message carried. */
 async function editMessage(ctx: ChatRequestContext, message: WebviewMessageOf<'editMessage'>): Promise<void> {
   const images = userImages(requireApp(ctx).entryView(realId(message.entryId))?.blocks ?? [])?.shown.slice(0, IMAGE_LIMITS.perMessage);
+  // blank text goes only with images (a message of images alone, edited to stay so); else nothing moves
+  if (message.text.trim() === '' && !images?.length) return;
   // no dialog: an edit is a new branch without a summary (the Session Tree's default)
   if (await navigate(ctx, message.entryId, 'none', undefined, undefined, { editorText: false })) await prompt(ctx, message.text, images);
 }

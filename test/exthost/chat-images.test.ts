@@ -41,11 +41,33 @@ suite('chat view: images', () => {
       assert.ok(answer?.type === 'imagesAttached' && parseHostMessage(answer).ok);
       assert.deepEqual(Object.values(options?.filters ?? {}), [['png', 'jpg', 'jpeg', 'gif', 'webp']]);
       assert.equal(options?.canSelectMany, true);
-      assert.deepEqual(answer.images, [{ name: 'shot.png', mimeType: 'image/png', data: PNG.toString('base64') }]);
+      assert.deepEqual(answer.images.map(({ id, ...image }) => (assert.ok(id), image)), [{ name: 'shot.png', mimeType: 'image/png', data: PNG.toString('base64') }]);
+      assert.equal(await api.chatView.receive({ type: 'draftImages', ids: [] }), true);
       assert.deepEqual(answer.refused, [{ name: 'notes.png', problem: 'notImage' }, { name: 'huge.png', problem: 'tooLarge' }]);
     } finally {
       ui.restore();
     }
+  });
+
+  test("the draft's chips come back to a re-created webview (ready again) as the composer last reported them", async () => {
+    const start = api.chatView.postCount;
+    const data = PNG.toString('base64');
+    assert.equal(await api.chatView.receive({ type: 'attachImages', images: [{ name: 'a.png', mimeType: 'image/png', data }, { name: 'b.png', mimeType: 'image/png', data }] }), true);
+    const answer = api.chatView.postsSince(start).find((post) => post.type === 'imagesAttached');
+    assert.ok(answer?.type === 'imagesAttached' && answer.images.length === 2);
+    const [a, b] = answer.images;
+    // the composer removed a.png: a new webview gets b.png back alone
+    assert.equal(await api.chatView.receive({ type: 'draftImages', ids: [b!.id] }), true);
+    const reload = api.chatView.postCount;
+    assert.equal(await api.chatView.receive({ type: 'ready', protocolVersion: 5 }), true);
+    const restored = api.chatView.postsSince(reload).find((post) => post.type === 'restoreDraftImages');
+    assert.ok(restored?.type === 'restoreDraftImages' && parseHostMessage(restored).ok);
+    assert.deepEqual(restored.images, [b], `not ${a!.name}`);
+    // sent (the composer reports no chips): nothing comes back
+    assert.equal(await api.chatView.receive({ type: 'draftImages', ids: [] }), true);
+    const again = api.chatView.postCount;
+    assert.equal(await api.chatView.receive({ type: 'ready', protocolVersion: 5 }), true);
+    assert.equal(api.chatView.postsSince(again).some((post) => post.type === 'restoreDraftImages'), false);
   });
 
   test('a prompt carrying something that is not an image is refused with a notice; nothing is stored', async () => {

@@ -1,5 +1,5 @@
 // Composes the page from the render modules and wires store changes to the parts that show them.
-import { CONVERSATION_PAGE, LIMITS, type FilesPreviewMessage, type WebviewToHostMessage } from '../../src/protocol';
+import { CONVERSATION_PAGE, LIMITS, type DraftImage, type FilesPreviewMessage, type WebviewToHostMessage } from '../../src/protocol';
 import { installActions } from '../actions';
 import { installBranchActions, startEdit } from '../branch-actions';
 import { SiblingIndex } from '../branch-siblings';
@@ -22,7 +22,8 @@ import { createTreePanel } from './tree';
 
 export interface App {
   setDroppedCount(count: number): void;
-  setEditorText(text: string): void;
+  /** the input's new text (and chips: a queued prompt's images taken back) */
+  setEditorText(text: string, images?: readonly DraftImage[]): void;
   /** the host's answer to the switch dialog's `previewFiles` */
   filesPreview(preview: FilesPreviewMessage): void;
   /** Session Tree selection: scroll to the entry (loading earlier pages until it is there), or say why it cannot be shown */
@@ -193,14 +194,15 @@ export function mountApp(
       setThinkingLevel: (level) => post({ type: 'setThinkingLevel', level }),
       typing: () => post({ type: 'userTyping' }),
       changed: () => save(),
+      attachments: () => attachments.count(),
     },
     persisted.history,
   );
-  composer.setText(persisted.input);
   installMentionCompletion(composer.input, composer.inputWrap, post, (text) => composer.setText(text));
-  const attachments = installImageAttachments(composer.root, composer.input, post, (text) => store.addNotice('warning', text));
+  const attachments = installImageAttachments(composer.root, composer.input, post, (text) => store.addNotice('warning', text), () => composer.attachmentsChanged());
   composer.inputWrap.before(attachments.chips);
   composer.sendActions.prepend(attachments.button);
+  composer.setText(persisted.input);
 
   const tree = createTreePanel(treeActions, treeMode, (mode) => {
     treeMode = mode;
@@ -370,8 +372,10 @@ export function mountApp(
     filesPreview(preview) {
       dialog.filesPreview(preview);
     },
-    setEditorText(text) {
-      composer.setText(text);
+    setEditorText(text, images = []) {
+      // images alone taken back (a queued screenshot) keep the text being written
+      if (text !== '' || images.length === 0) composer.setText(text);
+      attachments.add(images);
       composer.focus();
     },
     command(command) {

@@ -16,6 +16,8 @@ export interface ComposerActions {
   setThinkingLevel(level: ThinkingLevel): void;
   typing(): void;
   changed(text: string): void;
+  /** how many images wait in the composer: a prompt of them alone may be sent (a pasted screenshot, Enter) */
+  attachments?(): number;
 }
 
 type ValueElement = HTMLElement & { value: string };
@@ -32,6 +34,8 @@ export interface Composer {
   update(state: ChatState | undefined): void;
   setText(text: string): void;
   getText(): string;
+  /** the attachments changed: Send is enabled while there is text or an image to send */
+  attachmentsChanged(): void;
   focus(): void;
   openModelPicker(): void;
 }
@@ -74,6 +78,15 @@ export function createComposer(actions: ComposerActions, history: string[]): Com
     input.value = value;
     actions.changed(value);
     renderSuggestions();
+    updateSend();
+  }
+
+  /** Something to send: text, or images alone (their prompt has no text). */
+  function canSend(): boolean {
+    return text().trim().length > 0 || (actions.attachments?.() ?? 0) > 0;
+  }
+  function updateSend(): void {
+    send.toggleAttribute('disabled', !canSend());
   }
 
   function renderSuggestions(): void {
@@ -102,10 +115,10 @@ export function createComposer(actions: ComposerActions, history: string[]): Com
 
   function submit(): void {
     const value = text();
-    if (value.trim().length === 0) return;
-    const parsed = parseInput(value);
+    if (!canSend()) return;
+    const parsed: ParsedInput = value.trim().length === 0 ? { kind: 'prompt', text: '' } : parseInput(value);
     if (actions.canSubmit && !actions.canSubmit(parsed)) return;
-    if (parsed.kind === 'prompt') {
+    if (parsed.kind === 'prompt' && parsed.text !== '') {
       if (history[history.length - 1] !== value) history.push(value);
       if (history.length > 50) history.shift();
     }
@@ -163,6 +176,7 @@ export function createComposer(actions: ComposerActions, history: string[]): Com
   input.addEventListener('input', () => {
     actions.changed(text());
     renderSuggestions();
+    updateSend();
     const now = Date.now();
     if (now - lastTyping > 2000) {
       lastTyping = now;
@@ -205,6 +219,7 @@ export function createComposer(actions: ComposerActions, history: string[]): Com
     },
     setText,
     getText: text,
+    attachmentsChanged: updateSend,
     focus: () => input.focus(),
     openModelPicker() {
       model.focus();

@@ -2,8 +2,10 @@
 // picker). Each file is read and checked here (src/protocol/images.ts: the type by its bytes, the size
 // cap) and again by the host, whose `imagesAttached` answer (passed on by main.ts as an
 // `arbor:imagesAttached` event) adds the chips: a thumbnail, the name and a remove (×) button. Sending
-// takes the images with the prompt. Chips are not saved with the webview's state (they can be megabytes).
-import { checkImage, IMAGE_LIMITS, type ImageAttachment, type ImageProblem, type WebviewToHostMessage, type WireImage } from '../../src/protocol';
+// takes the images with the prompt. Chips are not saved with the webview's state (they can be megabytes):
+// the host keeps them (src/vscode/draft-images.ts), told after every change which chips are shown, and
+// gives them back to a re-created webview (`restoreDraftImages`, passed on by main.ts as an event).
+import { checkImage, IMAGE_LIMITS, type DraftImage, type ImageProblem, type ScreenedImages, type WebviewToHostMessage, type WireImage } from '../../src/protocol';
 import { el } from '../dom';
 import { icon } from '../icons';
 import { imageSrc } from './image-view';
@@ -16,10 +18,12 @@ export interface ImageAttachments {
   count(): number;
   /** the attached images, removed from the composer (on send) */
   take(): WireImage[];
+  /** chips to add (a queued prompt's images taken back); those beyond a message's images are refused */
+  add(images: readonly DraftImage[]): void;
 }
 
 export interface ImagesAttachedEvent {
-  images: ImageAttachment[];
+  images: DraftImage[];
   refused: { name: string; problem: ImageProblem }[];
 }
 
@@ -42,8 +46,8 @@ function readBase64(file: File): Promise<string> {
 }
 
 /** The files checked here: the ones to send to the host and the ones refused at once. */
-async function screenFiles(files: readonly File[], room: number): Promise<ImagesAttachedEvent> {
-  const out: ImagesAttachedEvent = { images: [], refused: [] };
+async function screenFiles(files: readonly File[], room: number): Promise<ScreenedImages> {
+  const out: ScreenedImages = { images: [], refused: [] };
   for (const file of files) {
     const name = file.name || 'pasted image';
     if (out.images.length >= room) out.refused.push({ name, problem: 'tooMany' });
@@ -61,8 +65,9 @@ function imageFiles(list: DataTransferItemList | undefined): File[] {
   return [...(list ?? [])].flatMap((item) => (item.kind === 'file' ? [item.getAsFile()].filter((f): f is File => f !== null) : []));
 }
 
-export function installImageAttachments(dropZone: HTMLElement, input: HTMLElement, post: (message: WebviewToHostMessage) => void, notify: (text: string) => void): ImageAttachments {
-  let attached: ImageAttachment[] = [];
+/** `changed` runs after every change of the chips (the composer enables Send for images alone). */
+export function installImageAttachments(dropZone: HTMLElement, input: HTMLElement, post: (message: WebviewToHostMessage) => void, notify: (text: string) => void, changed: () => void): ImageAttachments {
+  let attached: DraftImage[] = [];
   const chips = el('ul', { class: 'image-chips', id: 'image-chips', 'aria-label': 'Images to send', hidden: true });
   const button = el('button', { type: 'button', class: 'icon-btn attach-image', id: 'attach-image', title: 'Attach image', 'aria-label': 'Attach image' }, icon('image'));
 
@@ -72,6 +77,8 @@ export function installImageAttachments(dropZone: HTMLElement, input: HTMLElemen
       el('img', { src: imageSrc(image), alt: image.name }),
       el('span', { class: 'image-chip-name' }, image.name),
       el('button', { type: 'button', class: 'image-chip-remove', 'data-remove-image': String(i), 'aria-label': `Remove image ${image.name}`, title: 'Remove' }, '×'))));
+    post({ type: 'draftImages', ids: attached.map((image) => image.id) });
+    changed();
   };
   const refuse = (refused: ImagesAttachedEvent['refused']) => refused.forEach((r) => notify(imageProblemText(r.name, r.problem)));
   const add = async (files: File[]) => {
@@ -105,11 +112,18 @@ export function installImageAttachments(dropZone: HTMLElement, input: HTMLElemen
     render();
     input.focus();
   });
+  const append = (images: readonly DraftImage[], refused: ImagesAttachedEvent['refused']) => {
+    const room = Math.max(0, IMAGE_LIMITS.perMessage - attached.length);
+    refuse([...refused, ...images.slice(room).map((i) => ({ name: i.name, problem: 'tooMany' as const }))]);
+    attached = [...attached, ...images.slice(0, room)];
+    render();
+  };
   window.addEventListener('arbor:imagesAttached', (event) => {
     const { images, refused } = (event as CustomEvent<ImagesAttachedEvent>).detail;
-    const room = IMAGE_LIMITS.perMessage - attached.length;
-    refuse([...refused, ...images.slice(room).map((i) => ({ name: i.name, problem: 'tooMany' as const }))]);
-    attached = [...attached, ...images.slice(0, Math.max(0, room))];
+    append(images, refused);
+  });
+  window.addEventListener('arbor:restoreDraftImages', (event) => {
+    attached = (event as CustomEvent<DraftImage[]>).detail.slice(0, IMAGE_LIMITS.perMessage);
     render();
   });
 
@@ -122,6 +136,9 @@ export function installImageAttachments(dropZone: HTMLElement, input: HTMLElemen
       attached = [];
       render();
       return images;
+    },
+    add(images) {
+      if (images.length > 0) append(images, []);
     },
   };
 }

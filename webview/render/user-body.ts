@@ -8,12 +8,18 @@ import { userImagesView } from './image-view';
 
 export function userBody(item: UserItem): HTMLElement[] {
   const { text, files } = splitFileBlocks(item.text);
+  const images = item.images ? userImagesView(item.images) : [];
+  // a message of images alone (a pasted screenshot sent without words) has no empty text paragraph
+  const body = text.trim() === '' && images.length > 0 ? [] : [markdownBody(text)];
+  if (files.length === 0) return [...body, ...images];
+  const chips = el('ul', { class: 'mention-chips', 'aria-label': 'Files sent with this message' }, ...files.map((f) => el('li', { class: 'mention-chip', title: f }, `@${f}`)));
+  return [...body, chips, ...images];
+}
+
+function markdownBody(text: string): HTMLElement {
   const body = el('div', { class: 'markdown' });
   setMarkdown(body, text);
-  const images = item.images ? userImagesView(item.images) : [];
-  if (files.length === 0) return [body, ...images];
-  const chips = el('ul', { class: 'mention-chips', 'aria-label': 'Files sent with this message' }, ...files.map((f) => el('li', { class: 'mention-chip', title: f }, `@${f}`)));
-  return [body, chips, ...images];
+  return body;
 }
 
 /** The text the user wrote (what Edit starts from), without the mentioned files' contents. */

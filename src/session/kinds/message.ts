@@ -1,7 +1,7 @@
 // `message` entries: an AgentMessage as it was sent or received. Its role decides everything else (user,
 // assistant, toolResult, bashExecution, custom, pi 1.5's system, omp's own roles); roles Arbor does not
 // show are named 'other' in the trees and have no chat view (their context conversion is convert.ts's).
-import { contentText, type AgentMessage } from '../../core/messages';
+import { contentText, imagesMarker, userContentText, type AgentMessage } from '../../core/messages';
 import type { MessageEntry } from '../entries';
 import type { EntryKind, ExportSection, Localize, EntryLook } from './kind';
 import type { TreeNodeKind } from '../../app/view-model';
@@ -66,7 +66,8 @@ function treeKind(entry: MessageEntry): TreeNodeKind {
 
 function summaryLine(entry: MessageEntry): string {
   const message = entry.message;
-  if (message.role === 'user' || message.role === 'custom') return markdownFirstLine(contentFirstLine(message.content));
+  if (message.role === 'custom') return markdownFirstLine(contentFirstLine(message.content));
+  if (message.role === 'user') return markdownFirstLine(contentFirstLine(message.content)) || userContentText(message.content);
   if (message.role === 'assistant') {
     const text = markdownFirstLine(contentFirstLine(message.content as TextContent));
     if (text) return text;
@@ -83,6 +84,7 @@ function summaryLine(entry: MessageEntry): string {
 export function messageText(message: AgentMessage): string {
   switch (message.role) {
     case 'user':
+      return userContentText(message.content);
     case 'custom':
     case 'toolResult':
       return contentText(message.content);
@@ -131,7 +133,7 @@ function searchable(entry: Record<string, unknown>): Searchable | undefined {
   const message = value as Record<string, unknown>;
   switch (message.role) {
     case 'user':
-      return { kind: 'user', text: searchContentText(message.content) };
+      return { kind: 'user', text: userSearchText(message.content) };
     case 'assistant':
       return { kind: 'assistant', text: assistantSearchText(message) };
     case 'toolResult':
@@ -143,6 +145,14 @@ function searchable(entry: Record<string, unknown>): Searchable | undefined {
     default:
       return undefined; // system and omp's roles: nothing the user typed or read in the chat
   }
+}
+
+/** A user message's text blocks, or for images alone their marker (search does not validate `content`). */
+function userSearchText(content: unknown): string {
+  const text = searchContentText(content);
+  if (text.trim() !== '' || !Array.isArray(content)) return text;
+  const images = content.filter((b: unknown) => (b as { type?: unknown } | null)?.type === 'image').length;
+  return images === 0 ? text : imagesMarker(images);
 }
 
 function assistantSearchText(message: Record<string, unknown>): string {

@@ -90,7 +90,7 @@ test('stop returns queued messages instead of sending them', async () => {
   // The reply starts before the request necessarily reached the server: stop only once it has.
   await waitUntil(() => h.llmRequests().length === 1, 5000, 'the first request');
   await h.agent.prompt('queued one');
-  assert.deepEqual(await h.agent.stop(), ['queued one']);
+  assert.deepEqual(await h.agent.stop(), [{ text: 'queued one', images: [] }]);
   await run;
   assert.deepEqual(h.agent.queuedMessages, []);
   assert.equal(h.llmRequests().length, 1);

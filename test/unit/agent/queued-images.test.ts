@@ -20,3 +20,18 @@ test('a queued prompt keeps its images until it is sent', async () => {
   assert.deepEqual(users, ['first', [{ type: 'text', text: 'and this picture' }, { type: 'image', data: PNG, mimeType: 'image/png' }]]);
   assert.match(JSON.stringify(h.llmRequests().at(-1)), /data:image\/png;base64,iVBOR/);
 });
+
+test('a queued prompt taken back (dequeue, stop) comes back with its images; images alone show as their marker', async () => {
+  const h = await harness({ model: { images: true } });
+  h.fake.enqueue({ text: 'a long answer that keeps the agent busy', chunkSize: 1, delayMs: 30 });
+  const run = h.agent.prompt('first');
+  await waitFor(h.events, (e) => e.type === 'message_start' && e.role === 'assistant');
+  const picture = { type: 'image' as const, mimeType: 'image/png', data: PNG };
+  await h.agent.prompt('with a picture', [picture]);
+  await h.agent.prompt('', [picture, picture]);
+  assert.deepEqual(h.agent.queuedMessages, ['with a picture', '[2 images]']);
+  assert.deepEqual(h.agent.dequeue(0), { text: 'with a picture', images: [picture] });
+  assert.deepEqual(await h.agent.stop(), [{ text: '', images: [picture, picture] }]);
+  await run;
+  assert.equal(h.llmRequests().length, 1, 'nothing taken back was sent');
+});

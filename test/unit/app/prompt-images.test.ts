@@ -34,6 +34,8 @@ test('a model without image input: the prompt with images is refused before send
   await h.app.setModel('local/text-only');
   const before = h.fake.requests.length;
   assert.deepEqual(await h.app.prompt('What is this?', [image]), { kind: 'imagesUnsupported', model: 'Text Only' });
+  // images alone (a pasted screenshot) get the same typed refusal, not the empty prompt's
+  assert.deepEqual(await h.app.prompt('', [image]), { kind: 'imagesUnsupported', model: 'Text Only' });
   assert.equal(h.fake.requests.length, before);
   assert.equal(h.app.snapshot().conversation.filter((e) => e.kind === 'user').length, 0);
 });

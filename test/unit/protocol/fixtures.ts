@@ -44,6 +44,9 @@ export const validWebviewMessages: WebviewToHostMessage[] = [
   { type: 'prompt', text: 'What is on this screenshot?', images: [{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }] },
   { type: 'attachImages', images: [{ name: 'shot.png', mimeType: 'image/png', data: 'iVBORw0KGgo=' }] },
   { type: 'pickImages' },
+  { type: 'prompt', text: '', images: [{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }] },
+  { type: 'draftImages', ids: ['i1', 'i2'] },
+  { type: 'draftImages', ids: [] },
   { type: 'setApiKey' },
   { type: 'openSettings', setting: 'arbor.providers.local.baseUrl' },
   { type: 'loadEarlier', seq: 7, leafId: 'a2', beforeId: 'u1', count: 200 },
@@ -52,7 +55,9 @@ export const validWebviewMessages: WebviewToHostMessage[] = [
 
 export const validHostMessages: HostToWebviewMessage[] = [
   { type: 'fileMatches', seq: 3, files: ['src/app.ts', 'README.md'] },
-  { type: 'imagesAttached', images: [{ name: 'shot.png', mimeType: 'image/png', data: 'iVBORw0KGgo=' }], refused: [{ name: 'notes.txt', problem: 'notImage' }] },
+  { type: 'imagesAttached', images: [{ id: 'i1', name: 'shot.png', mimeType: 'image/png', data: 'iVBORw0KGgo=' }], refused: [{ name: 'notes.txt', problem: 'notImage' }] },
+  { type: 'restoreDraftImages', images: [{ id: 'i2', name: 'image 1.png', mimeType: 'image/png', data: 'iVBORw0KGgo=' }] },
+  { type: 'editorText', text: '', images: [{ id: 'i3', name: 'image 1.png', mimeType: 'image/png', data: 'iVBORw0KGgo=' }] },
   {
     type: 'state',
     state: { extensionVersion: '0.1.0', workspaceFolders: ['ws'], workspaceTrusted: true, modelLabel: null },
