@@ -118,9 +118,11 @@ async function measureBash(cp) {
       shadowGit('add', '-A');
       shadowGit('commit', '-qm', `sample ${sample}`);
     }));
+    // The folder watcher is built in the background after the first scan; the samples measure it built.
+    if (sample === 0) await checkpoints.files.watchers.settled();
   }
   // The first sample warms caches (the stat cache, git's index): both sides drop it.
-  return { oursMs: median(ours.slice(1)), shadowGitMs: median(theirs.slice(1)) };
+  return { oursMs: median(ours.slice(1)), shadowGitMs: median(theirs.slice(1)), scans: { ...checkpoints.files.watchers.counts } };
 }
 
 /** One edit-capture sample in a `count`-file workspace: check before, the edit, check after, manifest. */

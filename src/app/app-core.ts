@@ -173,6 +173,7 @@ export abstract class AppCore implements Disposable {
 
   dispose(): void {
     this.disposed = true;
+    this.checkpoints.close();
     this.treeActions.cancelNavigation();
     this.open.detach();
     this.listeners.clear();

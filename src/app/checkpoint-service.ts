@@ -62,8 +62,17 @@ export class CheckpointService {
     if (!settings.enabled) return Promise.resolve(undefined);
     const storeDir = checkpointStoreDir(this.deps.sessionsDir());
     const key = JSON.stringify([storeDir, settings.maxFileBytes, settings.exclude]);
-    if (this.opened?.key !== key) this.opened = { key, ready: this.open(storeDir, settings) };
+    if (this.opened?.key !== key) {
+      this.close();
+      this.opened = { key, ready: this.open(storeDir, settings) };
+    }
     return this.opened.ready;
+  }
+
+  /** Stops the open store's folder watchers (settings changed, or Arbor stops); a later call reopens it. */
+  close(): void {
+    void this.opened?.ready.then((checkpoints) => checkpoints?.files.close());
+    this.opened = undefined;
   }
 
   private async open(storeDir: string, settings: CheckpointSettings): Promise<Checkpoints | undefined> {

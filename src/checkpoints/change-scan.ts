@@ -9,17 +9,22 @@
 //    change time predates the command (an outside edit, left out of the turn). The first command in a
 //    root gets a full `git status` before it too. So one git status per command, no second repository.
 //    The status runs on a private copy of the index (git-index.ts) so git keeps its untracked cache.
-//    The price: a file edited outside Arbor after the last scan and then changed again by the command is
-//    recorded as changed from HEAD's version (the outside content in between was never seen).
+//    Where the root's folders are watched (tree-watcher.ts, Linux), the status after a command covers
+//    only the paths the command touched (none: no git call at all), and the files changed outside Arbor
+//    since the last command are read before it. Without a watcher, a file edited outside Arbor after the
+//    last scan and then changed again by the command is recorded as changed from HEAD's version (the
+//    outside content in between was never seen).
 //  - Elsewhere: a walk of the folder honouring .gitignore files (skipping .git and node_modules),
 //    comparing size/mtime/ctime/inode to the stat cache; only files whose stat changed are read. The
 //    first walk reads every file once, like the first commit of a shadow repository would.
 // Exclude globs and the size cap apply in both; files over the cap are "not checkpointed" states.
+import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { walkFiles } from '../agent/tools/walk';
-import { gitChangedBetween, gitContentsAt, gitRepoOf, type GitRepo } from './git';
+import { gitChangedBetween, gitContentsAt, gitIgnored, gitRepoOf, type GitRepo, type GitStatus } from './git';
 import { readHead } from './git-head';
 import { forEachLimited, IO_WIDTH } from './parallel';
+import type { WatchWindow } from './tree-watcher';
 import type { CheckpointRoot, WorkspaceFiles } from './workspace-files';
 import type { FileKey, FileState } from './types';
 
@@ -40,6 +45,8 @@ interface RootSnapshot {
   complete: boolean;
   /** Date.now() when the snapshot started */
   takenMs: number;
+  /** the folder watcher's window opened before the command (tree-watcher.ts), if the root is watched */
+  window?: WatchWindow;
 }
 
 export interface WorkspaceSnapshot {
@@ -65,23 +72,49 @@ function gitRepoOfRoot(files: WorkspaceFiles, root: CheckpointRoot): Promise<Git
   return pending;
 }
 
-async function snapshotRoot(files: WorkspaceFiles, root: CheckpointRoot, when: 'before' | 'after'): Promise<RootSnapshot> {
+async function snapshotRoot(files: WorkspaceFiles, root: CheckpointRoot, when: 'before' | 'after', before?: RootSnapshot): Promise<RootSnapshot> {
   const takenMs = Date.now();
   const repo = await gitRepoOfRoot(files, root);
   const top = repo?.top;
   if (repo && when === 'before' && files.gitScanned.has(root.real)) {
-    const [head, states] = await Promise.all([readHead(repo), statesOf(files, files.knownUnder(root.real))]);
-    return { root, top, head, states, complete: false, takenMs };
+    const window = await files.watchers.begin(root.real);
+    const outside = window ? await changedOutside(files, repo, window.outside) : [];
+    const [head, states] = await Promise.all([readHead(repo), statesOf(files, [...new Set([...files.knownUnder(root.real), ...outside])])]);
+    return { root, top, head, states, complete: false, takenMs, window };
   }
   if (repo !== undefined) {
-    const status = await files.gitIndexes.status(root.real, repo, !files.gitScanned.has(root.real));
+    const narrowed = before && !before.complete ? await narrowedStatus(files, root, repo, before.window) : undefined;
+    const status = narrowed ?? (await files.gitIndexes.status(root.real, repo, !files.gitScanned.has(root.real)));
     if (status) {
       files.gitScanned.add(root.real);
+      files.watchers.start(root.real, repo);
       return { root, top: repo.top, head: status.head, states: await statesOf(files, status.dirty.map((p) => join(repo.top, p))), complete: true, takenMs };
     }
   }
   files.gitScanned.delete(root.real);
   return { root, top: undefined, head: undefined, states: await statesOf(files, await walkedPaths(root)), complete: true, takenMs };
+}
+
+/** Of the paths changed between two commands, the files (present or gone) git does not ignore. */
+async function changedOutside(files: WorkspaceFiles, repo: GitRepo, paths: readonly string[]): Promise<string[]> {
+  const candidates: string[] = [];
+  for (const p of tracked(files, paths)) {
+    const info = await lstat(p).catch(() => undefined);
+    if (!info || info.isFile()) candidates.push(p);
+  }
+  const ignored = await gitIgnored(repo.top, candidates.map((p) => p.slice(repo.top.length + 1)));
+  return ignored ? candidates.filter((p) => !ignored.has(p.slice(repo.top.length + 1))) : [];
+}
+
+/**
+ * The status of only what the command touched, when the root's watcher can say (tree-watcher.ts):
+ * nothing touched needs no git call; undefined: scan the whole root.
+ */
+async function narrowedStatus(files: WorkspaceFiles, root: CheckpointRoot, repo: GitRepo, window: WatchWindow | undefined): Promise<GitStatus | undefined> {
+  const scan = await files.watchers.end(root.real, window);
+  if (scan.kind === 'full') return undefined;
+  if (scan.pathspecs.length === 0) return { head: await readHead(repo), dirty: [] };
+  return files.gitIndexes.status(root.real, repo, false, scan.pathspecs);
 }
 
 async function walkedPaths(root: CheckpointRoot): Promise<string[]> {
@@ -108,7 +141,7 @@ async function statesOf(files: WorkspaceFiles, paths: readonly string[]): Promis
 export async function changesSince(files: WorkspaceFiles, snapshot: WorkspaceSnapshot): Promise<ScannedChange[]> {
   const out: ScannedChange[] = [];
   for (const before of snapshot.roots) {
-    const after = await snapshotRoot(files, before.root, 'after');
+    const after = await snapshotRoot(files, before.root, 'after', before);
     out.push(...(await compareRoot(files, before, after)));
   }
   return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));

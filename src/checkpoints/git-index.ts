@@ -37,13 +37,14 @@ export class GitScanIndexes {
 
   /**
    * `git status` of the root at `dir`; `fresh`: a first full scan, which takes a new copy of the user's
-   * index. Falls back to the user's index (read only) when no copy can be made or read.
+   * index; `pathspecs`: only these paths (a watched root, tree-watcher.ts). Falls back to the user's index
+   * (read only, the whole root) when no copy can be made or read.
    */
-  async status(dir: string, repo: GitRepo, fresh: boolean): Promise<GitStatus | undefined> {
+  async status(dir: string, repo: GitRepo, fresh: boolean, pathspecs?: readonly string[]): Promise<GitStatus | undefined> {
     const index = fresh || !this.byRoot.has(dir) ? await this.copy(dir, repo) : this.byRoot.get(dir);
     if (index) {
       await index.following;
-      const status = await gitStatus(dir, { file: index.file, wholeTree: dir === repo.top });
+      const status = await gitStatus(dir, { file: index.file, wholeTree: dir === repo.top, pathspecs });
       if (status) {
         this.follow(index, repo, status.head);
         return status;

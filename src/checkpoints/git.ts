@@ -64,6 +64,8 @@ export interface StatusIndex {
   file: string;
   /** `dir` is the work tree's top: no pathspec, so git can use the untracked cache */
   wholeTree: boolean;
+  /** only these pathspecs (relative to the top, tree-watcher.ts), which `dir` must then be */
+  pathspecs?: readonly string[];
 }
 
 /** Settings for a status on a private index: keep what the scan learned there, never in the user's repository. */
@@ -76,7 +78,7 @@ const PRIVATE_INDEX_CONFIG = ['-c', 'core.untrackedCache=true', '-c', 'status.sh
  */
 export async function gitStatus(dir: string, index?: StatusIndex): Promise<GitStatus | undefined> {
   const command = ['status', '--porcelain=v2', '-z', '--branch', '--no-ahead-behind', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'];
-  const args = index === undefined ? [...command, '--', '.'] : [...PRIVATE_INDEX_CONFIG, ...command, ...(index.wholeTree ? [] : ['--', '.'])];
+  const args = index === undefined ? [...command, '--', '.'] : [...PRIVATE_INDEX_CONFIG, ...command, ...pathspecArgs(index)];
   const result = await runGit(dir, args, undefined, index?.file);
   if (result.code !== 0) return undefined;
   const status: GitStatus = { head: undefined, dirty: [] };
@@ -86,6 +88,11 @@ export async function gitStatus(dir: string, index?: StatusIndex): Promise<GitSt
     else if (record.startsWith('# branch.oid ') && record !== '# branch.oid (initial)') status.head = record.slice('# branch.oid '.length);
   }
   return status;
+}
+
+function pathspecArgs(index: StatusIndex): string[] {
+  if (index.pathspecs) return ['--', ...index.pathspecs];
+  return index.wholeTree ? [] : ['--', '.'];
 }
 
 /** Fields before the path in each porcelain v2 record kind (`1` changed, `u` unmerged, `?` untracked). */
@@ -127,4 +134,15 @@ export async function gitContentsAt(top: string, head: string, paths: readonly s
     offset += size + 1;
   }
   return out;
+}
+
+/** Which of `paths` (relative to the top) git ignores; tracked files never count as ignored. */
+export async function gitIgnored(top: string, paths: readonly string[]): Promise<Set<string> | undefined> {
+  if (paths.length === 0) return new Set();
+  // "./" keeps a name that starts with ":" from reading as pathspec magic (check-ignore takes no --literal-pathspecs).
+  const result = await runGit(top, ['check-ignore', '-z', '--stdin'], paths.map((p) => `./${p}\0`).join(''));
+  // 1: none of them is ignored; anything else but 0 is a failure (the caller then trusts none of them).
+  if (result.code === 1) return new Set();
+  if (result.code !== 0) return undefined;
+  return new Set(result.stdout.toString('utf8').split('\0').filter((p) => p.startsWith('./')).map((p) => p.slice(2)));
 }

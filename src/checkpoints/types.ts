@@ -40,9 +40,11 @@ export interface FilesManifest {
 export interface CheckpointOptions {
   maxFileBytes: number;
   exclude: readonly string[];
+  /** watch the folders of git roots so a `bash` scan asks git about touched paths only (tree-watcher.ts; Linux) */
+  watchFolders: boolean;
 }
 
-export const DEFAULT_CHECKPOINT_OPTIONS: CheckpointOptions = { maxFileBytes: 5 * 1024 * 1024, exclude: [] };
+export const DEFAULT_CHECKPOINT_OPTIONS: CheckpointOptions = { maxFileBytes: 5 * 1024 * 1024, exclude: [], watchFolders: true };
 
 export function sameState(a: FileState | undefined, b: FileState | undefined): boolean {
   if (!a || !b) return a === b;

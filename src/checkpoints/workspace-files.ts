@@ -11,6 +11,7 @@ import type { WorkspaceFolder, WorkspaceRoots } from '../agent/tools/types';
 import type { BlobStore } from './blob-store';
 import type { GitRepo } from './git';
 import { GitScanIndexes } from './git-index';
+import { RootWatchers } from './root-watchers';
 import type { CheckpointOptions, FileKey, FileState } from './types';
 
 export interface CheckpointRoot {
@@ -42,6 +43,8 @@ export class WorkspaceFiles {
   readonly gitScanned = new Set<string>();
   /** the private git indexes the scans run on (git-index.ts) */
   readonly gitIndexes: GitScanIndexes;
+  /** the folder watchers that narrow those scans (root-watchers.ts) */
+  readonly watchers: RootWatchers;
 
   private constructor(
     readonly workspace: WorkspaceRoots,
@@ -51,6 +54,12 @@ export class WorkspaceFiles {
   ) {
     this.excluded = options.exclude.map((glob) => compileGlob(glob));
     this.gitIndexes = new GitScanIndexes(blobs.dir);
+    this.watchers = new RootWatchers(options.watchFolders, blobs.dir);
+  }
+
+  /** Stops the folder watchers (the store is being replaced or the extension stops). */
+  close(): void {
+    this.watchers.close();
   }
 
   static async create(workspace: WorkspaceRoots, blobs: BlobStore, options: CheckpointOptions): Promise<WorkspaceFiles> {

@@ -23,7 +23,11 @@ export async function fixture(options: { maxFileBytes?: number; exclude?: string
   const storeDir = join(sessionDir, 'checkpoints');
   const store = await SessionStore.create({ dir: sessionDir, cwd: ws });
   const cp = await openCheckpoints(storeDir, { folders: [{ name: 'ws', path: ws }] }, options);
-  return { base, ws, sessionDir, storeDir, store, cp, cleanup: () => rmSync(base, { recursive: true, force: true }) };
+  const cleanup = () => {
+    cp.files.close();
+    rmSync(base, { recursive: true, force: true });
+  };
+  return { base, ws, sessionDir, storeDir, store, cp, cleanup };
 }
 
 /** Every file under `dir` (relative path → content), skipping `.git`. */
