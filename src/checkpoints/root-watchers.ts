@@ -1,6 +1,6 @@
 // One folder watcher per git root (tree-watcher.ts, docs/architecture.md "file checkpoints"): started
-// after a root's first full `git status`, when the root is its work tree's top (a root below the top is
-// scanned with a pathspec of its own), and only where the kernel queues events as they happen (Linux).
+// after a root's first full `git status` (the work tree's top or a folder inside it), and only where the
+// kernel queues events as they happen (Linux).
 // Counts which scan each command got, for tests and the benchmark.
 import type { GitRepo } from './git';
 import { TreeWatcher, type WatchWindow, type WindowScan } from './tree-watcher';
@@ -25,10 +25,10 @@ export class RootWatchers {
     private readonly storeDir: string,
   ) {}
 
-  /** Starts watching `root` (a real path) when it is the top of `repo`; once per root. */
+  /** Starts watching `root` (a real path inside `repo`'s work tree); once per root. */
   start(root: string, repo: GitRepo): void {
-    if (!this.enabled || this.closed || process.platform !== 'linux' || root !== repo.top || this.byRoot.has(root)) return;
-    this.byRoot.set(root, new TreeWatcher(repo, this.storeDir));
+    if (!this.enabled || this.closed || process.platform !== 'linux' || this.byRoot.has(root)) return;
+    this.byRoot.set(root, new TreeWatcher(repo, root, this.storeDir));
   }
 
   /** Opens a command's window on `root`; undefined when it is not watched. */

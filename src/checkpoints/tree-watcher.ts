@@ -66,17 +66,32 @@ export class TreeWatcher {
   private building: Promise<void> = Promise.resolve();
   private checking: Promise<void> = Promise.resolve();
 
-  /** `skip`: a folder never watched, nor anything below it (the checkpoint store) */
+  /**
+   * `root`: the folder watched with everything below it (the work tree's top or a folder inside it; git
+   * runs there, so pathspecs are relative to it); `skip`: a folder never watched, nor anything below it
+   * (the checkpoint store)
+   */
   constructor(
     private readonly repo: GitRepo,
+    private readonly root: string,
     private readonly skip: string,
   ) {
     this.rebuild();
   }
 
-  /** git's own ignore file lives here (info/exclude); a change there may un-ignore a folder nobody watches */
+  /** set by an event in a rule folder: an ignore rule may have changed, so a folder nobody watches may count now */
+  private rulesEdited = false;
+
+  /** git's own ignore file lives here (info/exclude) */
   private get infoDir(): string {
     return join(this.repo.commonDir, 'info');
+  }
+
+  /** Folders watched for their ignore rules only: git's info folder and, for a root below the top, the folders above it. */
+  private ruleFolders(): string[] {
+    const out = [this.infoDir];
+    for (let at = dirname(this.root); at.length >= this.repo.top.length && at !== dirname(at); at = dirname(at)) out.push(at);
+    return out;
   }
 
   /** Resolves once the current build is over (tests and benchmarks wait for a steady state). */
@@ -93,14 +108,14 @@ export class TreeWatcher {
   async begin(): Promise<WatchWindow> {
     await drainEvents();
     const outside = this.take();
-    if (outside.overflow) this.rebuild();
+    if (outside.overflow || outside.rulesEdited) this.rebuild();
     else {
       // A watcher still building cannot trust this window anyway: its check need not hold the command up.
       const ready = this.state === 'ready';
       this.checking = this.checkStructure(outside.paths);
       if (ready) await this.checking;
     }
-    const paths = [...outside.paths].filter((p) => !p.startsWith(this.infoDir));
+    const paths = [...outside.paths];
     return { generation: this.generation, ready: this.state === 'ready', outside: outside.overflow || paths.length > MAX_OUTSIDE_PATHS ? [] : paths };
   }
 
@@ -108,12 +123,11 @@ export class TreeWatcher {
   async end(window: WatchWindow): Promise<WindowScan> {
     await drainEvents();
     const taken = this.take();
-    if (taken.overflow) this.rebuild();
+    if (taken.overflow || taken.rulesEdited) this.rebuild();
     const trusted = window.ready && window.generation === this.generation && this.state === 'ready';
-    const excludeEdited = [...taken.paths].some((p) => p.startsWith(this.infoDir));
     if (!taken.overflow) this.checking = this.checkStructure(taken.paths);
-    if (!trusted || excludeEdited) return { kind: 'full' };
-    const pathspecs = pathspecsFor(this.repo.top, taken.paths);
+    if (!trusted) return { kind: 'full' };
+    const pathspecs = pathspecsFor(this.root, taken.paths);
     return pathspecs ? { kind: 'paths', pathspecs } : { kind: 'full' };
   }
 
@@ -122,14 +136,19 @@ export class TreeWatcher {
     for (const folder of [...this.watchers.keys()]) this.unwatch(folder);
   }
 
-  private take(): { paths: Set<string>; overflow: boolean } {
-    const taken = { paths: this.touched, overflow: this.events > MAX_WINDOW_EVENTS };
+  private take(): { paths: Set<string>; overflow: boolean; rulesEdited: boolean } {
+    const taken = { paths: this.touched, overflow: this.events > MAX_WINDOW_EVENTS, rulesEdited: this.rulesEdited };
     this.touched = new Set();
     this.events = 0;
+    this.rulesEdited = false;
     return taken;
   }
 
-  private onEvent(folder: string, name: Buffer | null): void {
+  private onEvent(folder: string, name: Buffer | null, rulesOnly: boolean): void {
+    if (rulesOnly) {
+      if (folder === this.infoDir || name === null || name.toString('utf8') === '.gitignore') this.rulesEdited = true;
+      return;
+    }
     this.events++;
     if (this.touched.size >= MAX_WINDOW_EVENTS) return;
     // A name that is not valid UTF-8 cannot be passed to git as text: its folder covers it.
@@ -148,7 +167,7 @@ export class TreeWatcher {
     if (this.state !== 'ready') return;
     if (this.suspect.size > 0) return this.rebuild();
     for (const p of paths) {
-      if (basename(p) === '.gitignore' || p.startsWith(this.infoDir)) return this.rebuild();
+      if (basename(p) === '.gitignore') return this.rebuild();
       const watched = this.watchers.get(p);
       if (!watched && this.isIgnored(p)) continue;
       const info = await lstat(p, { bigint: true }).catch(() => undefined);
@@ -168,7 +187,7 @@ export class TreeWatcher {
   }
 
   private isIgnored(p: string): boolean {
-    for (let at = p; at.length > this.repo.top.length; at = at.slice(0, at.lastIndexOf('/'))) if (this.ignored.has(at)) return true;
+    for (let at = p; at.length > this.root.length; at = at.slice(0, at.lastIndexOf('/'))) if (this.ignored.has(at)) return true;
     return false;
   }
 
@@ -192,22 +211,23 @@ export class TreeWatcher {
   }
 
   private async build(): Promise<boolean> {
-    const layout = await ignoredLayout(this.repo);
+    const layout = await ignoredLayout(this.root);
     if (!layout) return false;
     this.ignored = layout.ignored;
     await this.dropStale();
     const listed = new Set<string>();
-    const infoDir = this.infoDir;
-    const stack = [this.repo.top];
-    if (await isFolder(infoDir)) stack.push(infoDir);
+    for (const folder of this.ruleFolders()) {
+      if ((await isFolder(folder)) && (await this.watchFolder(folder, true)) === 'watched') listed.add(folder);
+    }
+    const stack = [this.root];
     while (stack.length > 0) {
       const folder = stack.pop()!;
       if (listed.size >= MAX_WATCHED_FOLDERS || this.state === 'closed') return false;
-      const watched = await this.watchFolder(folder);
+      const watched = await this.watchFolder(folder, false);
       if (watched === 'failed') return false;
       if (watched === 'gone') continue;
       listed.add(folder);
-      if (folder !== infoDir) stack.push(...(await this.subfolders(folder, layout)));
+      stack.push(...(await this.subfolders(folder, layout)));
     }
     for (const folder of [...this.watchers.keys()]) if (!listed.has(folder)) this.unwatch(folder);
     return true;
@@ -247,7 +267,7 @@ export class TreeWatcher {
    * parent's event covers that); `failed`: no watch could be added (no watches left). The inode is read
    * after the watch is added, so a folder swapped in between shows as an event of its parent.
    */
-  private async watchFolder(folder: string): Promise<'watched' | 'gone' | 'failed'> {
+  private async watchFolder(folder: string, rulesOnly: boolean): Promise<'watched' | 'gone' | 'failed'> {
     const known = this.watchers.get(folder);
     if (known) {
       const info = await lstat(folder, { bigint: true }).catch(() => undefined);
@@ -256,7 +276,7 @@ export class TreeWatcher {
     }
     let w: FSWatcher;
     try {
-      w = watch(folder, { persistent: false, encoding: 'buffer' }, (_type, name) => this.onEvent(folder, name as Buffer | null));
+      w = watch(folder, { persistent: false, encoding: 'buffer' }, (_type, name) => this.onEvent(folder, name as Buffer | null, rulesOnly));
     } catch (error) {
       return (error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'gone' : 'failed';
     }
@@ -279,16 +299,17 @@ interface IgnoredLayout {
   holdsTracked: Set<string>;
 }
 
-async function ignoredLayout(repo: GitRepo): Promise<IgnoredLayout | undefined> {
+/** What git ignores below `root` (ls-files lists paths relative to the folder it runs in). */
+async function ignoredLayout(root: string): Promise<IgnoredLayout | undefined> {
   const [folders, tracked] = await Promise.all([
-    runGit(repo.top, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']),
-    runGit(repo.top, ['ls-files', '-z', '--cached', '--ignored', '--exclude-standard']),
+    runGit(root, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']),
+    runGit(root, ['ls-files', '-z', '--cached', '--ignored', '--exclude-standard']),
   ]);
   if (folders.code !== 0 || tracked.code !== 0) return undefined;
-  const ignored = new Set(records(folders.stdout).filter((p) => p.endsWith('/')).map((p) => join(repo.top, p)));
+  const ignored = new Set(records(folders.stdout).filter((p) => p.endsWith('/')).map((p) => join(root, p)));
   const holdsTracked = new Set<string>();
   for (const file of records(tracked.stdout)) {
-    for (let at = file.lastIndexOf('/'); at > 0; at = file.lastIndexOf('/', at - 1)) holdsTracked.add(join(repo.top, file.slice(0, at)));
+    for (let at = file.lastIndexOf('/'); at > 0; at = file.lastIndexOf('/', at - 1)) holdsTracked.add(join(root, file.slice(0, at)));
   }
   return { ignored, holdsTracked };
 }

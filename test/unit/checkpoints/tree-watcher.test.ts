@@ -31,10 +31,10 @@ interface Twin {
   store: SessionStore;
 }
 
-/** A second checkpoint store on the same workspace, without a watcher: what the full scan records. */
-async function unwatched(f: Fixture): Promise<Twin> {
-  const cp = await openCheckpoints(join(f.base, 'store-full'), { folders: [{ name: 'ws', path: f.ws }] }, { watchFolders: false });
-  return { name: 'full', cp, store: await SessionStore.create({ dir: join(f.base, 'sessions-full'), cwd: f.ws }) };
+/** A checkpoint store on `folder` (the fixture's workspace by default); `watchFolders: false` is what the full scan records. */
+async function twin(f: Fixture, name: string, folder: string, watchFolders: boolean): Promise<Twin> {
+  const cp = await openCheckpoints(join(f.base, `store-${name}`), { folders: [{ name: 'ws', path: folder }] }, { watchFolders });
+  return { name, cp, store: await SessionStore.create({ dir: join(f.base, `sessions-${name}`), cwd: folder }) };
 }
 
 /** One command seen by every twin: all check before, the command runs, all scan after; their manifests. */
@@ -77,12 +77,12 @@ function files(dir: string, rel = ''): string[] {
   return out;
 }
 
-/** One random change of the kinds a command makes. */
-function randomChange(ws: string, random: () => number, step: number): string {
+/** One random change of the kinds a command makes in `ws`; `top`: the repository's top when `ws` is below it. */
+function randomChange(ws: string, random: () => number, step: number, top?: string): string {
   const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)]!;
   const someFolder = () => pick(['', ...folders(ws)]);
   const someFile = () => pick(files(ws));
-  const kinds = ['edit', 'edit', 'create', 'create', 'nested', 'delete', 'rmdir', 'rename', 'ignored', 'gitignore', 'chmod', 'recreate'];
+  const kinds = ['edit', 'edit', 'create', 'create', 'nested', 'delete', 'rmdir', 'rename', 'ignored', 'gitignore', 'chmod', 'recreate', ...(top ? ['topignore'] : [])];
   const kind = pick(kinds);
   const at = (rel: string, name: string) => (rel ? `${rel}/${name}` : name);
   switch (kind) {
@@ -122,6 +122,11 @@ function randomChange(ws: string, random: () => number, step: number): string {
       writeFileSync(join(ws, '.gitignore'), random() < 0.5 ? 'build/\n*.log\n' : 'build/\n*.log\nextra/\n');
       put(ws, `extra/e${step}.txt`, `extra ${step}\n`);
       return 'gitignore';
+    case 'topignore':
+      // A rule above the watched folder ignores, then no longer ignores, a folder the command writes in.
+      writeFileSync(join(top!, '.gitignore'), random() < 0.5 ? 'pkg/local/\n' : '# nothing\n');
+      put(ws, `local/l${step}.txt`, `local ${step}\n`);
+      return 'topignore';
     case 'chmod': {
       const file = someFile();
       if (file) chmodSync(join(ws, file), random() < 0.5 ? 0o755 : 0o644);
@@ -138,33 +143,43 @@ function randomChange(ws: string, random: () => number, step: number): string {
   }
 }
 
-for (const seed of [1, 2, 3]) {
-  test(`random commands (seed ${seed}): a watched root records what the full scan records, asking git less`, { skip: !linux && 'folder watching is Linux only' }, async (t) => {
+/** The random-command check: `sub` watches a folder below the repository's top instead of the top. */
+async function randomCommands(seed: number, sub: boolean, f: Fixture, register: (close: () => void) => void): Promise<void> {
+  const folder = sub ? join(f.ws, 'pkg') : f.ws;
+  const files0 = { 'a.txt': 'a\n', 'src/b.ts': 'b\n', 'src/lib/c.ts': 'c\n', 'docs/d.md': 'd\n', '.gitignore': 'build/\n*.log\n' };
+  for (const [rel, content] of Object.entries(files0)) put(folder, rel, content);
+  put(folder, 'build/keep.txt', 'tracked in ignored\n');
+  if (sub) put(f.ws, 'outside.txt', 'beside the watched folder\n');
+  git(f.ws, 'init', '-q');
+  git(f.ws, 'add', '-A');
+  git(f.ws, 'add', '-f', join(folder, 'build', 'keep.txt'));
+  git(f.ws, 'commit', '-qm', 'base');
+  const twins = [await twin(f, 'watched', folder, true), await twin(f, 'full', folder, false)];
+  register(() => twins.forEach((t) => t.cp.files.close()));
+  const random = rng(seed);
+  for (let step = 0; step < 40; step++) {
+    let what = '';
+    const [watched, scanned] = await command(twins, () => {
+      const changes = 1 + Math.floor(random() * 3);
+      for (let k = 0; k < changes; k++) what += `${randomChange(folder, random, step * 10 + k, sub ? f.ws : undefined)}; `;
+    });
+    assert.deepEqual(watched, scanned, `step ${step}: ${what}`);
+  }
+  const counts = twins[0]!.cp.files.watchers.counts;
+  assert.ok(counts.narrowed + counts.untouched >= 20, `most commands were narrowed: ${JSON.stringify(counts)}`);
+  assert.equal(twins[1]!.cp.files.watchers.counts.narrowed, 0);
+}
+
+for (const [seed, sub] of [[1, false], [2, false], [3, false], [4, true], [5, true]] as const) {
+  const where = sub ? 'a folder below the repository top' : 'the repository top';
+  test(`random commands (seed ${seed}, ${where}): a watched root records what the full scan records, asking git less`, { skip: !linux && 'folder watching is Linux only' }, async (t) => {
     const f = await fixture();
-    const full = await unwatched(f);
+    const closers: (() => void)[] = [];
     t.after(() => {
-      full.cp.files.close();
+      closers.forEach((close) => close());
       f.cleanup();
     });
-    for (const [rel, content] of Object.entries({ 'a.txt': 'a\n', 'src/b.ts': 'b\n', 'src/lib/c.ts': 'c\n', 'docs/d.md': 'd\n', '.gitignore': 'build/\n*.log\n' })) put(f.ws, rel, content);
-    put(f.ws, 'build/keep.txt', 'tracked in ignored\n');
-    git(f.ws, 'init', '-q');
-    git(f.ws, 'add', '-A');
-    git(f.ws, 'add', '-f', 'build/keep.txt');
-    git(f.ws, 'commit', '-qm', 'base');
-    const twins: Twin[] = [{ name: 'watched', cp: f.cp, store: f.store }, full];
-    const random = rng(seed);
-    for (let step = 0; step < 40; step++) {
-      let what = '';
-      const [watched, scanned] = await command(twins, () => {
-        const changes = 1 + Math.floor(random() * 3);
-        for (let k = 0; k < changes; k++) what += `${randomChange(f.ws, random, step * 10 + k)}; `;
-      });
-      assert.deepEqual(watched, scanned, `step ${step}: ${what}`);
-    }
-    const counts = f.cp.files.watchers.counts;
-    assert.ok(counts.narrowed + counts.untouched >= 20, `most commands were narrowed: ${JSON.stringify(counts)}`);
-    assert.equal(full.cp.files.watchers.counts.narrowed, 0);
+    await randomCommands(seed, sub, f, (close) => closers.push(close));
   });
 }
 
