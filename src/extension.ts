@@ -28,6 +28,7 @@ import { openWalkthroughOnce, walkthroughDeps } from './vscode/walkthrough';
 import { registerSurfaces } from './vscode/surfaces';
 import { VscodeLanguageModels } from './vscode/language-models';
 import { hostModelInfo } from './llm/providers/vscode-lm';
+import type { ImageContent } from './core/messages';
 
 function expandHome(path: string): string {
   return path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path;
@@ -97,10 +98,10 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     if (!chatView.isReady) await focusSideBar();
     return chatView;
   };
-  const setChatInput = async (text: string) => {
+  const setChatInput = async (text: string, images?: readonly ImageContent[]) => {
     const chat = await focusedChat();
     if (chat === chatView) await focusSideBar();
-    await chat.setEditorText(text);
+    await chat.setEditorText(text, images);
   };
   const treeTabs = new ConversationTreeTabs({ extensionUri: context.extensionUri, chats, log, setChatInput, chatDeps: controllerDeps, memory: new EditorChatMemory(context.workspaceState, 'arbor.treeTabs') });
   const surfaces = registerSurfaces(context, chats, log, () => config.settings, {

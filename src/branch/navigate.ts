@@ -1,7 +1,7 @@
 // Moving to another point of the conversation tree (reference §4.1), optionally summarizing the branch
 // being left. Everything that can fail or be cancelled (hooks, the summarizer) runs before the store is
 // touched, so a cancelled or failed navigation leaves the leaf where it was and the file unchanged.
-import type { Usage } from '../core/messages';
+import type { ImageContent, Usage } from '../core/messages';
 import type { ModelInfo, Provider } from '../llm/types';
 import type { BranchSummaryEntry, SessionEntry } from '../session/entries';
 import type { TokenEstimator } from '../compaction/tokens';
@@ -55,6 +55,8 @@ export interface NavigateResult {
   message?: string;
   /** text of the picked user/custom message, for editing and resending */
   editorText?: string;
+  /** the picked user message's images, resent with it */
+  editorImages?: ImageContent[];
   summaryEntry?: BranchSummaryEntry;
   /** the leaf after the navigation (the old leaf when cancelled or a no-op) */
   newLeafId: string | null;
@@ -182,6 +184,7 @@ export async function navigateTree(
   return {
     cancelled: false,
     ...(resolved.editorText !== undefined ? { editorText: resolved.editorText } : {}),
+    ...(resolved.editorImages ? { editorImages: resolved.editorImages } : {}),
     ...(summaryEntry ? { summaryEntry } : {}),
     newLeafId,
     oldLeafId,

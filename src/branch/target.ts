@@ -1,7 +1,7 @@
 // Where the leaf goes when the user picks an entry (reference §4.1 step 6). Picking a message the user
 // wrote means "edit and resend it": the leaf goes to its parent and the text comes back for the editor,
-// so sending creates a sibling branch and the old one stays in the tree.
-import { contentText } from '../core/messages';
+// so sending creates a sibling branch and the old one stays in the tree; its images come back with it.
+import { contentText, type ImageContent } from '../core/messages';
 import type { SessionEntry } from '../session/entries';
 
 export interface NavigationTarget {
@@ -9,6 +9,12 @@ export interface NavigationTarget {
   newLeafId: string | null;
   /** text to put back in the editor (user and custom messages) */
   editorText?: string;
+  /** the user message's images, to put back as the composer's chips (the host checks them again) */
+  editorImages?: ImageContent[];
+}
+
+function imagesOf(content: string | readonly { type: string }[]): ImageContent[] {
+  return typeof content === 'string' ? [] : content.filter((b): b is ImageContent => b.type === 'image');
 }
 
 function parentOf(entry: SessionEntry): string | null {
@@ -18,7 +24,8 @@ function parentOf(entry: SessionEntry): string | null {
 
 export function resolveNavigationTarget(target: SessionEntry): NavigationTarget {
   if (target.type === 'message' && target.message.role === 'user') {
-    return { newLeafId: parentOf(target), editorText: contentText(target.message.content) };
+    const images = imagesOf(target.message.content);
+    return { newLeafId: parentOf(target), editorText: contentText(target.message.content), ...(images.length > 0 ? { editorImages: images } : {}) };
   }
   if (target.type === 'custom_message') {
     return { newLeafId: parentOf(target), editorText: contentText(target.content) };

@@ -14,6 +14,8 @@ import type { Logger } from './log';
 import { TreePatchBuilder } from './tree-patch';
 import { DraftImages } from './draft-images';
 import { renderChatHtml, webviewResourceRoots } from './webview-html';
+import type { ImageContent } from '../core/messages';
+import { backToInput } from './chat-images';
 
 export interface ChatControllerDeps {
   extensionUri: vscode.Uri;
@@ -158,9 +160,11 @@ export class ChatController implements vscode.Disposable {
     return this.post({ type: 'tree', leafId: wireIdOrNull(leafId), nodes: (snapshot.tree ?? []).map((node) => toTreeNode(node, leafId)) });
   }
 
-  /** Prefills the chat input (edit and resend after switching to a user message). */
-  async setEditorText(text: string): Promise<boolean> {
-    return this.post({ type: 'editorText', text: text.slice(0, 200_000) });
+  /** Prefills the chat input and its chips (edit and resend after switching to a user message). */
+  async setEditorText(text: string, images: readonly ImageContent[] = []): Promise<boolean> {
+    let delivered = true;
+    for (const message of backToInput(text, images, this.draft)) delivered = (await this.post(message)) && delivered;
+    return delivered;
   }
 
   /** Scrolls the chat to an entry and highlights it (Session Tree selection → Reveal in Chat). */

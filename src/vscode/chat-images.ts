@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { ImageContent } from '../core/messages';
 import type { QueuedPrompt } from '../agent/agent-session';
-import { IMAGE_EXTENSIONS, IMAGE_LIMITS, screenImages, type HostToWebviewMessage, type ImageAttachment, type ScreenedImages, type WireImage } from '../protocol';
+import { IMAGE_EXTENSIONS, IMAGE_LIMITS, LIMITS, screenImages, type HostToWebviewMessage, type ImageAttachment, type ScreenedImages, type WireImage } from '../protocol';
 import type { DraftImages } from './draft-images';
 
 /** The answer to `attachImages` / `pickImages`: the chips to add and the files refused (the webview says why). */
@@ -44,19 +44,25 @@ export async function pickImages(draft: DraftImages): Promise<HostToWebviewMessa
 const EXTENSION: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
 
 /**
- * Queued prompts the user took back (Remove, Stop) as the input's new text and chips: the texts joined,
- * the images back in the draft as far as it has room (a message's images at most), then a notice for
- * the rest. The images lost their file names when queued: they come back as "image 1.png", …
+ * A prompt coming back to the input (a queued one taken back, a message picked to edit and resend): its
+ * text, and its images as chips, checked again and kept in the draft as far as it has room (a message's
+ * images at most), then a notice for the rest. Images have no file names once sent or queued: they come
+ * back as "image 1.png", …
  */
-export function takenBack(prompts: readonly QueuedPrompt[], draft: DraftImages): HostToWebviewMessage[] {
-  const images = prompts.flatMap((p) => p.images);
-  const room = draft.room;
-  const named = images.slice(0, room).map((image, i) => ({ name: `image ${i + 1}.${EXTENSION[image.mimeType] ?? 'png'}`, mimeType: image.mimeType as WireImage['mimeType'], data: image.data }));
-  const text = prompts.map((p) => p.text).filter((t) => t.trim() !== '').join('\n\n');
-  const out: HostToWebviewMessage[] = [{ type: 'editorText', text, ...(named.length > 0 ? { images: draft.add(named) } : {}) }];
-  const lost = images.length - named.length;
-  if (lost > 0) out.push({ type: 'notice', level: 'warning', message: vscode.l10n.t('{0} image(s) of the queued messages did not fit in the input: a message carries at most {1} images.', lost, IMAGE_LIMITS.perMessage) });
+export function backToInput(text: string, images: readonly ImageContent[], draft: DraftImages): HostToWebviewMessage[] {
+  const named = images.map((image, i) => ({ name: `image ${i + 1}.${EXTENSION[image.mimeType] ?? 'png'}`, data: image.data }));
+  const screened = screenImages(named, draft.room);
+  const chips = screened.images.length > 0 ? { images: draft.add(screened.images) } : {};
+  const out: HostToWebviewMessage[] = [{ type: 'editorText', text: text.slice(0, LIMITS.prompt), ...chips }];
+  const lost = screened.refused.filter((r) => r.problem === 'tooMany').length;
+  if (lost > 0) out.push({ type: 'notice', level: 'warning', message: vscode.l10n.t('{0} image(s) did not fit in the input: a message carries at most {1} images.', lost, IMAGE_LIMITS.perMessage) });
   return out;
+}
+
+/** Queued prompts the user took back (Remove, Stop): their texts joined, their images as chips. */
+export function takenBack(prompts: readonly QueuedPrompt[], draft: DraftImages): HostToWebviewMessage[] {
+  const text = prompts.map((p) => p.text).filter((t) => t.trim() !== '').join('\n\n');
+  return backToInput(text, prompts.flatMap((p) => p.images), draft);
 }
 
 /** A prompt's images as message content, or the notice saying why they are refused (nothing is sent). */

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { ArborApp } from '../app/arbor-app';
 import { IMAGE_LIMITS, userImages, type HostToWebviewMessage, type NavigateFiles, type WebviewMessageOf, type WebviewToHostMessage, type WireImage } from '../protocol';
-import { attachImages, imagesUnsupportedNotice, pickImages, promptImages, takenBack } from './chat-images';
+import { attachImages, backToInput, imagesUnsupportedNotice, pickImages, promptImages, takenBack } from './chat-images';
 import type { DraftImages } from './draft-images';
 import { realId, wireId } from '../app/wire-ids';
 import { retryReply } from '../app/retry-reply';
@@ -250,7 +250,7 @@ async function navigate(
       return false;
     }
     await ctx.post({ type: 'navigationProgress', targetId, state: 'done' });
-    if (editorText && result.editorText !== undefined) await ctx.post({ type: 'editorText', text: result.editorText.slice(0, 200_000) });
+    if (editorText && result.editorText !== undefined) await postAll(ctx, backToInput(result.editorText, result.editorImages ?? [], ctx.draft));
     return true;
   } catch (error) {
     await ctx.post({ type: 'navigationProgress', targetId, state: 'failed', message: errorText(error).slice(0, 20_000) });

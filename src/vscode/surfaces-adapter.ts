@@ -9,12 +9,13 @@ import { modelKey } from '../llm/models';
 import { renameSession as renameSessionFile } from '../session/catalog';
 import type { SurfaceActivity, SurfaceCheckpoints, SurfacesApp } from './surfaces-types';
 import { withFilesOf } from '../app/display-tree';
+import type { ImageContent } from '../core/messages';
 
 export interface ChatHooks {
   /** scrolls the chat to an entry */
   revealInChat?(entryId: string): Promise<void> | void;
   /** prefills the chat input (after switching to a user message: edit and resend) */
-  setChatInput?(text: string): Promise<void> | void;
+  setChatInput?(text: string, images?: readonly ImageContent[]): Promise<void> | void;
   /** shows (and focuses) the chat of `app`: a session asked for is already open there */
   showChat?(app: ArborApp): Thenable<unknown> | Promise<unknown>;
 }
@@ -122,8 +123,8 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
       if (chat.revealInChat) await chat.revealInChat(entryId);
       else await vscode.commands.executeCommand('arbor.chat.focus');
     },
-    setChatInput: async (text) => {
-      await chat.setChatInput?.(text);
+    setChatInput: async (text, images) => {
+      await chat.setChatInput?.(text, images);
     },
     dispose() {
       focus.dispose();

@@ -13,6 +13,7 @@ import type { SessionStore } from '../session/store';
 import type { FilesRestoreResult, SwitchFilesPreview } from '../app/checkpoint-service';
 import type { RestoreMode } from '../app/checkpoint-settings';
 import type { FileChange, GcResult, StoreSize } from '../checkpoints';
+import type { ImageContent } from '../core/messages';
 
 /**
  * What the surfaces may read of the focused session: its entries, tree and names, and when they change.
@@ -29,6 +30,8 @@ export interface SurfaceNavigateResult {
   message?: string;
   /** text of a picked user message, for editing and resending */
   editorText?: string;
+  /** its images, to come back as the composer's chips */
+  editorImages?: ImageContent[];
   newLeafId: string | null;
   /** what the file restore did, when one was asked for */
   files?: FilesRestoreResult;
@@ -129,5 +132,5 @@ export interface SurfacesApp {
   /** file checkpoints (absent in fakes that do not test them) */
   readonly checkpoints?: SurfaceCheckpoints;
   /** puts text into the chat input (after switching to a user message, for editing and resending) */
-  setChatInput?(text: string): Promise<void>;
+  setChatInput?(text: string, images?: readonly ImageContent[]): Promise<void>;
 }

@@ -14,6 +14,7 @@ import { ChatViewProvider, type ChatViewDeps } from './chat-view';
 import type { EditorChatMemory } from './editor-chat-memory';
 import type { Logger } from './log';
 import { renderChatHtml } from './webview-html';
+import type { ImageContent } from '../core/messages';
 
 export interface TreeTabsDeps {
   extensionUri: vscode.Uri;
@@ -22,7 +23,7 @@ export interface TreeTabsDeps {
   /** the host deps of a chat showing `app` (its state, log); the tab answers no approvals */
   chatDeps: (app: ArborApp) => ChatViewDeps;
   /** puts text in the chat's input (after a switch to a user message, to edit and resend it) */
-  setChatInput: (text: string) => Promise<unknown>;
+  setChatInput: (text: string, images?: readonly ImageContent[]) => Promise<unknown>;
   /** the sessions the tabs show, for tabs restored without a saved state */
   memory: EditorChatMemory;
 }
@@ -130,7 +131,7 @@ export class ConversationTreeTabs implements vscode.Disposable, vscode.WebviewPa
   private filtered(webview: vscode.Webview): vscode.Webview {
     const setChatInput = this.deps.setChatInput;
     const postMessage = (message: HostToWebviewMessage): Thenable<boolean> => {
-      if (message.type === 'editorText') return setChatInput(message.text).then(() => true);
+      if (message.type === 'editorText') return setChatInput(message.text, message.images?.map(({ mimeType, data }) => ({ type: 'image' as const, mimeType, data }))).then(() => true);
       return CHAT_ONLY.has(message.type) ? Promise.resolve(true) : webview.postMessage(message);
     };
     return new Proxy(webview, {

@@ -102,6 +102,14 @@ suite('chat view: editing a message with images', () => {
       const notice = api.chatView.postsSince(start).find((post) => post.type === 'notice');
       assert.ok(notice?.type === 'notice', 'a notice, not a prompt without its image');
       assert.match(notice.message, /does not take images/);
+
+      // picking the message to edit and resend (a switch to it) puts its text back with its image as a chip
+      const pick = api.chatView.postCount;
+      assert.equal(await api.chatView.receive({ type: 'navigate', targetId: 'u1', mode: 'none' }), true);
+      const input = api.chatView.postsSince(pick).find((post) => post.type === 'editorText');
+      assert.ok(input?.type === 'editorText' && parseHostMessage(input).ok, JSON.stringify(input?.type));
+      assert.equal(input.text, 'What is this?');
+      assert.deepEqual(input.images?.map(({ name, mimeType, data }) => ({ name, mimeType, data })), [{ name: 'image 1.png', mimeType: 'image/png', data: PNG.toString('base64') }]);
     } finally {
       await api.app.newSession();
       await rm(dir, { recursive: true, force: true });

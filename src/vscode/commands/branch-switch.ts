@@ -87,7 +87,7 @@ export async function switchTo(deps: SurfaceDeps, entryId: string | undefined, a
       return { status: 'cancelled', message };
     }
     reportFiles(result.files);
-    if (result.editorText !== undefined) await deps.app.setChatInput?.(result.editorText);
+    if (result.editorText !== undefined) await deps.app.setChatInput?.(result.editorText, result.editorImages);
     if (result.newLeafId) await revealInTree(deps, result.newLeafId);
     deps.log.info(`switched to ${entry.id} (leaf ${result.newLeafId ?? 'before the first entry'})${choice.summarize ? ' with a summary' : ''}`);
     return { status: 'switched' };

@@ -74,3 +74,11 @@ test('the trees, search, the Session Tree and the CLI name an image-only message
   const withText = { ...one, message: { role: 'user', content: [{ type: 'text', text: 'look' }, image], timestamp: 1 } } as SessionEntry;
   assert.equal(entrySummaryLine(withText), 'look', 'a message with text is named by its text');
 });
+
+test('picking a user message to edit and resend gives back its images with its text', async () => {
+  const { resolveNavigationTarget } = await import('../../../src/branch/target');
+  const user = { id: 'u2', parentId: 'a1', timestamp: '2026-03-01T10:00:00.000Z', type: 'message', message: { role: 'user', content: [image], timestamp: 1 } } as SessionEntry;
+  assert.deepEqual(resolveNavigationTarget(user), { newLeafId: 'a1', editorText: '', editorImages: [image] });
+  const plain = { ...user, message: { role: 'user', content: 'just text', timestamp: 1 } } as SessionEntry;
+  assert.deepEqual(resolveNavigationTarget(plain), { newLeafId: 'a1', editorText: 'just text' });
+});
