@@ -5,14 +5,13 @@
 //
 // This class is the session's state and public API; its jobs live beside it: the loop of one run
 // (turn-loop.ts), one activity at a time and the prompts queued meanwhile (run-queue.ts), model and
-// thinking-level changes held until a request ends (pending-changes.ts), cost (session-cost.ts), the
+// thinking-level changes (model-changes.ts), cost (session-cost.ts), the
 // compaction runner's wiring (session-compaction.ts) and idle maintenance (idle-maintenance.ts).
 // Keeping the context inside the window (recovery, promotion, pruning, threshold, mid-turn, idle,
 // handoff) is decided by the context maintainer (context-maintainer.ts); the loop only calls it at its
 // seams. The engine itself is src/compaction.
 import type { AgentMessage, AssistantMessage, ImageContent } from '../core/messages';
 import { compactionThreshold, type CompactionDoneOutcome, type CompactionOutcome, type CompactionRunner } from '../compaction';
-import { sameModel } from '../llm/models';
 import type { ModelInfo } from '../llm/types';
 import type { SessionEntry } from '../session/entries';
 import type { SessionStore } from '../session/store';
@@ -23,7 +22,7 @@ import { AgentEventListeners, type AgentEvent, type AgentEventListener, type Usa
 import { IdleMaintenance } from './idle-maintenance';
 import { compactManually } from './manual-compaction';
 import { SYSTEM_CLOCK, type Clock } from './idle-timer';
-import { PendingChanges } from './pending-changes';
+import { ModelChanges } from './model-changes';
 import { RunQueue } from './run-queue';
 import { createCompactionRunner, forwardCompactionEvents } from './session-compaction';
 import { SessionCost } from './session-cost';
@@ -41,7 +40,7 @@ export class AgentSession {
   private readonly runner: CompactionRunner;
   private readonly maintainer: ContextMaintainer;
   private readonly turns: TurnLoop;
-  private readonly pending: PendingChanges;
+  private readonly changes: ModelChanges;
   private readonly cost: SessionCost;
   private readonly idle: IdleMaintenance;
   private readonly clock: Clock;
@@ -56,42 +55,18 @@ export class AgentSession {
     const core = this.coreHost();
     this.inputs = new TurnInputs(deps, core);
     this.cost = new SessionCost(deps.store.getEntries());
-    this.pending = new PendingChanges({ ...core, setModel: (model) => (this.currentModel = model) });
+    this.changes = new ModelChanges({
+      ...core,
+      setModel: (model) => (this.currentModel = model),
+      busy: () => this.runs.busy,
+      emitUsage: () => this.emitUsage(),
+    });
     this.runner = createCompactionRunner({ ...core, deps, inputs: this.inputs, thinkingLevel: () => this.thinkingLevel });
     forwardCompactionEvents(this.runner, (event) => this.emit(event), (entry) => this.cost.addEntry(entry));
     this.maintainer = new ContextMaintainer(this.maintainerHost(), this.runner);
-    this.turns = new TurnLoop({
-      ...core,
-      deps,
-      inputs: this.inputs,
-      maintainer: this.maintainer,
-      applyPendingChanges: () => this.pending.apply(),
-      startRun: (controller) => this.runs.setRunController(controller),
-      replyPersisted: (reply) => this.replyPersisted(reply),
-    });
-    this.runs = new RunQueue({
-      runPrompt: (prompt) => this.turns.conversation(prompt),
-      started: () => {
-        this.idle.cancel();
-        this.maintainer.abortIdleQuestion();
-      },
-      applyPendingChanges: () => this.pending.apply(),
-      ended: () => this.idle.arm(),
-      emit: (event) => this.emit(event),
-      disposed: () => this.disposed,
-      ...(deps.log ? { log: deps.log } : {}),
-    });
-    this.idle = new IdleMaintenance({
-      ...core,
-      clock: this.clock,
-      maintainer: this.maintainer,
-      settings: () => this.inputs.settings(),
-      occupied: () => this.runs.occupied,
-      compacting: () => this.runner.running,
-      disposed: () => this.disposed,
-      start: (task) => this.runs.start(task),
-      ...(deps.log ? { log: deps.log } : {}),
-    });
+    this.turns = this.createTurnLoop(core);
+    this.runs = this.createRunQueue();
+    this.idle = this.createIdleMaintenance(core);
     this.idle.arm();
   }
 
@@ -102,12 +77,12 @@ export class AgentSession {
   }
 
   get model(): ModelInfo {
-    return this.pending.nextModel;
+    return this.changes.nextModel;
   }
 
   /** The thinking level of the conversation at the current leaf (or a change waiting for the turn to end). */
   get thinkingLevel(): string {
-    return this.pending.nextThinkingLevel;
+    return this.changes.nextThinkingLevel;
   }
 
   /** True while a turn, a queued turn or a compaction runs. */
@@ -197,26 +172,13 @@ export class AgentSession {
   // ---- model and thinking level ---------------------------------------------------------------------
 
   /** Persists a `model_change` entry; while a turn runs, the change applies from the next request. */
-  async setModel(model: ModelInfo): Promise<void> {
-    if (sameModel(model, this.model)) return;
-    this.pending.holdModel(model);
-    if (this.runs.busy) {
-      this.emit({ type: 'model_changed', model });
-      return;
-    }
-    await this.pending.apply();
-    this.emitUsage();
+  setModel(model: ModelInfo): Promise<void> {
+    return this.changes.pickModel(model);
   }
 
   /** Persists a `thinking_level_change` entry (applied at the next request while a turn runs). */
-  async setThinkingLevel(level: string): Promise<void> {
-    if (level === this.thinkingLevel) return;
-    this.pending.holdThinkingLevel(level);
-    if (this.runs.busy) {
-      this.emit({ type: 'thinking_level_changed', level });
-      return;
-    }
-    await this.pending.apply();
+  setThinkingLevel(level: string): Promise<void> {
+    return this.changes.pickThinkingLevel(level);
   }
 
   /**
@@ -316,6 +278,49 @@ export class AgentSession {
     this.emitUsage();
   }
 
+  // ---- wiring -------------------------------------------------------------------------------------
+
+  private createTurnLoop(core: SessionCoreHost): TurnLoop {
+    return new TurnLoop({
+      ...core,
+      deps: this.deps,
+      inputs: this.inputs,
+      maintainer: this.maintainer,
+      applyPendingChanges: () => this.changes.apply(),
+      startRun: (controller) => this.runs.setRunController(controller),
+      replyPersisted: (reply) => this.replyPersisted(reply),
+    });
+  }
+
+  private createRunQueue(): RunQueue {
+    return new RunQueue({
+      runPrompt: (prompt) => this.turns.conversation(prompt),
+      started: () => {
+        this.idle.cancel();
+        this.maintainer.abortIdleQuestion();
+      },
+      applyPendingChanges: () => this.changes.apply(),
+      ended: () => this.idle.arm(),
+      emit: (event) => this.emit(event),
+      disposed: () => this.disposed,
+      ...(this.deps.log ? { log: this.deps.log } : {}),
+    });
+  }
+
+  private createIdleMaintenance(core: SessionCoreHost): IdleMaintenance {
+    return new IdleMaintenance({
+      ...core,
+      clock: this.clock,
+      maintainer: this.maintainer,
+      settings: () => this.inputs.settings(),
+      occupied: () => this.runs.occupied,
+      compacting: () => this.runner.running,
+      disposed: () => this.disposed,
+      start: (task) => this.runs.start(task),
+      ...(this.deps.log ? { log: this.deps.log } : {}),
+    });
+  }
+
   // ---- helpers ------------------------------------------------------------------------------------
 
   /** The session's current store and model, its clock, events and persisting, as every helper reads them. */
@@ -333,7 +338,7 @@ export class AgentSession {
     const options = this.deps.compaction ?? {};
     return {
       ...this.coreHost(),
-      switchModel: (model) => this.switchModel(model),
+      switchModel: (model) => this.changes.switchNow(model),
       settings: () => this.inputs.settings(),
       availableModels: () => this.deps.availableModels?.() ?? [],
       ...(options.promotionModel ? { injectedPromotion: options.promotionModel } : {}),
@@ -352,14 +357,6 @@ export class AgentSession {
       ...(options.confirmer ? { confirmer: options.confirmer } : {}),
       ...(this.deps.log ? { log: this.deps.log } : {}),
     };
-  }
-
-  /** Context promotion: persisted as a model_change; the next request uses `model`. */
-  private async switchModel(model: ModelInfo): Promise<void> {
-    const entry = await this.currentStore.appendModelChange(model.provider, model.id);
-    this.currentModel = model;
-    this.emit({ type: 'model_changed', model, entryId: entry.id });
-    this.emitUsage();
   }
 
   private async persist(message: AgentMessage): Promise<string> {

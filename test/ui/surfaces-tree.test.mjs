@@ -7,13 +7,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
-import { startFakeLlm } from '../fake-llm/server.mjs';
-import { expandPane, fakeModelSettings, openArborContainer, sidebarPane } from '../harness/browser.mjs';
+import { expandPane, openArborContainer, sidebarPane } from '../harness/browser.mjs';
 import { seedEntries } from '../harness/seed-entries.mjs';
-import { useWorkbench } from '../harness/ui.mjs';
+import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 
-let fake;
 const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-sessions-'));
 const filler = 'The bookshop keeps its inventory in a JSON file and the checkout flow needs tests. '.repeat(60);
 const { at, user, assistant: seededAssistant } = seedEntries('2025-01-01T00:00:00.000Z');
@@ -40,25 +37,8 @@ function writeSession() {
   writeFileSync(join(sessionsDir, '2025-01-01T00-00-00-000Z_ui-two-branches.jsonl'), [header, ...entries].map((e) => JSON.stringify(e)).join('\n') + '\n');
 }
 
-after(async () => {
-  await fake?.close();
-});
-
-// The fake provider starts inside the server options function: it runs in useWorkbench's before hook.
-const wb = useWorkbench('surfaces', async () => {
-  fake = await startFakeLlm();
-  writeSession();
-  return serverOptions();
-});
-
-const serverOptions = () => ({
-  extraEnv: { ARBOR_TEST_LLM_URL: fake.url },
-  settings: {
-    'arbor.sessions.directory': sessionsDir,
-    ...fakeModelSettings(fake),
-    'arbor.compaction.keepRecentTokens': 2000,
-  },
-});
+writeSession();
+const { wb, llm } = useFakeLlmWorkbench('surfaces', { sessionsDir, settings: () => ({ 'arbor.compaction.keepRecentTokens': 2000 }) });
 
 const quickInput = (page) => page.locator('.quick-input-widget');
 
@@ -149,7 +129,7 @@ wb.test('Session Tree: Switch Here with Summary… → Summarize with my instruc
   await treeRow(page, 'Try approach Alpha').waitFor();
   const summaryRow = treeRow(page, 'Branch summary');
   assert.match(await summaryRow.innerText(), /current/);
-  const requests = await (await fetch(`${fake.url}/__admin/requests`)).json();
+  const requests = await (await fetch(`${llm.server.url}/__admin/requests`)).json();
   assert.ok(JSON.stringify(requests).includes('Focus on what Beta found'), 'the instructions reached the summarizer');
 });
 
@@ -182,7 +162,7 @@ wb.test('Compact Session from the palette with instructions: the marker appears 
   await pickQuick(page, 'Compact');
   await treeRow(page, 'Compaction summary').waitFor({ timeout: 90_000 });
   await page.waitForFunction(() => [...document.querySelectorAll('.monaco-list-row')].some((r) => r.textContent?.includes('Compaction summary') && r.textContent.includes('current')), null, { timeout: 10_000 });
-  const requests = await (await fetch(`${fake.url}/__admin/requests`)).json();
+  const requests = await (await fetch(`${llm.server.url}/__admin/requests`)).json();
   assert.ok(JSON.stringify(requests).includes('Keep the Beta decisions'), 'the focus instructions reached the summarizer');
 }, { timeout: 120_000 });
 

@@ -1,20 +1,25 @@
-// Model and thinking-level changes the user makes while a turn runs: held here and persisted (as
-// `model_change` / `thinking_level_change` entries) between requests, so a request never changes model
-// halfway. Apart from agent-session.ts so the session keeps only the question of when to apply them.
+// The session's model and thinking-level changes, persisted as `model_change` / `thinking_level_change`
+// entries: the user's picks (made while a turn runs, they are held and written between requests, so a
+// request never changes model halfway) and a promotion to a larger model (written at once). Apart from
+// agent-session.ts so the session only says whether it is busy.
 import { sameModel } from '../llm/models';
 import type { ModelInfo } from '../llm/types';
 import type { SessionCoreHost } from './turn-inputs';
 
 /** The session's current store and model, which applying a change moves on. */
-export interface PendingChangesHost extends Pick<SessionCoreHost, 'store' | 'model' | 'emit'> {
+export interface ModelChangesHost extends Pick<SessionCoreHost, 'store' | 'model' | 'emit'> {
   setModel(model: ModelInfo): void;
+  /** A turn runs: picks are held until the request ends. */
+  busy(): boolean;
+  /** The meter's figures changed (another model: another window). */
+  emitUsage(): void;
 }
 
-export class PendingChanges {
+export class ModelChanges {
   private model: ModelInfo | undefined;
   private thinkingLevel: string | undefined;
 
-  constructor(private readonly host: PendingChangesHost) {}
+  constructor(private readonly host: ModelChangesHost) {}
 
   /** The model the next request will use (a change waiting for the turn to end, else the current one). */
   get nextModel(): ModelInfo {
@@ -26,12 +31,35 @@ export class PendingChanges {
     return this.thinkingLevel ?? this.host.store().buildContext().thinkingLevel;
   }
 
-  holdModel(model: ModelInfo): void {
+  /** The user picked `model`: written now, or from the next request while a turn runs. */
+  async pickModel(model: ModelInfo): Promise<void> {
+    if (sameModel(model, this.nextModel)) return;
     this.model = model;
+    if (this.host.busy()) {
+      this.host.emit({ type: 'model_changed', model });
+      return;
+    }
+    await this.apply();
+    this.host.emitUsage();
   }
 
-  holdThinkingLevel(level: string): void {
+  /** The user picked a thinking level: written now, or from the next request while a turn runs. */
+  async pickThinkingLevel(level: string): Promise<void> {
+    if (level === this.nextThinkingLevel) return;
     this.thinkingLevel = level;
+    if (this.host.busy()) {
+      this.host.emit({ type: 'thinking_level_changed', level });
+      return;
+    }
+    await this.apply();
+  }
+
+  /** Context promotion: written at once; the next request uses `model`. */
+  async switchNow(model: ModelInfo): Promise<void> {
+    const entry = await this.host.store().appendModelChange(model.provider, model.id);
+    this.host.setModel(model);
+    this.host.emit({ type: 'model_changed', model, entryId: entry.id });
+    this.host.emitUsage();
   }
 
   /**
