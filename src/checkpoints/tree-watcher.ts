@@ -158,8 +158,9 @@ export class TreeWatcher {
   }
 
   /**
-   * Rebuilds when a touched path is a folder nobody watches (made, moved in, or removed and made again)
-   * or an ignore file changed; drops the watches of folders that are gone.
+   * Rebuilds when a touched path is a folder nobody watches (made or moved in), a watched folder's own
+   * entry (removed, moved, or made again: a new folder may get the old inode, and its removal event may
+   * be named after another path watching that inode) or an ignore file.
    */
   private async checkStructure(paths: Set<string>): Promise<void> {
     // Paths touched while a build ran are checked once it is over (it may have listed their folder before).
@@ -168,17 +169,13 @@ export class TreeWatcher {
     if (this.suspect.size > 0) return this.rebuild();
     for (const p of paths) {
       if (basename(p) === '.gitignore') return this.rebuild();
-      const watched = this.watchers.get(p);
-      if (!watched && this.isIgnored(p)) continue;
-      const info = await lstat(p, { bigint: true }).catch(() => undefined);
-      if (!info?.isDirectory()) {
-        if (watched) this.unwatchBelow(p);
-      } else if (!watched || watched.ino !== info.ino) return this.rebuild();
+      if (this.watchers.has(p)) {
+        this.suspect.add(p);
+        return this.rebuild();
+      }
+      if (this.isIgnored(p)) continue;
+      if (await isFolder(p)) return this.rebuild();
     }
-  }
-
-  private unwatchBelow(folder: string): void {
-    for (const watched of [...this.watchers.keys()]) if (watched === folder || watched.startsWith(`${folder}/`)) this.unwatch(watched);
   }
 
   private unwatch(folder: string): void {

@@ -7,27 +7,15 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
 import { readyChat } from '../harness/browser.mjs';
-import { useWorkbench } from '../harness/ui.mjs';
-import { startFakeLlm } from '../fake-llm/server.mjs';
+import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 
-let fake;
 const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-sessions-'));
-after(async () => {
-  await fake?.close?.();
-});
-
-const wb = useWorkbench('chat-flow', async () => {
-  fake = await startFakeLlm();
-  return {
-  settings: {
-    'arbor.models': [{ provider: 'fake', id: 'fake-model', name: 'Fake Model', api: 'openai-compatible', baseUrl: fake.openaiBaseUrl, contextWindow: 128000 }],
-    'arbor.model': 'fake/fake-model',
-    'arbor.sessions.directory': sessionsDir,
-    'workbench.colorTheme': 'Default Dark Modern',
-  },
-  };
+// one model of its own (no output limit), on the fake's endpoint
+const { wb, llm } = useFakeLlmWorkbench('chat-flow', {
+  sessionsDir,
+  models: ([{ baseUrl }]) => [{ provider: 'fake', id: 'fake-model', name: 'Fake Model', api: 'openai-compatible', baseUrl, contextWindow: 128000 }],
+  settings: () => ({ 'arbor.model': 'fake/fake-model' }),
 });
 
 
@@ -55,7 +43,7 @@ wb.test('a prompt streams a reply with an edit; approving it in the panel change
   const readme = join(server.workspace, 'README.md');
   const original = readFileSync(readme, 'utf8');
   assert.match(original, /^# Demo: a tiny bookshop inventory/);
-  fake.enqueue(
+  llm.server.enqueue(
     {
       text: 'I will retitle the README.\n\n```md\n# Bookshop inventory\n```',
       toolCalls: [{ id: 'call_edit_1', name: 'edit', input: { path: 'README.md', oldText: '# Demo: a tiny bookshop inventory', newText: '# Bookshop inventory' } }],
@@ -126,7 +114,7 @@ wb.test('random and malformed messages posted through the real channel are dropp
   // Responsive: a real prompt still runs a turn afterwards; before it, the file is unchanged.
   await page.waitForTimeout(1500);
   assert.equal(readFileSync(file, 'utf8'), before, 'the session file is unchanged by the fuzz');
-  fake.enqueue({ text: 'Still here after the fuzz.' });
+  llm.server.enqueue({ text: 'Still here after the fuzz.' });
   await send(chat, 'are you alive?');
   await chat.locator('.msg-assistant', { hasText: 'Still here after the fuzz.' }).waitFor({ timeout: 30_000 });
 }, { timeout: 90_000 });
@@ -192,7 +180,7 @@ wb.test('the open in-panel tree shows a new turn as it is appended, then the bra
   assert.deepEqual(below, { room: true, nextHidden: true }, 'the row after the leaf is out of view');
   assert.ok(await inTreeViewport(tree, previousLeaf), 'the leaf is in view');
 
-  fake.enqueue({ text: 'The changelog now has an entry for the new title.', chunkSize: 6 });
+  llm.server.enqueue({ text: 'The changelog now has an entry for the new title.', chunkSize: 6 });
   await send(chat, 'Add a changelog entry for the retitle');
   const userRow = tree.locator('.tree-row.kind-user', { hasText: 'Add a changelog entry for the retitle' });
   const replyRow = tree.locator('.tree-row.kind-assistant', { hasText: 'The changelog now has an entry' });
