@@ -3,7 +3,8 @@
 // `arbor.files` manifest, read back from the session file, must list exactly what the command changed:
 // the first command gets full `git status` scans, later ones (once the folder watcher is built) a status
 // narrowed to the touched paths or no git call at all. Ignored files never appear; Switch Here with
-// "Conversation and files" undoes and redoes the commands' changes on disk.
+// "Conversation and files" undoes and redoes the commands' changes on disk. Without a repository of its
+// own, the folder (which may lie in an ignored folder of an enclosing checkout) is walked instead.
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -20,8 +21,9 @@ const REWRITTEN = 'bash-rewrite.txt';
 const GONE = 'bash-gone.txt';
 const MADE = 'bash-new/made.txt';
 const IGNORED = 'bash-ignored/out.txt';
+const LOOSE = 'bash-loose.txt';
 /** Everything this suite creates in the workspace folder, removed before and after each test. */
-const CREATED = ['.git', '.gitignore', REWRITTEN, GONE, 'bash-new', 'bash-ignored'];
+const CREATED = ['.git', '.gitignore', REWRITTEN, GONE, 'bash-new', 'bash-ignored', LOOSE];
 
 const config = () => vscode.workspace.getConfiguration('arbor.checkpoints');
 const keyOf = (rel: string) => `${vscode.workspace.workspaceFolders![0]!.name}/${rel}`;
@@ -102,7 +104,7 @@ async function switchWithFiles(api: ArborApi, targetId: string): Promise<void> {
 const exists = (rel: string) => readFile(workspaceFile(rel)).then(() => true, () => false);
 const text = (rel: string) => readFile(workspaceFile(rel), 'utf8');
 
-suite('file checkpoints: bash in a git work tree (issue #15)', function () {
+suite('file checkpoints: bash commands (issue #15)', function () {
   this.timeout(120_000);
   let api: ArborApi;
   let reopen = 0;
@@ -149,6 +151,16 @@ suite('file checkpoints: bash in a git work tree (issue #15)', function () {
     for (const manifest of await manifestsOnDisk(api)) {
       assert.ok(!Object.keys(manifest.after).some((k) => k.includes('bash-ignored')), 'no ignored file in any manifest');
     }
+  });
+
+  test('without a repository of its own (the run folder may lie in an ignored folder of a checkout) bash is captured by a walk', async () => {
+    await rm(workspaceFile('.git'), { recursive: true, force: true });
+    await config().update('maxFileBytes', 5 * 1024 * 1024 + ++reopen, vscode.ConfigurationTarget.Global);
+    const turn = await bashTurn(api, 'walked', `printf 'walked\\n' > ${REWRITTEN} && printf 'x\\n' > ${LOOSE}`);
+    assert.equal(turn.length, 1);
+    assert.equal(turn[0]!.method, 'scan');
+    assert.deepEqual(plain(turn[0]!.before), { [keyOf(LOOSE)]: absent, [keyOf(REWRITTEN)]: fileState('original\n') });
+    assert.deepEqual(plain(turn[0]!.after), { [keyOf(LOOSE)]: fileState('x\n'), [keyOf(REWRITTEN)]: fileState('walked\n') });
   });
 
   test('Switch Here with "Conversation and files" undoes the commands\' changes, and switching forward redoes them', async () => {
