@@ -25,6 +25,17 @@ function put(dir: string, rel: string, content: string): void {
   writeFileSync(join(dir, rel), content);
 }
 
+/** A watched workspace holding `files`, committed; its one twin. */
+async function watchedRepo(t: { after(fn: () => void): void }, files: Record<string, string>): Promise<{ f: Fixture; twins: Twin[] }> {
+  const f = await fixture();
+  t.after(() => f.cleanup());
+  for (const [rel, content] of Object.entries(files)) put(f.ws, rel, content);
+  git(f.ws, 'init', '-q');
+  git(f.ws, 'add', '-A');
+  git(f.ws, 'commit', '-qm', 'base');
+  return { f, twins: [{ name: 'watched', cp: f.cp, store: f.store }] };
+}
+
 interface Twin {
   name: string;
   cp: Checkpoints;
@@ -184,13 +195,7 @@ for (const [seed, sub] of [[1, false], [2, false], [3, false], [4, true], [5, tr
 }
 
 test('a command that touches nothing needs no git call, and one change asks git about that path only', { skip: !linux && 'Linux only' }, async (t) => {
-  const f = await fixture();
-  t.after(() => f.cleanup());
-  for (let i = 0; i < 30; i++) put(f.ws, `p${i % 3}/f${i}.txt`, `${i}\n`);
-  git(f.ws, 'init', '-q');
-  git(f.ws, 'add', '-A');
-  git(f.ws, 'commit', '-qm', 'base');
-  const twins = [{ name: 'watched', cp: f.cp, store: f.store }];
+  const { f, twins } = await watchedRepo(t, Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`p${i % 3}/f${i}.txt`, `${i}\n`])));
   await command(twins, () => put(f.ws, 'p0/f0.txt', 'first\n'));
   const [nothing] = await command(twins, () => undefined);
   assert.equal(nothing, undefined);
@@ -201,13 +206,7 @@ test('a command that touches nothing needs no git call, and one change asks git 
 });
 
 test('a flood of events, or an edit of git\'s own exclude file, makes the scan full, and the next one is narrowed again', { skip: !linux && 'Linux only' }, async (t) => {
-  const f = await fixture();
-  t.after(() => f.cleanup());
-  put(f.ws, 'src/a.txt', 'a\n');
-  git(f.ws, 'init', '-q');
-  git(f.ws, 'add', '-A');
-  git(f.ws, 'commit', '-qm', 'base');
-  const twins = [{ name: 'watched', cp: f.cp, store: f.store }];
+  const { f, twins } = await watchedRepo(t, { 'src/a.txt': 'a\n' });
   await command(twins, () => put(f.ws, 'src/a.txt', 'a1\n'));
   const [flood] = await command(twins, () => {
     // Alternating files: the kernel merges an event identical to the one queued just before it.
@@ -226,15 +225,7 @@ test('a flood of events, or an edit of git\'s own exclude file, makes the scan f
 });
 
 test('a file edited outside Arbor and then by a command keeps the outside content as its state before', { skip: !linux && 'Linux only' }, async (t) => {
-  const f = await fixture();
-  t.after(() => f.cleanup());
-  put(f.ws, 'a.txt', 'committed\n');
-  put(f.ws, 'ignored.log', 'x\n');
-  put(f.ws, '.gitignore', '*.log\n');
-  git(f.ws, 'init', '-q');
-  git(f.ws, 'add', '-A');
-  git(f.ws, 'commit', '-qm', 'base');
-  const twins = [{ name: 'watched', cp: f.cp, store: f.store }];
+  const { f, twins } = await watchedRepo(t, { 'a.txt': 'committed\n', 'ignored.log': 'x\n', '.gitignore': '*.log\n' });
   await command(twins, () => put(f.ws, 'b.txt', 'b\n'));
   writeFileSync(join(f.ws, 'a.txt'), 'outside\n');
   writeFileSync(join(f.ws, 'ignored.log'), 'outside too\n');
@@ -247,13 +238,7 @@ test('a file edited outside Arbor and then by a command keeps the outside conten
 });
 
 test('closing stops the watches: later changes reach no window', { skip: !linux && 'Linux only' }, async (t) => {
-  const f = await fixture();
-  t.after(() => f.cleanup());
-  put(f.ws, 'a.txt', 'a\n');
-  git(f.ws, 'init', '-q');
-  git(f.ws, 'add', '-A');
-  git(f.ws, 'commit', '-qm', 'base');
-  const twins = [{ name: 'watched', cp: f.cp, store: f.store }];
+  const { f, twins } = await watchedRepo(t, { 'a.txt': 'a\n' });
   await command(twins, () => put(f.ws, 'a.txt', 'a1\n'));
   f.cp.files.close();
   const [after] = await command(twins, () => put(f.ws, 'b.txt', 'b\n'));
