@@ -103,6 +103,13 @@ suite('chat view: editing a message with images', () => {
       assert.ok(notice?.type === 'notice', 'a notice, not a prompt without its image');
       assert.match(notice.message, /does not take images/);
 
+      // blank text goes only with images: an edit to nothing of a message without any moves nothing
+      const leaf = api.app.treeLeafId;
+      const blank = api.chatView.postCount;
+      assert.equal(await api.chatView.receive({ type: 'editMessage', entryId: 'a1', text: '  ' }), true);
+      assert.equal(api.chatView.postsSince(blank).some((post) => post.type === 'navigationProgress'), false);
+      assert.equal(api.app.treeLeafId, leaf);
+
       // picking the message to edit and resend (a switch to it) puts its text back with its image as a chip
       const pick = api.chatView.postCount;
       assert.equal(await api.chatView.receive({ type: 'navigate', targetId: 'u1', mode: 'none' }), true);

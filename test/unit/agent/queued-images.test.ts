@@ -23,9 +23,11 @@ test('a queued prompt keeps its images until it is sent', async () => {
 
 test('a queued prompt taken back (dequeue, stop) comes back with its images; images alone show as their marker', async () => {
   const h = await harness({ model: { images: true } });
-  h.fake.enqueue({ text: 'a long answer that keeps the agent busy', chunkSize: 1, delayMs: 30 });
+  h.fake.enqueue({ text: 'an answer that hangs, keeping the agent busy', hangAfterChunks: 1 });
   const run = h.agent.prompt('first');
   await waitFor(h.events, (e) => e.type === 'message_start' && e.role === 'assistant');
+  // the reply starts before the request necessarily reached the server: stop only once it has
+  await waitUntil(() => h.llmRequests().length === 1, 5000, 'the first request');
   const picture = { type: 'image' as const, mimeType: 'image/png', data: PNG };
   await h.agent.prompt('with a picture', [picture]);
   await h.agent.prompt('', [picture, picture]);
