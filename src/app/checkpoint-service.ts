@@ -61,7 +61,7 @@ export class CheckpointService {
     const settings = this.deps.settings();
     if (!settings.enabled) return Promise.resolve(undefined);
     const storeDir = checkpointStoreDir(this.deps.sessionsDir());
-    const key = JSON.stringify([storeDir, settings.maxFileBytes, settings.exclude]);
+    const key = JSON.stringify([storeDir, settings.maxFileBytes, settings.exclude, settings.filesExclude]);
     if (this.opened?.key !== key) {
       this.close();
       this.opened = { key, ready: this.open(storeDir, settings) };
@@ -77,7 +77,7 @@ export class CheckpointService {
 
   private async open(storeDir: string, settings: CheckpointSettings): Promise<Checkpoints | undefined> {
     try {
-      const checkpoints = await openCheckpoints(storeDir, this.deps.workspace, { maxFileBytes: settings.maxFileBytes, exclude: settings.exclude }, this.deps.log);
+      const checkpoints = await openCheckpoints(storeDir, this.deps.workspace, { maxFileBytes: settings.maxFileBytes, exclude: [...settings.exclude, ...settings.filesExclude] }, this.deps.log);
       for (const recovered of await recoverRestores(checkpoints.files, storeDir)) {
         this.deps.log(`checkpoints: an interrupted restore was ${recovered.outcome} (${recovered.file})${recovered.error ? `: ${recovered.error}` : ''}`);
       }

@@ -9,7 +9,7 @@
 import { DEFAULT_BRANCH_SUMMARY_SETTINGS } from '../branch/settings';
 import { DEFAULT_COMPACTION_SETTINGS } from '../compaction/settings';
 import { baseUrlProviders } from '../llm/providers';
-import { DEFAULT_CHECKPOINT_SETTINGS } from './checkpoint-settings';
+import { CHECKPOINT_SETTING_KEYS } from './checkpoint-settings';
 import type { RawArborSettings } from './settings';
 
 /** The layers of one setting, as `WorkspaceConfiguration.inspect()` reports them. */
@@ -81,7 +81,8 @@ export function readRawSettings(getConfiguration: GetConfiguration, onIgnored: O
     toolsApproval: get('tools.approval'),
     compaction: readSection(getConfiguration, 'arbor.compaction', Object.keys(DEFAULT_COMPACTION_SETTINGS), onIgnored),
     branchSummary: readSection(getConfiguration, 'arbor.branchSummary', Object.keys(DEFAULT_BRANCH_SUMMARY_SETTINGS), onIgnored),
-    checkpoints: readSection(getConfiguration, 'arbor.checkpoints', Object.keys(DEFAULT_CHECKPOINT_SETTINGS), onIgnored),
+    checkpoints: readSection(getConfiguration, 'arbor.checkpoints', CHECKPOINT_SETTING_KEYS, onIgnored),
+    filesExclude: getConfiguration('files').get('exclude'),
     baseUrls: Object.fromEntries(baseUrlProviders().map((p) => [p.id, get(`providers.${p.id}.baseUrl`)])),
     sessionsDirectory: get('sessions.directory'),
   };

@@ -44,6 +44,8 @@ export interface RawArborSettings {
   compaction?: unknown;
   branchSummary?: unknown;
   checkpoints?: unknown;
+  /** VS Code's `files.exclude` (glob → true/false/condition) */
+  filesExclude?: unknown;
   baseUrls?: Partial<Record<BaseUrlProvider, unknown>>;
   sessionsDirectory?: unknown;
   /** context window reported by the local server (detected by the host; optional) */
@@ -70,7 +72,7 @@ export function defaultArborSettings(): ArborSettings {
     approval: {},
     compaction: { ...DEFAULT_COMPACTION_SETTINGS },
     branchSummary: { ...DEFAULT_BRANCH_SUMMARY_SETTINGS },
-    checkpoints: { ...DEFAULT_CHECKPOINT_SETTINGS, exclude: [] },
+    checkpoints: { ...DEFAULT_CHECKPOINT_SETTINGS, exclude: [], filesExclude: [] },
     baseUrls: {},
     sessionsDirectory: '',
   };
@@ -126,7 +128,7 @@ export function parseArborSettings(raw: RawArborSettings): ParsedArborSettings {
   settings.branchSummary = branch.settings;
   warnings.push(...branch.warnings);
 
-  const checkpoints = parseCheckpointSettings(raw.checkpoints);
+  const checkpoints = parseCheckpointSettings(raw.checkpoints, raw.filesExclude);
   settings.checkpoints = checkpoints.settings;
   warnings.push(...checkpoints.warnings);
 

@@ -14,12 +14,12 @@
 //    since the last command are read before it. Without a watcher, a file edited outside Arbor after the
 //    last scan and then changed again by the command is recorded as changed from HEAD's version (the
 //    outside content in between was never seen).
-//  - Elsewhere: a walk of the folder honouring .gitignore files (skipping .git and node_modules),
+//  - Elsewhere (also in a folder the enclosing work tree ignores, whose files git status never lists): a walk of the folder honouring .gitignore files (skipping .git and node_modules),
 //    comparing size/mtime/ctime/inode to the stat cache; only files whose stat changed are read. The
 //    first walk reads every file once, like the first commit of a shadow repository would.
 // Exclude globs and the size cap apply in both; files over the cap are "not checkpointed" states.
 import { lstat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { walkFiles } from '../agent/tools/walk';
 import { gitChangedBetween, gitContentsAt, gitIgnored, gitRepoOf, type GitRepo, type GitStatus } from './git';
 import { readHead } from './git-head';
@@ -68,8 +68,20 @@ export async function snapshotWorkspace(files: WorkspaceFiles): Promise<Workspac
 
 function gitRepoOfRoot(files: WorkspaceFiles, root: CheckpointRoot): Promise<GitRepo | undefined> {
   let pending = files.gitRepos.get(root.real);
-  if (!pending) files.gitRepos.set(root.real, (pending = gitRepoOf(root.real)));
+  if (!pending) files.gitRepos.set(root.real, (pending = unignoredRepoOf(root.real)));
   return pending;
+}
+
+/**
+ * The work tree holding `dir`, unless that tree ignores `dir` (a folder inside an enclosing repository's
+ * build/ or scratch folder): git status would never list a file of it, so such a folder is walked.
+ */
+async function unignoredRepoOf(dir: string): Promise<GitRepo | undefined> {
+  const repo = await gitRepoOf(dir);
+  const rel = repo ? relative(repo.top, dir).split('\\').join('/') : '';
+  if (!repo || rel === '') return repo;
+  const ignored = await gitIgnored(repo.top, [rel]);
+  return ignored?.has(rel) ? undefined : repo;
 }
 
 async function snapshotRoot(files: WorkspaceFiles, root: CheckpointRoot, when: 'before' | 'after', before?: RootSnapshot): Promise<RootSnapshot> {

@@ -131,9 +131,16 @@ export class WorkspaceFiles {
     return join(where.root.real, where.rel);
   }
 
+  /** True for a key outside every folder, or whose path or one of its folders an exclude glob matches (as `files.exclude` hides a folder's files). */
   isExcluded(key: FileKey): boolean {
     const rel = this.locate(key)?.rel;
-    return rel === undefined || this.excluded.some((matches) => matches(rel));
+    if (rel === undefined) return true;
+    if (this.excluded.length === 0) return false;
+    for (let end = rel.indexOf('/'); end !== -1; end = rel.indexOf('/', end + 1)) {
+      const folder = rel.slice(0, end);
+      if (this.excluded.some((matches) => matches(folder))) return true;
+    }
+    return this.excluded.some((matches) => matches(rel));
   }
 
   /** The state of the file at `absolute` now; its content is stored as a blob. */

@@ -28,7 +28,7 @@ export class ArborConfig implements vscode.Disposable {
   ) {
     this.current = this.read();
     this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('arbor')) this.reload();
+      if (event.affectsConfiguration('arbor') || event.affectsConfiguration('files.exclude')) this.reload();
     });
     void this.detectLocal();
   }

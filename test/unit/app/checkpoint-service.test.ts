@@ -1,11 +1,13 @@
 // ArborApp with file checkpoints (issue #15; src/app/checkpoint-service.ts): a turn's write is recorded,
 // a navigation with `files` restores the target's files, a cancelled summary puts them back, Restricted
-// Mode and arbor.checkpoints.enabled = false restore nothing, and the settings are validated per key.
+// Mode and arbor.checkpoints.enabled = false restore nothing, the settings are validated per key, and
+// what VS Code's files.exclude hides is not checkpointed.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseCheckpointSettings } from '../../../src/app/checkpoint-settings';
+import { readRawSettings } from '../../../src/app/settings-read';
 import { appHarness, type AppHarness } from './helpers';
 
 async function writeTurn(h: AppHarness, word: string): Promise<string> {
@@ -86,7 +88,20 @@ test('arbor.checkpoints.enabled = false: turns record no manifest', async () => 
 
 test('checkpoint settings are validated key by key', () => {
   const parsed = parseCheckpointSettings({ enabled: 'yes', restore: 'always', maxFileBytes: -1, exclude: ['dist/**'] });
-  assert.deepEqual(parsed.settings, { enabled: true, restore: 'always', maxFileBytes: 5 * 1024 * 1024, exclude: ['dist/**'] });
+  assert.deepEqual(parsed.settings, { enabled: true, restore: 'always', maxFileBytes: 5 * 1024 * 1024, exclude: ['dist/**'], filesExclude: [] });
   assert.equal(parsed.warnings.length, 2);
   assert.match(parsed.warnings[0]!, /arbor\.checkpoints\.enabled/);
+});
+
+test('files.exclude: the globs it turns on are not checkpointed, a folder glob covering every file below it', async () => {
+  const filesExclude = { generated: true, '**/*.tmp': true, shown: false, '**/*.js': { when: '$(basename).ts' } };
+  assert.deepEqual(parseCheckpointSettings({}, filesExclude).settings.filesExclude, ['generated', '**/*.tmp']);
+  const editor = (section: string) => ({ get: (key: string) => (section === 'files' && key === 'exclude' ? filesExclude : undefined), inspect: () => undefined });
+  assert.deepEqual(readRawSettings(editor).filesExclude, filesExclude, 'read from the editor\'s files section');
+  const h = await appHarness({ raw: { filesExclude } });
+  const write = (path: string) => ({ id: `w_${path}`, name: 'write', input: { path, content: 'x\n' } });
+  h.fake.enqueue({ toolCalls: ['generated/deep/out.txt', 'scratch.tmp', 'shown/kept.txt', 'app.js', 'notes.txt'].map(write) }, { text: 'Wrote.' });
+  assert.equal((await h.app.prompt('write them')).kind, 'sent');
+  const manifest = h.app.currentStore!.getEntries().find((e) => e.type === 'custom') as unknown as { data: { after: Record<string, unknown> } };
+  assert.deepEqual(Object.keys(manifest.data.after).sort(), ['ws/app.js', 'ws/notes.txt', 'ws/shown/kept.txt']);
 });

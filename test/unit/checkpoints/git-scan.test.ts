@@ -82,6 +82,20 @@ test('a tracked file deleted by one command and recreated by the next was absent
   assert.deepEqual(recreated?.after, { 'ws/gone.txt': file('g2\n') });
 });
 
+test('a workspace folder an enclosing repository ignores is walked: git status would never list its files', async (t) => {
+  const f = await fixture();
+  t.after(() => f.cleanup());
+  writeFileSync(join(f.ws, 'a.txt'), 'a0\n');
+  writeFileSync(join(f.base, '.gitignore'), 'ws/\nsessions/\n');
+  git(f.base, 'init', '-q');
+  git(f.base, 'add', '-A');
+  git(f.base, 'commit', '-qm', 'outer');
+  const first = await bashTurn(f, () => writeFileSync(join(f.ws, 'a.txt'), 'a1\n'));
+  assert.deepEqual(first, { method: 'scan', before: { 'ws/a.txt': file('a0\n') }, after: { 'ws/a.txt': file('a1\n') } });
+  const second = await bashTurn(f, () => writeFileSync(join(f.ws, 'new.txt'), 'n\n'));
+  assert.deepEqual(second, { method: 'scan', before: { 'ws/new.txt': { kind: 'absent' } }, after: { 'ws/new.txt': file('n\n') } });
+});
+
 test('a command that edits and commits is captured from the HEAD it started at', async (t) => {
   const f = await gitFixture({ 'a.txt': 'a0\n', 'b.txt': 'b0\n' });
   t.after(() => f.cleanup());
