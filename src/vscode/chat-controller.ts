@@ -332,8 +332,9 @@ export class ChatController implements vscode.Disposable {
     // A (re)loaded webview has no tree: patches wait for the full one posted below.
     this.treePatches.invalidate();
     await this.postState();
-    const images = this.draft.list();
-    if (images.length > 0) await this.post({ type: 'restoreDraftImages', images });
+    // Always, even empty: the composer then shows exactly the host's draft (a webview that was not
+    // re-created, only asked to load again, drops chips the host no longer keeps).
+    await this.post({ type: 'restoreDraftImages', images: this.draft.list() });
     if (this.deps.app) {
       await this.postConversation();
       await this.postTree();

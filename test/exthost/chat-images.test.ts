@@ -50,24 +50,42 @@ suite('chat view: images', () => {
   });
 
   test("the draft's chips come back to a re-created webview (ready again) as the composer last reported them", async () => {
-    const start = api.chatView.postCount;
-    const data = PNG.toString('base64');
-    assert.equal(await api.chatView.receive({ type: 'attachImages', images: [{ name: 'a.png', mimeType: 'image/png', data }, { name: 'b.png', mimeType: 'image/png', data }] }), true);
-    const answer = api.chatView.postsSince(start).find((post) => post.type === 'imagesAttached');
-    assert.ok(answer?.type === 'imagesAttached' && answer.images.length === 2);
-    const [a, b] = answer.images;
-    // the composer removed a.png: a new webview gets b.png back alone
-    assert.equal(await api.chatView.receive({ type: 'draftImages', ids: [b!.id] }), true);
-    const reload = api.chatView.postCount;
-    assert.equal(await api.chatView.receive({ type: 'ready', protocolVersion: 5 }), true);
-    const restored = api.chatView.postsSince(reload).find((post) => post.type === 'restoreDraftImages');
-    assert.ok(restored?.type === 'restoreDraftImages' && parseHostMessage(restored).ok);
-    assert.deepEqual(restored.images, [b], `not ${a!.name}`);
-    // sent (the composer reports no chips): nothing comes back
-    assert.equal(await api.chatView.receive({ type: 'draftImages', ids: [] }), true);
-    const again = api.chatView.postCount;
-    assert.equal(await api.chatView.receive({ type: 'ready', protocolVersion: 5 }), true);
-    assert.equal(api.chatView.postsSince(again).some((post) => post.type === 'restoreDraftImages'), false);
+    // The view's real webview answers chips it is handed (imagesAttached, restoreDraftImages) with a report
+    // of its own: its messages are watched, and each step waits for that report, so this test's own
+    // reports are the last word (one landing after would undo them; seen in the full suite).
+    const original = api.chatView.receive.bind(api.chatView);
+    const reports: unknown[] = [];
+    api.chatView.receive = async (raw: unknown) => ((raw as { type?: string }).type === 'draftImages' && reports.push(raw), original(raw));
+    const send = async (message: unknown) => {
+      const [mark, delivered, seen] = [api.chatView.postCount, api.chatView.stats.posted, reports.length];
+      assert.equal(await original(message), true);
+      const handed = api.chatView.postsSince(mark).some((post) => post.type === 'imagesAttached' || post.type === 'restoreDraftImages');
+      if (handed && api.chatView.stats.posted > delivered) await waitFor("the real composer's report", () => reports.length > seen);
+      return mark;
+    };
+    try {
+      // An earlier test may have left chips in the real composer: a load with an empty draft empties it.
+      await send({ type: 'draftImages', ids: [] });
+      await send({ type: 'ready', protocolVersion: 5 });
+      const data = PNG.toString('base64');
+      const start = await send({ type: 'attachImages', images: [{ name: 'a.png', mimeType: 'image/png', data }, { name: 'b.png', mimeType: 'image/png', data }] });
+      const answer = api.chatView.postsSince(start).find((post) => post.type === 'imagesAttached');
+      assert.ok(answer?.type === 'imagesAttached' && answer.images.length === 2);
+      const [a, b] = answer.images;
+      // the composer removed a.png: a new webview gets b.png back alone
+      await send({ type: 'draftImages', ids: [b!.id] });
+      const reload = await send({ type: 'ready', protocolVersion: 5 });
+      const restored = api.chatView.postsSince(reload).find((post) => post.type === 'restoreDraftImages');
+      assert.ok(restored?.type === 'restoreDraftImages' && parseHostMessage(restored).ok);
+      assert.deepEqual(restored.images, [b], `not ${a!.name}`);
+      // sent (the composer reports no chips): none come back
+      await send({ type: 'draftImages', ids: [] });
+      const again = await send({ type: 'ready', protocolVersion: 5 });
+      const empty = api.chatView.postsSince(again).find((post) => post.type === 'restoreDraftImages');
+      assert.deepEqual(empty?.type === 'restoreDraftImages' && empty.images, []);
+    } finally {
+      api.chatView.receive = original;
+    }
   });
 
   test('a prompt carrying something that is not an image is refused with a notice; nothing is stored', async () => {

@@ -40,8 +40,8 @@ suite('chat view', () => {
     const posted = api.chatView.stats.posted;
     const recent = api.chatView.postCount;
     assert.equal(await api.chatView.receive({ type: 'ready', protocolVersion: 2 }), true);
-    assert.equal(api.chatView.stats.posted, posted + 3);
-    assert.deepEqual(api.chatView.postsSince(recent).map((m) => m.type), ['state', 'conversation', 'tree']);
+    assert.equal(api.chatView.stats.posted, posted + 4);
+    assert.deepEqual(api.chatView.postsSince(recent).map((m) => m.type), ['state', 'restoreDraftImages', 'conversation', 'tree']);
   });
 
   test('a model without an API key is marked in the picker; choosing it or sending with it offers Set API Key', async () => {
