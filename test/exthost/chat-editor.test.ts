@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { ChatPanels } from '../../src/vscode/chat-panels';
+import { closeEditorTabs, editorChatWithTurn } from './editor-chat-helpers';
 import { activateArbor, fakeAdmin, waitFor } from './helpers';
 
 async function sessionLines(file: string): Promise<Record<string, any>[]> {
@@ -23,10 +24,7 @@ suite('chat in editor tabs', () => {
   setup(async () => {
     await fakeAdmin('reset', {});
   });
-  teardown(async () => {
-    const api = await activateArbor();
-    for (const chat of api.chatPanels.panels) chat.panel.dispose();
-  });
+  teardown(async () => closeEditorTabs(await activateArbor()));
 
   test('two editor chats on two sessions: a prompt in each lands in its own file; the focus follows the chat used', async () => {
     const api = await activateArbor();
@@ -62,11 +60,7 @@ suite('chat in editor tabs', () => {
 
   test('the serializer reopens the session a tab showed; a missing file gives a new session; closing falls back to the side bar', async () => {
     const api = await activateArbor();
-    assert.equal(await vscode.commands.executeCommand('arbor.openChatInEditor'), true);
-    const original = api.chatPanels.panels[0]!;
-    await fakeAdmin('enqueue', { text: 'Remember me.' });
-    await original.receive({ type: 'prompt', text: 'Before the reload' });
-    const file = original.app!.sessionView()!.file;
+    const { chat: original, file } = await editorChatWithTurn(api, 'Before the reload', 'Remember me.');
     original.panel.dispose();
     await waitFor('the closed tab to leave', () => api.chatPanels.panels.length === 0);
     assert.equal(api.chats.all.length, 1, 'a closed tab closes its chat');
@@ -93,11 +87,7 @@ suite('chat in editor tabs', () => {
 
   test('a tab restored after its session was reopened for it (its tab was missing at activation) closes instead of doubling the chat', async () => {
     const api = await activateArbor();
-    assert.equal(await vscode.commands.executeCommand('arbor.openChatInEditor'), true);
-    const chat = api.chatPanels.panels[0]!;
-    await fakeAdmin('enqueue', { text: 'Reopen me.' });
-    await chat.receive({ type: 'prompt', text: 'Lost tab' });
-    const file = chat.app!.sessionView()!.file;
+    const { chat, file } = await editorChatWithTurn(api, 'Lost tab', 'Reopen me.');
     chat.panel.dispose();
     await waitFor('the closed tab to leave', () => api.chatPanels.panels.length === 0);
 

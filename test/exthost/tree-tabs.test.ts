@@ -4,25 +4,18 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ConversationTreeTabs } from '../../src/vscode/tree-tabs';
+import { closeEditorTabs, editorChatWithTurn } from './editor-chat-helpers';
 import { activateArbor, fakeAdmin, waitFor } from './helpers';
 
 suite('Conversation Tree tabs', () => {
   setup(async () => {
     await fakeAdmin('reset', {});
   });
-  teardown(async () => {
-    const api = await activateArbor();
-    for (const tab of api.treeTabs.tabs) tab.panel.dispose();
-    for (const chat of api.chatPanels.panels) chat.panel.dispose();
-  });
+  teardown(async () => closeEditorTabs(await activateArbor()));
 
   test('the serializer restores a tab on the chat that has its session; a file that is gone shows the focused chat', async () => {
     const api = await activateArbor();
-    assert.equal(await vscode.commands.executeCommand('arbor.openChatInEditor'), true);
-    const chat = api.chatPanels.panels[0]!;
-    await fakeAdmin('enqueue', { text: 'A reply with a tree.' });
-    await chat.receive({ type: 'prompt', text: 'Grow a tree' });
-    const file = chat.app!.sessionView()!.file;
+    const { chat, file } = await editorChatWithTurn(api, 'Grow a tree', 'A reply with a tree.');
     await vscode.commands.executeCommand('arbor.openConversationTree');
     const opened = api.treeTabs.tabs[0]!;
     assert.equal(opened.host.app, chat.app, 'the command shows the focused (editor) chat');
