@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureSystemPackages } from '../../scripts/lib/system-packages.mjs';
 import {
   CODE_SERVER_VERSION, NODE_MAJOR, codeServerBin, codeServerDir, nodeBinDir, nodeDir, nodeHeadersDir, toolsDir,
 } from './paths.mjs';
@@ -77,21 +78,12 @@ async function installNode(log) {
 }
 
 /**
- * code-server builds native modules from source (prebuilt binaries would come from GitHub). Fail early
- * with the fix instead of after minutes of compiling.
+ * code-server builds native modules from source (prebuilt binaries would come from GitHub): install the
+ * compiler and headers first (as root or with password-less sudo), or fail at once with the command to run.
  */
-function checkBuildPrerequisites() {
-  const missing = [];
-  if (process.platform === 'linux' && !existsSync('/usr/include/gssapi/gssapi.h')) missing.push('libkrb5-dev (Kerberos headers for the `kerberos` module)');
-  for (const tool of ['make', 'g++', 'python3']) {
-    if (!process.env.PATH?.split(':').some((dir) => existsSync(join(dir, tool)))) missing.push(`${tool} (native module builds)`);
-  }
-  if (missing.length > 0) {
-    throw new Error(
-      `cannot build code-server's native modules; missing:\n  - ${missing.join('\n  - ')}\n` +
-        'On Debian/Ubuntu: apt-get install -y libkrb5-dev build-essential python3',
-    );
-  }
+function checkBuildPrerequisites(log) {
+  const result = ensureSystemPackages('start', { log });
+  if (!result.ok) throw new Error(`cannot build code-server's native modules. ${result.message}`);
 }
 
 /** `code-server --version` (its first line may be a log line about the config file, so search). */
@@ -107,7 +99,7 @@ async function codeServerVersion(env) {
 
 async function installCodeServer(log) {
   if (existsSync(join(codeServerDir, MARKER))) return false;
-  checkBuildPrerequisites();
+  checkBuildPrerequisites(log);
   log(`[install] code-server@${CODE_SERVER_VERSION} -> ${codeServerDir} (about 1-2 minutes)`);
   prepareDir(codeServerDir, 'arbor-test-code-server');
   const env = nodeEnv();
