@@ -18,7 +18,7 @@ function changeOf(current: FileState, target: FileState): 'added' | 'modified' |
 /** The `filesPreview` answer for the dialog (`wireTargetId`: the id as the webview knows it). */
 export async function filesPreviewFor(app: ArborApp, targetId: string, wireTargetId: string): Promise<FilesPreviewMessage> {
   const preview = await app.previewSwitchFiles(targetId);
-  const plan: RestorePlan = preview?.plan ?? { fromId: null, toId: null, changes: [], outsideChanges: [], notRestorable: [] };
+  const plan: RestorePlan = preview?.plan ?? { fromId: null, toId: null, changes: [], outsideChanges: [], protectedChanges: [], notRestorable: [] };
   return {
     type: 'filesPreview',
     targetId: wireTargetId,

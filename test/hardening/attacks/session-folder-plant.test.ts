@@ -146,7 +146,7 @@ test("a journal in Arbor's own storage is finished at start, except its steps on
   // Where this installation keeps the journals of this store (its own storage, not the sessions folder).
   const stateDir = (cp as { stateDir?: string }).stateDir;
   assert.ok(stateDir?.startsWith(repo.own), `journals live in Arbor's own storage (${stateDir})`);
-  put(join(stateDir, 'journals', '00000000000000ab.json'), JSON.stringify({ version: 1, id: '00000000000000ab', fromId: null, toId: null, steps }));
+  put(join(stateDir!, 'journals', '00000000000000ab.json'), JSON.stringify({ version: 1, id: '00000000000000ab', fromId: null, toId: null, steps }));
   await service(repo, sessions).ready();
   assert.equal(readFileSync(join(repo.ws, 'src', 'a.txt'), 'utf8'), 'a after\n', 'the interrupted restore of an ordinary file is finished');
   assert.equal(existsSync(join(repo.ws, '.git', 'hooks', 'pre-commit')), false, 'recovery never writes a protected path');

@@ -1,0 +1,123 @@
+// The protected folders git itself decides, beyond the names in protected-paths.ts (docs/reliability.md,
+// threat model, "where git really looks"): the folder a `.git` *file* points at (`gitdir:`: separate git
+// folders, worktrees, submodules) and its common folder; any folder git would take for a git folder
+// (`HEAD` with `objects/` and `refs/`, or a `commondir`: an embedded bare repository); and the hooks
+// folder git really runs, the effective `core.hooksPath` (git's own answer, united with the repository's
+// config read as text, so a missing or refusing git still protects it). Looked up at every folder above a
+// path, as git discovers repositories; cached per instance, never throws.
+import { execFile } from 'node:child_process';
+import { lstat, readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { realpathDeep } from './tools/paths';
+
+export interface GitProtectedFolder {
+  /** real absolute path of the folder */
+  dir: string;
+  /** the rule, as the approval card and the restore dialog show it */
+  rule: string;
+}
+
+const GIT_TIMEOUT_MS = 5000;
+
+export class GitFolders {
+  private readonly atDir = new Map<string, Promise<GitProtectedFolder[]>>();
+
+  /** Every git-decided protected folder found at `absolute`'s folder and each folder above it. */
+  async above(absolute: string): Promise<GitProtectedFolder[]> {
+    const found: GitProtectedFolder[] = [];
+    for (let dir = dirname(absolute); ; dir = dirname(dir)) {
+      found.push(...(await this.at(dir)));
+      if (dirname(dir) === dir) return found;
+    }
+  }
+
+  private at(dir: string): Promise<GitProtectedFolder[]> {
+    let entry = this.atDir.get(dir);
+    if (!entry) this.atDir.set(dir, (entry = foldersAt(dir).catch(() => [])));
+    return entry;
+  }
+}
+
+async function foldersAt(dir: string): Promise<GitProtectedFolder[]> {
+  const found: GitProtectedFolder[] = [];
+  if (await looksLikeGitFolder(dir)) found.push({ dir: await realpathDeep(dir), rule: 'a git folder (HEAD, objects, refs)' });
+  const gitDir = await gitDirOf(dir);
+  if (!gitDir) return found;
+  if (gitDir.viaFile) {
+    found.push({ dir: gitDir.dir, rule: `the git folder a .git file points at (gitdir: ${gitDir.dir})` });
+    const common = await commonDirOf(gitDir.dir);
+    if (common !== gitDir.dir) found.push({ dir: common, rule: `the common git folder of ${gitDir.dir}` });
+  }
+  for (const hooks of await hooksFolders(dir, gitDir.dir)) found.push(hooks);
+  return found;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return (await lstat(path).catch(() => undefined))?.isFile() ?? false;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return (await lstat(path).catch(() => undefined))?.isDirectory() ?? false;
+}
+
+/** What git's own check accepts as a git folder: a HEAD, and objects/ with refs/ (or a commondir). */
+async function looksLikeGitFolder(dir: string): Promise<boolean> {
+  if (!(await isFile(join(dir, 'HEAD')))) return false;
+  if (await isFile(join(dir, 'commondir'))) return true;
+  return (await isDirectory(join(dir, 'objects'))) && (await isDirectory(join(dir, 'refs')));
+}
+
+/** The git folder of a work tree at `dir`: `.git` itself, or where a `.git` file's `gitdir:` points. */
+async function gitDirOf(dir: string): Promise<{ dir: string; viaFile: boolean } | undefined> {
+  const dotGit = join(dir, '.git');
+  const info = await lstat(dotGit).catch(() => undefined);
+  if (info?.isDirectory()) return { dir: await realpathDeep(dotGit), viaFile: false };
+  if (!info?.isFile() || info.size > 64 * 1024) return undefined;
+  const line = /^gitdir:\s*(.+?)\s*$/m.exec(await readFile(dotGit, 'utf8'));
+  return line ? { dir: await realpathDeep(resolve(dir, line[1]!)), viaFile: true } : undefined;
+}
+
+async function commonDirOf(gitDir: string): Promise<string> {
+  const text = await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => undefined);
+  return text?.trim() ? realpathDeep(resolve(gitDir, text.trim())) : gitDir;
+}
+
+/** The hooks folders git would run for the work tree at `workTree` (none when hooks stay in the git folder). */
+async function hooksFolders(workTree: string, gitDir: string): Promise<GitProtectedFolder[]> {
+  const values = new Set([...(await hooksPathFromGit(gitDir)), ...(await hooksPathFromText(await commonDirOf(gitDir)))]);
+  const out: GitProtectedFolder[] = [];
+  for (const value of values) {
+    const expanded = value === '~' || value.startsWith('~/') ? join(homedir(), value.slice(1)) : value;
+    const dir = await realpathDeep(isAbsolute(expanded) ? expanded : resolve(workTree, expanded));
+    out.push({ dir, rule: `core.hooksPath (${value})` });
+    // husky 9 points git at `.husky/_`, whose scripts run the user's `.husky/<hook>`.
+    if (basename(dir) === '_') out.push({ dir: dirname(dir), rule: `core.hooksPath (${value}) runs the hooks beside it` });
+  }
+  return out;
+}
+
+/** git's effective core.hooksPath (repository, global and system config, includes); [] when git cannot say. */
+function hooksPathFromGit(gitDir: string): Promise<string[]> {
+  return new Promise((done) => {
+    execFile('git', ['--git-dir', gitDir, 'config', '--get', 'core.hooksPath'], { timeout: GIT_TIMEOUT_MS, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } }, (error, stdout) => {
+      const value = String(stdout ?? '').trim();
+      done(error || !value ? [] : [value]);
+    });
+  });
+}
+
+/** core.hooksPath as the repository's own config file says it, read as text (git not needed). */
+async function hooksPathFromText(commonDir: string): Promise<string[]> {
+  const text = await readFile(join(commonDir, 'config'), 'utf8').catch(() => '');
+  const out: string[] = [];
+  let inCore = false;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    const section = /^\[\s*([^\]\s"]+)/.exec(line);
+    if (section) inCore = section[1]!.toLowerCase() === 'core';
+    const value = inCore ? /^hookspath\s*=\s*(.*)$/i.exec(line.replace(/^\[[^\]]*\]\s*/, '')) : null;
+    if (value?.[1]) out.push(value[1].replace(/^"(.*)"$/, '$1').trim());
+  }
+  return out;
+}
