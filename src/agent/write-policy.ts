@@ -64,7 +64,7 @@ export class WritePolicy {
 
   private async ownMatch(real: string): Promise<ProtectedMatch | undefined> {
     this.own ??= Promise.all((this.options.protectedDirectories ?? []).filter((d) => d).map((d) => realpathDeep(d)));
-    return (await this.own).some((directory) => isInside(directory, real)) ? { kind: 'agent', rule: "Arbor's sessions folder" } : undefined;
+    return (await this.own).some((directory) => isInside(directory, real)) ? { kind: 'agent', rule: "Arbor's sessions directory" } : undefined;
   }
 
   private async rootMatch(real: string): Promise<ProtectedMatch | undefined> {

@@ -31,6 +31,7 @@ import {
   MANIFEST_VERSION,
   type FilesManifest,
 } from '../checkpoints';
+import { journalDir } from '../checkpoints/journal';
 import type { PlannedFile } from '../checkpoints/restore';
 import type { SessionEntry } from '../session/entries';
 import type { SessionStore } from '../session/store';
@@ -174,6 +175,12 @@ export class CheckpointService {
   async blobPath(hash: string): Promise<string | undefined> {
     const checkpoints = await this.ready();
     return checkpoints && (await checkpoints.blobs.has(hash)) ? checkpoints.blobs.pathOf(hash) : undefined;
+  }
+
+  /** Where this installation keeps the open store's restore journals (its own storage), or undefined when off. */
+  async journalsFolder(): Promise<string | undefined> {
+    const checkpoints = await this.ready();
+    return checkpoints ? journalDir(checkpoints.stateDir) : undefined;
   }
 
   /** The absolute path of a file key in this workspace. */

@@ -27,6 +27,7 @@ export async function filesPreviewFor(app: ArborApp, targetId: string, wireTarge
     mode: app.checkpoints.settings.restore,
     changes: plan.changes.map((c) => ({ key: c.key, change: changeOf(c.current, c.target) })),
     outside: plan.outsideChanges.map((c) => c.key),
+    protected: plan.protectedChanges.map((c) => ({ key: c.key, rule: c.match.rule.slice(0, 1000) })),
     notRestorable: plan.notRestorable.map((n) => ({ key: n.key, reason: notRestorableReason(n.why).slice(0, 1000) })),
     text: dialogText(plan),
   };

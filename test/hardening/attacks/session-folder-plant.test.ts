@@ -15,6 +15,7 @@ import { CheckpointService } from '../../../src/app/checkpoint-service';
 import { DEFAULT_CHECKPOINT_SETTINGS } from '../../../src/app/checkpoint-settings';
 import { parseArborSettings } from '../../../src/app/settings';
 import { readRawSettings, type ConfigurationLike } from '../../../src/app/settings-read';
+import { machineSettingsIn } from '../../../src/app/workspace-settings-file';
 import { hashContent } from '../../../src/checkpoints';
 import { SessionStore } from '../../../src/session/store';
 import { reportFigures } from '../profile';
@@ -96,6 +97,10 @@ test("a repository's .vscode/settings.json sets neither the sessions folder nor 
   assert.equal(settings.sessionsDirectory, '', 'the repository does not choose where sessions (and their checkpoints) live');
   assert.equal(settings.checkpoints.restore, 'ask', 'the repository does not make restores silent');
   assert.deepEqual(ignored.sort(), ['arbor.checkpoints.restore', 'arbor.sessions.directory'], 'both are named, so the user is warned');
+  // VS Code drops these values from the workspace layer silently; the host reads the file to warn once.
+  const commented = '// committed by the repository\n{\n  /* where sessions live */ "arbor.sessions.directory": ".arbor",\n  "arbor": { "checkpoints": { "restore": "always", }, },\n}\n';
+  assert.deepEqual(machineSettingsIn(commented).sort(), ['arbor.checkpoints.restore', 'arbor.sessions.directory']);
+  assert.deepEqual(machineSettingsIn(JSON.stringify({ settings: { 'arbor.sessions.directory': '.arbor' } }), 'settings'), ['arbor.sessions.directory'], 'a .code-workspace file too');
   const sections = Array.isArray(pkg.contributes.configuration) ? pkg.contributes.configuration : [pkg.contributes.configuration];
   const properties = Object.assign({}, ...sections.map((s: { properties: object }) => s.properties)) as Record<string, { scope?: string }>;
   const restricted: string[] = pkg.capabilities.untrustedWorkspaces.restrictedConfigurations;
