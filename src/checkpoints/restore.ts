@@ -165,7 +165,7 @@ export interface RestoreChoices {
 }
 
 export type RestoreOutcome =
-  | { kind: 'restored'; written: FileKey[]; deleted: FileKey[]; kept: FileKey[]; restorePointId?: string }
+  | { kind: 'restored'; written: FileKey[]; deleted: FileKey[]; kept: FileKey[]; restorePointId?: string; protectedApplied?: FileKey[] }
   | { kind: 'failed'; message: string; rolledBack: boolean };
 
 /** The restore point: the disk state of files changed outside Arbor (protected ones too), saved at the current node. */
@@ -215,6 +215,7 @@ export async function applyRestore(files: WorkspaceFiles, stateDir: string, plan
     written: applied.filter((c) => c.target.kind === 'file').map((c) => c.key),
     deleted: applied.filter((c) => c.target.kind === 'absent').map((c) => c.key),
     kept: [...plan.outsideChanges, ...plan.protectedChanges].filter((c) => !choices.overwrite.has(c.key)).map((c) => c.key),
+    ...(whole.size > 0 ? { protectedApplied: applied.filter((c) => whole.has(c.key)).map((c) => c.key) } : {}),
     ...(restorePointId ? { restorePointId } : {}),
   };
 }
