@@ -4,7 +4,9 @@
 // (`HEAD` with `objects/` and `refs/`, or a `commondir`: an embedded bare repository); and the hooks
 // folder git really runs, the effective `core.hooksPath` (git's own answer, united with the repository's
 // config read as text, so a missing or refusing git still protects it). Looked up at every folder above a
-// path, as git discovers repositories; cached per instance, never throws.
+// path, as git discovers repositories; cached per instance, never throws. Files written together (a
+// restore, or the one file a tool writes) that would complete a git folder's shape count too: a session
+// must not assemble an embedded repository (HEAD, objects/, refs/, a config with hooks) file by file.
 import { execFile } from 'node:child_process';
 import { lstat, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -22,6 +24,7 @@ const GIT_TIMEOUT_MS = 5000;
 
 export class GitFolders {
   private readonly atDir = new Map<string, Promise<GitProtectedFolder[]>>();
+  private readonly parts = new Map<string, Promise<FolderParts>>();
 
   /** Every git-decided protected folder found at `absolute`'s folder and each folder above it. */
   async above(absolute: string): Promise<GitProtectedFolder[]> {
@@ -30,6 +33,20 @@ export class GitFolders {
       found.push(...(await this.at(dir)));
       if (dirname(dir) === dir) return found;
     }
+  }
+
+  /** The folder above `absolute` that would look like a git folder once the `planned` files exist, if any. */
+  async madeBy(planned: PlannedView, absolute: string): Promise<string | undefined> {
+    for (let dir = dirname(absolute); ; dir = dirname(dir)) {
+      if (shapedWith(planned, dir, await this.partsAt(dir))) return dir;
+      if (dirname(dir) === dir) return undefined;
+    }
+  }
+
+  private partsAt(dir: string): Promise<FolderParts> {
+    let entry = this.parts.get(dir);
+    if (!entry) this.parts.set(dir, (entry = partsOnDisk(dir)));
+    return entry;
   }
 
   private at(dir: string): Promise<GitProtectedFolder[]> {
@@ -51,6 +68,67 @@ async function foldersAt(dir: string): Promise<GitProtectedFolder[]> {
   }
   for (const hooks of await hooksFolders(dir, gitDir.dir)) found.push(hooks);
   return found;
+}
+
+/** Real paths of the files an operation writes, with every folder above them (for "something lands below X"). */
+export class PlannedFiles {
+  private readonly files: Set<string>;
+  private readonly folders = new Set<string>();
+
+  constructor(paths: readonly string[]) {
+    this.files = new Set(paths);
+    for (const path of paths) addFolders(this.folders, path);
+  }
+
+  /** These files and `extra` (the one being judged), without copying the set. */
+  with(extra: string): PlannedView {
+    if (this.files.has(extra)) return this;
+    const folders = addFolders(new Set(), extra);
+    return { hasFile: (path) => path === extra || this.hasFile(path), hasBelow: (folder) => folders.has(folder) || this.hasBelow(folder) };
+  }
+
+  hasFile(path: string): boolean {
+    return this.files.has(path);
+  }
+
+  hasBelow(folder: string): boolean {
+    return this.folders.has(folder);
+  }
+}
+
+export interface PlannedView {
+  hasFile(path: string): boolean;
+  hasBelow(folder: string): boolean;
+}
+
+function addFolders(folders: Set<string>, path: string): Set<string> {
+  for (let dir = dirname(path); !folders.has(dir); dir = dirname(dir)) {
+    folders.add(dir);
+    if (dirname(dir) === dir) break;
+  }
+  return folders;
+}
+
+/** What the disk holds of a git folder's parts in one folder. */
+interface FolderParts {
+  head: boolean;
+  common: boolean;
+  objects: boolean;
+  refs: boolean;
+}
+
+async function partsOnDisk(dir: string): Promise<FolderParts> {
+  const [head, common, objects, refs] = await Promise.all([isFile(join(dir, 'HEAD')), isFile(join(dir, 'commondir')), isDirectory(join(dir, 'objects')), isDirectory(join(dir, 'refs'))]);
+  return { head, common, objects, refs };
+}
+
+/** True when `dir` looks like a git folder once the planned files exist (they or the disk provide each part). */
+function shapedWith(planned: PlannedView, dir: string, disk: FolderParts): boolean {
+  const head = disk.head || planned.hasFile(join(dir, 'HEAD'));
+  const common = disk.common || planned.hasFile(join(dir, 'commondir'));
+  const objects = disk.objects || planned.hasBelow(join(dir, 'objects'));
+  const refs = disk.refs || planned.hasBelow(join(dir, 'refs'));
+  return head && (common || (objects && refs));
 }
 
 async function isFile(path: string): Promise<boolean> {

@@ -8,7 +8,7 @@
 // restore plan): it caches what it looked up, and the hooks folder may change between operations.
 import { lstat } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { GitFolders } from './git-folders';
+import { GitFolders, PlannedFiles } from './git-folders';
 import { protectedPathMatch, type ProtectedMatch } from './protected-paths';
 import { isInside, realpathDeep, workspaceRootInfos, type RootInfo } from './tools/paths';
 import type { WorkspaceRoots } from './tools/types';
@@ -18,6 +18,12 @@ export type { ProtectedMatch } from './protected-paths';
 export interface WritePolicyOptions {
   /** more absolute folders whose files are protected (Arbor's sessions folder) */
   protectedDirectories?: readonly string[];
+  /**
+   * real paths of every file the operation writes (a restore plan's): files that together would make a
+   * folder git takes for a git folder (HEAD, objects/, refs/) are protected before any of them exists.
+   * The judged path itself always counts.
+   */
+  planned?: readonly string[];
 }
 
 export interface WriteVerdict {
@@ -33,13 +39,16 @@ export interface WriteVerdict {
 
 export class WritePolicy {
   private readonly git = new GitFolders();
+  private readonly planned: PlannedFiles;
   private roots: Promise<readonly RootInfo[]> | undefined;
   private own: Promise<string[]> | undefined;
 
   constructor(
     private readonly workspace: WorkspaceRoots,
     private readonly options: WritePolicyOptions = {},
-  ) {}
+  ) {
+    this.planned = new PlannedFiles(options.planned ?? []);
+  }
 
   /** Everything a writer must know before writing `absolute`; `asWritten`: the path as the caller got it. Throws only when the path cannot be examined. */
   async judge(absolute: string, asWritten?: string): Promise<WriteVerdict> {
@@ -74,7 +83,9 @@ export class WritePolicy {
 
   private async gitMatch(real: string): Promise<ProtectedMatch | undefined> {
     const folder = (await this.git.above(real)).find((f) => isInside(f.dir, real));
-    return folder ? { kind: 'git', rule: folder.rule } : undefined;
+    if (folder) return { kind: 'git', rule: folder.rule };
+    const made = await this.git.madeBy(this.planned.with(real), real);
+    return made ? { kind: 'git', rule: `a git folder these writes would make (${made})` } : undefined;
   }
 
   private rootsOf(): Promise<readonly RootInfo[]> {

@@ -88,22 +88,25 @@ export async function planRestore(files: WorkspaceFiles, session: SessionPaths, 
   const to = stateAtPath(session.getBranch(toId));
   const plan: RestorePlan = { fromId, toId, changes: [], outsideChanges: [], protectedChanges: [], notRestorable: [] };
   const keys = [...new Set([...from.files.keys(), ...to.files.keys()])].sort();
-  const context: PlanContext = { folders: new Map(), policy: files.writePolicy() };
+  const folders = new Map<string, Promise<string | undefined>>();
+  const candidates: Candidate[] = [];
   await forEachLimited(keys, IO_WIDTH, async (key) => {
     const target = targetStateOf(key, to, from);
-    if (target) await planFile(files, plan, key, target, targetStateOf(key, from, to), context);
+    if (target) await planFile(files, plan, candidates, key, target, targetStateOf(key, from, to), folders);
   });
+  // Judged once every path is known: files this restore creates together can make a git folder (write-policy.ts).
+  const policy = files.writePolicy(candidates.filter((c) => c.target.kind === 'file').map((c) => c.absolute));
+  await forEachLimited(candidates, IO_WIDTH, async (candidate) => classify(files, plan, policy, candidate));
   for (const list of [plan.changes, plan.outsideChanges, plan.protectedChanges, plan.notRestorable]) list.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return plan;
 }
 
-interface PlanContext {
-  /** each folder's real path, looked up once per plan */
-  folders: Map<string, Promise<string | undefined>>;
-  policy: WritePolicy;
+/** A file the restore would change, before the write policy has judged it. */
+interface Candidate extends PlannedFile {
+  expected: FileState | undefined;
 }
 
-async function planFile(files: WorkspaceFiles, plan: RestorePlan, key: FileKey, target: FileState, expected: FileState | undefined, { folders, policy }: PlanContext): Promise<void> {
+async function planFile(files: WorkspaceFiles, plan: RestorePlan, candidates: Candidate[], key: FileKey, target: FileState, expected: FileState | undefined, folders: Map<string, Promise<string | undefined>>): Promise<void> {
   const found = files.isExcluded(key) ? undefined : await onDisk(files, key, folders);
   if (found === undefined) return void plan.notRestorable.push({ key, why: { kind: 'excluded' } });
   const { absolute, current } = found;
@@ -113,10 +116,15 @@ async function planFile(files: WorkspaceFiles, plan: RestorePlan, key: FileKey, 
   if (sameState(current, target)) return;
   const refusal = await refusalOf(files, current, target);
   if (refusal) return void plan.notRestorable.push({ key, why: refusal });
+  candidates.push({ key, absolute, current, target, expected });
+}
+
+/** Protected (listed apart), changed outside Arbor (asked), or an ordinary change. */
+async function classify(files: WorkspaceFiles, plan: RestorePlan, policy: WritePolicy, { key, absolute, current, target, expected }: Candidate): Promise<void> {
   const match = await protectedRule(files, policy, key, absolute);
   const outside = expected !== undefined && !sameState(current, expected);
-  if (match) return void plan.protectedChanges.push({ key, absolute, current, target, match, ...(outside ? { expected } : {}) });
-  if (expected !== undefined && !sameState(current, expected)) plan.outsideChanges.push({ key, absolute, current, target, expected });
+  if (match) plan.protectedChanges.push({ key, absolute, current, target, match, ...(outside ? { expected } : {}) });
+  else if (outside) plan.outsideChanges.push({ key, absolute, current, target, expected: expected! });
   else plan.changes.push({ key, absolute, current, target });
 }
 

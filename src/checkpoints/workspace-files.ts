@@ -58,9 +58,12 @@ export class WorkspaceFiles {
     this.watchers = new RootWatchers(options.watchFolders, blobs.dir);
   }
 
-  /** The shared file-write policy for one restore plan or recovery (its own folders and Arbor's store protected). */
-  writePolicy(): WritePolicy {
-    return new WritePolicy(this.workspace, { protectedDirectories: [this.blobs.dir, ...this.options.protectedDirectories] });
+  /**
+   * The shared file-write policy for one restore plan or recovery (its own folders and Arbor's store
+   * protected); `planned`: real paths of the files the operation creates or replaces.
+   */
+  writePolicy(planned: readonly string[] = []): WritePolicy {
+    return new WritePolicy(this.workspace, { protectedDirectories: [this.blobs.dir, ...this.options.protectedDirectories], planned });
   }
 
   /** Stops the folder watchers (the store is being replaced or the extension stops). */
