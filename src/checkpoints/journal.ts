@@ -197,10 +197,12 @@ export async function recoverRestores(files: WorkspaceFiles, stateDir: string): 
 
 /** The journal without its steps on protected paths (and those keys): recovery never writes them. */
 async function withoutProtected(files: WorkspaceFiles, journal: Journal): Promise<{ journal: Journal; leftAlone: FileKey[] }> {
-  const policy = files.writePolicy();
+  const resolved = await Promise.all(journal.steps.map((step) => files.resolve(step.key)));
+  // Judged together, as the restore that wrote the journal was: files that would make a git folder count.
+  const policy = files.writePolicy(resolved.filter((p, i): p is string => p !== undefined && journal.steps[i]!.to.kind === 'file'));
   const leftAlone: FileKey[] = [];
-  for (const step of journal.steps) {
-    const absolute = await files.resolve(step.key);
+  for (const [index, step] of journal.steps.entries()) {
+    const absolute = resolved[index];
     const match = absolute === undefined ? undefined : await policy.protectedMatch(absolute, files.locate(step.key)?.rel).catch(() => ({ kind: 'agent' as const, rule: 'unchecked' }));
     if (match) leftAlone.push(step.key);
   }
