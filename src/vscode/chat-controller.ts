@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { AppChange, ArborApp } from '../app/arbor-app';
 import { CONVERSATION_PAGE, LIMITS, describeRaw, parseWebviewMessage, type ChatState, type HostToWebviewMessage, type WebviewToHostMessage } from '../protocol';
-import { wireId, wireIdOrNull } from '../app/wire-ids';
+import { wireId, wireIdOrNull } from '../present/wire-ids';
 import type { ChatApprovalPrompter } from './approval-prompter';
 import { toItem, toTreeNode, toUiEvent, toUsage } from './chat-items';
 import { handleChatRequest } from './chat-requests';
