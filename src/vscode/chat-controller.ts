@@ -167,6 +167,11 @@ export class ChatController implements vscode.Disposable {
     return delivered;
   }
 
+  /** Adds text after the composer's draft (the editor's Add to Chat); true when the webview got it. */
+  async addToInput(text: string): Promise<boolean> {
+    return this.post({ type: 'editorText', text: text.slice(0, LIMITS.prompt), append: true });
+  }
+
   /** Scrolls the chat to an entry and highlights it (Session Tree selection → Reveal in Chat). */
   async revealEntry(entryId: string): Promise<boolean> {
     // A view that is being (re)loaded drops messages until its `ready`: wait for the handshake (bounded).
