@@ -1,13 +1,13 @@
 // The tools' side of "some files always ask": finds where a write/edit really lands and asks the shared
-// file-write policy (write-policy.ts: protected names as written and as the real path, the folders git
+// file-write policy (tools/write-policy.ts: protected names as written and as the real path, the folders git
 // decides, Arbor's own folders, hard links) about it. The result feeds ApprovalPolicy.decide, which
 // stays free of fs. Never throws: a probe that cannot look asks, to be safe. See docs/reliability.md.
 import { normalize } from 'node:path';
 import type { ApprovalWarning } from './approval';
-import { commandMentions, protectedPathMatch, type ProtectedMatch } from './protected-paths';
+import { commandMentions, protectedPathMatch, type ProtectedMatch } from './tools/protected-paths';
 import { resolveInWorkspace } from './tools/paths';
 import type { WorkspaceRoots } from './tools/types';
-import { WritePolicy } from './write-policy';
+import { WritePolicy } from './tools/write-policy';
 
 export interface SensitivePathOptions {
   /** more absolute folders whose files always ask (e.g. Arbor's sessions directory inside the workspace) */

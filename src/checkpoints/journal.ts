@@ -7,7 +7,7 @@
 // step back to its `before` state instead. Either way the workspace ends as the state before or after
 // the restore, never a mix, and no temp file is left behind. Journals live in Arbor's own storage (the
 // caller's `stateDir`), never in the sessions folder, which a repository may have committed; recovery
-// leaves every step on a protected path (src/agent/write-policy.ts) alone and names it, and a blob
+// leaves every step on a protected path (src/agent/tools/write-policy.ts) alone and names it, and a blob
 // from a store it cannot trust is checked against its hash just before it is written (blob-store.ts).
 import { randomBytes } from 'node:crypto';
 import { closeSync, type BigIntStats } from 'node:fs';

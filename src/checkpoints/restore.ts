@@ -4,10 +4,10 @@
 // Arbor's belief was changed outside Arbor: it is returned for a per-file choice and never overwritten
 // without one. applyRestore first saves the current state (an `arbor.files` restore point at the current
 // node when the disk differs from it, so switching back redoes everything), then applies the plan under
-// a journal (journal.ts). A file the shared write policy protects (src/agent/write-policy.ts: editor
+// a journal (journal.ts). A file the shared write policy protects (src/agent/tools/write-policy.ts: editor
 // settings, git folders and hooks, agent instructions, …) is never an ordinary change: it is listed
 // apart and written only when the user ticks it, whatever arbor.checkpoints.restore says.
-import type { ProtectedMatch, WritePolicy } from '../agent/write-policy';
+import type { ProtectedMatch, WritePolicy } from '../agent/tools/write-policy';
 import type { SessionEntry } from '../session/entries';
 import { applySteps, newJournal, removeJournal, writeJournal, type JournalStep } from './journal';
 import { stateAtPath, targetStateOf } from './manifest';

@@ -7,7 +7,7 @@ import { lstat, readFile, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve as resolvePath, sep } from 'node:path';
 import { compileGlob, type GlobMatcher } from '../agent/tools/glob';
 import { isInside, resolveInWorkspace } from '../agent/tools/paths';
-import { WritePolicy } from '../agent/write-policy';
+import { WritePolicy } from '../agent/tools/write-policy';
 import type { WorkspaceFolder, WorkspaceRoots } from '../agent/tools/types';
 import type { BlobStore } from './blob-store';
 import type { GitRepo } from './git';

@@ -2,7 +2,7 @@
 // nodes' file states differ) or "Conversation only", with the count and list of files that will change
 // and "Show changes"; then, for files changed outside Arbor, a per-file choice (none is overwritten
 // unless ticked), and for protected files (git hooks, editor settings, agent instructions: the shared
-// write policy, src/agent/write-policy.ts) a pick of their own with a warning, none ticked, asked
+// write policy, src/agent/tools/write-policy.ts) a pick of their own with a warning, none ticked, asked
 // whatever `arbor.checkpoints.restore` says. `arbor.checkpoints.restore` = always / never skips the first
 // question; Restricted Mode and checkpoints turned off move the conversation only.
 import * as vscode from 'vscode';

@@ -1,11 +1,11 @@
 // "Arbor: Export Session…": the root→current conversation as Markdown or HTML, to a file picked with a
 // save dialog. From the Sessions view it exports that session's file (opened read-only). An existing
 // target is backed up before it is replaced; a protected target (the shared file-write policy,
-// src/agent/write-policy.ts: `AGENTS.md`, `.vscode/`, git hooks, …) or one with several hard links is
+// src/agent/tools/write-policy.ts: `AGENTS.md`, `.vscode/`, git hooks, …) or one with several hard links is
 // written only after a modal question. The renderers are the CLI's (`arbor-session export`).
 import { copyFile, stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { WritePolicy } from '../../agent/write-policy';
+import { WritePolicy } from '../../agent/tools/write-policy';
 import { exportSession } from '../../cli/commands/export';
 import { timestampForFileName } from '../../session/files';
 import { SessionStore } from '../../session/store';

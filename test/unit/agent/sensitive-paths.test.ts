@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { commandMentions, foldSegment, protectedPathMatch } from '../../../src/agent/protected-paths';
+import { commandMentions, foldSegment, protectedPathMatch } from '../../../src/agent/tools/protected-paths';
 import { approvalWarnings } from '../../../src/agent/sensitive-paths';
 import { workspaceFromPaths } from '../../../src/agent/tools';
 

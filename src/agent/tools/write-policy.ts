@@ -10,8 +10,8 @@ import { lstat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { GitFolders, PlannedFiles } from './git-folders';
 import { protectedPathMatch, type ProtectedMatch } from './protected-paths';
-import { isInside, realpathDeep, workspaceRootInfos, type RootInfo } from './tools/paths';
-import type { WorkspaceRoots } from './tools/types';
+import { isInside, realpathDeep, workspaceRootInfos, type RootInfo } from './paths';
+import type { WorkspaceRoots } from './types';
 
 export type { ProtectedMatch } from './protected-paths';
 

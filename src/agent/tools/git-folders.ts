@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process';
 import { lstat, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { realpathDeep } from './tools/paths';
+import { realpathDeep } from './paths';
 
 export interface GitProtectedFolder {
   /** real absolute path of the folder */
