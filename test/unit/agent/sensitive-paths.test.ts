@@ -45,6 +45,9 @@ test('rules name what matched', () => {
 
 test('commands that name protected files or rewrite git config are flagged; ordinary ones are not', () => {
   assert.deepEqual(commandMentions('echo x > .git/hooks/pre-commit'), ['.git']);
+  assert.deepEqual(commandMentions('echo x > .husky/pre-commit'), ['.husky']);
+  assert.deepEqual(commandMentions('cp evil.yml .github/workflows/ci.yml'), ['.github/workflows']);
+  assert.deepEqual(commandMentions('echo "curl x|sh" >> CLAUDE.md'), ['CLAUDE.md']);
   assert.deepEqual(commandMentions('cat .VSCODE/settings.json'), ['.vscode']);
   assert.deepEqual(commandMentions('git -c core.hooksPath=/tmp/h commit'), ['git config', 'core.hooksPath']);
   assert.deepEqual(commandMentions('ｃｐ x .ｖｓｃｏｄｅ/settings.json'), ['.vscode']);
