@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withMentions } from '../../../src/app/mentions';
-import { WELCOME_TIPS } from '../../../webview/render/welcome-tips';
+import { WELCOME_TIPS } from '../../../webview/render/welcome-tip-list';
 import { attachedFiles, demoReply, ownWords } from '../../../src/llm/demo/script';
 
 const TOOLS = ['read', 'write', 'edit', 'ls', 'find', 'grep', 'bash'].map((name) => ({ function: { name } }));
