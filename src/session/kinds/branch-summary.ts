@@ -1,7 +1,7 @@
 // `branch_summary` entries: what happened on a branch the user left, a message of its own in the context
 // (skipped there when empty, as pi does).
 import type { BranchSummaryMessage } from '../../core/messages';
-import { withoutHeadings } from '../../core/plain-line';
+import { plainMarkdown, withoutHeadings } from '../../core/plain-line';
 import type { BranchSummaryEntry } from '../entries';
 import type { EntryKind } from './kind';
 import { addFiles, stageOf, textView } from '../../app/entry-views';
@@ -29,7 +29,7 @@ export const branchSummaryKind: EntryKind<BranchSummaryEntry> = {
   treeKind: () => 'branch_summary',
   summaryLine: (entry) => markdownFirstLine(withoutHeadings(entry.summary)),
   look: (entry, t) => ({ kind: t('Branch summary'), icon: 'git-merge', text: entry.summary }),
-  searchable: (entry) => ({ kind: 'branchSummary', text: str(entry.summary) }),
+  searchable: (entry) => ({ kind: 'branchSummary', text: plainMarkdown(str(entry.summary)) }),
   cliKind: (entry) => entry.type,
   cliText: (entry) => entry.summary,
   sections: (entry) => (entry.summary ? [{ title: 'Branch summary', text: entry.summary }] : []),

@@ -2,7 +2,7 @@
 // system message) enters the context only where the compaction opens it (context.ts's path rules).
 import type { CompactionSummaryMessage } from '../../core/messages';
 import { nativePayloadsOf } from '../../core/native-compaction';
-import { withoutHeadings } from '../../core/plain-line';
+import { plainMarkdown, withoutHeadings } from '../../core/plain-line';
 import type { CompactionEntry } from '../entries';
 import type { EntryKind } from './kind';
 import { finiteCount, optionalText } from '../../app/normalize-view';
@@ -45,7 +45,7 @@ export const compactionKind: EntryKind<CompactionEntry> = {
   treeKind: () => 'compaction',
   summaryLine: (entry) => markdownFirstLine(entry.shortSummary ?? withoutHeadings(entry.summary)),
   look: (entry, t) => ({ kind: t('Compaction summary ({0} tokens before)', entry.tokensBefore), icon: 'fold', text: entry.summary }),
-  searchable: (entry) => ({ kind: 'compaction', text: join([str(entry.summary), str(entry.shortSummary)]) }),
+  searchable: (entry) => ({ kind: 'compaction', text: plainMarkdown(join([str(entry.summary), str(entry.shortSummary)])) }),
   cliKind: (entry) => entry.type,
   cliText: (entry) => entry.summary,
   sections: (entry, problems) => [{ title: `Compaction summary (${finiteCount(entry.tokensBefore, 'tokensBefore', problems)} tokens before)`, text: entry.summary }],

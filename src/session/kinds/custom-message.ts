@@ -6,6 +6,7 @@ import type { EntryKind } from './kind';
 import { customMessageView } from '../../app/entry-views';
 import { contentFirstLine, markdownFirstLine } from '../../app/summary-text';
 import { searchContentText } from '../search-text';
+import { plainMarkdown } from '../../core/plain-line';
 import { exportContentText } from './message';
 
 function message(entry: CustomMessageEntry): CustomMessage {
@@ -30,7 +31,7 @@ export const customMessageKind: EntryKind<CustomMessageEntry> = {
   treeKind: () => 'custom_message',
   summaryLine: (entry) => markdownFirstLine(contentFirstLine(entry.content)),
   look: (entry, t) => ({ kind: t('Extension message ({0})', entry.customType), icon: 'extensions', text: lookText(entry.content) }),
-  searchable: (entry) => (entry.display === false ? undefined : { kind: 'custom', text: searchContentText(entry.content) }),
+  searchable: (entry) => (entry.display === false ? undefined : { kind: 'custom', text: plainMarkdown(searchContentText(entry.content)) }),
   cliKind: (entry) => entry.type,
   cliText: (entry) => entry.customType,
   sections: (entry, problems) => [{ title: `Extension message (${entry.customType})`, text: exportContentText(entry.content, problems) }],

@@ -10,6 +10,7 @@ import { assistantView, baseView, customMessageView, textBlocks } from '../../ap
 import { contentFirstLine, firstLine, markdownFirstLine, type TextContent } from '../../app/summary-text';
 import { argumentText, join, searchContentText, str, type Searchable } from '../search-text';
 import { bashExecutionText } from '../convert';
+import { plainMarkdown, toolCallLine } from '../../core/plain-line';
 
 type Role = AgentMessage['role'];
 const SHOWN_ROLES: ReadonlySet<string> = new Set<Role>(['user', 'assistant', 'toolResult', 'bashExecution']);
@@ -71,8 +72,8 @@ function summaryLine(entry: MessageEntry): string {
   if (message.role === 'assistant') {
     const text = markdownFirstLine(contentFirstLine(message.content as TextContent));
     if (text) return text;
-    const tools = message.content.filter((b) => b.type === 'toolCall').map((b) => (b as { name: string }).name);
-    if (tools.length > 0) return `→ ${tools.join(', ')}`;
+    const tools = message.content.filter((b) => b.type === 'toolCall').map((b) => toolCallLine((b as { name: string }).name, (b as { arguments?: unknown }).arguments));
+    if (tools.length > 0) return tools.join(', ');
     return message.stopReason === 'error' ? firstLine(message.errorMessage ?? 'error') : '';
   }
   if (message.role === 'toolResult') return contentFirstLine(message.content, `${message.toolName}: `);
@@ -141,7 +142,7 @@ function searchable(entry: Record<string, unknown>): Searchable | undefined {
     case 'bashExecution':
       return { kind: 'bash', text: join([str(message.command), str(message.output)]) };
     case 'custom':
-      return message.display === false ? undefined : { kind: 'custom', text: searchContentText(message.content) };
+      return message.display === false ? undefined : { kind: 'custom', text: plainMarkdown(searchContentText(message.content)) };
     default:
       return undefined; // system and omp's roles: nothing the user typed or read in the chat
   }
@@ -160,7 +161,7 @@ function assistantSearchText(message: Record<string, unknown>): string {
   if (Array.isArray(message.content)) {
     for (const block of message.content as Record<string, unknown>[]) {
       if (!block || typeof block !== 'object') continue;
-      if (block.type === 'text') parts.push(str(block.text));
+      if (block.type === 'text') parts.push(plainMarkdown(str(block.text)));
       else if (block.type === 'thinking') parts.push(str(block.thinking)); // never the signature
       else if (block.type === 'toolCall') parts.push(join([str(block.name), argumentText(block.arguments)], ' '));
     }

@@ -34,9 +34,15 @@ export function firstLine(text: string, max = MAX_TITLE): string {
   return firstLineOf(text, max);
 }
 
+/**
+ * The title is plain text: the kind's own one-line summary (Markdown marks off, a tool call as "write
+ * README.md", never its JSON). A summary is named by its kind and its first line, so two summaries differ.
+ */
 export function presentEntry(entry: SessionEntry): EntryPresentation {
-  const base = kindOf(entry).look(entry, t);
-  const line = firstLine(base.text);
-  const title = entry.type === 'compaction' || entry.type === 'branch_summary' ? base.kind : line || base.kind;
+  const kind = kindOf(entry);
+  const base = kind.look(entry, t);
+  const line = firstLine(kind.summaryLine(entry) || firstLine(base.text));
+  const summary = entry.type === 'compaction' || entry.type === 'branch_summary';
+  const title = summary ? (line ? t('{0}: {1}', base.kind, line) : base.kind) : line || base.kind;
   return { ...base, title };
 }
