@@ -69,3 +69,12 @@ test('what search matches and shows of a summary or a reply is plain text', () =
   const reply = assistant('a1', [{ type: 'text', text: 'Finished the *stock* report.' }]);
   assert.equal(kindOf(reply).searchable(reply as unknown as Record<string, unknown>)?.text, 'Finished the stock report.');
 });
+
+test('a point is named by its label, else by the first words of its title, never by its id', async () => {
+  const { pointName } = await import('../../../src/vscode/tree/entry-presentation');
+  const reply = assistant('06c0d65b', [{ type: 'text', text: 'The **notes** say gamma.' }]);
+  assert.equal(pointName(reply, undefined), 'The notes say gamma.');
+  assert.equal(pointName(reply, ' gamma try '), 'gamma try');
+  const long = assistant('3a884279', [{ type: 'text', text: 'Refactored the payment provider configuration loader and its tests' }]);
+  assert.equal(pointName(long, undefined), 'Refactored the payment…');
+});
