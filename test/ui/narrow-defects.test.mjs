@@ -1,7 +1,7 @@
 // Issue #28 item 3.3 at the default ~300 px side bar (real workbench, fake LLM, a pre-written session long
 // enough to scroll): the label input is not covered by the message toolbar and takes a click; Edit's
 // in-place editor is never under the "Jump to latest" pill; a tool card's head shows the file name whole;
-// the header's subtitle is not cut. Screenshots in the four themes: test-results/narrow-defects-*.png.
+// the header's subtitle is not cut; in high contrast Approve stands out from Always and Deny. Screenshots in the four themes: test-results/narrow-defects-*.png.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -115,6 +115,23 @@ wb.test('a tool card head shows the file name whole while it awaits approval', a
     await setColorTheme(page, theme, kind);
     await card.scrollIntoViewIfNeeded();
     await screenshot(page, `narrow-defects-card-${tag}`);
+    // issue #28 item 3.9: in high contrast, Approve must not look like Always and Deny
+    const looks = await card.locator('.approval').evaluate((row) => {
+      const look = (action) => {
+        const host = row.querySelector(`vscode-button[data-action="${action}"]`);
+        const inner = host.shadowRoot?.querySelector('button');
+        const h = getComputedStyle(host);
+        const b = inner ? getComputedStyle(inner) : h;
+        return { background: h.backgroundColor, border: `${h.borderTopWidth} ${h.borderTopStyle} ${h.borderTopColor}`, outline: `${h.outlineWidth} ${h.outlineStyle} ${h.outlineColor}`, weight: b.fontWeight };
+      };
+      return { approve: look('approve'), always: look('approveAlways'), deny: look('deny') };
+    });
+    console.log(`# figures narrow-defects buttons ${tag}: ${JSON.stringify(looks)}`);
+    if (tag.startsWith('hc')) {
+      assert.notDeepEqual(looks.approve, looks.always, `${tag}: Approve differs from Always`);
+      assert.notDeepEqual(looks.approve, looks.deny, `${tag}: Approve differs from Deny`);
+      assert.match(looks.approve.outline, /^[2-9]px solid/, `${tag}: Approve has a visible border of its own`);
+    }
   }
   await card.locator('vscode-button[data-action="deny"]').click();
   await chat.locator('.msg-assistant', { hasText: 'Left as it was.' }).waitFor({ timeout: 30_000 });
