@@ -7,11 +7,24 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readyChat, screenshot } from '../harness/browser.mjs';
+import { clickMenuItem, expandPane, readyChat, screenshot, sidebarPane } from '../harness/browser.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
 // a small kept tail, so /compact has something to summarize after a few turns
-const wb = useWorkbench('demo-defects', { settings: { 'workbench.colorTheme': 'Default Dark Modern', 'arbor.compaction.keepRecentTokens': 200 } });
+// the walkthrough opens on the first activation, as for a newcomer
+const wb = useWorkbench('demo-defects', { settings: { 'workbench.colorTheme': 'Default Dark Modern', 'arbor.compaction.keepRecentTokens': 200, 'workbench.welcomePage.walkthroughs.openOnInstall': true } });
+
+/** The walkthrough's "Send a prompt" step, and whether it is ticked. */
+const sendPromptStep = (page) => page.locator('.part.editor .getting-started-step', { hasText: 'Send a prompt' }).first();
+const ticked = async (page) => (await sendPromptStep(page).locator('.codicon-getting-started-step-checked').count()) > 0;
+
+wb.test("opening the chat does not tick the walkthrough's \"Send a prompt\"", async (page) => {
+  await sendPromptStep(page).waitFor({ timeout: 60_000 });
+  await readyChat(page);
+  await page.waitForTimeout(1000); // what opening the chat ticks is ticked by now
+  await screenshot(page, 'demo-defects-walkthrough-chat-open');
+  assert.equal(await ticked(page), false, 'no prompt was sent yet');
+});
 
 wb.test('the "Summarize a file with @" suggestion gets a summary, never a proposed write', async (page, server) => {
   const readme = readFileSync(join(server.workspace, 'README.md'), 'utf8');
@@ -31,6 +44,12 @@ wb.test('the "Summarize a file with @" suggestion gets a summary, never a propos
   assert.match(text, /summary of `?README\.md`?/i, 'the demo summarises the attached file');
   assert.equal(readFileSync(join(server.workspace, 'README.md'), 'utf8'), readme, 'README.md untouched');
   await screenshot(page, 'demo-defects-suggestion-dark');
+  // the prompt ticks the walkthrough's step (issue #28 item 3.10)
+  await sendPromptStep(page).locator('.codicon-getting-started-step-checked').waitFor({ timeout: 10_000 });
+  // the status bar meter names the session it measures
+  const meter = await page.locator('.part.statusbar [aria-label*="Arbor context"]').first().getAttribute('aria-label');
+  console.log(`# status bar meter: ${JSON.stringify(meter)}`);
+  assert.match(meter, /^Session: Summarize @README\.md\n/);
 }, { timeout: 120_000 });
 
 /** The lines of every Arbor.log under the workbench's user data. */
@@ -57,8 +76,8 @@ wb.test('"Conversation compacted." goes when the next turn starts; no native com
   await notice.waitFor({ timeout: 60_000 });
   await chat.locator('.marker-compaction').first().waitFor({ timeout: 30_000 });
   await screenshot(page, 'demo-defects-compacted');
-  await send(chat, 'list files');
-  await chat.locator('.msg-assistant', { hasText: "I'll list the files" }).waitFor({ timeout: 30_000 });
+  await send(chat, 'find *.js');
+  await chat.locator('.msg-assistant', { hasText: "I'll look for files matching" }).first().waitFor({ timeout: 30_000 });
   await chat.locator('#app[data-busy="false"]').waitFor({ timeout: 30_000 });
   assert.equal(await notice.count(), 0, 'the notice went when the next turn started');
   await screenshot(page, 'demo-defects-after-compacted');
@@ -66,3 +85,22 @@ wb.test('"Conversation compacted." goes when the next turn starts; no native com
   console.log(`# Arbor log lines about native compaction: ${JSON.stringify(native)}`);
   assert.deepEqual(native, [], 'the demo is in use: no native compaction is tried');
 }, { timeout: 150_000 });
+
+wb.test('the delete confirmation names the session, not its storage path', async (page) => {
+  const chat = await readyChat(page);
+  await send(chat, '/new');
+  await chat.locator('#welcome').waitFor({ timeout: 20_000 });
+  await expandPane(page, 'Sessions');
+  const row = sidebarPane(page, 'Sessions').locator('.monaco-list-row', { hasText: 'Summarize @README.md' }).first();
+  await row.waitFor({ timeout: 20_000 });
+  await row.click({ button: 'right' });
+  await clickMenuItem(page, 'Delete Session');
+  const dialog = page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ timeout: 10_000 });
+  const text = await dialog.innerText();
+  console.log(`# delete confirmation: ${JSON.stringify(text)}`);
+  await screenshot(page, 'demo-defects-delete-confirmation');
+  await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
+  assert.doesNotMatch(text, /\.jsonl|\/[\w.-]+\//, 'no storage path');
+  assert.match(text, /Summarize @README\.md/, 'the session is named by its title');
+});
