@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { clickMenuItem, expandPane, readyChat, screenshot, sidebarPane } from '../harness/browser.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
+import { paste, redPng } from '../harness/images.mjs';
 
 // a small kept tail, so /compact has something to summarize after a few turns
 // the walkthrough opens on the first activation, as for a newcomer
@@ -85,6 +86,18 @@ wb.test('"Conversation compacted." goes when the next turn starts; no native com
   console.log(`# Arbor log lines about native compaction: ${JSON.stringify(native)}`);
   assert.deepEqual(native, [], 'the demo is in use: no native compaction is tried');
 }, { timeout: 150_000 });
+
+// Issue #28 item 3.12: the walk-through's simulated paste attached nothing. A real ClipboardEvent whose
+// DataTransfer holds an image File, dispatched on the composer's textarea, with the demo model in use.
+wb.test('an image pasted into the composer is attached and reaches the demo model', async (page) => {
+  const chat = await readyChat(page);
+  await paste(chat, [{ name: 'pasted.png', type: 'image/png', base64: redPng(40, 30) }]);
+  await chat.locator('#image-chips .image-chip', { hasText: 'pasted.png' }).waitFor({ timeout: 15_000 });
+  await screenshot(page, 'demo-defects-pasted-image');
+  await send(chat, 'What is in this picture?');
+  await chat.locator('.msg-assistant', { hasText: 'You attached 1 image' }).first().waitFor({ timeout: 30_000 });
+  assert.equal(await chat.locator('#image-chips .image-chip').count(), 0, 'the chip went with the message');
+});
 
 wb.test('the delete confirmation names the session, not its storage path', async (page) => {
   const chat = await readyChat(page);
