@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { presentEntry, useLocalizer } from '../../../src/vscode/tree/entry-presentation';
 import type { SessionEntry } from '../../../src/session/entries';
 import { plainMarkdownLine } from '../../../src/core/plain-line';
-import { kindOf } from '../../../src/session/kinds/index';
+import { entryTypeOf } from '../../../src/session/entry-types';
 
 const base = { id: 'e1', parentId: null, timestamp: '2026-01-01T00:00:00.000Z' };
 const toolResult = {
@@ -64,10 +64,10 @@ test("a search hit's snippet as its label is plain text (search-sessions.ts hitI
 
 test('what search matches and shows of a summary or a reply is plain text', () => {
   const summary = branchSummary('b1', '## Goal\nAdd the `stock` report.\n\n## Progress\n- [x] Looked at the **inventory**\n```js\nx()\n```');
-  const text = kindOf(summary).searchable(summary as unknown as Record<string, unknown>)?.text ?? '';
+  const text = entryTypeOf(summary).searchable(summary as unknown as Record<string, unknown>)?.text ?? '';
   assert.equal(text, 'Goal\nAdd the stock report.\nProgress\n[x] Looked at the inventory\nx()');
   const reply = assistant('a1', [{ type: 'text', text: 'Finished the *stock* report.' }]);
-  assert.equal(kindOf(reply).searchable(reply as unknown as Record<string, unknown>)?.text, 'Finished the stock report.');
+  assert.equal(entryTypeOf(reply).searchable(reply as unknown as Record<string, unknown>)?.text, 'Finished the stock report.');
 });
 
 test('a point is named by its label, else by the first words of its title, never by its id', async () => {
