@@ -9,6 +9,8 @@ export const DEFAULT_SUMMARY_MS = 20_000;
 export const GROWTH_MARGIN = 1.25;
 /** Weight of the newest observation in the running averages. */
 const SMOOTHING = 0.5;
+/** A rate from fewer turns is noise (a first big paste, a session being loaded): the band stays put. */
+export const MIN_GROWTH_SAMPLES = 3;
 
 interface Observation {
   at: number;
@@ -29,6 +31,7 @@ export class GrowthMeter {
   private perSecond: number | undefined;
   private perTurn: number | undefined;
   private summary: number | undefined;
+  private samples = 0;
 
   /**
    * The context measured at `at` (ms). A smaller context (a compaction, pruning) restarts the
@@ -40,6 +43,7 @@ export class GrowthMeter {
     this.last = { at, tokens };
     if (!last || tokens < last.tokens || at <= last.at) return;
     const added = tokens - last.tokens;
+    this.samples++;
     this.perTurn = smooth(this.perTurn, added);
     this.perSecond = smooth(this.perSecond, (added * 1000) / (at - last.at));
   }
@@ -49,9 +53,9 @@ export class GrowthMeter {
     if (Number.isFinite(ms) && ms > 0) this.summary = smooth(this.summary, ms);
   }
 
-  /** Undefined until the context was seen growing at least once. */
+  /** Undefined until the context was seen growing MIN_GROWTH_SAMPLES times. */
   estimate(): GrowthEstimate | undefined {
-    if (this.perSecond === undefined || this.perTurn === undefined) return undefined;
+    if (this.perSecond === undefined || this.perTurn === undefined || this.samples < MIN_GROWTH_SAMPLES) return undefined;
     return {
       tokensPerSecond: this.perSecond,
       tokensPerTurn: this.perTurn,

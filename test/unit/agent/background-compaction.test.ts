@@ -203,13 +203,13 @@ test('fast turns: the band starts as far below the threshold as the context grow
   try {
     // 700 tokens per 200 ms turn (3,500 tokens/s): with the default 20 s summary time the band is wider
     // than the static one ([9600, 10000]); the summary starts long before the threshold.
-    fastTurns(h, 5_000, 700, 200, 1);
-    assert.equal(h.background.pending, undefined, 'one observation: no rate yet, 5,700 is below the band');
-    fastTurns(h, 5_700, 700, 200, 1);
-    assert.ok(h.background.pending, 'started at 6,400 tokens, 3,600 below the threshold');
+    fastTurns(h, 4_300, 700, 200, 3);
+    assert.equal(h.background.pending, undefined, 'two turns of growth are not a rate yet; 6,400 is below the static band');
+    fastTurns(h, 6_400, 700, 200, 1);
+    assert.ok(h.background.pending, 'started at 7,100 tokens, 2,900 below the threshold');
     // It keeps less than keepRecentTokens (the growth until the threshold makes up the rest): an eighth
     // of it, the least it keeps.
-    assert.ok(h.logs.some((l) => /at 6400 tokens \(keeping ~100\)/.test(l)), h.logs.join('\n'));
+    assert.ok(h.logs.some((l) => /at 7100 tokens \(keeping ~100\)/.test(l)), h.logs.join('\n'));
   } finally {
     release();
     await h.done();
@@ -232,24 +232,24 @@ test('a summary started too early is written once more near the threshold; the f
   const h = await setup();
   const jobs = () => h.logs.filter((l) => l.includes('background compaction: summarizing')).length;
   try {
-    fastTurns(h, 5_000, 700, 200, 2); // in the default-time band at 6,400
+    fastTurns(h, 4_300, 700, 200, 4); // in the default-time band at 7,100
     const first = h.background.pending;
     assert.ok(first);
     h.clock.advance(1_000); // the summary took 1 s: now known
     await first;
     assert.equal(jobs(), 1, h.logs.join('\n'));
     // The next turn, 1.2 s later: 2,042 tokens/s (smoothed) × 1 s × 1.25 + 700 per turn → the band starts
-    // 3,252 below the threshold, at 6,748. The ready summary would keep 100 + 3,600 = 3,700 > 880
-    // (keepRecentTokens + 10%), one written now 100 + 2,900: written again.
-    fastTurns(h, 6_400, 700, 200, 1);
-    assert.ok(h.logs.some((l) => l.includes('would keep too much; writing it again at 7100')), h.logs.join('\n'));
+    // 3,252 below the threshold, at 6,748. The ready summary would keep 100 + 2,900 = 3,000 > 880
+    // (keepRecentTokens + 10%), one written now 100 + 2,200: written again.
+    fastTurns(h, 7_100, 700, 200, 1);
+    assert.ok(h.logs.some((l) => l.includes('would keep too much; writing it again at 7800')), h.logs.join('\n'));
     await h.background.pending;
     assert.equal(jobs(), 2, 'one more summary, no more');
-    fastTurns(h, 7_100, 700, 200, 1);
+    fastTurns(h, 7_800, 700, 200, 1);
     assert.equal(jobs(), 2, 'not rewritten twice');
     const prepared = await h.background.take(10_300);
     assert.ok(prepared, 'the second summary is committed');
-    assert.ok(h.logs.some((l) => l.includes('committing the summary written at 7100')), h.logs.join('\n'));
+    assert.ok(h.logs.some((l) => l.includes('committing the summary written at 7800')), h.logs.join('\n'));
   } finally {
     await h.done();
   }
@@ -263,15 +263,15 @@ test('the fallback is committed at the threshold when the rewritten summary is n
     return summary(request);
   });
   try {
-    fastTurns(h, 5_000, 700, 200, 2);
+    fastTurns(h, 4_300, 700, 200, 4);
     h.clock.advance(1_000);
     await h.background.pending;
     hold = true;
-    fastTurns(h, 6_400, 700, 200, 1); // rewriting, held
-    assert.ok(h.logs.some((l) => l.includes('writing it again at 7100')), h.logs.join('\n'));
+    fastTurns(h, 7_100, 700, 200, 1); // rewriting, held
+    assert.ok(h.logs.some((l) => l.includes('writing it again at 7800')), h.logs.join('\n'));
     const prepared = await h.background.take(10_300);
     assert.ok(prepared, 'no wait: the ready fallback');
-    assert.ok(h.logs.some((l) => l.includes('committing the summary written at 6400') && l.includes('not ready')), h.logs.join('\n'));
+    assert.ok(h.logs.some((l) => l.includes('committing the summary written at 7100') && l.includes('not ready')), h.logs.join('\n'));
   } finally {
     hold = false;
     for (const release of held) release();

@@ -6,38 +6,43 @@ import { DEFAULT_SUMMARY_MS, GROWTH_MARGIN, GrowthMeter } from '../../../src/com
 import { backgroundBandStart, compactionThreshold } from '../../../src/compaction/thresholds';
 import { DEFAULT_COMPACTION_SETTINGS } from '../../../src/compaction/settings';
 
-test('nothing is estimated before the context was seen growing', () => {
+test('nothing is estimated before the context was seen growing three times', () => {
   const meter = new GrowthMeter();
   assert.equal(meter.estimate(), undefined);
   meter.observe(0, 1_000);
+  meter.observe(100, 2_000);
+  meter.observe(200, 3_000);
   assert.equal(meter.expectedGrowth(), undefined);
+  meter.observe(300, 4_000);
+  assert.ok(meter.expectedGrowth()! > 0);
 });
 
-test('tokens per second and per turn, smoothed; the same figure twice is one observation', () => {
+/** A meter that saw `samples` turns of `tokens` each, `ms` apart. */
+function warmed(tokens: number, ms: number, samples = 3): GrowthMeter {
   const meter = new GrowthMeter();
-  meter.observe(0, 1_000);
-  meter.observe(500, 2_000); // 1,000 in 0.5 s
-  meter.observe(500, 2_000); // the same turn checked again
+  for (let i = 0; i <= samples; i++) meter.observe(i * ms, i * tokens);
+  return meter;
+}
+
+test('tokens per second and per turn, smoothed; the same figure twice is one observation', () => {
+  const meter = warmed(1_000, 500); // 1,000 in 0.5 s, three times
+  meter.observe(1_500, 3_000); // the same turn checked again
   assert.deepEqual(meter.estimate(), { tokensPerSecond: 2_000, tokensPerTurn: 1_000, summaryMs: DEFAULT_SUMMARY_MS, summaryMeasured: false });
-  meter.observe(1_500, 2_500); // 500 in 1 s
+  meter.observe(2_500, 3_500); // 500 in 1 s
   assert.equal(meter.estimate()!.tokensPerSecond, 1_250);
   assert.equal(meter.estimate()!.tokensPerTurn, 750);
 });
 
 test('a smaller context (a compaction) restarts the measurement without counting as growth', () => {
-  const meter = new GrowthMeter();
-  meter.observe(0, 10_000);
-  meter.observe(1_000, 11_000);
-  meter.observe(2_000, 3_000);
+  const meter = warmed(1_000, 1_000); // 1,000 tokens/s up to 3,000 tokens at 3 s
+  meter.observe(4_000, 500);
   assert.equal(meter.estimate()!.tokensPerSecond, 1_000);
-  meter.observe(4_000, 5_000); // 2,000 in 2 s from the compacted figure
+  meter.observe(6_000, 2_500); // 2,000 in 2 s from the compacted figure
   assert.equal(meter.estimate()!.tokensPerSecond, 1_000);
 });
 
 test('the expected growth: rate × summary time × margin + one turn', () => {
-  const meter = new GrowthMeter();
-  meter.observe(0, 0);
-  meter.observe(200, 1_400); // 7,000 tokens/s, 1,400 per turn
+  const meter = warmed(1_400, 200); // 7,000 tokens/s, 1,400 per turn
   meter.summaryTook(3_000);
   meter.summaryTook(0); // not a measurement
   assert.equal(meter.estimate()!.summaryMs, 3_000);
