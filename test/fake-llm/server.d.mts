@@ -97,6 +97,8 @@ export interface FakeRequest {
   promptTokens: number;
   auth: 'valid' | 'invalid' | 'missing' | 'unchecked';
   time: number;
+  /** Anthropic: the usage the answer reported (uncached input, cache writes and reads, output) */
+  usage?: { input_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number; output_tokens: number };
 }
 
 export interface FakeLlm {

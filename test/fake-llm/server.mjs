@@ -419,7 +419,7 @@ export async function startFakeLlm(options = {}) {
     const model = body.model ?? 'fake-claude';
     const strict = state.config.strictAnthropic && req.headers['anthropic-version'] === '2026-10-21';
     const promptTotal = anthropicBlocks(body).reduce((s, b) => s + b.tokens, 0);
-    record(req, '/v1/messages', 'anthropic', body, promptTotal);
+    const recorded = record(req, '/v1/messages', 'anthropic', body, promptTotal);
     const compaction = body.compaction ? compactionAnswer(req, body) : compactionReplayError(req, body);
     if (compaction) return sendJson(res, compaction.status, compaction.body);
     if (strict && ['temperature', 'top_p', 'top_k'].some((k) => body[k] !== undefined)) {
@@ -454,6 +454,8 @@ export async function startFakeLlm(options = {}) {
     const stop = turn.stop && turn.stop !== 'auto' ? stopMap[turn.stop] ?? turn.stop : truncated ? (windowBound ? 'model_context_window_exceeded' : 'max_tokens') : hasTools ? 'tool_use' : 'end_turn';
     const { usage: inUsage } = anthropicUsage(body, turn.usage);
     const output = outputTokens(produced);
+    // what this request is billed for, read by bench/compaction-cost.mjs
+    recorded.usage = { ...inUsage, output_tokens: output };
     const id = 'msg_' + randomBytes(10).toString('hex');
     const toolUses = (produced.toolCalls ?? []).map((c, i) => ({ id: c.id ?? `toolu_${hash(id + i).slice(0, 20)}`, name: c.name, input: c.input ?? {} }));
     const content = [];
