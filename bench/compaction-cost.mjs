@@ -5,16 +5,20 @@
 // had, the pi column is skipped with the reason printed and the bench fails.
 //
 // One scripted coding session (bench/lib/cost-session.mjs: user requests, tool calls, large tool results)
-// is played three times against the same loopback fake Anthropic provider (test/fake-llm/server.mjs),
-// which counts what each request is billed for with Anthropic's prompt caching (uncached input, cache
-// writes, cache reads, output):
+// is played three times per API against the same loopback fake provider (test/fake-llm/server.mjs), which
+// counts what each request is billed for with the provider's prompt caching (Anthropic Messages with
+// cache_control breakpoints: uncached input, cache writes, cache reads; OpenAI chat completions with
+// automatic prefix caching: prompt and cached tokens) and output:
 //   - pi 1.6.0's own shouldCompact / prepareCompaction / compact(), in a child process under Node 22;
 //   - Arbor's CompactionRunner with the summary sent as a transcript (the summarizer's own request);
-//   - Arbor's CompactionRunner with the summary asked as the continuation of the agent's conversation.
+//   - Arbor's CompactionRunner given the agent's live request: the summary is asked as its continuation
+//     where the model's cache prices make that cheaper than the transcript.
 // Before each compaction the agent's own last request (system prompt, tools, context) is sent once, as the
 // agent loop sends it, so the provider's cache holds what a real session would; it is not billed to
-// compaction. Prices in units of the input price: cache writes 1.25, reads 0.1, output 5 (Claude Sonnet).
-// Target: Arbor's billed cost (continuation form) ≤ 0.7 × pi's. Results: bench/results/compaction-cost.*
+// compaction. Prices in units of the input price: Anthropic (Claude Sonnet) cache writes 1.25, reads 0.1,
+// output 5; OpenAI cached input 0.5 and output 4 (GPT-4o class), cached 0.1 and output 8 (GPT-5 class).
+// Target: Arbor's billed cost (continuation form) ≤ 0.7 × pi's at every price. Results:
+// bench/results/compaction-cost.{json,md}, as `metrics` rows that bench/run-all.mjs collects.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,10 +40,14 @@ const QUICK = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1
 const TURNS = QUICK ? 60 : 120;
 const WINDOW = 128_000;
 const TARGET = 0.7;
-/** Anthropic's prices relative to uncached input (Claude Sonnet: $3 in, $15 out, writes 1.25×, reads 0.1×). */
-const PRICE = { input: 1, cacheWrite: 1.25, cacheRead: 0.1, output: 5 };
+/** Prices relative to uncached input, per API (the fake bills each API's way of caching). */
+const PRICES = {
+  'anthropic (Claude Sonnet)': { api: 'anthropic-messages', input: 1, cacheWrite: 1.25, cacheRead: 0.1, output: 5 },
+  'openai (GPT-4o class)': { api: 'openai-completions', input: 1, cacheWrite: 1, cacheRead: 0.5, output: 4 },
+  'openai (GPT-5 class)': { api: 'openai-completions', input: 1, cacheWrite: 1, cacheRead: 0.1, output: 8 },
+};
 
-const fake = await startFakeLlm({ config: { defaultModel: { contextWindow: WINDOW, maxOutputTokens: 8192 } } });
+const fake = await startFakeLlm({ config: { defaultModel: { contextWindow: WINDOW, maxOutputTokens: 8192 }, openaiPromptCache: true } });
 const answers = costSession();
 /** The fake's answers: Arbor's UI recap gets the two sentences it asks for, every other request a checkpoint. */
 function script() {
@@ -48,34 +56,62 @@ function script() {
   fake.addRule({ when: {}, then: { text: summaryAnswer(costSession().text) } });
 }
 
-const model = {
-  provider: 'anthropic', id: 'fake-claude', name: 'Fake Claude', api: 'anthropic-messages', baseUrl: fake.anthropicBaseUrl,
-  contextWindow: WINDOW, maxOutputTokens: 8192, reasoning: false, pricing: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+/** One model per price class: its own pricing decides whether Arbor asks the summary as a continuation. */
+const MODELS = {
+  'anthropic (Claude Sonnet)': {
+    provider: 'anthropic', id: 'fake-claude', name: 'Fake Claude', api: 'anthropic-messages', baseUrl: fake.anthropicBaseUrl,
+    contextWindow: WINDOW, maxOutputTokens: 8192, reasoning: false, pricing: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+  },
+  'openai (GPT-4o class)': {
+    provider: 'openai', id: 'fake-gpt', name: 'Fake GPT', api: 'openai-completions', baseUrl: fake.openaiBaseUrl,
+    contextWindow: WINDOW, maxOutputTokens: 8192, reasoning: false, pricing: { input: 2.5, output: 10, cacheRead: 1.25, cacheWrite: 0 },
+  },
+  'openai (GPT-5 class)': {
+    provider: 'openai', id: 'fake-gpt', name: 'Fake GPT', api: 'openai-completions', baseUrl: fake.openaiBaseUrl,
+    contextWindow: WINDOW, maxOutputTokens: 8192, reasoning: false, pricing: { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0 },
+  },
 };
-const provider = createProvider(model, staticKeyResolver({ anthropic: 'fake-key' }), { maxRetries: 0 });
+const keys = staticKeyResolver({ anthropic: 'fake-key', openai: 'fake-key' });
 const SYSTEM = `You are a coding agent working in a VS Code workspace.\n${answers.text(1500)}`;
 const TOOLS = ['read', 'edit', 'bash'].map((name) => ({
   name, description: `The ${name} tool. ${answers.text(60)}`,
   parameters: { type: 'object', properties: { path: { type: 'string' }, command: { type: 'string' } }, additionalProperties: false },
 }));
 
-/** What the requests in [from, to) were billed, in units of the input price. */
+/** The tokens the requests in [from, to) were billed for, by kind (either API's usage). */
 function billed(from, to = fake.requests.length) {
   const sum = { requests: 0, input: 0, cacheWrite: 0, cacheRead: 0, output: 0 };
   for (const r of fake.requests.slice(from, to)) {
-    const u = r.usage ?? { input_tokens: r.promptTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 0 };
+    const u = r.usage ?? {};
     sum.requests++;
-    sum.input += u.input_tokens;
-    sum.cacheWrite += u.cache_creation_input_tokens;
-    sum.cacheRead += u.cache_read_input_tokens;
-    sum.output += u.output_tokens;
+    if (r.api === 'anthropic') {
+      sum.input += u.input_tokens ?? r.promptTokens;
+      sum.cacheWrite += u.cache_creation_input_tokens ?? 0;
+      sum.cacheRead += u.cache_read_input_tokens ?? 0;
+      sum.output += u.output_tokens ?? 0;
+    } else {
+      const cached = u.prompt_tokens_details?.cached_tokens ?? 0;
+      sum.input += (u.prompt_tokens ?? r.promptTokens) - cached;
+      sum.cacheRead += cached;
+      sum.output += u.completion_tokens ?? 0;
+    }
   }
-  const inputCost = sum.input * PRICE.input + sum.cacheWrite * PRICE.cacheWrite + sum.cacheRead * PRICE.cacheRead;
-  return { ...sum, inputCost: Math.round(inputCost), cost: Math.round(inputCost + sum.output * PRICE.output) };
+  return sum;
+}
+
+const add = (a, b) => Object.fromEntries(Object.keys(a).map((k) => [k, a[k] + b[k]]));
+
+/** Cost in units of the input price. */
+function costOf(tokens, price) {
+  const input = tokens.input * price.input + tokens.cacheWrite * price.cacheWrite + tokens.cacheRead * price.cacheRead;
+  return { inputCost: Math.round(input), cost: Math.round(input + tokens.output * price.output) };
 }
 
 /** Arbor: the real runner on a real store; `continuation` gives it the agent's live request. */
-async function playArbor(continuation) {
+async function playArbor(label, continuation) {
+  const model = MODELS[label];
+  const api = model.api;
+  const provider = createProvider(model, keys, { maxRetries: 0 });
   script();
   const dir = mkdtempSync(join(tmpdir(), 'arbor-bench-cost-'));
   const store = await SessionStore.create({ dir, cwd: dir });
@@ -85,37 +121,36 @@ async function playArbor(continuation) {
     store, settings: () => settings, models: () => ({ current: model, available: [model] }), providerFor: () => provider,
     ...(continuation ? { liveContext: live } : {}),
   });
-  const session = costSession();
+  const session = costSession({ api, provider: model.provider, model: model.id });
   const compactions = [];
-  const spent = { requests: 0, input: 0, cacheWrite: 0, cacheRead: 0, output: 0, inputCost: 0, cost: 0 };
+  let spent = { requests: 0, input: 0, cacheWrite: 0, cacheRead: 0, output: 0 };
   for (let turn = 0; turn < TURNS; turn++) {
     for (const message of session.turn(turn)) await store.appendMessage(message);
     const tokens = engine.measureContext(store.getBranch()).tokens;
     if (!engine.shouldCompact(tokens, WINDOW, settings)) continue;
-    await agentRequest(live());
+    await agentRequest(provider, model, live());
     const from = fake.requests.length;
     const outcome = await runner.run({ reason: 'threshold' });
     if (outcome.status !== 'compacted') throw new Error(`Arbor compaction ${outcome.status}: ${outcome.errorMessage ?? outcome.message ?? ''}`);
     const bill = billed(from);
-    for (const k of Object.keys(spent)) spent[k] += bill[k];
-    compactions.push({ turn, requests: bill.requests, cost: bill.cost, summaryChars: store.getBranch().at(-1).summary.length });
+    spent = add(spent, bill);
+    compactions.push({ turn, requests: bill.requests, summaryChars: store.getBranch().at(-1).summary.length });
   }
   rmSync(dir, { recursive: true, force: true });
   return { compactions, ...spent };
 }
 
 /** The agent's request that produced the newest reply: everything before that reply, as the loop sends it. */
-async function agentRequest(context) {
+async function agentRequest(provider, model, context) {
   const messages = context.messages.slice(0, -1);
   for await (const event of provider.stream({ model, systemPrompt: context.systemPrompt, messages, tools: context.tools, maxTokens: 64 })) void event;
 }
 
 /** pi 1.6.0's compaction in a child process under Node 22, against the same fake provider. */
-async function playPi() {
-  const pi = preparePi(root);
+async function playPi(pi, api) {
   if (pi.skip) return { skipped: pi.skip };
   script();
-  const child = spawn(pi.node, [fileURLToPath(new URL('./lib/pi-compaction-child.mjs', import.meta.url)), pi.bundle, fake.anthropicBaseUrl, String(TURNS), String(WINDOW)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(pi.node, [fileURLToPath(new URL('./lib/pi-compaction-child.mjs', import.meta.url)), pi.bundle, api === 'openai-completions' ? fake.openaiBaseUrl : fake.anthropicBaseUrl, String(TURNS), String(WINDOW), api], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   const code = await new Promise((resolve) => child.on('close', resolve));
@@ -124,50 +159,55 @@ async function playPi() {
   return { compactions, ...billed(0) };
 }
 
-const pi = await playPi();
-const transcript = await playArbor(false);
-const continued = await playArbor(true);
+const piPackage = preparePi(root);
+const plays = {};
+const piPlays = {};
+for (const [label, price] of Object.entries(PRICES)) {
+  // pi's compaction does not depend on prices: one play per API
+  piPlays[price.api] ??= await playPi(piPackage, price.api);
+  plays[label] = { pi: piPlays[price.api], transcript: await playArbor(label, false), continuation: await playArbor(label, true) };
+}
 await fake.close();
 
-const ratio = (a, b) => (b && Number.isFinite(b.cost) ? Number((a.cost / b.cost).toFixed(3)) : NaN);
-const inputRatio = (a, b) => (b && Number.isFinite(b.inputCost) ? Number((a.inputCost / b.inputCost).toFixed(3)) : NaN);
-const metrics = [
-  { name: `billed cost / pi ${PI_VERSION}'s (continuation form)`, value: ratio(continued, pi), target: TARGET, unit: 'x' },
-  { name: `billed input cost / pi's (continuation form)`, value: inputRatio(continued, pi), target: TARGET, unit: 'x' },
-].map((m) => ({ ...m, pass: Number.isFinite(m.value) && m.value <= m.target }));
-const result = {
-  date: new Date().toISOString(),
-  quick: QUICK,
-  turns: TURNS,
-  contextWindow: WINDOW,
-  prices: PRICE,
-  pi,
-  arborTranscript: transcript,
-  arborContinuation: continued,
-  transcriptRatio: ratio(transcript, pi),
-  metrics,
-  pass: !pi.skipped && metrics.every((m) => m.pass),
-};
-if (pi.skipped) console.log(`compaction-cost: the pi column is skipped: ${pi.skipped}`);
+const skipped = piPlays['anthropic-messages'].skipped;
+const priced = Object.entries(PRICES).map(([label, price]) => {
+  const play = plays[label];
+  const of = (side) => (side.skipped ? undefined : { ...costOf(side, price) });
+  const pi = of(play.pi);
+  const transcript = of(play.transcript);
+  const continuation = of(play.continuation);
+  const ratio = (side, key) => (pi && side ? Number((side[key] / pi[key]).toFixed(3)) : NaN);
+  return { label, price, pi, transcript, continuation, ratio: ratio(continuation, 'cost'), inputRatio: ratio(continuation, 'inputCost'), transcriptRatio: ratio(transcript, 'cost') };
+});
+const metrics = priced.map((p) => ({ name: `billed cost / pi ${PI_VERSION}'s, ${p.label}`, value: p.ratio, target: TARGET, unit: 'x' }))
+  .map((m) => ({ ...m, pass: Number.isFinite(m.value) && m.value <= m.target }));
+const result = { date: new Date().toISOString(), quick: QUICK, turns: TURNS, contextWindow: WINDOW, plays, priced, metrics, pass: !skipped && metrics.every((m) => m.pass) };
+if (skipped) console.log(`compaction-cost: the pi column is skipped: ${skipped}`);
 mkdirSync(join(root, 'bench/results'), { recursive: true });
 writeFileSync(join(root, 'bench/results/compaction-cost.json'), JSON.stringify(result, null, 2) + '\n');
-const row = (label, s) => (s.skipped ? `| ${label} | skipped: ${s.skipped} | | | | | | |` : `| ${label} | ${s.compactions.length} | ${s.requests} | ${s.input} | ${s.cacheWrite} | ${s.cacheRead} | ${s.output} | ${s.cost} |`);
+const tokensRow = (label, s) => (s.skipped ? `| ${label} | skipped: ${s.skipped} | | | | | |` : `| ${label} | ${s.compactions.length} | ${s.requests} | ${s.input} | ${s.cacheWrite} | ${s.cacheRead} | ${s.output} |`);
 writeFileSync(
   join(root, 'bench/results/compaction-cost.md'),
   [
     '# Compaction cost against pi',
     '',
-    `Scripted session: ${TURNS} turns, ${WINDOW.toLocaleString('en')}-token window, default settings of each${QUICK ? ' (quick mode)' : ''}. Every summary request goes to the same loopback fake Anthropic provider, which bills like Anthropic's prompt caching; cost in units of the input price (writes ${PRICE.cacheWrite}, reads ${PRICE.cacheRead}, output ${PRICE.output}). The agent's own request before each compaction primes the cache and is not counted.`,
+    `Scripted session: ${TURNS} turns, ${WINDOW.toLocaleString('en')}-token window, default settings of each${QUICK ? ' (quick mode)' : ''}. Every summary request goes to the same loopback fake provider, which bills like the provider's prompt caching (Anthropic: cache_control breakpoints; OpenAI: automatic prefix caching, 128-token steps from 1,024). The agent's own request before each compaction primes the cache and is not counted.`,
     '',
-    '| | compactions | requests | uncached input | cache writes | cache reads | output | cost |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
-    row(`pi ${PI_VERSION} compact()`, pi),
-    row('Arbor, summary from a transcript', transcript),
-    row('Arbor, summary as a continuation of the cached conversation', continued),
+    '| model (prices) | side | compactions | requests | uncached input | cache writes | cache reads | output |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
+    ...Object.entries(plays).flatMap(([api, play]) => [
+      tokensRow(`${api} | pi ${PI_VERSION} compact()`, play.pi),
+      tokensRow(`${api} | Arbor, summary from a transcript`, play.transcript),
+      tokensRow(`${api} | Arbor, continuation when its prices make it cheaper`, play.continuation),
+    ]),
     '',
-    `Arbor / pi billed cost: transcript form **${result.transcriptRatio}**, continuation form **${metrics[0].value}** (target ≤ ${TARGET}: ${metrics[0].pass ? 'met' : 'NOT met'}); input cost alone ${metrics[1].value}.`,
+    'Cost in units of the input price:',
+    '',
+    '| prices | cached read / write / output | pi | Arbor transcript | Arbor (continuation where cheaper) | Arbor / pi | input cost only | transcript / pi | target |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---|',
+    ...priced.map((p) => `| ${p.label} | ${p.price.cacheRead} / ${p.price.cacheWrite} / ${p.price.output} | ${p.pi?.cost ?? '—'} | ${p.transcript?.cost ?? '—'} | ${p.continuation?.cost ?? '—'} | **${p.ratio}** | ${p.inputRatio} | ${p.transcriptRatio} | ≤ ${TARGET}: ${Number.isFinite(p.ratio) && p.ratio <= TARGET ? 'met' : 'NOT met'} |`),
     '',
   ].join('\n'),
 );
-console.log(JSON.stringify({ ...result, pi: { ...pi, compactions: pi.compactions?.length }, arborTranscript: { ...transcript, compactions: transcript.compactions.length }, arborContinuation: { ...continued, compactions: continued.compactions.length } }, null, 2));
+console.log(JSON.stringify({ priced, metrics, pass: result.pass }, null, 2));
 process.exit(result.pass ? 0 : 1);

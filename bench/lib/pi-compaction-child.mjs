@@ -7,17 +7,16 @@
 import { pathToFileURL } from 'node:url';
 import { costSession } from './cost-session.mjs';
 
-const [bundle, baseUrl, turnsArg, windowArg] = process.argv.slice(2);
+const [bundle, baseUrl, turnsArg, windowArg, api = 'anthropic-messages'] = process.argv.slice(2);
 const pi = await import(pathToFileURL(bundle).href);
 const prepareCompaction = pi.__arborPrepareCompaction;
 if (typeof prepareCompaction !== 'function' || typeof pi.compact !== 'function') throw new Error('pi bundle without compact/prepareCompaction');
 const window = Number(windowArg);
-const model = {
-  id: 'fake-claude', name: 'Fake Claude', api: 'anthropic-messages', provider: 'anthropic', baseUrl, reasoning: false,
-  input: ['text'], cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }, contextWindow: window, maxTokens: 8192,
-};
+const model = api === 'openai-completions'
+  ? { id: 'fake-gpt', name: 'Fake GPT', api, provider: 'openai', baseUrl, reasoning: false, input: ['text'], cost: { input: 2.5, output: 10, cacheRead: 1.25, cacheWrite: 0 }, contextWindow: window, maxTokens: 8192 }
+  : { id: 'fake-claude', name: 'Fake Claude', api, provider: 'anthropic', baseUrl, reasoning: false, input: ['text'], cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }, contextWindow: window, maxTokens: 8192 };
 const settings = { ...pi.DEFAULT_COMPACTION_SETTINGS };
-const session = costSession();
+const session = costSession({ api, provider: model.provider, model: model.id });
 const entries = [];
 let n = 0;
 const append = (fields) => {

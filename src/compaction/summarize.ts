@@ -319,8 +319,8 @@ const CHARS_PER_TOKEN = 3;
 
 /**
  * The summary asked as the continuation of the agent's conversation (one request, no split turn: the model
- * sees the whole context), when a prefix is given, there is something to summarize, and prefix, prompt
- * and answer fit the window. Undefined: use the transcript form (also when the model answered off task:
+ * sees the whole context), when a prefix is given, there is something to summarize, prefix, prompt and
+ * answer fit the window, and the model's cache prices make it cheaper than the transcript. Undefined: use the transcript form (also when the model answered off task:
  * a tool call or no text).
  */
 async function continuationSummary(preparation: CompactionPreparation, options: SummarizeOptions): Promise<HistorySummary | undefined> {
@@ -331,6 +331,7 @@ async function continuationSummary(preparation: CompactionPreparation, options: 
   // The context as measured for the threshold (calibrated by the provider's usage) plus what is added.
   const added = (prefix.systemPrompt.length + JSON.stringify(prefix.tools ?? []).length + prompt.length) / CHARS_PER_TOKEN;
   if (preparation.tokensBefore + added + maxTokens > options.model.contextWindow) return undefined;
+  if (!continuationIsCheaper(preparation, options, preparation.tokensBefore + added)) return undefined;
   const frame: Frame = { before: prefix.messages, continuation: { systemPrompt: prefix.systemPrompt, ...(prefix.tools ? { tools: prefix.tools } : {}) } };
   try {
     return { summary: await constraintGuardedSummary(prompt, maxTokens, options, preparation.constraints, frame) };
@@ -341,6 +342,23 @@ async function continuationSummary(preparation: CompactionPreparation, options: 
     return undefined;
   }
 }
+
+/**
+ * Whether reading the whole context from the cache costs less than sending the transcript of the span:
+ * context × (cache read price / input price) against the transcript's tokens (chars / 4), with a margin
+ * for a cache that expired or hits only in part. Anthropic and GPT-5-class caches (0.1×) pass, a 0.5×
+ * cache (GPT-4o class) does not: reading 110k cached tokens costs more than 25k fresh ones.
+ */
+function continuationIsCheaper(preparation: CompactionPreparation, options: SummarizeOptions, contextTokens: number): boolean {
+  const { input, cacheRead } = options.model.pricing;
+  if (!(input > 0) || !(cacheRead >= 0)) return false;
+  const transcript = [...preparation.messagesToSummarize, ...preparation.turnPrefixMessages];
+  const transcriptTokens = serializeConversation(convertToLlm(transcript)).length / 4 + (preparation.previousSummary?.length ?? 0) / 4;
+  return contextTokens * (cacheRead / input) < CONTINUATION_MARGIN * transcriptTokens;
+}
+
+/** The continuation must cost less than this share of the transcript form to be chosen. */
+const CONTINUATION_MARGIN = 0.6;
 
 /** The recap is cosmetic: its failure never fails the compaction (cancellation still does). */
 async function tryShortSummary(summary: string, reserve: number, options: SummarizeOptions): Promise<string | undefined> {

@@ -85,6 +85,8 @@ export interface FakeConfig {
   reasoningField?: 'reasoning_content' | 'reasoning';
   discovery?: 'vllm' | 'lmstudio' | 'llamacpp' | 'ollama' | 'none';
   strictAnthropic?: boolean;
+  /** OpenAI chat completions report automatic prompt caching (cached_tokens) */
+  openaiPromptCache?: boolean;
 }
 
 export interface FakeRequest {
@@ -97,8 +99,8 @@ export interface FakeRequest {
   promptTokens: number;
   auth: 'valid' | 'invalid' | 'missing' | 'unchecked';
   time: number;
-  /** Anthropic: the usage the answer reported (uncached input, cache writes and reads, output) */
-  usage?: { input_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number; output_tokens: number };
+  /** the usage the answer reported (Anthropic: uncached input, cache writes and reads, output; OpenAI chat: prompt, cached, completion) */
+  usage?: Record<string, any>;
 }
 
 export interface FakeLlm {

@@ -1,8 +1,9 @@
 // The summary asked as the continuation of the agent's cached conversation (issue 25 item 4): with a model
 // whose provider caches prompts and the agent's live request, the summary request is that request (same
 // system prompt, tools and messages) plus the instructions as the last user message; otherwise, or when
-// it would not fit the window or the model answers off task, the transcript form, sent with no cache
-// breakpoints (a one-off prompt: a cache write would cost 1.25× for nothing).
+// it would not fit the window, its cache prices make it dearer than the transcript, or the model answers
+// off task, the transcript form, sent with no cache breakpoints (a one-off prompt: a cache write would
+// cost 1.25× for nothing).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -98,6 +99,23 @@ test('a model whose provider does not cache, or no live request: the transcript 
     } finally {
       await h.done();
     }
+  }
+});
+
+test('a cache read at half the input price (GPT-4o class) costs more than the transcript: transcript form', async () => {
+  const h = await setup({ ...CACHING, provider: 'openai', id: 'gpt-4o-x', api: 'openai-completions', pricing: { input: 2.5, output: 10, cacheRead: 1.25, cacheWrite: 0 } });
+  try {
+    await h.runner.run({ reason: 'threshold' });
+    assert.match(h.provider.requests[0]!.systemPrompt, /You write context checkpoints/);
+  } finally {
+    await h.done();
+  }
+  const cheap = await setup({ ...CACHING, provider: 'openai', id: 'gpt-5-x', api: 'openai-completions', pricing: { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0 } });
+  try {
+    await cheap.runner.run({ reason: 'threshold' });
+    assert.equal(cheap.provider.requests[0]!.systemPrompt, AGENT_SYSTEM, 'a 0.1× cache (GPT-5 class): the continuation');
+  } finally {
+    await cheap.done();
   }
 });
 
