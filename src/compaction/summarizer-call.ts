@@ -12,12 +12,15 @@ export interface SummarizerCall {
   maxTokens: number;
   thinkingLevel?: ThinkingLevel;
   signal?: AbortSignal;
+  /** the caller retries failures itself: the provider must not retry them again (StreamRequest.callerRetries) */
+  callerRetries?: boolean;
 }
 
 export type SummarizerOutcome =
   | { kind: 'ok'; reply: AssistantMessage; text: string }
   | { kind: 'cancelled' }
-  | { kind: 'failed'; message: string };
+  /** `errorKind`: the provider's classification of the failure (overflow.ts), when it made one */
+  | { kind: 'failed'; message: string; errorKind?: string };
 
 /** The reply's text blocks, joined; thinking and tool calls are not part of a summary. */
 export function answerText(message: AssistantMessage): string {
@@ -41,13 +44,14 @@ export async function callSummarizerModel(call: SummarizerCall): Promise<Summari
       maxTokens: call.maxTokens,
       ...(thinkingLevel ? { thinkingLevel } : {}),
       ...(call.signal ? { signal: call.signal } : {}),
+      ...(call.callerRetries ? { callerRetries: true } : {}),
     });
   } catch (error) {
     if (call.signal?.aborted) return { kind: 'cancelled' };
     return { kind: 'failed', message: (error as Error)?.message ?? String(error) };
   }
   if (reply.stopReason === 'aborted' || call.signal?.aborted) return { kind: 'cancelled' };
-  if (reply.stopReason === 'error') return { kind: 'failed', message: reply.errorMessage ?? 'unknown error' };
+  if (reply.stopReason === 'error') return { kind: 'failed', message: reply.errorMessage ?? 'unknown error', ...(typeof reply.errorKind === 'string' ? { errorKind: reply.errorKind } : {}) };
   const text = answerText(reply);
   if (text === '') return { kind: 'failed', message: 'the model returned no text' };
   return { kind: 'ok', reply, text };

@@ -47,6 +47,11 @@ export interface StreamRequest {
   maxTokens?: number;
   thinkingLevel?: ThinkingLevel;
   signal?: AbortSignal;
+  /**
+   * true: the caller retries a failed request itself (compaction's candidate loop), so the provider makes
+   * one attempt. Retries are owned by one layer, never multiplied (docs/reliability.md, "retries").
+   */
+  callerRetries?: boolean;
 }
 
 export type StreamEvent =
