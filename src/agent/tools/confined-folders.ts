@@ -37,13 +37,22 @@ export function openRootFolder(root: string): Promise<FileHandle> {
 
 /**
  * Opens the folder `name` inside the folder open as `dir`, refusing a symbolic link (LinkOnPath); with
- * `create`, makes it first when missing. `created`: this call made it (its parent's entries changed).
+ * `create`, makes it when missing. `created`: this call made it (its parent's entries changed).
  */
 export async function openChildFolder(dir: FileHandle, name: string, create: boolean): Promise<{ handle: FileHandle; created: boolean }> {
   const path = inFolder(dir.fd, name);
-  const created = create && (await mkdir(path).then(() => true, (error: unknown) => (codeOf(error) === 'EEXIST' ? false : Promise.reject(error))));
   try {
-    return { handle: await open(path, constants.O_RDONLY | DIRECTORY | NOFOLLOW), created };
+    return { handle: await openNoFollow(path, name), created: false };
+  } catch (error) {
+    if (!create || codeOf(error) !== 'ENOENT') throw error;
+  }
+  const created = await mkdir(path).then(() => true, (error: unknown) => (codeOf(error) === 'EEXIST' ? false : Promise.reject(error)));
+  return { handle: await openNoFollow(path, name), created };
+}
+
+async function openNoFollow(path: string, name: string): Promise<FileHandle> {
+  try {
+    return await open(path, constants.O_RDONLY | DIRECTORY | NOFOLLOW);
   } catch (error) {
     // O_DIRECTORY|O_NOFOLLOW on a symlink says ENOTDIR, like a file would: tell the two apart.
     if (codeOf(error) === 'ELOOP' || (codeOf(error) === 'ENOTDIR' && (await lstat(path).catch(() => undefined))?.isSymbolicLink())) throw new LinkOnPath(name);
