@@ -4,12 +4,15 @@
 //   node scripts/run-ui-tests.mjs [path-filter...]
 import { spawnSync } from 'node:child_process';
 import { ensureVsCodeUnderTest } from '../test/harness/install.mjs';
+import { ensureSystemPackages } from './lib/system-packages.mjs';
 import { findTestFiles, repoRoot } from './lib/test-files.mjs';
 
 const root = repoRoot;
 const filter = process.argv.slice(2);
 
 const files = findTestFiles('test/ui', ['.test.mjs'], filter, 'UI');
+const system = ensureSystemPackages('test'); // Chromium, when the suite is run on its own
+if (!system.ok) { console.error(system.message); process.exit(1); }
 // Install once up front, so the first test file's timeout does not include the install.
 await ensureVsCodeUnderTest();
 const result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...files], {

@@ -223,7 +223,13 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
    * prefill the input (edit & resend, navigation to a user message); a queued prompt taken back (Remove,
    * Stop) brings its `images` back as chips too
    */
-  z.strictObject({ type: z.literal('editorText'), text: z.string().max(LIMITS.prompt), images: z.array(draftImageSchema).max(IMAGE_LIMITS.perMessage).optional() }),
+  z.strictObject({
+    type: z.literal('editorText'),
+    text: z.string().max(LIMITS.prompt),
+    images: z.array(draftImageSchema).max(IMAGE_LIMITS.perMessage).optional(),
+    /** added after what is being written (the editor's Add to Chat) instead of replacing it */
+    append: z.boolean().optional(),
+  }),
   z.strictObject({ type: z.literal('notice'), level: noticeLevelSchema, message: mediumSchema, actions: errorActionsSchema.optional() }),
   /** scroll the conversation to an entry and highlight it briefly (Session Tree selection); when the
    * entry is not on the active path the webview says so instead */

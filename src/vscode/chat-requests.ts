@@ -6,7 +6,7 @@ import type { ArborApp } from '../app/arbor-app';
 import { IMAGE_LIMITS, userImages, type HostToWebviewMessage, type NavigateFiles, type WebviewMessageOf, type WebviewToHostMessage, type WireImage } from '../protocol';
 import { attachImages, backToInput, imagesUnsupportedNotice, pickImages, promptImages, takenBack } from './chat-images';
 import type { DraftImages } from './draft-images';
-import { realId, wireId } from '../app/wire-ids';
+import { realId, wireId } from '../present/wire-ids';
 import { retryReply } from '../app/retry-reply';
 import { matchingFiles, promptWithMentions } from './file-mentions';
 import type { ChatApprovalPrompter } from './approval-prompter';
@@ -15,7 +15,7 @@ import { errorText, type ChatViewStats, type UiCommand } from './chat-controller
 import { toItem } from './chat-items';
 import type { Logger } from './log';
 import { webviewLogLine } from './log-text';
-import { keyMissingText, selectModel } from './commands/select-model';
+import { keyMissingText, selectModel } from './model-selection';
 import { setApiKey } from '../app/error-actions';
 
 export interface ChatRequestContext {

@@ -1,7 +1,7 @@
 // "Arbor: Select Model": a QuickPick of every configured model with its context window and price.
 import * as vscode from 'vscode';
 import type { ModelView } from '../../app/app-types';
-import { providerById } from '../../llm/providers';
+import { keyMissingText, selectModel } from '../model-selection';
 import type { SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.selectModel';
@@ -13,23 +13,6 @@ function tokens(n: number): string {
 export function describeModel(model: ModelView): string {
   const price = model.pricing.input === 0 && model.pricing.output === 0 ? vscode.l10n.t('free') : `$${model.pricing.input} / $${model.pricing.output} per 1M in/out`;
   return `${tokens(model.contextWindow)} context · ${price}`;
-}
-
-/**
- * Switches the app's model and saves the choice in `arbor.model` where it is set (the workspace's value
- * wins over the user's, so writing the user's alone would be overridden when settings are read again).
- */
-export async function selectModel(app: { setModel(key: string): Promise<ModelView> }, key: string): Promise<ModelView> {
-  const view = await app.setModel(key);
-  const config = vscode.workspace.getConfiguration('arbor');
-  const inWorkspace = config.inspect<string>('model')?.workspaceValue !== undefined;
-  if (config.get<string>('model') !== view.key) await config.update('model', view.key, inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
-  return view;
-}
-
-/** What both pickers say when the chosen model's provider has no key (with a Set API Key action). */
-export function keyMissingText(view: ModelView): string {
-  return vscode.l10n.t('{0} needs an API key for {1}, and none is set.', view.name, providerById(view.provider)?.displayName ?? view.provider);
 }
 
 async function offerApiKey(view: ModelView): Promise<void> {
