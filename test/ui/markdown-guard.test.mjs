@@ -2,12 +2,12 @@
 // (about 1 MB) and whose next reply holds a 100-column table. Both show as plain text under the note and
 // "Show as Markdown" at once (the chat stays usable: the composer takes text); clicking the button on the
 // 100-column one renders its table in place. Screenshots at the default 300 px side bar in dark, light and
-// high-contrast themes.
+// high-contrast themes, and in a wide editor tab.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSessionFromList, screenshot, setColorTheme } from '../harness/browser.mjs';
+import { clickMenuItem, expandPane, openSessionFromList, runCommand, screenshot, setColorTheme, sidebarPane } from '../harness/browser.mjs';
 import { seedEntries } from '../harness/seed-entries.mjs';
 import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 
@@ -63,4 +63,25 @@ wb.test('a reply with a 5,000-column table shows as plain text with "Show as Mar
     await themed.locator('[data-entry="a1"] .markdown-guard-note').waitFor();
     await screenshot(page, `markdown-guard-${name}`);
   }
+});
+
+wb.test('in a wide editor tab the guarded reply shows the same note and button', async (page) => {
+  // a session is open in one chat at a time: the side bar moves to a new session first
+  const side = await openSessionFromList(page, 'Dump the whole spreadsheet', 'a2');
+  await page.locator('.pane-header', { hasText: 'Chat' }).locator('a.action-label[aria-label="New Session"]').click();
+  await side.locator('#app:not([data-leaf="a2"])').waitFor({ timeout: 30_000 });
+  await expandPane(page, 'Sessions');
+  const row = sidebarPane(page, 'Sessions').locator('.monaco-list-row', { hasText: 'Dump the whole spreadsheet' }).first();
+  await row.click({ button: 'right' });
+  await clickMenuItem(page, 'Open Chat in Editor');
+  await page.locator('.tabs-container .tab', { hasText: 'Dump the whole spreadsheet' }).waitFor({ timeout: 30_000 });
+  await runCommand(page, 'View: Close Primary Side Bar');
+  const frame = page.locator('iframe.webview.ready[src*="extensionId=arbor-dev.arbor"]:visible').first();
+  const tab = frame.contentFrame().locator('iframe#active-frame').contentFrame();
+  await tab.locator('#app[data-status="ready"][data-leaf="a2"]').waitFor({ timeout: 30_000 });
+  await tab.locator('#conversation').evaluate((s) => { s.scrollTop = 0; });
+  const note = tab.locator('[data-entry="a1"] .markdown-guard-note');
+  await note.waitFor({ timeout: 30_000 });
+  assert.equal(await note.locator('button[data-action="showMarkdown"]').innerText(), 'Show as Markdown');
+  await screenshot(page, 'markdown-guard-editor-tab');
 });
