@@ -139,7 +139,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
    */
   z.strictObject({ type: z.literal('editMessage'), entryId: idSchema, text: z.string().max(LIMITS.prompt) }),
   /** Retry a failed reply: the model is asked again from the entry before it; the failed reply stays in the tree */
-  z.strictObject({ type: z.literal('retryReply'), entryId: idSchema }),
+  /** Retry: ask again in place of a reply (`pickModel`: the host asks which model first) */
+  z.strictObject({ type: z.literal('retryReply'), entryId: idSchema, pickModel: z.boolean().optional() }),
   /** @-mention completion: workspace files whose path contains `query`; answered with `fileMatches` (same `seq`) */
   z.strictObject({ type: z.literal('findFiles'), seq: seqSchema, query: z.string().max(LIMITS.short) }),
 ]);
