@@ -138,6 +138,16 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * The id of a damaged line the store still indexes: a message-like entry (whose body is read on demand) that
+ * starts with plain type, id, parentId and timestamp and ends with a brace (src/session/line-head.ts).
+ */
+function intactHeadId(text: string): string | undefined {
+  const head = /^\{"type":"([^"\\\x00-\x1f]*)","id":"([^"\\\x00-\x1f]*)","parentId":(?:null|"[^"\\\x00-\x1f]*"),"timestamp":"[^"\\\x00-\x1f]*"[,}]/.exec(text);
+  if (!head || !text.endsWith('}') || head[2] === '') return undefined;
+  return ['message', 'custom_message', 'custom', 'branch_summary'].includes(head[1]!) ? head[2] : undefined;
+}
+
 function expectFor(data: Buffer): Expected {
   const lines = splitLines(data);
   const terminated = data.length > 0 && data[data.length - 1] === NL;
@@ -157,7 +167,14 @@ function expectFor(data: Buffer): Expected {
       value = JSON.parse(text);
     } catch {
       const last = index === lines.length - 1 && !terminated;
-      problems.set(lineNo, [last ? 'torn-final-line' : 'invalid-json']);
+      const keptId = last ? undefined : intactHeadId(text);
+      if (keptId !== undefined && seen.has(keptId)) problems.set(lineNo, ['duplicate-id']);
+      else if (keptId !== undefined) {
+        // its head is intact: kept in the tree as an unreadable entry, reported when read
+        seen.add(keptId);
+        ids.push(keptId);
+        problems.set(lineNo, ['invalid-json']);
+      } else problems.set(lineNo, [last ? 'torn-final-line' : 'invalid-json']);
       return;
     }
     if (!headerFound) {
@@ -201,6 +218,7 @@ async function checkFile(dir: string, name: string, data: Buffer, original: Corp
   let store: SessionStore;
   try {
     store = await SessionStore.open(file);
+    store.readAllEntries(); // opening reads only the leaf context's bodies; the full report needs them all
   } catch (error) {
     assert.ok(error instanceof SessionFileError, `${what}: open threw ${(error as Error)?.stack ?? String(error)}`);
     assert.ok(!expected.headerOk, `${what}: refused a file whose header is valid: ${error.message}`);

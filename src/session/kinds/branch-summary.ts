@@ -14,6 +14,7 @@ function branchSummaryMessage(entry: BranchSummaryEntry): BranchSummaryMessage {
 }
 
 export const branchSummaryKind: EntryKind<BranchSummaryEntry> = {
+  defersBody: true,
   message: branchSummaryMessage,
   contextMessage: (entry) => (entry.summary ? branchSummaryMessage(entry) : undefined),
   isShown: () => true,

@@ -24,6 +24,7 @@ function lookText(content: CustomMessageEntry['content']): string {
 }
 
 export const customMessageKind: EntryKind<CustomMessageEntry> = {
+  defersBody: true,
   message,
   isShown: (entry) => entry.display !== false,
   view: (entry, label, problems) => customMessageView(entry, entry.content, entry.customType, label, problems),

@@ -14,6 +14,7 @@ export function filesChangedLine(entry: SessionEntry): string | undefined {
 }
 
 export const customKind: EntryKind<CustomEntry> = {
+  defersBody: true,
   message: () => undefined,
   isShown: () => false,
   view: () => undefined,

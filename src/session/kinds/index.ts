@@ -49,6 +49,11 @@ export function isUnderstoodType(type: string): boolean {
   return KINDS.has(type);
 }
 
+/** Whether a line of this type is indexed from its head alone, its body parsed on first use (kind.ts). */
+export function defersBody(type: string): boolean {
+  return KINDS.get(type)?.defersBody === true;
+}
+
 /** What the entry adds while building context (before the path rules of context.ts). */
 export function contextMessageOf(entry: SessionEntry) {
   const kind = kindOf(entry);

@@ -32,6 +32,12 @@ export interface EntryLook {
 }
 
 export interface EntryKind<E extends SessionEntry = SessionEntry> {
+  /**
+   * true when opening a session and indexing it need only the entry's type, id, parent and timestamp: its
+   * line's body is parsed when the entry is first asked for (entry-index.ts). Never true for a kind that
+   * shapes the context from anywhere on the path (compactions, settings, resets, edits: context.ts).
+   */
+  defersBody?: true;
   /** the message the entry stands for (pi's entry → message mapping), or undefined */
   message(entry: E): AgentMessage | undefined;
   /** what it adds while building context when that differs from `message` (context.ts applies the path rules) */

@@ -209,6 +209,7 @@ function sections(entry: MessageEntry, problems: ViewProblems): ExportSection[] 
 }
 
 export const messageKind: EntryKind<MessageEntry> = {
+  defersBody: true,
   message: (entry) => {
     const message = (entry as { message?: unknown }).message;
     return typeof message === 'object' && message !== null ? (message as AgentMessage) : undefined;
