@@ -104,10 +104,10 @@ const result = {
   targets: { waitRatio: 0.1, tokenRatio: 1.2 },
   pass: waitRatio <= 0.1 && tokenRatio <= 1.2 && background.compactions === foreground.compactions && background.compactions > 0,
 };
-mkdirSync(join(root, 'bench/results'), { recursive: true });
-writeFileSync(join(root, 'bench/results/background-compaction.json'), JSON.stringify(result, null, 2) + '\n');
+mkdirSync((process.env.BENCH_RESULTS_DIR || join(root, 'bench', 'results')), { recursive: true });
+writeFileSync(join((process.env.BENCH_RESULTS_DIR || join(root, 'bench', 'results')), 'background-compaction.json'), JSON.stringify(result, null, 2) + '\n');
 writeFileSync(
-  join(root, 'bench/results/background-compaction.md'),
+  join((process.env.BENCH_RESULTS_DIR || join(root, 'bench', 'results')), 'background-compaction.md'),
   [
     '# Background compaction',
     '',

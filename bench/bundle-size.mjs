@@ -127,7 +127,7 @@ try {
   ].filter((m) => m.value !== null);
   for (const m of metrics) m.pass = Number.isFinite(m.value) && m.value <= m.target;
   const result = { date: new Date().toISOString(), node: process.version, build: 'production', runs: RUNS, sizes, requireMs: { empty: emptyMs, extension: extensionMs }, evaluatedAtLoad: atLoad, vendorLoadedAtRequire: vendorAtLoad, probeControl: controlSeen, metrics, pass: metrics.every((m) => m.pass) };
-  const out = join(root, 'bench', 'results');
+  const out = (process.env.BENCH_RESULTS_DIR || join(root, 'bench', 'results'));
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'bundle-size.json'), JSON.stringify(result, null, 2) + '\n');
   const md = ['# Bundle size and load cost', '', `Production build (\`scripts/build.mjs --production\`), node ${process.version}, median of ${RUNS} fresh processes`, '', '| metric | value | target | pass | detail |', '|---|---|---|---|---|',

@@ -267,8 +267,8 @@ function write(result) {
     ...result.metrics.map((m) => `| ${m.name} | ${m.value} ${m.unit} | ${m.informational ? `(≤ ${m.target}, for reference)` : `≤ ${m.target}`} | ${m.pass ? 'yes' : 'NO'} |`),
     '',
   ].join('\n');
-  mkdirSync(join(root, 'bench', 'results'), { recursive: true });
-  writeFileSync(join(root, 'bench', 'results', 'checkpoints.json'), JSON.stringify(result, null, 2) + '\n');
-  writeFileSync(join(root, 'bench', 'results', 'checkpoints.md'), md);
+  mkdirSync((process.env.BENCH_RESULTS_DIR || join(root, 'bench', 'results')), { recursive: true });
+  writeFileSync(join((process.env.BENCH_RESULTS_DIR || join(root, 'bench', 'results')), 'checkpoints.json'), JSON.stringify(result, null, 2) + '\n');
+  writeFileSync(join((process.env.BENCH_RESULTS_DIR || join(root, 'bench', 'results')), 'checkpoints.md'), md);
   console.log(md);
 }

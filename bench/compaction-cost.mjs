@@ -107,10 +107,10 @@ const result = {
   target: 0.5,
   pass: engineTotal / naiveTotal <= 0.5,
 };
-mkdirSync(join(root, 'bench/results'), { recursive: true });
-writeFileSync(join(root, 'bench/results/compaction-cost.json'), JSON.stringify(result, null, 2) + '\n');
+mkdirSync((process.env.BENCH_RESULTS_DIR || join(root, 'bench', 'results')), { recursive: true });
+writeFileSync(join((process.env.BENCH_RESULTS_DIR || join(root, 'bench', 'results')), 'compaction-cost.json'), JSON.stringify(result, null, 2) + '\n');
 writeFileSync(
-  join(root, 'bench/results/compaction-cost.md'),
+  join((process.env.BENCH_RESULTS_DIR || join(root, 'bench', 'results')), 'compaction-cost.md'),
   [
     '# Compaction cost',
     '',

@@ -144,7 +144,10 @@ const vscode = partial({
   MarkdownString: class MarkdownString { constructor(value = '') { this.value = value; } appendMarkdown(v) { this.value += v; return this; } appendText(v) { this.value += v; return this; } },
   CancellationTokenSource: class CancellationTokenSource { constructor() { this.token = { isCancellationRequested: false, onCancellationRequested: noEvent }; } cancel() { this.token.isCancellationRequested = true; } dispose() {} },
   l10n: partial({ t: (message, ...args) => format(typeof message === 'string' ? message : message.message, ...args), bundle: undefined, uri: undefined }),
-  env: partial({ language: 'en', appName: 'bench', uiKind: 1, clipboard: partial({ readText: async () => '', writeText: async () => {} }) }),
+  // appRoot: where VS Code keeps its bundled ripgrep (src/extension.ts); a folder without one is fine
+  env: partial({ language: 'en', appName: 'bench', appRoot: join(root, '.vscode-test', 'no-app-root'), uiKind: 1, clipboard: partial({ readText: async () => '', writeText: async () => {} }) }),
+  // the Language Model API (src/vscode/language-models.ts): no chat models in the bench
+  lm: partial({ selectChatModels: async () => [], onDidChangeChatModels: noEvent }),
   workspace: partial({
     workspaceFolders: [{ uri: Uri.file(root), name: 'arbor', index: 0 }],
     isTrusted: true,

@@ -76,7 +76,7 @@ export class EntryIndex {
   /** A deferred line: indexed from its head; its entry is made when first asked for. */
   private indexHead(line: ParsedLine, head: LineHead, offset: number, length: number): SessionEntry | undefined {
     if (this.isDuplicate(head.id, line.lineNo)) return undefined;
-    const slot: Slot = { ...head, lineNo: line.lineNo, offset, length, entry: undefined };
+    const slot: Slot = { id: head.id, parentId: head.parentId, type: head.type, timestamp: head.timestamp, lineNo: line.lineNo, offset, length, entry: undefined };
     this.pushSlot(slot);
     this.deferred++;
     this.list = undefined;

@@ -140,8 +140,12 @@ function handleLines(data: Buffer, dataOffset: number, firstLineNo: number, line
   return { lines: lineNo - firstLineNo, end: last + 1 };
 }
 
+/** Shorter lines are parsed at once even when their kind defers its body: parsing them costs about what
+ * reading their head does, and they hold little memory (docs/architecture.md "Opening a session"). */
+export const DEFER_FROM_BYTES = 1024;
+
 /**
- * Like handleLines, but a line whose head (line-head.ts) names a deferred type is only indexed: neither
+ * Like handleLines, but a line of DEFER_FROM_BYTES or more whose head (line-head.ts) names a deferred type is only indexed: neither
  * decoded nor parsed. The other lines are decoded one by one (most of the bytes are in deferred lines).
  */
 function handleLinesDeferring(
@@ -157,7 +161,7 @@ function handleLinesDeferring(
   let lineNo = firstLineNo;
   while (start <= last) {
     const end = data.indexOf(NEWLINE, start);
-    const head = dataOffset + start === 0 ? undefined : readLineHead(data, start, end);
+    const head = dataOffset + start === 0 || end - start < DEFER_FROM_BYTES ? undefined : readLineHead(data, start, end);
     if (head && deferBody(head.type)) {
       out.lines.push({ lineNo, offset: dataOffset + start, length: end - start, value: undefined, head });
     } else {

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SessionFileError } from '../../src/session/errors';
+import { DEFER_FROM_BYTES } from '../../src/session/scan';
 import { SessionStore } from '../../src/session/store';
 import { seededRandom, suiteSeed } from './crash-harness';
 import { reportFigures, trials } from './profile';
@@ -139,8 +140,9 @@ function isObj(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * The id of a damaged line the store still indexes: a message-like entry (whose body is read on demand) that
- * starts with plain type, id, parentId and timestamp and ends with a brace (src/session/line-head.ts).
+ * The id of a damaged line the store still indexes: a long line (DEFER_FROM_BYTES or more) of a message-like
+ * entry (whose body is read on demand) that starts with plain type, id, parentId and timestamp and ends with
+ * a brace (src/session/line-head.ts).
  */
 function intactHeadId(text: string): string | undefined {
   const head = /^\{"type":"([^"\\\x00-\x1f]*)","id":"([^"\\\x00-\x1f]*)","parentId":(?:null|"[^"\\\x00-\x1f]*"),"timestamp":"[^"\\\x00-\x1f]*"[,}]/.exec(text);
@@ -167,7 +169,7 @@ function expectFor(data: Buffer): Expected {
       value = JSON.parse(text);
     } catch {
       const last = index === lines.length - 1 && !terminated;
-      const keptId = last ? undefined : intactHeadId(text);
+      const keptId = last || raw.length < DEFER_FROM_BYTES ? undefined : intactHeadId(text);
       if (keptId !== undefined && seen.has(keptId)) problems.set(lineNo, ['duplicate-id']);
       else if (keptId !== undefined) {
         // its head is intact: kept in the tree as an unreadable entry, reported when read

@@ -9,6 +9,7 @@ import { closeSync, copyFileSync, openSync, readFileSync, readdirSync, writeFile
 import { join } from 'node:path';
 import { contextFromPath } from '../../../src/session/context';
 import type { SessionEntry } from '../../../src/session/entries';
+import { DEFER_FROM_BYTES } from '../../../src/session/scan';
 import { SessionStore } from '../../../src/session/store';
 import { writeTreeSession } from '../../../bench/lib/session-fixture.mjs';
 import { assistant, compaction, header, jsonl, msg, tempDir, user } from './helpers';
@@ -63,18 +64,21 @@ test('lazy open: a generated tree session with compactions, branch summaries and
   }
 });
 
+/** Message text long enough for its line to be deferred (shorter lines are parsed at once: scan.ts). */
+const long = (text: string) => `${text} ${'lorem ipsum '.repeat(Math.ceil(DEFER_FROM_BYTES / 12))}`;
+
 /** A session: an early thinking level, a compaction keeping `k2`, and an abandoned branch `x1`. */
 function compactedSession(): unknown[] {
   return [
     header(),
     { type: 'thinking_level_change', id: 'tl', parentId: null, timestamp: '2025-01-01T00:00:01.000Z', thinkingLevel: 'high' },
-    msg('m1', 'tl', user('OLD-ONE')),
-    msg('m2', 'm1', assistant('OLD-TWO')),
-    msg('x1', 'm2', user('SIDE-BRANCH')),
-    msg('k1', 'm2', user('KEPT-ONE')),
-    msg('k2', 'k1', assistant('KEPT-TWO')),
+    msg('m1', 'tl', user(long('OLD-ONE'))),
+    msg('m2', 'm1', assistant(long('OLD-TWO'))),
+    msg('x1', 'm2', user(long('SIDE-BRANCH'))),
+    msg('k1', 'm2', user(long('KEPT-ONE'))),
+    msg('k2', 'k1', assistant(long('KEPT-TWO'))),
     compaction('c1', 'k2', 'k1'),
-    msg('n1', 'c1', user('NEW-ONE')),
+    msg('n1', 'c1', user(long('NEW-ONE'))),
   ];
 }
 
@@ -108,10 +112,25 @@ test('opening reads the bodies the leaf context needs; the others are read when 
   assert.deepEqual(store.loadReport, []);
 });
 
+test('short lines are parsed at open whatever their kind; long ones of message-like kinds are deferred', async (t) => {
+  const file = join(tempDir(t), 's.jsonl');
+  writeFileSync(file, jsonl([header(), msg('s1', null, user('SHORT-ONE')), msg('l1', 's1', user(long('LONG-ONE'))), compaction('c1', 'l1', 'l1')]));
+  const store = await SessionStore.open(file);
+  store.buildContext();
+  patchInPlace(file, 'SHORT-ONE', 'SHORT-111');
+  patchInPlace(file, 'LONG-ONE', 'LONG-111');
+  assert.match(textOf(store.getEntry('s1')), /SHORT-ONE/);
+  assert.match(textOf(store.getEntry('l1')), /LONG-ONE/, 'in the kept part: read at open');
+  const fresh = await SessionStore.open(file, { leafId: 's1' });
+  fresh.buildContext();
+  patchInPlace(file, 'LONG-111', 'LONG-222');
+  assert.match(textOf(fresh.getEntry('l1')), /LONG-222/, 'off the context: read on demand');
+});
+
 test('a damaged line off the context is reported once read (readAllEntries, the CLI) and kept as unreadable', async (t) => {
   const file = join(tempDir(t), 's.jsonl');
   const lines = jsonl(compactedSession()).split('\n');
-  lines[2] = lines[2]!.replace('"content":"OLD-ONE"', '"content":"OLD-ONE');
+  lines[2] = lines[2]!.replace('"content":"OLD-ONE', '"content":OLD-ONE');
   lines[4] = lines[4]!.replace('"message":{', '"message":"not a message","was":{');
   writeFileSync(file, lines.join('\n'));
   const store = await SessionStore.open(file);
@@ -129,7 +148,7 @@ test('a damaged line in the context is reported at open and left out of the cont
   const dir = tempDir(t);
   const file = join(dir, 's.jsonl');
   const lines = jsonl(compactedSession()).split('\n');
-  lines[8] = lines[8]!.replace('"content":"NEW-ONE"', '"content":"NEW-ONE"}}}');
+  lines[8] = lines[8]!.replace('"content":"NEW-ONE', '"content":NEW-ONE');
   writeFileSync(file, lines.join('\n'));
   const store = await SessionStore.open(file);
   assert.deepEqual(store.buildContext(), (await eagerContext(file, 'n1')).context);
