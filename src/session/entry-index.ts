@@ -35,7 +35,6 @@ interface Slot {
 export class EntryIndex {
   private readonly slots: Slot[] = [];
   private readonly byId = new Map<string, Slot>();
-  private readonly slotOf = new WeakMap<object, Slot>();
   /** every entry in file order, once every body was read (kept up to date by `add` from then on) */
   private list: SessionEntry[] | undefined;
   private deferred = 0;
@@ -76,7 +75,7 @@ export class EntryIndex {
   /** A deferred line: indexed from its head; its entry is made when first asked for. */
   private indexHead(line: ParsedLine, head: LineHead, offset: number, length: number): SessionEntry | undefined {
     if (this.isDuplicate(head.id, line.lineNo)) return undefined;
-    const slot: Slot = { id: head.id, parentId: head.parentId, type: head.type, timestamp: head.timestamp, lineNo: line.lineNo, offset, length, entry: undefined };
+    const slot = newSlot(head, line.lineNo, offset, length, undefined);
     this.pushSlot(slot);
     this.deferred++;
     this.list = undefined;
@@ -106,9 +105,8 @@ export class EntryIndex {
 
   /** Adds an entry whose line starts at byte `offset` (NO_RAW: none) and is `length` bytes long. */
   add(entry: SessionEntry, offset: number, length: number, lineNo = 0): void {
-    const slot: Slot = { ...slotFields(entry), lineNo, offset, length, entry };
+    const slot = newSlot(entry, lineNo, offset, length, entry);
     this.pushSlot(slot);
-    this.slotOf.set(entry, slot);
     this.list?.push(entry);
     this.noteEntry(entry);
   }
@@ -174,7 +172,6 @@ export class EntryIndex {
       entry = this.checked(read.value as Record<string, unknown> & LineHead, slot.lineNo);
     }
     slot.entry = entry;
-    this.slotOf.set(entry, slot);
     this.deferred--;
   }
 
@@ -237,7 +234,7 @@ export class EntryIndex {
   }
 
   private slotPath(entry: SessionEntry): Slot[] {
-    const slot = this.slotOf.get(entry) ?? this.byId.get(entry.id) ?? { ...slotFields(entry), lineNo: 0, offset: NO_RAW, length: 0, entry };
+    const slot = this.byId.get(entry.id) ?? newSlot(entry, 0, NO_RAW, 0, entry);
     return pathToRoot(slot, this.byId);
   }
 
@@ -269,7 +266,7 @@ export class EntryIndex {
 
   /** Each entry's file text: the original bytes of `rawFile` when unchanged since read, else fresh JSON. */
   serializeAll(entries: readonly SessionEntry[], rawFile: Buffer): Buffer[] {
-    return entries.map((entry) => this.serialize(entry, this.slotOf.get(entry), rawFile));
+    return entries.map((entry) => this.serialize(entry, this.byId.get(entry.id), rawFile));
   }
 
   /** One line per unknown entry type: "N entries of unknown type X were ignored". */
@@ -319,8 +316,9 @@ export function compareTimestamps(a: { timestamp: string }, b: { timestamp: stri
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-function slotFields(entry: SessionEntry): LineHead {
-  return { id: entry.id, parentId: entry.parentId, type: entry.type, timestamp: entry.timestamp };
+/** Every slot is made here, with one shape (the index's loops stay monomorphic). */
+function newSlot(head: LineHead, lineNo: number, offset: number, length: number, entry: SessionEntry | undefined): Slot {
+  return { id: head.id, parentId: head.parentId, type: head.type, timestamp: head.timestamp, lineNo, offset, length, entry };
 }
 
 function nonEmpty(value: unknown): string | undefined {

@@ -142,7 +142,7 @@ function handleLines(data: Buffer, dataOffset: number, firstLineNo: number, line
 
 /** Shorter lines are parsed at once even when their kind defers its body: parsing them costs about what
  * reading their head does, and they hold little memory (docs/architecture.md "Opening a session"). */
-export const DEFER_FROM_BYTES = 1024;
+export const DEFER_FROM_BYTES = 512;
 
 /**
  * Like handleLines, but a line of DEFER_FROM_BYTES or more whose head (line-head.ts) names a deferred type is only indexed: neither
