@@ -33,7 +33,7 @@ const QUICK_SIZES = {
   activation: { BENCH_RUNS: '1', BENCH_MEMORY_RUNS: '1', BENCH_ENTRIES: '3000' },
   'background-compaction': { BENCH_TURN_MS: '60', BENCH_TURNS: '66' },
   'bundle-size': { BENCH_RUNS: '1' },
-  checkpoints: { BENCH_SAMPLES: '1' },
+  checkpoints: { BENCH_SAMPLES: '1', BENCH_FILES: '2000' },
   'session-open': { BENCH_RUNS: '1', BENCH_ENTRIES: '3000', BENCH_TURNS: '10' },
   'tree-graph': { BENCH_SAMPLES: '3', BENCH_RUNS: '1' },
   'tree-patch': { BENCH_SAMPLES: '3' },
@@ -69,7 +69,8 @@ function judge(name, exitCode, started, seconds) {
   const missed = metrics.some((m) => !m.pass);
   const ran = data !== undefined && metrics.length > 0 && (exitCode === 0 || missed);
   const note = !fresh ? 'no results file written by this run' : !data ? 'results file is not JSON' : metrics.length === 0 ? 'no metric with a target' : !ran ? `exited ${exitCode} with every target met` : undefined;
-  return { name, date: new Date(started).toISOString(), exitCode, seconds, ran, metrics, note };
+  const skipped = data && Array.isArray(data.skipped) ? data.skipped.join('; ') : undefined;
+  return { name, date: new Date(started).toISOString(), exitCode, seconds, ran, metrics, note: note ?? skipped };
 }
 
 function metricsOf(data) {
@@ -134,7 +135,7 @@ const md = [
   '',
   '| bench | run at | exit | ran | seconds |',
   '|---|---|---|---|---|',
-  ...runs.map((r) => `| ${r.name} | ${r.date ?? summary.date} | ${r.exitCode} | ${r.ran === false ? `NO: ${r.note}` : 'yes'} | ${r.seconds.toFixed(1)} |`),
+  ...runs.map((r) => `| ${r.name} | ${r.date ?? summary.date} | ${r.exitCode} | ${r.ran === false ? `NO: ${r.note}` : r.note ? `yes (${r.note})` : 'yes'} | ${r.seconds.toFixed(1)} |`),
 ].join('\n') + '\n';
 writeFileSync(join(results, 'summary.md'), md);
 console.log('\n' + md);

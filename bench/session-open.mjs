@@ -167,6 +167,7 @@ function report({ quick, node, pi, big, bigFile, RUNS, TURNS, open, perTurn }) {
     runs: RUNS,
     turns: TURNS,
     piSkipped: pi.skipped,
+    skipped: pi.skipped ? [`pi 1.6.0 column skipped: ${pi.skipped}`] : [],
     open,
     perTurn,
     metrics,

@@ -146,7 +146,7 @@ function isObj(v: unknown): v is Record<string, unknown> {
  */
 function intactHeadId(text: string): string | undefined {
   const head = /^\{"type":"([^"\\\x00-\x1f]*)","id":"([^"\\\x00-\x1f]*)","parentId":(?:null|"[^"\\\x00-\x1f]*"),"timestamp":"[^"\\\x00-\x1f]*"[,}]/.exec(text);
-  if (!head || !text.endsWith('}') || head[2] === '') return undefined;
+  if (!head || !/\}[ \t\r\n]*$/.test(text) || head[2] === '') return undefined; // JSON whitespace may follow the brace
   return ['message', 'custom_message', 'custom', 'branch_summary'].includes(head[1]!) ? head[2] : undefined;
 }
 
