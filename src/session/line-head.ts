@@ -31,7 +31,7 @@ export function readLineHead(bytes: Buffer, start: number, end: number): LineHea
   let parentId: string | null | undefined;
   let timestamp: string | undefined;
   let i = skipSpace(bytes, start + 1, end);
-  while (type === undefined || id === undefined || parentId === undefined || timestamp === undefined) {
+  for (;;) {
     const keyEnd = plainStringEnd(bytes, i, end); // the closing quote
     if (keyEnd < 0) return undefined;
     const which = keyAt(bytes, i + 1, keyEnd);
@@ -55,7 +55,9 @@ export function readLineHead(bytes: Buffer, start: number, end: number): LineHea
     else if (which === 'timestamp' && timestamp === undefined && value !== null) timestamp = value;
     else if (which !== undefined) return undefined;
     i = skipSpace(bytes, i, end);
-    if (bytes[i] !== COMMA) break;
+    const separator = bytes[i];
+    if (separator !== COMMA && separator !== CLOSE) return undefined; // damaged right after a value
+    if (separator === CLOSE || (type !== undefined && id !== undefined && parentId !== undefined && timestamp !== undefined)) break;
     i = skipSpace(bytes, i + 1, end);
   }
   if (type === undefined || id === undefined || id.length === 0 || parentId === undefined || timestamp === undefined) return undefined;
