@@ -7,7 +7,7 @@
 import { pathToRoot, type PathView } from './context';
 import type { SessionEntry } from './entries';
 import { BodyReader, matchesHead, type BodyRead, type DeferredLine } from './entry-bodies';
-import { isUnderstoodType } from './kinds/index';
+import { isUnderstoodType } from './entry-types';
 import type { LineHead } from './line-head';
 import { serializeEntry } from './rewrite';
 import type { LoadProblem, ParsedLine } from './scan';

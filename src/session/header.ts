@@ -4,7 +4,7 @@
 import { SessionFileError } from './errors';
 import { CURRENT_SESSION_VERSION } from './entries';
 import { sessionVersion } from './migrate';
-import { defersBody } from './kinds/index';
+import { defersBody } from './entry-types';
 import { scanLines, type ParsedLine, type ScanOptions, type ScanResult } from './scan';
 import { headerProblem } from './schema';
 import { isTitleSlot, titleSlotOf, type TitleSlot } from './title-slot';
