@@ -1,6 +1,6 @@
 // The head of a session line read straight from its bytes: the entry's type, id, parentId and timestamp when
 // the line starts with them (pi and Arbor write them first). Opening a session indexes the lines whose kind
-// defers its body (kinds/kind.ts) from the head alone, without decoding or parsing the rest of the line;
+// defers its body (entry-types.ts) from the head alone, without decoding or parsing the rest of the line;
 // the body is parsed when the entry is first asked for (entry-index.ts, docs/architecture.md).
 // Anything unusual (escapes in these strings, other values first, no closing brace) gives no head: the line
 // is then parsed at once, as before.
@@ -48,7 +48,7 @@ export function readLineHead(bytes: Buffer, start: number, end: number): LineHea
       value = which === undefined ? '' : which === 'type' ? typeName(bytes, i + 1, valueEnd) : decode(bytes, i + 1, valueEnd);
       i = valueEnd + 1;
     }
-    // the first of a repeated key counts here; the parsed body must agree with it (entry-bodies.ts)
+    // a head key given twice (JSON.parse keeps the last) or a null type, id or time: the line is parsed
     if (which === 'type' && type === undefined && value !== null) type = value;
     else if (which === 'id' && id === undefined && value !== null) id = value;
     else if (which === 'parentId' && parentId === undefined) parentId = value;
