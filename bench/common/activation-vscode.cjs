@@ -17,8 +17,19 @@ const inert = () =>
     apply: () => inert(),
     construct: () => inert(),
   });
-/** An object with the given members; other members are inert stubs. */
-const partial = (members) => new Proxy(members, { get: (target, key) => (key in target ? target[key] : key === 'then' ? undefined : inert()) });
+/** Answers every member with an inert stub: the prototype of the stubs below (see `partial`). */
+const anyMember = new Proxy({}, { get: (target, key) => (key === 'then' || key === Symbol.toPrimitive || key === Symbol.iterator ? undefined : inert()) });
+/**
+ * An object with the given members; other members are inert stubs. The bundle reaches `vscode` through
+ * esbuild's interop copy (own members copied onto an object made from the module's prototype), so unknown
+ * members must also answer through the prototype: a new API the extension touches at load (an enum such
+ * as DiagnosticSeverity) is then an inert stub instead of a crash.
+ */
+const partial = (members) =>
+  new Proxy(members, {
+    get: (target, key) => (key in target ? target[key] : key === 'then' ? undefined : inert()),
+    getPrototypeOf: () => anyMember,
+  });
 
 class Uri {
   constructor(scheme, path) {
