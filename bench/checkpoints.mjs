@@ -87,7 +87,11 @@ async function open(cp, name, dir, options = {}) {
 
 /** The change a bash command makes: 10 files rewritten. */
 function bashChange(dir, sample) {
-  for (let k = 0; k < 10; k++) writeFileSync(join(dir, `pkg${k * 7}`, `file${k * 700 + 3}.ts`), `// bash sample ${sample} file ${k}\n`);
+  const stride = Math.min(700, Math.floor(BIG / 10)); // 700 for the full 20,000 files; smaller workspaces in quick mode
+  for (let k = 0; k < 10; k++) {
+    const n = k * stride + 3;
+    writeFileSync(join(dir, `pkg${Math.floor(n / 100)}`, `file${n}.ts`), `// bash sample ${sample} file ${k}\n`);
+  }
 }
 
 /** `watchFolders: false`: the scan without the folder watcher (macOS, Windows, more than 5,000 folders). */
