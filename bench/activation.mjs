@@ -23,13 +23,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { copyProductionBuild } from './lib/production-build.mjs';
+import { isQuick, resultsDir } from './lib/results.mjs';
 
 const self = fileURLToPath(import.meta.url);
 const root = join(dirname(self), '..');
 const stub = join(root, 'bench', 'common', 'activation-vscode.cjs');
-const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const MEMORY_RUNS = Number(process.env.BENCH_MEMORY_RUNS ?? 3);
-const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 35_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? (isQuick() ? 1 : 7));
+const MEMORY_RUNS = Number(process.env.BENCH_MEMORY_RUNS ?? (isQuick() ? 1 : 3));
+const ENTRIES = Number(process.env.BENCH_ENTRIES ?? (isQuick() ? 3_000 : 35_000));
 /** CONVERSATION_PAGE in src/protocol/messages.ts: the conversation tail the chat view asks for */
 const WINDOW = 200;
 
@@ -124,13 +126,9 @@ const round = (v, digits = 3) => Math.round(v * 10 ** digits) / 10 ** digits;
 
 const work = mkdtempSync(join(tmpdir(), 'arbor-bench-activation-'));
 try {
-  // The release bundle, as `npm run package` ships it (same esbuild settings as scripts/build.mjs --production).
-  releaseBundle = join(work, 'extension.js');
-  const esbuild = createRequire(join(root, 'package.json'))('esbuild');
-  await esbuild.build({
-    entryPoints: [join(root, 'src', 'extension.ts')], outfile: releaseBundle, bundle: true, platform: 'node', format: 'cjs',
-    target: 'node20', external: ['vscode'], sourcemap: false, minify: true, mainFields: ['module', 'main'], logLevel: 'error', absWorkingDir: root,
-  });
+  // The file that ships: dist/extension.js of `node scripts/build.mjs --production` (with dist/vendor/, which
+  // it loads on demand), copied into the work folder; the development build is put back afterwards.
+  releaseBundle = copyProductionBuild(work);
   const bundleKB = Math.round(statSync(releaseBundle).size / 1024);
   const empty = join(work, 'empty.js');
   writeFileSync(empty, 'module.exports = {};\n');
@@ -193,14 +191,13 @@ try {
     metrics,
     pass: metrics.every((m) => m.pass),
   };
-  const results = join(root, 'bench', 'results');
-  mkdirSync(results, { recursive: true });
+  const results = resultsDir();
   writeFileSync(join(results, 'activation.json'), JSON.stringify(result, null, 2) + '\n');
   const md = [
     '# Activation and memory',
     '',
     `${result.date}, node ${process.version}; median of ${RUNS} fresh processes (activation) and ${MEMORY_RUNS} (session).`,
-    `Release bundle (${bundleKB} KB, minified) required and activate() called with the stand-in \`vscode\` (bench/common/activation-vscode.cjs).`,
+    `The shipped dist/extension.js (${bundleKB} KB, \`node scripts/build.mjs --production\`) required and activate() called with the stand-in \`vscode\` (bench/common/activation-vscode.cjs).`,
     '',
     '| metric | value | target | pass |',
     '|---|---|---|---|',

@@ -129,10 +129,10 @@ const result = {
   sameCompactions,
   pass: sameCompactions && metrics.every((m) => m.pass),
 };
-mkdirSync(join(root, 'bench/results'), { recursive: true });
-writeFileSync(join(root, 'bench/results/background-compaction.json'), JSON.stringify(result, null, 2) + '\n');
+mkdirSync((process.env.BENCH_RESULTS_DIR || join(root, 'bench', 'results')), { recursive: true });
+writeFileSync(join((process.env.BENCH_RESULTS_DIR || join(root, 'bench', 'results')), 'background-compaction.json'), JSON.stringify(result, null, 2) + '\n');
 writeFileSync(
-  join(root, 'bench/results/background-compaction.md'),
+  join((process.env.BENCH_RESULTS_DIR || join(root, 'bench', 'results')), 'background-compaction.md'),
   [
     '# Background compaction',
     '',

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // File checkpoints benchmark (issue 15). Run: `node bench/checkpoints.mjs` (bundles src/checkpoints with
 // esbuild, so timings measure our code, not a TypeScript loader). All ratios come from one run:
-//   capture around one `bash` command (snapshot before + scan after) in a 20,000-file git workspace
+//   capture around one `bash` command (snapshot before + scan after) in a 20,000-file git workspace (BENCH_FILES)
 //     vs committing the same change to a shadow git repository (`git add -A && git commit`, the method
 //     of the peers' checkpoints)                                                     target ≤ 0.5
 //     (also reported without the folder watcher, the scan macOS and Windows get, for reference)
@@ -19,7 +19,7 @@ import { bundleAndRequire } from './lib/bundle-source.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 9);
-const BIG = 20_000;
+const BIG = Number(process.env.BENCH_FILES ?? 20_000);
 const SMALL = 200;
 const work = mkdtempSync(join(tmpdir(), 'arbor-bench-checkpoints-'));
 const git = (cwd, ...args) => execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', '-c', 'core.fsmonitor=false', '-c', 'gc.auto=0', '-c', 'maintenance.auto=false', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -87,7 +87,11 @@ async function open(cp, name, dir, options = {}) {
 
 /** The change a bash command makes: 10 files rewritten. */
 function bashChange(dir, sample) {
-  for (let k = 0; k < 10; k++) writeFileSync(join(dir, `pkg${k * 7}`, `file${k * 700 + 3}.ts`), `// bash sample ${sample} file ${k}\n`);
+  const stride = Math.min(700, Math.floor(BIG / 10)); // 700 for the full 20,000 files; smaller workspaces in quick mode
+  for (let k = 0; k < 10; k++) {
+    const n = k * stride + 3;
+    writeFileSync(join(dir, `pkg${Math.floor(n / 100)}`, `file${n}.ts`), `// bash sample ${sample} file ${k}\n`);
+  }
 }
 
 /** `watchFolders: false`: the scan without the folder watcher (macOS, Windows, more than 5,000 folders). */
@@ -226,9 +230,9 @@ async function run(cp) {
   const storeSize = await measureStore(cp);
   const metric = (name, value, target, unit = 'x') => ({ name, value: Number(value.toFixed(3)), target, unit, pass: value <= target });
   const metrics = [
-    metric('bash capture / shadow git add+commit (20,000 files)', bash.oursMs / bash.shadowGitMs, 0.5),
+    metric(`bash capture / shadow git add+commit (${BIG.toLocaleString('en')} files)`, bash.oursMs / bash.shadowGitMs, 0.5),
     { ...metric('without the folder watcher (macOS, Windows, > 5,000 folders): bash capture / shadow git', unwatched.oursMs / unwatched.shadowGitMs, 0.5), informational: true },
-    metric('edit capture 20,000 files / 200 files', editBig / editSmall, 1.5),
+    metric(`edit capture ${BIG.toLocaleString('en')} files / ${SMALL} files`, editBig / editSmall, 1.5),
     metric('restore 100 files / copy 100 files', restore.restoreMs / restore.copyMs, 2),
     metric('store bytes / distinct content bytes (100 turns, 100 KB file)', storeSize.storeBytes / storeSize.distinctBytes, 2),
   ];
@@ -267,8 +271,8 @@ function write(result) {
     ...result.metrics.map((m) => `| ${m.name} | ${m.value} ${m.unit} | ${m.informational ? `(≤ ${m.target}, for reference)` : `≤ ${m.target}`} | ${m.pass ? 'yes' : 'NO'} |`),
     '',
   ].join('\n');
-  mkdirSync(join(root, 'bench', 'results'), { recursive: true });
-  writeFileSync(join(root, 'bench', 'results', 'checkpoints.json'), JSON.stringify(result, null, 2) + '\n');
-  writeFileSync(join(root, 'bench', 'results', 'checkpoints.md'), md);
+  mkdirSync((process.env.BENCH_RESULTS_DIR || join(root, 'bench', 'results')), { recursive: true });
+  writeFileSync(join((process.env.BENCH_RESULTS_DIR || join(root, 'bench', 'results')), 'checkpoints.json'), JSON.stringify(result, null, 2) + '\n');
+  writeFileSync(join((process.env.BENCH_RESULTS_DIR || join(root, 'bench', 'results')), 'checkpoints.md'), md);
   console.log(md);
 }

@@ -183,11 +183,12 @@ const metrics = priced.map((p) => ({ name: `billed cost / pi ${PI_VERSION}'s, ${
   .map((m) => ({ ...m, pass: Number.isFinite(m.value) && m.value <= m.target }));
 const result = { date: new Date().toISOString(), quick: QUICK, turns: TURNS, contextWindow: WINDOW, plays, priced, metrics, pass: !skipped && metrics.every((m) => m.pass) };
 if (skipped) console.log(`compaction-cost: the pi column is skipped: ${skipped}`);
-mkdirSync(join(root, 'bench/results'), { recursive: true });
-writeFileSync(join(root, 'bench/results/compaction-cost.json'), JSON.stringify(result, null, 2) + '\n');
+const resultsDir = process.env.BENCH_RESULTS_DIR || join(root, 'bench', 'results');
+mkdirSync(resultsDir, { recursive: true });
+writeFileSync(join(resultsDir, 'compaction-cost.json'), JSON.stringify(result, null, 2) + '\n');
 const tokensRow = (label, s) => (s.skipped ? `| ${label} | skipped: ${s.skipped} | | | | | |` : `| ${label} | ${s.compactions.length} | ${s.requests} | ${s.input} | ${s.cacheWrite} | ${s.cacheRead} | ${s.output} |`);
 writeFileSync(
-  join(root, 'bench/results/compaction-cost.md'),
+  join(resultsDir, 'compaction-cost.md'),
   [
     '# Compaction cost against pi',
     '',

@@ -1,197 +1,202 @@
 #!/usr/bin/env node
-// Session store benchmark. Run: `node bench/session-open.mjs` (plain node; it re-runs itself with
-// --expose-gc, and bundles src/session with esbuild into a temp folder so timings measure our code,
-// not a TypeScript loader).
+// Session open benchmark. Run: `node bench/session-open.mjs` (quick: `node bench/run-all.mjs --quick session`).
 //
 // Measures, in one run:
-//  1. open + buildContext of a ≥35,000-entry, ≥40 MB tree session vs a floor (read the file and
-//     JSON.parse every line): time (median of N) and retained heap. Target: time ratio ≤ 1.3.
-//  2. per-turn cost (append one message, durably, + buildContext) at 500 vs 35,000 entries.
-//     Target: ratio ≤ 1.5 (flat).
-// Results: bench/results/session-open.{json,md}.
+//  1. Opening a ≥35,000-entry, ≥40 MB tree session and building its leaf context, each side in fresh
+//     processes, alternated: Arbor (src/session bundled as the production build bundles it), pi 1.6.0 from
+//     npm (SessionManager.open + buildSessionContext, fetched by bench/lib/pi16.mjs) and a floor (read the
+//     file, JSON.parse every line, keep the entries; the text is dropped as a loader would). Per side: wall
+//     time and CPU time of open + context (median), and peak RSS growth during it (peak RSS minus RSS just
+//     before; each side's own module code is loaded before, so pi's larger bundle does not count against it).
+//     Targets (docs/architecture.md "Opening a session"): time and peak memory ≤ 0.7x pi 1.6.0's.
+//  2. Per-turn cost (append one message, durably, + buildContext) at 500 vs 35,000 entries: target ≤ 1.5.
+// Every side runs under the same Node (one able to run pi). Results: bench/results/session-open.{json,md}.
 import { spawnSync } from 'node:child_process';
-import { closeSync, fsyncSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { writeTreeSession } from './lib/session-fixture.mjs';
-import { bundleAndRequire, bundlePath } from './lib/bundle-source.mjs';
+import { findPi16 } from './lib/pi16.mjs';
+import { isQuick, writeResults } from './lib/results.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-if (typeof globalThis.gc !== 'function') {
-  const r = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
-  process.exit(r.status ?? 1);
-}
+const self = fileURLToPath(import.meta.url);
+const root = join(dirname(self), '..');
 
-// Child mode: retained memory of one loader, measured in a fresh process so nothing else is on the heap.
-if (process.argv[2] === '--memory') {
-  const [, , , which, file, bundle] = process.argv;
-  const { SessionStore, setPromptRoot } = createRequire(import.meta.url)(bundle);
-  setPromptRoot(join(root, 'prompts'));
-  const usage = () => {
-    gc();
-    gc();
-    const m = process.memoryUsage();
-    return m.heapUsed + m.external;
-  };
-  const before = usage();
-  let kept;
-  if (which === 'floor') {
-    const text = readFileSync(file, 'utf8');
-    kept = [];
-    for (const line of text.split('\n')) if (line) kept.push(JSON.parse(line));
+/** One side, one fresh process: modules loaded first, then open + leaf context measured. */
+async function child([which, file, lib]) {
+  let run;
+  if (which === 'pi') {
+    const pi = await import(pathToFileURL(lib).href);
+    run = () => pi.SessionManager.open(file).buildSessionContext().messages.length;
+  } else if (which === 'arbor') {
+    const { SessionStore } = createRequire(import.meta.url)(lib);
+    run = async () => (await SessionStore.open(file)).buildContext().messages.length;
   } else {
-    const store = await SessionStore.open(file);
-    kept = [store, store.buildContext()];
+    run = () => floor(file).length;
   }
-  const after = usage();
-  process.stdout.write(JSON.stringify({ mb: (after - before) / 1e6, kept: kept.length }));
-  process.exit(0);
+  const rssBefore = process.memoryUsage().rss;
+  const cpu0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  const messages = await run();
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  const cpu = process.cpuUsage(cpu0);
+  const peak = process.resourceUsage().maxRSS * 1024;
+  process.stdout.write(JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, growthMB: (peak - rssBefore) / 1e6, peakMB: peak / 1e6, messages }));
 }
 
-const BIG = Number(process.env.BENCH_ENTRIES ?? 35_000);
-const SMALL = 500;
-const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const TURNS = Number(process.env.BENCH_TURNS ?? 150);
+/** The floor: read the file, parse every line, keep the entries (the text goes once parsed). */
+function floor(file) {
+  const text = readFileSync(file, 'utf8');
+  const out = [];
+  for (const line of text.split('\n')) if (line) out.push(JSON.parse(line));
+  return out;
+}
 
-const work = mkdtempSync(join(tmpdir(), 'arbor-bench-'));
-try {
-  const bundle = bundlePath(work, 'session'); // the memory children require the same bundle
-  const { SessionStore, convertToLlm, setPromptRoot } = await bundleAndRequire(
-    root,
-    work,
-    'session',
-    "export { SessionStore } from './src/session/store'; export { convertToLlm } from './src/session/convert'; export { setPromptRoot } from './src/core/prompts';",
-  );
+async function main() {
+  const quick = isQuick();
+  const BIG = Number(process.env.BENCH_ENTRIES ?? (quick ? 3_000 : 35_000));
+  const SMALL = 500;
+  const RUNS = Number(process.env.BENCH_RUNS ?? (quick ? 1 : 7));
+  const TURNS = Number(process.env.BENCH_TURNS ?? (quick ? 10 : 150));
+  const work = mkdtempSync(join(tmpdir(), 'arbor-bench-'));
+  try {
+    const lib = await bundleSession(work);
+    const pi = findPi16(root, { fetch: !quick });
+    const node = pi.node ?? process.execPath;
+    const bigFile = join(work, 'big.jsonl');
+    const big = await writeTreeSession(bigFile, BIG);
+    const smallFile = join(work, 'small.jsonl');
+    await writeTreeSession(smallFile, SMALL);
+    for (const file of [smallFile, bigFile]) syncFile(file);
+
+    const sides = { floor: null, arbor: lib, ...(pi.bundle ? { pi: pi.bundle } : {}) };
+    const samples = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
+    const names = Object.keys(sides);
+    for (const name of names) runChild(node, name, bigFile, sides[name]); // warm-up: page cache, code cache
+    for (let i = 0; i < RUNS; i++) {
+      const order = names.map((_, k) => names[(i + k) % names.length]); // alternate who goes first
+      for (const name of order) samples[name].push(runChild(node, name, bigFile, sides[name]));
+    }
+    const open = Object.fromEntries(Object.entries(samples).map(([name, list]) => [name, summarize(list)]));
+    if (open.pi && open.pi.messages !== open.arbor.messages) throw new Error(`pi's context has ${open.pi.messages} messages, Arbor's ${open.arbor.messages}`);
+    const perTurn = await measureTurns(lib, smallFile, bigFile, TURNS);
+    const result = report({ quick, node, pi, big, bigFile, RUNS, TURNS, open, perTurn });
+    writeResults('session-open', result, markdown(result));
+    process.exitCode = result.pass ? 0 : 1;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** src/session bundled with the production build's options (minified CommonJS for Node). */
+async function bundleSession(work) {
+  const esbuild = createRequire(join(root, 'package.json'))('esbuild');
+  const outfile = join(work, 'session.cjs');
+  await esbuild.build({
+    stdin: { contents: "export { SessionStore } from './src/session/store'; export { setPromptRoot } from './src/core/prompts';", resolveDir: root, loader: 'ts' },
+    bundle: true, platform: 'node', format: 'cjs', target: 'node20', minify: true, outfile, logLevel: 'error',
+  });
+  return outfile;
+}
+
+function syncFile(file) {
+  const fd = openSync(file, 'r+');
+  fsyncSync(fd);
+  closeSync(fd);
+}
+
+function runChild(node, which, file, lib) {
+  const r = spawnSync(node, [self, '--child', which, file, lib ?? ''], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (r.status !== 0) throw new Error(`${which} child failed (${r.status}): ${r.stderr.slice(0, 800)}`);
+  return JSON.parse(r.stdout);
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function summarize(list) {
+  return {
+    ms: +median(list.map((s) => s.ms)).toFixed(1),
+    cpuMs: +median(list.map((s) => s.cpuMs)).toFixed(1),
+    growthMB: +median(list.map((s) => s.growthMB)).toFixed(1),
+    peakMB: +median(list.map((s) => s.peakMB)).toFixed(1),
+    messages: list[0].messages,
+  };
+}
+
+/** Both stores open at once, turns alternating small/large so disk and GC noise hit both alike. */
+async function measureTurns(lib, smallFile, bigFile, turns) {
+  const { SessionStore, setPromptRoot } = createRequire(import.meta.url)(lib);
   setPromptRoot(join(root, 'prompts'));
-
-  const bigFile = join(work, 'big.jsonl');
-  const big = await writeTreeSession(bigFile, BIG);
-  const smallFile = join(work, 'small.jsonl');
-  await writeTreeSession(smallFile, SMALL);
-  const sizeMB = statSync(bigFile).size / 1e6;
-
-  function floor(file) {
-    const text = readFileSync(file, 'utf8');
-    const out = [];
-    for (const line of text.split('\n')) if (line) out.push(JSON.parse(line));
-    return out;
-  }
-  async function ours(file) {
-    const store = await SessionStore.open(file);
-    const context = store.buildContext();
-    return { store, context };
-  }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  async function timeIt(fn) {
-    gc();
-    const c0 = process.cpuUsage();
-    const t0 = process.hrtime.bigint();
-    const kept = await fn();
-    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-    const cpu = process.cpuUsage(c0);
-    return { ms, cpuMs: (cpu.user + cpu.system) / 1000, kept };
-  }
-  function retained(which) {
-    const r = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--memory', which, bigFile, bundle], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`memory child failed: ${r.stderr}`);
-    return JSON.parse(r.stdout).mb;
-  }
-
-  await ours(bigFile); floor(bigFile); // warm up (JIT, page cache)
-  const floorTimes = [];
-  const oursTimes = [];
-  const floorCpu = [];
-  const oursCpu = [];
-  for (let i = 0; i < RUNS; i++) {
-    const f = await timeIt(async () => floor(bigFile));
-    const o = await timeIt(() => ours(bigFile));
-    floorTimes.push(f.ms);
-    oursTimes.push(o.ms);
-    floorCpu.push(f.cpuMs);
-    oursCpu.push(o.cpuMs);
-  }
-  const floorMem = retained('floor');
-  const oursMem = retained('ours');
-  const { store: bigStore, context: bigContext } = await ours(bigFile);
-  const llmMessages = convertToLlm(bigContext.messages).length;
-
-  // Per turn: both stores open at once, turns alternate small/large so disk and GC noise hit both alike.
-  // Fixture files are fsynced and warmed up first: we measure steady state, not the kernel flushing the
-  // 40 MB we just generated.
-  for (const file of [smallFile, bigFile]) {
-    const fd = openSync(file, 'r+');
-    fsyncSync(fd);
-    closeSync(fd);
-  }
   const stores = { small: await SessionStore.open(smallFile), large: await SessionStore.open(bigFile) };
-  const samples = { small: { turn: [], context: [] }, large: { turn: [], context: [] } };
-  for (let i = 0; i < TURNS + 10; i++) {
+  stores.small.buildContext();
+  stores.large.buildContext();
+  const samples = { small: [], large: [] };
+  for (let i = 0; i < turns + 10; i++) {
     for (const key of ['small', 'large']) {
-      const store = stores[key];
       const t0 = process.hrtime.bigint();
-      await store.appendMessage({ role: 'user', content: `bench turn ${i}`, timestamp: Date.now() });
-      const t1 = process.hrtime.bigint();
-      store.buildContext();
-      const t2 = process.hrtime.bigint();
-      if (i < 10) continue; // warm-up
-      samples[key].turn.push(Number(t2 - t0) / 1e6);
-      samples[key].context.push(Number(t2 - t1) / 1e6);
+      await stores[key].appendMessage({ role: 'user', content: `bench turn ${i}`, timestamp: Date.now() });
+      stores[key].buildContext();
+      if (i >= 10) samples[key].push(Number(process.hrtime.bigint() - t0) / 1e6);
     }
   }
-  const small = { turnMs: median(samples.small.turn), contextMs: median(samples.small.context), entries: stores.small.entryCount };
-  const large = { turnMs: median(samples.large.turn), contextMs: median(samples.large.context), entries: stores.large.entryCount };
+  const small = median(samples.small);
+  const large = median(samples.large);
+  return { smallEntries: stores.small.entryCount, largeEntries: stores.large.entryCount, smallTurnMs: +small.toFixed(3), largeTurnMs: +large.toFixed(3), ratio: +(large / small).toFixed(3), target: 1.5 };
+}
 
-  const result = {
+const ratio = (a, b) => +(a / b).toFixed(3);
+
+function report({ quick, node, pi, big, bigFile, RUNS, TURNS, open, perTurn }) {
+  const metric = (name, value, target, unit = 'x') => ({ name, value, target, unit, pass: value <= target });
+  const metrics = [];
+  if (open.pi) {
+    metrics.push(metric('open + leaf context time vs pi 1.6.0 (fresh processes)', ratio(open.arbor.ms, open.pi.ms), 0.7));
+    metrics.push(metric('open + leaf context peak RSS growth vs pi 1.6.0', ratio(open.arbor.growthMB, open.pi.growthMB), 0.7));
+    metrics.push(metric('open + leaf context CPU time vs pi 1.6.0', ratio(open.arbor.cpuMs, open.pi.cpuMs), 0.7));
+  }
+  metrics.push(metric('open + leaf context time vs floor (read + JSON.parse every line)', ratio(open.arbor.ms, open.floor.ms), 1));
+  metrics.push(metric('open + leaf context peak RSS growth vs floor', ratio(open.arbor.growthMB, open.floor.growthMB), 1));
+  metrics.push(metric('per turn (append + fsync + context), 35,000 / 500 entries', perTurn.ratio, perTurn.target));
+  return {
     date: new Date().toISOString(),
-    node: process.version,
-    file: { entries: big.entries, megabytes: +sizeMB.toFixed(1), pathLength: bigStore.getBranch().length, contextMessages: bigContext.messages.length, llmMessages },
-    open: {
-      floorMs: +median(floorTimes).toFixed(1),
-      oursMs: +median(oursTimes).toFixed(1),
-      timeRatio: +(median(oursTimes) / median(floorTimes)).toFixed(3),
-      // CPU time of the process (all threads, GC included): steadier than wall time on a shared machine
-      floorCpuMs: +median(floorCpu).toFixed(1),
-      oursCpuMs: +median(oursCpu).toFixed(1),
-      cpuRatio: +(median(oursCpu) / median(floorCpu)).toFixed(3),
-      floorRetainedMB: +floorMem.toFixed(1),
-      oursRetainedMB: +oursMem.toFixed(1),
-      memoryRatio: +(oursMem / floorMem).toFixed(3),
-      target: 1.3,
-    },
-    perTurn: {
-      smallEntries: small.entries, smallTurnMs: +small.turnMs.toFixed(3), smallContextMs: +small.contextMs.toFixed(4),
-      largeEntries: large.entries, largeTurnMs: +large.turnMs.toFixed(3), largeContextMs: +large.contextMs.toFixed(4),
-      ratio: +(large.turnMs / small.turnMs).toFixed(3),
-      contextOnlyRatio: +(large.contextMs / small.contextMs).toFixed(3),
-      target: 1.5,
-    },
+    quick,
+    node: spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim(),
+    file: { entries: big.entries, megabytes: +(statSync(bigFile).size / 1e6).toFixed(1), contextMessages: open.arbor.messages },
+    runs: RUNS,
+    turns: TURNS,
+    piSkipped: pi.skipped,
+    skipped: pi.skipped ? [`pi 1.6.0 column skipped: ${pi.skipped}`] : [],
+    open,
+    perTurn,
+    metrics,
+    pass: metrics.every((m) => m.pass),
   };
-  result.pass = result.open.timeRatio <= 1.3 && result.perTurn.ratio <= 1.5;
-  const md = [
+}
+
+function markdown(r) {
+  const row = (label, s) => (s ? `| ${label} | ${s.ms} ms | ${s.cpuMs} ms | ${s.growthMB} MB | ${s.peakMB} MB |` : `| ${label} | skipped | | | |`);
+  return [
     '# Session open benchmark',
     '',
-    `${result.date}, Node ${result.node}. File: ${result.file.entries} entries, ${result.file.megabytes} MB, active path ${result.file.pathLength} entries, context ${result.file.contextMessages} messages.`,
-    '',
-    '| measure | floor (read + JSON.parse every line) | Arbor (open + buildContext) | ratio | target |',
+    `${r.date}, Node ${r.node}${r.quick ? ' (quick mode: small file, one run; figures prove the bench runs, not the targets)' : ''}. File: ${r.file.entries} entries, ${r.file.megabytes} MB; leaf context ${r.file.contextMessages} messages.`,
+    `Each side in a fresh process, alternated, median of ${r.runs} (after one warm-up each).`,
+    r.piSkipped ? `\n**pi 1.6.0 column skipped**: ${r.piSkipped}\n` : '',
+    '| side | open + leaf context | CPU time | peak RSS growth | peak RSS |',
     '|---|---|---|---|---|',
-    `| time (median of ${RUNS}) | ${result.open.floorMs} ms | ${result.open.oursMs} ms | ${result.open.timeRatio} | ≤ 1.3 |`,
-    `| CPU time, all threads (median of ${RUNS}) | ${result.open.floorCpuMs} ms | ${result.open.oursCpuMs} ms | ${result.open.cpuRatio} | (reported) |`,
-    `| retained memory | ${result.open.floorRetainedMB} MB | ${result.open.oursRetainedMB} MB | ${result.open.memoryRatio} | (reported) |`,
+    row('Arbor (open + buildContext)', r.open.arbor),
+    row('pi 1.6.0 (SessionManager.open + buildSessionContext)', r.open.pi),
+    row('floor (read + JSON.parse every line, entries kept)', r.open.floor),
     '',
-    '| per turn (append + fsync + buildContext, median of ' + TURNS + ') | ' + `${result.perTurn.smallEntries} entries` + ' | ' + `${result.perTurn.largeEntries} entries` + ' | ratio | target |',
-    '|---|---|---|---|---|',
-    `| whole turn | ${result.perTurn.smallTurnMs} ms | ${result.perTurn.largeTurnMs} ms | ${result.perTurn.ratio} | ≤ 1.5 |`,
-    `| buildContext only | ${result.perTurn.smallContextMs} ms | ${result.perTurn.largeContextMs} ms | ${result.perTurn.contextOnlyRatio} | (reported) |`,
+    '| metric | value | target | met |',
+    '|---|---|---|---|',
+    ...r.metrics.map((m) => `| ${m.name} | ${m.value} ${m.unit} | ≤ ${m.target} | ${m.pass ? 'yes' : 'NO'} |`),
     '',
-    `Targets met: ${result.pass ? 'yes' : 'NO'}`,
+    `Per turn (median of ${r.turns}): ${r.perTurn.smallTurnMs} ms at ${r.perTurn.smallEntries} entries, ${r.perTurn.largeTurnMs} ms at ${r.perTurn.largeEntries}.`,
     '',
   ].join('\n');
-  mkdirSync(join(root, 'bench', 'results'), { recursive: true });
-  writeFileSync(join(root, 'bench', 'results', 'session-open.json'), JSON.stringify(result, null, 2) + '\n');
-  writeFileSync(join(root, 'bench', 'results', 'session-open.md'), md);
-  console.log(md);
-} finally {
-  rmSync(work, { recursive: true, force: true });
 }
+
+if (process.argv[2] === '--child') await child(process.argv.slice(3));
+else await main();

@@ -121,7 +121,7 @@ const result = {
     { name: 'corrective summarizer requests per compaction (one when the summary dropped words)', value: worst('corrections'), target: 1, unit: '' },
   ],
 };
-mkdirSync(join(root, 'bench/results'), { recursive: true });
-writeFileSync(join(root, 'bench/results/summary-fidelity.json'), JSON.stringify(result, null, 2) + '\n');
+mkdirSync((process.env.BENCH_RESULTS_DIR || join(root, 'bench', 'results')), { recursive: true });
+writeFileSync(join((process.env.BENCH_RESULTS_DIR || join(root, 'bench', 'results')), 'summary-fidelity.json'), JSON.stringify(result, null, 2) + '\n');
 console.log(JSON.stringify(result, null, 2));
 process.exit(result.metrics.every((m) => m.value <= m.target) ? 0 : 1);

@@ -215,8 +215,8 @@ const md = [
   `Targets met: ${result.pass ? 'yes' : 'NO'}`,
   '',
 ].join('\n');
-mkdirSync(join(root, 'bench', 'results'), { recursive: true });
-writeFileSync(join(root, 'bench', 'results', 'tree-graph.json'), JSON.stringify(result, null, 2) + '\n');
-writeFileSync(join(root, 'bench', 'results', 'tree-graph.md'), md);
+mkdirSync((process.env.BENCH_RESULTS_DIR || join(root, 'bench', 'results')), { recursive: true });
+writeFileSync(join((process.env.BENCH_RESULTS_DIR || join(root, 'bench', 'results')), 'tree-graph.json'), JSON.stringify(result, null, 2) + '\n');
+writeFileSync(join((process.env.BENCH_RESULTS_DIR || join(root, 'bench', 'results')), 'tree-graph.md'), md);
 console.log(md);
 process.exit(result.pass ? 0 : 1);

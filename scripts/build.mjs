@@ -3,6 +3,8 @@
 //   node scripts/build.mjs               development build (sourcemaps, test suite included)
 //   node scripts/build.mjs --production  release build (minified, no sourcemaps, no test suite)
 //   node scripts/build.mjs --watch       development build, rebuilt on change
+//   --metafile                           also writes esbuild's metafile of each Node bundle to dist/meta/
+//                                        (what each input adds to it: bench/bundle-size.mjs reads them)
 //
 // Outputs: dist/extension.js (node/cjs, `vscode` external), dist/cli.js (if src/cli/main.ts exists),
 // dist/webview/{main.js,main.css,toolkit.min.js} (browser), dist/test/suite.js (mocha bundled in).
@@ -11,14 +13,16 @@
 // own under dist/vendor/ and must only be reached through `await import(...)`: activation then neither
 // evaluates nor even parses them (about 1.5 MB). Never import them statically.
 import * as esbuild from 'esbuild';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { zodLocalesPlugin } from './lib/zod-locales-plugin.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = new Set(process.argv.slice(2));
 const production = args.has('--production');
 const watch = args.has('--watch');
+const metafile = args.has('--metafile');
 const dist = join(root, 'dist');
 
 /** Prints one line per (re)build, with errors counted, so watch mode is readable. */
@@ -79,11 +83,13 @@ function exthostTestsPlugin() {
 
 /**
  * Lazily loaded packages → their file under dist/vendor/ (each built once, shared by every bundle):
- * every provider's SDK as its descriptor names it (src/llm/providers/), and the tokenizer table.
+ * every provider's SDK as its descriptor names it (src/llm/providers/), the tokenizer table, and markdown-it
+ * (the HTML export only: src/cli/commands/export-html.ts).
  */
 const VENDOR = {
   ...(await providerSdkChunks()),
   'gpt-tokenizer/encoding/cl100k_base': 'cl100k',
+  'markdown-it': 'markdown-it',
 };
 
 /** Reads `sdkChunks()` from the provider table, bundled to a scratch file (packages stay external). */
@@ -142,6 +148,7 @@ const nodeCommon = {
   mainFields: ['module', 'main'],
   logLevel: 'warning',
   absWorkingDir: root,
+  metafile,
 };
 
 function configs() {
@@ -151,7 +158,7 @@ function configs() {
       ...nodeCommon,
       entryPoints: ['src/extension.ts'],
       outfile: 'dist/extension.js',
-      plugins: [reporter('extension'), vendorPlugin('./vendor')],
+      plugins: [reporter('extension'), vendorPlugin('./vendor'), zodLocalesPlugin()],
     },
     {
       bundle: true,
@@ -165,7 +172,7 @@ function configs() {
       entryPoints: ['webview/main.ts', ...findFiles(join(root, 'webview'), '.css').map((f) => relative(root, f))],
       outbase: 'webview',
       outdir: 'dist/webview',
-      plugins: [reporter('webview')],
+      plugins: [reporter('webview'), zodLocalesPlugin()],
     },
   ];
   if (existsSync(join(root, 'src', 'cli', 'main.ts'))) {
@@ -174,7 +181,7 @@ function configs() {
       entryPoints: ['src/cli/main.ts'],
       outfile: 'dist/cli.js',
       banner: { js: '#!/usr/bin/env node' },
-      plugins: [reporter('cli'), vendorPlugin('./vendor'), {
+      plugins: [reporter('cli'), vendorPlugin('./vendor'), zodLocalesPlugin(), {
         name: 'arbor-chmod',
         setup(build) {
           build.onEnd((result) => {
@@ -193,7 +200,7 @@ function configs() {
       outfile: 'dist/test/suite.js',
       // mocha's optional parallel mode uses require.resolve on its own files; we never use it.
       logOverride: { 'require-resolve-not-external': 'silent' },
-      plugins: [reporter('exthost test suite'), exthostTestsPlugin(), vendorPlugin('../vendor')],
+      plugins: [reporter('exthost test suite'), exthostTestsPlugin(), vendorPlugin('../vendor'), zodLocalesPlugin()],
     });
   }
   return list;
@@ -205,6 +212,16 @@ function copyToolkit() {
     join(root, 'node_modules', '@vscode', 'webview-ui-toolkit', 'dist', 'toolkit.min.js'),
     join(dist, 'webview', 'toolkit.min.js'),
   );
+}
+
+/** dist/meta/<bundle>.json for each Node bundle with an outfile (extension.js, cli.js, vendor/*). */
+function writeMetafiles(list, results) {
+  mkdirSync(join(dist, 'meta'), { recursive: true });
+  list.forEach((config, i) => {
+    if (!config.outfile || !results[i].metafile) return;
+    const name = relative('dist', config.outfile).replace(/[\\/]/g, '_').replace(/\.js$/, '');
+    writeFileSync(join(dist, 'meta', `${name}.json`), JSON.stringify(results[i].metafile));
+  });
 }
 
 rmSync(dist, { recursive: true, force: true });
@@ -222,7 +239,9 @@ if (watch) {
   process.on('SIGTERM', stop);
 } else {
   try {
-    await Promise.all(configs().map((config) => esbuild.build(config)));
+    const list = configs();
+    const results = await Promise.all(list.map((config) => esbuild.build(config)));
+    if (metafile) writeMetafiles(list, results);
   } catch {
     // esbuild already printed the errors.
     process.exit(1);

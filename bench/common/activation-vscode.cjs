@@ -17,8 +17,19 @@ const inert = () =>
     apply: () => inert(),
     construct: () => inert(),
   });
-/** An object with the given members; other members are inert stubs. */
-const partial = (members) => new Proxy(members, { get: (target, key) => (key in target ? target[key] : key === 'then' ? undefined : inert()) });
+/** Answers every member with an inert stub: the prototype of the stubs below (see `partial`). */
+const anyMember = new Proxy({}, { get: (target, key) => (key === 'then' || key === Symbol.toPrimitive || key === Symbol.iterator ? undefined : inert()) });
+/**
+ * An object with the given members; other members are inert stubs. The bundle reaches `vscode` through
+ * esbuild's interop copy (own members copied onto an object made from the module's prototype), so unknown
+ * members must also answer through the prototype: a new API the extension touches at load (an enum such
+ * as DiagnosticSeverity) is then an inert stub instead of a crash.
+ */
+const partial = (members) =>
+  new Proxy(members, {
+    get: (target, key) => (key in target ? target[key] : key === 'then' ? undefined : inert()),
+    getPrototypeOf: () => anyMember,
+  });
 
 class Uri {
   constructor(scheme, path) {
@@ -144,7 +155,10 @@ const vscode = partial({
   MarkdownString: class MarkdownString { constructor(value = '') { this.value = value; } appendMarkdown(v) { this.value += v; return this; } appendText(v) { this.value += v; return this; } },
   CancellationTokenSource: class CancellationTokenSource { constructor() { this.token = { isCancellationRequested: false, onCancellationRequested: noEvent }; } cancel() { this.token.isCancellationRequested = true; } dispose() {} },
   l10n: partial({ t: (message, ...args) => format(typeof message === 'string' ? message : message.message, ...args), bundle: undefined, uri: undefined }),
-  env: partial({ language: 'en', appName: 'bench', uiKind: 1, clipboard: partial({ readText: async () => '', writeText: async () => {} }) }),
+  // appRoot: where VS Code keeps its bundled ripgrep (src/extension.ts); a folder without one is fine
+  env: partial({ language: 'en', appName: 'bench', appRoot: join(root, '.vscode-test', 'no-app-root'), uiKind: 1, clipboard: partial({ readText: async () => '', writeText: async () => {} }) }),
+  // the Language Model API (src/vscode/language-models.ts): no chat models in the bench
+  lm: partial({ selectChatModels: async () => [], onDidChangeChatModels: noEvent }),
   workspace: partial({
     workspaceFolders: [{ uri: Uri.file(root), name: 'arbor', index: 0 }],
     isTrusted: true,

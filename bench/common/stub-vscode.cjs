@@ -7,7 +7,11 @@ const make = () =>
     get: (target, key) => (key === Symbol.toPrimitive ? () => '' : key === 'then' ? undefined : make()),
     apply: () => make(),
     construct: () => make(),
+    // esbuild's interop copies own members onto an object made from the module's prototype: members the
+    // bundle touches at load (enums such as DiagnosticSeverity) are found there
+    getPrototypeOf: () => anyMember,
   });
+const anyMember = new Proxy({}, { get: (target, key) => (key === 'then' || key === Symbol.toPrimitive ? undefined : make()) });
 const original = Module._resolveFilename;
 Module._resolveFilename = function resolve(request, ...rest) {
   return request === 'vscode' ? stubPath : original.call(this, request, ...rest);

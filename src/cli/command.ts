@@ -54,6 +54,7 @@ export async function openForCli(file: string, io: CliIO): Promise<SessionStore>
     if (error instanceof SessionFileError) throw new CliError(error.message);
     throw error;
   }
+  store.readAllEntries(); // every damaged line is reported up front, not when a command reaches it
   for (const problem of store.loadReport) {
     io.err(`warning: ${file}${problem.line ? `:${problem.line}` : ''}: ${problem.kind}: ${problem.message}`);
   }

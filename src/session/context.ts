@@ -1,7 +1,7 @@
 // Builds the conversation an LLM sees from a session tree (pi's `buildSessionContext`, pi-behaviour §2.1).
 // Only the root→leaf path is walked, so the cost follows the path, never the whole file.
 import type { AgentMessage } from '../core/messages';
-import type { CompactionEntry, ModelChangeEntry, SessionEntry } from './entries';
+import type { CompactionEntry, ModelChangeEntry, SessionEntry, ThinkingLevelChangeEntry } from './entries';
 import { applyContextEdit, contextEditsOf } from './context-edits';
 import { compactionSummaryMessage, contextMessageOf, entryTypeOf } from './entry-types';
 
@@ -29,15 +29,21 @@ export function contextMessageFromEntry(entry: SessionEntry): AgentMessage | und
   return contextMessageOf(entry);
 }
 
+/** A node of the parent chain (an entry, or the entry index's record of one). */
+interface Linked {
+  id: string;
+  parentId: string | null;
+}
+
 /**
  * Root→leaf path, stopping at a missing parent, a self-parent or a cycle. A walk longer than the index
  * has a cycle; only then is it walked again with a visited set (cut at the first repeat), so the usual
  * path costs no set of every id on it.
  */
-export function pathToRoot(leaf: SessionEntry, byId: ReadonlyMap<string, SessionEntry>): SessionEntry[] {
+export function pathToRoot<T extends Linked>(leaf: T, byId: ReadonlyMap<string, T>): T[] {
   // Without a cycle a path has at most byId.size entries; only a longer walk needs the visited set.
-  const path: SessionEntry[] = [];
-  let current: SessionEntry | undefined = leaf;
+  const path: T[] = [];
+  let current: T | undefined = leaf;
   while (current && path.length <= byId.size) {
     path.push(current);
     current = parentOf(current, byId);
@@ -45,19 +51,43 @@ export function pathToRoot(leaf: SessionEntry, byId: ReadonlyMap<string, Session
   return current ? pathWithoutCycle(leaf, byId) : path.reverse();
 }
 
-function parentOf(entry: SessionEntry, byId: ReadonlyMap<string, SessionEntry>): SessionEntry | undefined {
+function parentOf<T extends Linked>(entry: T, byId: ReadonlyMap<string, T>): T | undefined {
   const parentId: string | null = entry.parentId;
   return parentId === null || parentId === entry.id ? undefined : byId.get(parentId);
 }
 
-function pathWithoutCycle(leaf: SessionEntry, byId: ReadonlyMap<string, SessionEntry>): SessionEntry[] {
-  const path: SessionEntry[] = [];
+function pathWithoutCycle<T extends Linked>(leaf: T, byId: ReadonlyMap<string, T>): T[] {
+  const path: T[] = [];
   const seen = new Set<string>();
-  for (let current: SessionEntry | undefined = leaf; current && !seen.has(current.id); current = parentOf(current, byId)) {
+  for (let current: T | undefined = leaf; current && !seen.has(current.id); current = parentOf(current, byId)) {
     seen.add(current.id);
     path.push(current);
   }
   return path.reverse();
+}
+
+/**
+ * A root→leaf path whose entries may not be read yet (the entry index defers most bodies): each entry's
+ * type and id are known; `entry`/`entries` read bodies. Context building reads only the entries it uses.
+ */
+export interface PathView {
+  readonly length: number;
+  /** the entry's type as far as context building cares (a deferred kind never shapes the context) */
+  type(i: number): string;
+  id(i: number): string;
+  entry(i: number): SessionEntry;
+  /** entries [from, to), read in one batch */
+  entries(from: number, to: number): SessionEntry[];
+}
+
+function arrayPath(path: readonly SessionEntry[]): PathView {
+  return {
+    length: path.length,
+    type: (i) => path[i]!.type,
+    id: (i) => path[i]!.id,
+    entry: (i) => path[i]!,
+    entries: (from, to) => path.slice(from, to),
+  };
 }
 
 /** pi's leaf resolution: null → none; known id → it; undefined or unknown id → last entry. */
@@ -93,16 +123,21 @@ export function buildSessionContext(
  * `context_edit` entries applied to whatever remains.
  */
 export function contextFromPath(path: readonly SessionEntry[]): SessionContext {
-  const settings = { thinkingLevel: DEFAULT_THINKING_LEVEL, model: null as SessionContext['model'] };
+  return contextFromView(arrayPath(path));
+}
+
+/** contextFromPath over a path view: only the entries the context uses are read (entry-index.ts). */
+export function contextFromView(path: PathView): SessionContext {
   let compactionIndex = -1;
   let resetIndex = -1;
+  let thinkingIndex = -1;
   for (let i = 0; i < path.length; i++) {
-    const entry = path[i]!;
-    applySettings(entry, settings);
-    if (entry.type === 'compaction') compactionIndex = i;
-    else if (entry.type === 'reset_boundary') resetIndex = i;
+    const type = path.type(i);
+    if (type === 'compaction') compactionIndex = i;
+    else if (type === 'reset_boundary') resetIndex = i;
+    else if (type === 'thinking_level_change') thinkingIndex = i;
   }
-  const sources = contextEntries(path, compactionIndex, resetIndex);
+  const sources = contextEntriesOf(path, compactionIndex, resetIndex);
   const edits = contextEditsOf(sources);
   const messages: AgentMessage[] = [];
   sources.forEach((entry, index) => {
@@ -112,21 +147,39 @@ export function contextFromPath(path: readonly SessionEntry[]): SessionContext {
       if (projected) messages.push(projected);
     }
   });
-  return { messages, thinkingLevel: settings.thinkingLevel, model: settings.model };
+  return { messages, thinkingLevel: thinkingLevelAt(path, thinkingIndex), model: modelAtEnd(path) };
+}
+
+/** The latest thinking_level_change's level (applySettings' rule: the last one on the path wins). */
+function thinkingLevelAt(path: PathView, index: number): string {
+  if (index < 0) return DEFAULT_THINKING_LEVEL;
+  return (path.entry(index) as ThinkingLevelChangeEntry).thinkingLevel ?? DEFAULT_THINKING_LEVEL;
+}
+
+/** applySettings' model as of the path's end: the last model change that names one, or assistant reply. */
+function modelAtEnd(path: PathView): SessionContext['model'] {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const type = path.type(i);
+    if (type !== 'model_change' && type !== 'message') continue;
+    const settings = { thinkingLevel: DEFAULT_THINKING_LEVEL, model: null as SessionContext['model'] };
+    applySettings(path.entry(i), settings);
+    if (settings.model) return settings.model;
+  }
+  return null;
 }
 
 /** The entries whose messages make up the context, in order (a compaction first when it opens it). */
 export function contextEntries(path: readonly SessionEntry[], compactionIndex: number, resetIndex: number): SessionEntry[] {
-  if (resetIndex > compactionIndex) return path.slice(resetIndex + 1);
-  if (compactionIndex < 0) return path.slice();
-  const compaction = path[compactionIndex] as CompactionEntry;
-  const out: SessionEntry[] = [compaction];
-  const keptFrom = findKeptStart(path, compactionIndex, compaction.firstKeptEntryId);
-  for (let i = Math.max(keptFrom, 0); keptFrom >= 0 && i < compactionIndex; i++) {
-    if (!isSystemMessageEntry(path[i]!)) out.push(path[i]!);
-  }
-  for (let i = compactionIndex + 1; i < path.length; i++) out.push(path[i]!);
-  return out;
+  return contextEntriesOf(arrayPath(path), compactionIndex, resetIndex);
+}
+
+function contextEntriesOf(path: PathView, compactionIndex: number, resetIndex: number): SessionEntry[] {
+  if (resetIndex > compactionIndex) return path.entries(resetIndex + 1, path.length);
+  if (compactionIndex < 0) return path.entries(0, path.length);
+  const compaction = path.entry(compactionIndex) as CompactionEntry;
+  const keptFrom = findKeptStartOf(path, compactionIndex, compaction.firstKeptEntryId);
+  const kept = keptFrom < 0 ? [] : path.entries(keptFrom, compactionIndex).filter((entry) => !isSystemMessageEntry(entry));
+  return [compaction, ...kept, ...path.entries(compactionIndex + 1, path.length)];
 }
 
 /** What one entry contributes; only the compaction that opens the context yields its summary. */
@@ -163,7 +216,11 @@ function isSystemMessageEntry(entry: SessionEntry): boolean {
 
 /** Index of `firstKeptEntryId` among the entries before the compaction, or -1 (then nothing is kept). */
 export function findKeptStart(path: readonly SessionEntry[], compactionIndex: number, firstKeptId: unknown): number {
-  for (let i = 0; i < compactionIndex; i++) if (path[i]!.id === firstKeptId) return i;
+  return findKeptStartOf(arrayPath(path), compactionIndex, firstKeptId);
+}
+
+function findKeptStartOf(path: PathView, compactionIndex: number, firstKeptId: unknown): number {
+  for (let i = 0; i < compactionIndex; i++) if (path.id(i) === firstKeptId) return i;
   return -1;
 }
 

@@ -13,6 +13,12 @@ import { plainMarkdown } from '../core/plain-line';
 import { join, searchContentText, str, type Searchable } from './search-text';
 
 export interface EntryType {
+  /**
+   * true when opening a session and indexing it need only the entry's type, id, parent and timestamp: its
+   * line's body is parsed when the entry is first asked for (entry-index.ts). Never true for a type that
+   * shapes the context from anywhere on the path (compactions, settings, resets, edits: context.ts).
+   */
+  defersBody?: true;
   /** the message the entry stands for (pi's entry → message mapping), or undefined */
   message(entry: SessionEntry): AgentMessage | undefined;
   /** what it adds while building context when that differs from `message` (context.ts applies the path rules) */
@@ -52,6 +58,7 @@ const DATA: EntryType = { message: () => undefined, searchable: () => undefined 
 
 const KNOWN_TYPES: Record<(typeof KNOWN_ENTRY_TYPES)[number], EntryType> = {
   message: {
+    defersBody: true,
     message: (entry) => {
       const message = (entry as { message?: unknown }).message;
       return typeof message === 'object' && message !== null ? (message as AgentMessage) : undefined;
@@ -61,15 +68,17 @@ const KNOWN_TYPES: Record<(typeof KNOWN_ENTRY_TYPES)[number], EntryType> = {
   // its summary enters the context only where the compaction opens it (context.ts's path rules)
   compaction: { message: () => undefined, searchable: (entry) => ({ kind: 'compaction', text: plainMarkdown(join([str(entry.summary), str(entry.shortSummary)])) }) },
   branch_summary: {
+    defersBody: true,
     message: (entry) => branchSummaryMessage(entry as BranchSummaryEntry),
     contextMessage: (entry) => ((entry as BranchSummaryEntry).summary ? branchSummaryMessage(entry as BranchSummaryEntry) : undefined),
     searchable: (entry) => ({ kind: 'branchSummary', text: plainMarkdown(str(entry.summary)) }),
   },
   custom_message: {
+    defersBody: true,
     message: (entry) => customMessage(entry as CustomMessageEntry),
     searchable: (entry) => (entry.display === false ? undefined : { kind: 'custom', text: plainMarkdown(searchContentText(entry.content)) }),
   },
-  custom: DATA,
+  custom: { ...DATA, defersBody: true },
   model_change: DATA,
   thinking_level_change: DATA,
   label: {
@@ -90,6 +99,11 @@ TYPES.set('invalid_entry', DATA);
 /** What the session does with an entry (any object with a `type`; search passes raw parsed lines). */
 export function entryTypeOf(entry: { type?: unknown }): EntryType {
   return (typeof entry.type === 'string' ? TYPES.get(entry.type) : undefined) ?? DATA;
+}
+
+/** Whether a line of this type is indexed from its head alone, its body parsed on first use (entry-index.ts). */
+export function defersBody(type: string): boolean {
+  return TYPES.get(type)?.defersBody === true;
 }
 
 /** Whether Arbor knows what the type means (others are reported once as ignored). */

@@ -4,7 +4,8 @@
 import { SessionFileError } from './errors';
 import { CURRENT_SESSION_VERSION } from './entries';
 import { sessionVersion } from './migrate';
-import { scanLines, type ParsedLine, type ScanResult } from './scan';
+import { defersBody } from './entry-types';
+import { scanLines, type ParsedLine, type ScanOptions, type ScanResult } from './scan';
 import { headerProblem } from './schema';
 import { isTitleSlot, titleSlotOf, type TitleSlot } from './title-slot';
 
@@ -24,9 +25,9 @@ export function describeReadOnly(readOnly: ReadOnlyReason): string {
   return `This session was written by a newer version (v${readOnly.version}); Arbor opened it read-only.`;
 }
 
-export async function scanOrExplain(file: string): Promise<ScanResult> {
+export async function scanOrExplain(file: string, options: ScanOptions = {}): Promise<ScanResult> {
   try {
-    return await scanLines(file);
+    return await scanLines(file, 0, 1, options);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new SessionFileError(file, 'file not found');
@@ -51,4 +52,16 @@ export function headerFrom(file: string, scan: ScanResult): HeaderLines {
   const problem = headerProblem(first.value);
   if (problem) throw new SessionFileError(file, `line ${first.lineNo}: ${problem}`);
   return { header: first, titleSlot: slotLine ? titleSlotOf(slotLine) : undefined };
+}
+
+/**
+ * The whole file read for the store's index: lines of kinds that defer their body are indexed from their
+ * heads (entry-index.ts). A v1/v2 file is read again whole, since migrating it needs every line's value.
+ */
+export async function scanForIndex(file: string): Promise<{ scan: ScanResult } & HeaderLines> {
+  const scan = await scanOrExplain(file, { deferBody: defersBody });
+  const lines = headerFrom(file, scan);
+  if (sessionVersion(lines.header.value as Record<string, unknown>) >= CURRENT_SESSION_VERSION) return { scan, ...lines };
+  const whole = await scanOrExplain(file);
+  return { scan: whole, ...headerFrom(file, whole) };
 }

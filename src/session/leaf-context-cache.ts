@@ -1,6 +1,6 @@
 // The context of the leaf the store built last, kept so the next turn's context extends it instead of walking
 // the whole path again: a turn costs the same at entry 500 as at entry 35,000 (docs/architecture.md).
-import { applySettings, contextFromPath, contextMessageFromEntry, type SessionContext } from './context';
+import { applySettings, contextFromView, contextMessageFromEntry, type SessionContext } from './context';
 import type { SessionEntry } from './entries';
 import type { EntryIndex } from './entry-index';
 
@@ -12,7 +12,7 @@ export class LeafContextCache {
 
   /** The context for `leaf` (a copy the caller may change), reusing the cached one where it can. */
   contextFor(leaf: SessionEntry, index: EntryIndex): SessionContext {
-    const context = this.extend(leaf, index) ?? contextFromPath(index.pathTo(leaf));
+    const context = this.extend(leaf, index) ?? contextFromView(index.pathView(leaf));
     this.cached = { leafId: leaf.id, context };
     return copyContext(context);
   }

@@ -62,6 +62,14 @@ export class ReadableSession {
     return this.index.get(id);
   }
 
+  /**
+   * Reads every entry's body now (opening reads only what the leaf context needs: entry-index.ts), so the
+   * load report lists every damaged line. For readers that report problems up front, such as the CLI.
+   */
+  readAllEntries(): void {
+    this.index.readAll();
+  }
+
   /** All entries in file order (a copy of the list; the entries themselves are shared). */
   getEntries(): SessionEntry[] {
     return this.index.entries.slice();
@@ -141,7 +149,7 @@ export class ReadableSession {
   buildContext(leafId?: string | null): SessionContext {
     const target = leafId === undefined ? this.leafId : leafId;
     if (target === null || this.index.count === 0) return emptyContext();
-    const leaf = this.index.get(target) ?? this.index.entries[this.index.count - 1]!;
+    const leaf = this.index.get(target) ?? this.index.get(this.index.lastEntryId()!)!;
     return this.contextCache.contextFor(leaf, this.index);
   }
 }

@@ -3,6 +3,7 @@
 // can be written back byte-for-byte, and reports bad lines instead of failing.
 import { open } from 'node:fs/promises';
 import { withoutByteOrderMark } from './json-object';
+import { readLineHead, type LineHead } from './line-head';
 
 export type LoadProblemKind =
   | 'invalid-json'
@@ -33,7 +34,15 @@ export interface ParsedLine {
   offset: number;
   /** byte length without the line terminator */
   length: number;
+  /** the parsed line; undefined when its body was deferred (then `head` is set) */
   value: unknown;
+  /** a deferred line's head (line-head.ts): its body is parsed when the entry is first asked for */
+  head?: LineHead;
+}
+
+export interface ScanOptions {
+  /** lines whose head names a type for which this is true are not parsed now (entry-types.ts `defersBody`) */
+  deferBody?: (type: string) => boolean;
 }
 
 export interface ScanResult {
@@ -53,7 +62,7 @@ const CHUNK = 4 * 1024 * 1024;
 const NEWLINE = 0x0a;
 
 /** Reads `file` from byte `from` (a line start) to its current end. */
-export async function scanLines(file: string, from = 0, firstLineNo = 1): Promise<ScanResult> {
+export async function scanLines(file: string, from = 0, firstLineNo = 1, options: ScanOptions = {}): Promise<ScanResult> {
   const handle = await open(file, 'r');
   try {
     const stat = await handle.stat();
@@ -73,7 +82,9 @@ export async function scanLines(file: string, from = 0, firstLineNo = 1): Promis
       if (bytesRead === 0) break;
       position += bytesRead;
       const data = buffer.subarray(0, pendingLength + bytesRead);
-      const done = handleLines(data, pendingOffset, lineNo, lines, problems);
+      const done = options.deferBody
+        ? handleLinesDeferring(data, pendingOffset, lineNo, { lines, problems }, options.deferBody)
+        : handleLines(data, pendingOffset, lineNo, lines, problems);
       lineNo += done.lines;
       pendingLength = data.length - done.end;
       pendingOffset += done.end;
@@ -129,6 +140,40 @@ function handleLines(data: Buffer, dataOffset: number, firstLineNo: number, line
   return { lines: lineNo - firstLineNo, end: last + 1 };
 }
 
+/** Shorter lines are parsed at once even when their kind defers its body: parsing them costs about what
+ * reading their head does, and they hold little memory (docs/architecture.md "Opening a session"). */
+export const DEFER_FROM_BYTES = 512;
+
+/**
+ * Like handleLines, but a line of DEFER_FROM_BYTES or more whose head (line-head.ts) names a deferred type is only indexed: neither
+ * decoded nor parsed. The other lines are decoded one by one (most of the bytes are in deferred lines).
+ */
+function handleLinesDeferring(
+  data: Buffer,
+  dataOffset: number,
+  firstLineNo: number,
+  out: { lines: ParsedLine[]; problems: LoadProblem[] },
+  deferBody: (type: string) => boolean,
+): { lines: number; end: number } {
+  const last = data.lastIndexOf(NEWLINE);
+  if (last < 0) return { lines: 0, end: 0 };
+  let start = 0;
+  let lineNo = firstLineNo;
+  while (start <= last) {
+    const end = data.indexOf(NEWLINE, start);
+    const head = dataOffset + start === 0 || end - start < DEFER_FROM_BYTES ? undefined : readLineHead(data, start, end);
+    if (head && deferBody(head.type)) {
+      out.lines.push({ lineNo, offset: dataOffset + start, length: end - start, value: undefined, head });
+    } else {
+      const text = data.toString('utf8', start, end);
+      handleLine(text, 0, text.length, dataOffset + start, end - start, lineNo, true, out.lines, out.problems);
+    }
+    lineNo++;
+    start = end + 1;
+  }
+  return { lines: lineNo - firstLineNo, end: last + 1 };
+}
+
 /** One line: `text[start, end)` (without its newline), at byte `offset`, `length` bytes long. */
 function handleLine(
   source: string,
@@ -169,6 +214,18 @@ function handleLine(
   }
   lines.push({ lineNo, offset, length, value });
   return true;
+}
+
+/** A deferred line's text parsed as `handleLine` would (depth limit, JSON), or why it cannot be. */
+export function parseLineText(raw: string): { value: unknown } | { problem: string } {
+  let text = raw;
+  if (text.length > 0 && text.charCodeAt(text.length - 1) === 0x0d) text = text.slice(0, -1);
+  if (text.length > SHALLOW_BELOW && nestsDeeperThan(text, MAX_JSON_DEPTH)) return { problem: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` };
+  try {
+    return { value: JSON.parse(text) };
+  } catch (error) {
+    return { problem: `not valid JSON (${(error as Error).message})` };
+  }
 }
 
 /**

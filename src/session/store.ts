@@ -30,7 +30,7 @@ import {
 import { NO_RAW } from './entry-index';
 import { SessionChangedError, SessionFileError, SessionReadOnlyError, UnknownEntryError } from './errors';
 import { timestampForFileName } from './files';
-import { describeReadOnly, headerFrom, readOnlyReasonFor, scanOrExplain, type ReadOnlyReason } from './header';
+import { describeReadOnly, readOnlyReasonFor, scanForIndex, type ReadOnlyReason } from './header';
 import { generateEntryId } from './ids';
 import type { LeafMemory } from './leaf-memory';
 import { acquireLock, type HeldLock } from './lock';
@@ -77,8 +77,7 @@ export class SessionStore extends ReadableSession {
   // ---- opening ------------------------------------------------------------------------------------
 
   static async open(file: string, options: OpenOptions = {}): Promise<SessionStore> {
-    const scan = await scanOrExplain(file);
-    const { header, titleSlot } = headerFrom(file, scan);
+    const { scan, header, titleSlot } = await scanForIndex(file);
     const store = new SessionStore(file, header.value as SessionHeader, true, options.leafMemory);
     store.ingest(scan, header, titleSlot);
     const remembered = options.leafId !== undefined ? options.leafId : options.leafMemory?.get(file);
@@ -96,6 +95,7 @@ export class SessionStore extends ReadableSession {
 
   private ingest(scan: ScanResult, header: ParsedLine, titleSlot: TitleSlot | undefined): void {
     this.loadReport.push(...scan.problems);
+    this.index.readBodiesFrom(this.file, scan.ino);
     const slotOffset = titleSlot?.offset;
     const rest = scan.lines;
     const version = sessionVersion(this.header);
@@ -295,8 +295,7 @@ export class SessionStore extends ReadableSession {
   }
 
   private async reloadFromDisk(): Promise<void> {
-    const scan = await scanOrExplain(this.file);
-    const { header, titleSlot } = headerFrom(this.file, scan);
+    const { scan, header, titleSlot } = await scanForIndex(this.file);
     const leaf = this.leafId;
     this.clearIndex();
     this.header = header.value as SessionHeader;

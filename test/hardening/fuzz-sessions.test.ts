@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SessionFileError } from '../../src/session/errors';
+import { DEFER_FROM_BYTES } from '../../src/session/scan';
 import { SessionStore } from '../../src/session/store';
 import { seededRandom, suiteSeed } from './crash-harness';
 import { reportFigures, trials } from './profile';
@@ -138,6 +139,17 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * The id of a damaged line the store still indexes: a long line (DEFER_FROM_BYTES or more) of a message-like
+ * entry (whose body is read on demand) that starts with plain type, id, parentId and timestamp and ends with
+ * a brace (src/session/line-head.ts).
+ */
+function intactHeadId(text: string): string | undefined {
+  const head = /^\{"type":"([^"\\\x00-\x1f]*)","id":"([^"\\\x00-\x1f]*)","parentId":(?:null|"[^"\\\x00-\x1f]*"),"timestamp":"[^"\\\x00-\x1f]*"[,}]/.exec(text);
+  if (!head || !/\}[ \t\r\n]*$/.test(text) || head[2] === '') return undefined; // JSON whitespace may follow the brace
+  return ['message', 'custom_message', 'custom', 'branch_summary'].includes(head[1]!) ? head[2] : undefined;
+}
+
 function expectFor(data: Buffer): Expected {
   const lines = splitLines(data);
   const terminated = data.length > 0 && data[data.length - 1] === NL;
@@ -157,7 +169,14 @@ function expectFor(data: Buffer): Expected {
       value = JSON.parse(text);
     } catch {
       const last = index === lines.length - 1 && !terminated;
-      problems.set(lineNo, [last ? 'torn-final-line' : 'invalid-json']);
+      const keptId = last || raw.length < DEFER_FROM_BYTES ? undefined : intactHeadId(text);
+      if (keptId !== undefined && seen.has(keptId)) problems.set(lineNo, ['duplicate-id']);
+      else if (keptId !== undefined) {
+        // its head is intact: kept in the tree as an unreadable entry, reported when read
+        seen.add(keptId);
+        ids.push(keptId);
+        problems.set(lineNo, ['invalid-json']);
+      } else problems.set(lineNo, [last ? 'torn-final-line' : 'invalid-json']);
       return;
     }
     if (!headerFound) {
@@ -201,6 +220,7 @@ async function checkFile(dir: string, name: string, data: Buffer, original: Corp
   let store: SessionStore;
   try {
     store = await SessionStore.open(file);
+    store.readAllEntries(); // opening reads only the leaf context's bodies; the full report needs them all
   } catch (error) {
     assert.ok(error instanceof SessionFileError, `${what}: open threw ${(error as Error)?.stack ?? String(error)}`);
     assert.ok(!expected.headerOk, `${what}: refused a file whose header is valid: ${error.message}`);

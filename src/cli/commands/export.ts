@@ -52,7 +52,7 @@ function exportTitle(name: string | undefined, branch: readonly SessionEntry[]):
   return sessionDisplayTitle(name, text) ?? 'Arbor session';
 }
 
-export function exportSession(store: Pick<SessionStore, 'getBranch' | 'getSessionName'>, leafId: string | null, format: 'md' | 'html', report: ExportProblem[] = []): string {
+export async function exportSession(store: Pick<SessionStore, 'getBranch' | 'getSessionName'>, leafId: string | null, format: 'md' | 'html', report: ExportProblem[] = []): Promise<string> {
   const branch = store.getBranch(leafId);
   const title = exportTitle(store.getSessionName(), branch);
   const sections = branch.flatMap((entry) => {
@@ -99,7 +99,7 @@ export const exportCommand: CliCommand = {
     const store = await openForCli(positionals[0]!, io);
     if (format === 'jsonl') return exportJsonl(store, values.leaf, values.out, io);
     const report: ExportProblem[] = [];
-    const text = exportSession(store, resolveLeafOption(store, values.leaf), format, report);
+    const text = await exportSession(store, resolveLeafOption(store, values.leaf), format, report);
     await reportPartlyShown(positionals[0]!, report, io);
     if (values.out) await writeFile(values.out, text);
     else io.out(text);

@@ -87,7 +87,7 @@ export async function run(deps: SurfaceDeps, arg?: unknown, target?: vscode.Uri,
     }));
   if (!uri || !(await confirmTarget(uri))) return undefined;
   try {
-    const text = exportSession(store, store.getLeafId(), format);
+    const text = await exportSession(store, store.getLeafId(), format);
     const backup = uri.scheme === 'file' ? await backupIfExists(uri.fsPath) : undefined;
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
     deps.log.info(`exported ${store.file} to ${uri.toString()}${backup ? ` (previous file kept as ${backup})` : ''}`);

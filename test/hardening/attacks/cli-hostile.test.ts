@@ -69,7 +69,10 @@ test('200,000 levels of nesting on a line: a per-line report, the rest of the se
     assert.match(r.err, /:4: [a-z-]+: .*nest/i, `${args.join(' ')}: line 4 not reported: ${r.err.slice(0, 300)}`);
   }
   const stats = JSON.parse((await cli('stats', file, '--json')).out);
-  assert.equal(stats.entries, 2);
+  // Line 3 is not a session entry at all: skipped. Line 4's head (type, id, parent, time) is intact: it is
+  // kept in the tree as an unreadable entry (ignored in context, its bytes written back), not dropped.
+  assert.equal(stats.entries, 3);
+  assert.equal(stats.byType.invalid_entry, 1, JSON.stringify(stats.byType));
 });
 
 test('wrong types (text: 12345) in export: shown as unreadable and reported per line', async (t) => {

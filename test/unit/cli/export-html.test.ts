@@ -19,7 +19,7 @@ test('the HTML export renders Markdown and is titled by the session, not its id'
   const file = join(dir, 's.jsonl');
   writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
   const store = await SessionStore.open(file);
-  const html = exportSession(store, 'a1', 'html');
+  const html = await exportSession(store, 'a1', 'html');
   assert.match(html, /<title>Fix the login page<\/title>/);
   assert.doesNotMatch(html, /0b9e3c1e/);
   assert.match(html, /<strong>login<\/strong>/);
