@@ -190,8 +190,8 @@ test('a config file that .git/config includes is protected like .git/config', as
   const plan = await planRestore(l.cp.files, l.store, from, to);
   await applyRestore(l.cp.files, l.own, plan, { overwrite: new Set() });
   const effective = execFileSync('git', ['-C', l.ws, 'config', '--get', 'core.fsmonitor'], { encoding: 'utf8' }).trim().length > 0;
-  assert.deepEqual(keysOf(plan).apart, ['ws/.gitconfig'], 'the included config is listed apart, unticked');
   assert.equal(effective, false, 'git config did not gain a core.fsmonitor command without a tick');
+  assert.deepEqual(keysOf(plan).apart, ['ws/.gitconfig'], 'the included config is listed apart, unticked');
 });
 
 // ---------------------------------------------------------------------------------------------------
