@@ -25,7 +25,7 @@ interface Item {
 interface UsageLike {
   input_tokens?: number;
   output_tokens?: number;
-  input_tokens_details?: { cached_tokens?: number } | null;
+  input_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } | null;
   output_tokens_details?: { reasoning_tokens?: number } | null;
 }
 
@@ -48,13 +48,16 @@ function count(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
 }
 
-/** Usage of a finished response: cached input apart; reasoning is part of output and also kept apart. */
+/** Usage of a finished response: cached (and cache-written) input apart; reasoning is part of output and also kept apart. */
 export function applyResponsesUsage(builder: MessageBuilder, u: UsageLike | null | undefined): void {
   if (!u) return;
   const input = count(u.input_tokens);
   const cached = Math.min(input, count(u.input_tokens_details?.cached_tokens));
-  builder.usage.input = input - cached;
+  // Proxies such as GitHub Copilot's also report the input written to their cache (pi counts it apart).
+  const written = Math.min(input - cached, count(u.input_tokens_details?.cache_write_tokens));
+  builder.usage.input = input - cached - written;
   builder.usage.cacheRead = cached;
+  builder.usage.cacheWrite = written;
   builder.usage.output = count(u.output_tokens);
   const reasoning = count(u.output_tokens_details?.reasoning_tokens);
   if (reasoning > 0) builder.usage.reasoning = reasoning;
