@@ -7,6 +7,7 @@ import { systemMessageText, type AssistantMessage, type ImageContent, type LlmMe
 import type { ModelInfo, ToolDefinition } from './types';
 import { prepareMessages } from './convert-common';
 import { nativeItemsFor } from '../core/native-compaction';
+import { reasoningItem } from '../core/native-items';
 import { parseTextSignature, type TextSignature } from './text-signature';
 
 /** A Responses API input/output item; opaque beyond the fields we read. */
@@ -36,8 +37,8 @@ function inputParts(content: string | (TextContent | ImageContent)[]): Record<st
 export function reasoningItemOf(signature: unknown): ResponsesItem | undefined {
   if (typeof signature !== 'string' || !signature.startsWith('{')) return undefined;
   try {
-    const item = JSON.parse(signature) as unknown;
-    return item && typeof item === 'object' && (item as { type?: unknown }).type === 'reasoning' ? (item as ResponsesItem) : undefined;
+    // Rebuilt from its known fields: a session file cannot add others (src/core/native-items.ts).
+    return reasoningItem(JSON.parse(signature));
   } catch {
     return undefined;
   }
@@ -80,7 +81,7 @@ function toolOutput(message: ToolResultMessage): ResponsesItem {
   return { type: 'function_call_output', call_id: responsesCallId(message.toolCallId), output };
 }
 
-export function toResponsesInput(messages: readonly LlmMessage[], model: Pick<ModelInfo, 'provider' | 'api' | 'id'>): ResponsesItem[] {
+export function toResponsesInput(messages: readonly LlmMessage[], model: Pick<ModelInfo, 'provider' | 'api' | 'id'> & { baseUrl?: string }): ResponsesItem[] {
   const out: ResponsesItem[] = [];
   for (const message of prepareMessages(messages)) {
     if (message.role === 'user') {
