@@ -1,6 +1,7 @@
 // Serialisable view models of a session for the UIs (chat webview, Session Tree): the conversation on the
 // active path and the nodes of the whole tree. Plain data only (no class instances, no functions), so a
 // view model can be posted to a webview as is.
+import type { NativeContextNote } from '../core/native-compaction';
 import { measureCompactions } from './marker-figures';
 import type { SessionEntry } from '../session/entries';
 import type { KeptConstraint } from '../compaction/constraints';
@@ -64,6 +65,8 @@ export interface ConversationEntry {
   modifiedFiles?: string[];
   reason?: string;
   fromHook?: boolean;
+  /** a provider-native context that replaces the summary for one model (docs/architecture.md "Native compaction") */
+  nativeContext?: NativeContextNote;
   /** the user's words the compaction kept verbatim (its `details.constraints`) */
   kept?: KeptConstraint[];
   /** context tokens after the compaction: saved estimate, or measured from the next reply (marker-figures.ts) */

@@ -61,6 +61,27 @@ export function nativePayloadsOf(preserveData: unknown): NativeCompactionPayload
   return out.filter((p): p is NativeCompactionPayload => p !== undefined);
 }
 
+/** What the chat marker says about a native context: whose it is, for which model, at which host. */
+export interface NativeContextNote {
+  provider: string;
+  model: string;
+  /** the host of the base URL it is bound to (OpenAI); absent for Anthropic's block */
+  host?: string;
+}
+
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
+}
+
+/** The native contexts a compaction entry would send in place of its summary, for the chat marker. */
+export function nativeContextNotes(preserveData: unknown): NativeContextNote[] {
+  return nativePayloadsOf(preserveData).map((p) => ({ provider: p.provider, model: p.model, ...(p.baseUrl ? { host: hostOf(p.baseUrl) } : {}) }));
+}
+
 /** Field of the summary's user message (an in-memory extra, never written to a file). */
 export const NATIVE_COMPACTION_FIELD = 'nativeCompaction';
 

@@ -82,6 +82,8 @@ export const compactionItemSchema = z.strictObject({
   firstKeptEntryId: idSchema,
   /** the user's constraints, corrections and pinned messages this compaction kept verbatim */
   kept: z.array(keptWordsSchema).max(LIMITS.list).optional(),
+  /** a provider-native context sent in place of the summary to this model (at this host) */
+  nativeContext: z.strictObject({ provider: shortSchema, model: shortSchema, host: shortSchema.optional() }).optional(),
 });
 
 export const branchSummaryItemSchema = z.strictObject({

@@ -1,7 +1,7 @@
 // `compaction` entries: a summary that stands for the conversation before it. Its summary (after pi 1.5's
 // system message) enters the context only where the compaction opens it (context.ts's path rules).
 import type { CompactionSummaryMessage } from '../../core/messages';
-import { nativePayloadsOf } from '../../core/native-compaction';
+import { nativeContextNotes, nativePayloadsOf } from '../../core/native-compaction';
 import { withoutHeadings } from '../../core/plain-line';
 import type { CompactionEntry } from '../entries';
 import type { EntryKind } from './kind';
@@ -38,6 +38,8 @@ export const compactionKind: EntryKind<CompactionEntry> = {
     if (after !== undefined) view.tokensAfter = after;
     addSummarizerFigures(view, details);
     if (entry.fromHook) view.fromHook = true;
+    const native = nativeContextNotes(entry.preserveData)[0];
+    if (native) view.nativeContext = native;
     const kept = constraintsFromDetails(entry.details, entry.fromHook);
     if (kept.length > 0) view.kept = kept;
     return view;

@@ -1,4 +1,4 @@
-// The few DOM calls the chat webview's render modules make (createElement, createTextNode, setAttribute,
+// The few DOM calls the chat webview's render modules make (createElement(NS), createTextNode, setAttribute,
 // append, classList), recorded as a plain tree, so a card can be rendered and read in Node.
 export interface FakeNode {
   tag: string;
@@ -25,6 +25,7 @@ class FakeElement implements FakeNode {
 export function installFakeDocument(): void {
   (globalThis as { document?: unknown }).document = {
     createElement: (tag: string) => new FakeElement(tag),
+    createElementNS: (_namespace: string, tag: string) => new FakeElement(tag),
     createTextNode: (text: string) => ({ text }),
   };
   // The store batches change notifications per frame; no frame ever comes here, which is fine.
