@@ -54,7 +54,9 @@ export interface ConversationEntry {
   toolName?: string;
   isError?: boolean;
   /** a call that did not run: denied (by the user or the policy) or skipped (the turn stopped first) */
-  toolStatus?: 'denied' | 'skipped';
+  toolStatus?: 'denied' | 'skipped' | 'aborted';
+  /** a result's image was replaced by a placeholder for this model, which reads no images (pi 1.6) */
+  imageNotSentTo?: string;
   /** the assistant entry whose call this answers */
   callEntryId?: string;
   // compaction

@@ -54,6 +54,8 @@ export const toolResultItemSchema = z.strictObject({
   isError: z.boolean(),
   /** how the call ended, when the host knows more than isError (denied, aborted, skipped) */
   status: toolStatusSchema.optional(),
+  /** the model that got a placeholder instead of the result's image (pi 1.6 `details.imageUnsupportedByModel`) */
+  imageNotSentTo: shortSchema.optional(),
 });
 
 /** What a compaction kept verbatim from the user (src/compaction/constraints.ts), with its entry. */

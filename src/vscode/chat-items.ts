@@ -92,6 +92,7 @@ export function toItem(entry: ConversationEntry): ConversationItem | undefined {
         text: clip(entry.text, LIMITS.content),
         isError: entry.isError === true,
         ...(entry.toolStatus ? { status: entry.toolStatus } : {}),
+        ...(entry.imageNotSentTo ? { imageNotSentTo: entry.imageNotSentTo.slice(0, LIMITS.short) } : {}),
       };
     case 'compaction':
       return {
