@@ -207,7 +207,7 @@ function nativeContextNote(item: CompactionItem): HTMLElement | '' {
   const native = item.nativeContext;
   if (!native) return '';
   const where = native.host ? `${native.model} at ${native.host}` : native.model;
-  return el('p', { class: 'native-context-note' }, `${where} is sent ${native.provider}'s own compacted context (encrypted, not shown here) in place of this summary; any other model gets this summary.`);
+  return el('p', { class: 'native-context-note' }, `${where} is sent the provider's own compacted context (encrypted, not shown here) in place of this summary; any other model gets this summary.`);
 }
 
 function renderCompaction(ctx: RenderContext, item: CompactionItem): HTMLElement {

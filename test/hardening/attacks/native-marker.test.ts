@@ -54,7 +54,7 @@ test('a compaction holding a native context says so on its marker, with the mode
   const { item, node } = await marker(t, file([userItem, compaction]));
   assert.deepEqual(item.nativeContext, { provider: 'openai', model: 'gpt-5.2', host: 'api.openai.com' });
   assert.match(textOf(byClass(node, 'marker-line')[0]!), /native context for gpt-5\.2/);
-  assert.match(textOf(byClass(node, 'native-context-note')[0]!), /gpt-5\.2 at api\.openai\.com is sent openai's own compacted context .* in place of this summary/);
+  assert.match(textOf(byClass(node, 'native-context-note')[0]!), /gpt-5\.2 at api\.openai\.com is sent the provider's own compacted context .* in place of this summary/);
 });
 
 test('a payload the model would never get adds no native note', async (t) => {
