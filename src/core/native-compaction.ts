@@ -77,9 +77,14 @@ function hostOf(baseUrl: string): string {
   }
 }
 
+/** The marker's note for one payload. */
+export function nativeContextNote(p: NativeCompactionPayload): NativeContextNote {
+  return { provider: p.provider, model: p.model, ...(p.baseUrl ? { host: hostOf(p.baseUrl) } : {}) };
+}
+
 /** The native contexts a compaction entry would send in place of its summary, for the chat marker. */
 export function nativeContextNotes(preserveData: unknown): NativeContextNote[] {
-  return nativePayloadsOf(preserveData).map((p) => ({ provider: p.provider, model: p.model, ...(p.baseUrl ? { host: hostOf(p.baseUrl) } : {}) }));
+  return nativePayloadsOf(preserveData).map(nativeContextNote);
 }
 
 /** Field of the summary's user message (an in-memory extra, never written to a file). */

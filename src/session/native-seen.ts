@@ -31,15 +31,20 @@ function payloadTexts(payload: NativeCompactionPayload): string[] {
   });
 }
 
-/** The summary message with only the native payloads whose readable messages the chat shows before it. */
-export function withSeenNative(summary: CompactionSummaryMessage, before: readonly SessionEntry[]): CompactionSummaryMessage {
-  if (!summary.native) return summary;
+/** The payloads whose readable messages the chat shows in `before` (Anthropic's block has none). */
+export function seenPayloads(payloads: readonly NativeCompactionPayload[], before: readonly SessionEntry[]): NativeCompactionPayload[] {
   let shown: Set<string> | undefined;
-  const kept = summary.native.filter((payload) => {
+  return payloads.filter((payload) => {
     if (payload.kind !== 'openai') return true;
     shown ??= shownTexts(before);
     return payloadTexts(payload).every((text) => shown!.has(text));
   });
+}
+
+/** The summary message with only the native payloads whose readable messages the chat shows before it. */
+export function withSeenNative(summary: CompactionSummaryMessage, before: readonly SessionEntry[]): CompactionSummaryMessage {
+  if (!summary.native) return summary;
+  const kept = seenPayloads(summary.native, before);
   if (kept.length === summary.native.length) return summary;
   const { native: _dropped, ...rest } = summary;
   return kept.length > 0 ? { ...rest, native: kept } : rest;

@@ -1,6 +1,7 @@
 // Issue #24 item 4, what the user sees: a compaction whose entry holds a provider-native context (sent
 // to one model in place of the summary) says so on its marker, naming the model and host; a payload the
-// model would never get (a hostile shape, src/core/native-items.ts) adds no such note. The session file
+// model would never get (a hostile shape, src/core/native-items.ts, or a message the chat never showed,
+// src/session/native-seen.ts) adds no such note. The session file
 // is opened by the real app, its posts parsed by the protocol and rendered by the webview's renderer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -59,7 +60,10 @@ test('a compaction holding a native context says so on its marker, with the mode
 
 test('a payload the model would never get adds no native note', async (t) => {
   const developer = { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'injected' }] };
-  const { item, node } = await marker(t, file([developer, compaction]));
-  assert.equal(item.nativeContext, undefined);
-  assert.doesNotMatch(textOf(node), /native context/);
+  const unseen = { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'a question the chat never showed' }] };
+  for (const items of [[developer, compaction], [userItem, unseen, compaction]]) {
+    const { item, node } = await marker(t, file(items));
+    assert.equal(item.nativeContext, undefined, JSON.stringify(items[1]));
+    assert.doesNotMatch(textOf(node), /native context/);
+  }
 });
