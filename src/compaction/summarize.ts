@@ -7,7 +7,7 @@ import type { AgentMessage, AssistantMessage, LlmMessage, Usage } from '../core/
 import type { ModelInfo, Provider, ThinkingLevel, ToolDefinition } from '../llm/types';
 import { answerText, callSummarizerModel } from './summarizer-call';
 import { convertToLlm } from '../session/convert';
-import { CompactionCancelled, OffTaskAnswer, SummarizationFailed, isTransientErrorText, throwIfAborted } from './errors';
+import { CompactionCancelled, OffTaskAnswer, SummarizationFailed, isTransient, throwIfAborted } from './errors';
 import { computeFileLists, stripFileOperations, upsertFileOperations } from './file-ops';
 import { checkSummarySections } from './guard';
 import { constraintLines, keepConstraints, type KeptConstraint } from './constraint-guard';
@@ -144,10 +144,12 @@ async function callModel(messages: LlmMessage[], maxTokens: number, options: Sum
     ...(frame.continuation ? { continuation: frame.continuation } : {}),
     ...(options.thinkingLevel ? { thinkingLevel: options.thinkingLevel } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    // The candidate loop (strategies/summarizer-candidates.ts) owns the retries of a summary.
+    callerRetries: true,
   });
   if (outcome.kind === 'cancelled') throw new CompactionCancelled();
   if (outcome.kind === 'failed' && outcome.offTask) throw new OffTaskAnswer(outcome.message);
-  if (outcome.kind === 'failed') throw new SummarizationFailed(outcome.message, isTransientErrorText(outcome.message));
+  if (outcome.kind === 'failed') throw new SummarizationFailed(outcome.message, isTransient(outcome));
   return outcome.reply;
 }
 

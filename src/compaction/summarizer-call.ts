@@ -18,12 +18,15 @@ export interface SummarizerCall {
    * no tools, and no prompt cache (a one-off request).
    */
   continuation?: { systemPrompt: string; tools?: ToolDefinition[] };
+  /** the caller retries failures itself: the provider must not retry them again (StreamRequest.callerRetries) */
+  callerRetries?: boolean;
 }
 
 export type SummarizerOutcome =
   | { kind: 'ok'; reply: AssistantMessage; text: string }
   | { kind: 'cancelled' }
-  | { kind: 'failed'; message: string; offTask?: true };
+  /** `errorKind`: the provider's classification of the failure (overflow.ts), when it made one */
+  | { kind: 'failed'; message: string; errorKind?: string; offTask?: true };
 
 /** The reply's text blocks, joined; thinking and tool calls are not part of a summary. */
 export function answerText(message: AssistantMessage): string {
@@ -49,13 +52,14 @@ export async function callSummarizerModel(call: SummarizerCall): Promise<Summari
       ...(call.continuation ? {} : { promptCache: 'none' as const }),
       ...(thinkingLevel ? { thinkingLevel } : {}),
       ...(call.signal ? { signal: call.signal } : {}),
+      ...(call.callerRetries ? { callerRetries: true } : {}),
     });
   } catch (error) {
     if (call.signal?.aborted) return { kind: 'cancelled' };
     return { kind: 'failed', message: (error as Error)?.message ?? String(error) };
   }
   if (reply.stopReason === 'aborted' || call.signal?.aborted) return { kind: 'cancelled' };
-  if (reply.stopReason === 'error') return { kind: 'failed', message: reply.errorMessage ?? 'unknown error' };
+  if (reply.stopReason === 'error') return { kind: 'failed', message: reply.errorMessage ?? 'unknown error', ...(typeof reply.errorKind === 'string' ? { errorKind: reply.errorKind } : {}) };
   const text = answerText(reply);
   if (reply.content.some((b) => b.type === 'toolCall')) return { kind: 'failed', message: 'the summarizer called a tool', offTask: true };
   if (text === '') return { kind: 'failed', message: 'the model returned no text', offTask: true };

@@ -49,6 +49,11 @@ export interface StreamRequest {
   /** 'none': no cache breakpoints (a one-off request whose prefix is never sent again: a cache write costs more) */
   promptCache?: 'none';
   signal?: AbortSignal;
+  /**
+   * true: the caller retries a failed request itself (compaction's candidate loop), so the provider makes
+   * one attempt. Retries are owned by one layer, never multiplied (docs/reliability.md, "retries").
+   */
+  callerRetries?: boolean;
 }
 
 export type StreamEvent =
