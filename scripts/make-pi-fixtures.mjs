@@ -1,17 +1,21 @@
 #!/usr/bin/env node
-// Generates test/fixtures/pi-1.5/ by running pi 1.5.2's own SessionManager, so Arbor's reading of pi 1.5
-// sessions is checked against what pi itself wrote and computed (CONTRIBUTING.md, "Regenerating the pi
-// fixtures"). For every session it writes the JSONL file and `<name>.contexts.json`: for every leaf (entry
-// without children), the context pi's `buildSessionContext` returns.
+// Generates test/fixtures/pi-<major.minor>/ (pi-1.5 with pi 1.5.2, pi-1.6 with pi 1.6.0) by running pi's
+// own SessionManager, so Arbor's reading of pi sessions is checked against what pi itself wrote and
+// computed (CONTRIBUTING.md, "Regenerating the pi fixtures"). For every session it writes the JSONL file
+// and `<name>.contexts.json`: for every leaf (entry without children), the context pi's
+// `buildSessionContext` returns. With pi 1.6 it also writes `new-shapes`: the shapes pi 1.6 added, each
+// made by pi's own code (pi-1.6-shapes.mjs).
 //
 // Run with Node >= 22.19 and pi's bundle:  PI_BUNDLE=/tmp/pi/package/dist/bundle/index.js node22 scripts/make-pi-fixtures.mjs
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadPiBundle } from './lib/pi-bundle.mjs';
+import { newShapesSession } from './lib/pi-1.6-shapes.mjs';
 
 const pi = await loadPiBundle();
-const outDir = join(import.meta.dirname, '..', 'test', 'fixtures', 'pi-1.5');
+const series = pi.VERSION.split('.').slice(0, 2).join('.');
+const outDir = join(import.meta.dirname, '..', 'test', 'fixtures', `pi-${series}`);
 const work = mkdtempSync(join(tmpdir(), 'pi-fixtures-'));
 const CWD = '/work/project';
 let clock = Date.parse('2026-01-01T00:00:00.000Z');
@@ -107,5 +111,6 @@ reopened.createBranchedSession(forkLeaf);
 const forkFile = reopened.getSessionFile();
 if (!forkFile || before.has(forkFile.split('/').pop())) throw new Error('pi did not write a fork');
 emit('fork', forkFile);
+if (series !== '1.5') emit('new-shapes', await newShapesSession(pi, work, CWD, now));
 rmSync(work, { recursive: true, force: true });
 console.log(`wrote ${outDir} with pi ${pi.VERSION}`);

@@ -1,6 +1,8 @@
 // Serialisable view models of a session for the UIs (chat webview, Session Tree): the conversation on the
 // active path and the nodes of the whole tree. Plain data only (no class instances, no functions), so a
 // view model can be posted to a webview as is.
+import { nativeContextNote, nativePayloadsOf } from '../core/native-compaction';
+import { seenPayloads } from '../session/native-seen';
 import { measureCompactions } from '../present/marker-figures';
 import type { SessionEntry } from '../session/entries';
 import { kindOf } from '../present/kinds/index';
@@ -41,6 +43,17 @@ export function entrySummaryLine(entry: SessionEntry): string {
   return kindOf(entry).summaryLine(entry);
 }
 
+/**
+ * A compaction marker's native-context note, kept only when context building would send that context
+ * (its messages are shown on the path before the compaction: src/session/native-seen.ts).
+ */
+function confirmNativeNote(view: ConversationEntry, entry: SessionEntry, path: readonly SessionEntry[], index: number): void {
+  if (!view.nativeContext || entry.type !== 'compaction') return;
+  const first = seenPayloads(nativePayloadsOf(entry.preserveData), path.slice(0, index))[0];
+  if (first) view.nativeContext = nativeContextNote(first);
+  else delete view.nativeContext;
+}
+
 /** The conversation of a path (root → leaf), with tool calls paired to their results. */
 export function conversationOfPath(path: readonly SessionEntry[], labelOf: (id: string) => string | undefined): ConversationEntry[] {
   const out: ConversationEntry[] = [];
@@ -50,6 +63,7 @@ export function conversationOfPath(path: readonly SessionEntry[], labelOf: (id: 
     if (!view) return;
     pairToolCalls(view, calls);
     if (view.kind === 'compaction') measureCompactions([view], path, () => index);
+    confirmNativeNote(view, entry, path, index);
     out.push(view);
   });
   return out;
@@ -102,6 +116,7 @@ export function conversationSlice(
     const entry = path[--start]!;
     const view = conversationEntry(entry, labelOf(entry.id));
     if (view?.kind === 'compaction') measureCompactions([view], path, () => start);
+    if (view) confirmNativeNote(view, entry, path, start);
     if (view) views.push(view);
   }
   views.reverse();

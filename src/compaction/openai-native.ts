@@ -11,7 +11,7 @@
 // context and pi reading the file all use it. Only the summarized messages are compacted (omp sends the
 // kept ones too): the kept messages then go to every provider the same way.
 import type { AgentMessage } from '../core/messages';
-import { OPENAI_REMOTE_COMPACTION_KEY } from '../core/native-compaction';
+import { OPENAI_DEFAULT_BASE_URL, OPENAI_REMOTE_COMPACTION_KEY, nativeBaseUrl } from '../core/native-compaction';
 import type { KeyResolver, ModelInfo } from '../llm/types';
 import { toResponsesInput, type ResponsesItem } from '../llm/convert-responses';
 import { convertToLlm } from '../session/convert';
@@ -19,7 +19,7 @@ import { checkKeyTransport } from '../llm/key-transport';
 import { describeBytes, readBoundedBody } from './bounded-body';
 import { CompactionCancelled } from './errors';
 
-export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+export { OPENAI_DEFAULT_BASE_URL };
 export const NATIVE_COMPACTION_TIMEOUT_MS = 120_000;
 /** The replacement history carries the kept messages and an encrypted item: generous, but bounded. */
 export const NATIVE_COMPACTION_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
@@ -30,6 +30,8 @@ export type { ResponsesItem };
 export interface OpenAIRemoteCompaction {
   provider: string;
   model: string;
+  /** the base URL the request went to: the items are sent to this endpoint and model only */
+  baseUrl: string;
   /** the filtered `output` of /responses/compact: what a Responses request would send as input */
   replacementHistory: ResponsesItem[];
   /** the last `compaction` (or `compaction_summary`) item of the output */
@@ -117,7 +119,7 @@ export async function requestNativeCompaction(options: NativeCompactionOptions):
   // chars/4 is a safe over-estimate for the provider's own limit check; a request that cannot fit
   // would only come back as an error.
   if (estimateChars(input) / 4 > options.model.contextWindow) throw new Error('the conversation is larger than the model window');
-  const base = (options.model.baseUrl ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const base = nativeBaseUrl(options.model.baseUrl);
   const transport = checkKeyTransport(base, true);
   if (!transport.ok) throw new Error(transport.message);
   const timeoutMs = options.timeoutMs ?? NATIVE_COMPACTION_TIMEOUT_MS;
@@ -153,5 +155,5 @@ export async function requestNativeCompaction(options: NativeCompactionOptions):
     throw new Error(message.split(key).join('[key]'));
   }
   const parsed = parseCompactResponse(body);
-  return { provider: options.model.provider, model: options.model.id, ...parsed, scope: 'summarized', createdAt: new Date().toISOString() };
+  return { provider: options.model.provider, model: options.model.id, baseUrl: base, ...parsed, scope: 'summarized', createdAt: new Date().toISOString() };
 }

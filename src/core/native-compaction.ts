@@ -3,6 +3,7 @@
 // summary; context building puts it on the summary message; the Responses and Anthropic converters
 // send it in place of the summary text, and every other provider (or model) sends the summary.
 // Nothing here talks to a network: src/compaction/openai-native.ts and anthropic-native.ts fetch it.
+import { openaiCompactItems } from './native-items';
 
 /** preserveData key of OpenAI's `/responses/compact` output (omp's name, so files stay interchangeable). */
 export const OPENAI_REMOTE_COMPACTION_KEY = 'openaiRemoteCompaction';
@@ -15,6 +16,8 @@ export interface NativeCompactionPayload {
   kind: NativeCompactionKind;
   provider: string;
   model: string;
+  /** OpenAI: the base URL the items were made at, normalized (nativeBaseUrl); they go nowhere else */
+  baseUrl?: string;
   /** OpenAI: the replacement history items; Anthropic: the one compaction block */
   items: unknown[];
 }
@@ -29,9 +32,20 @@ function record(value: unknown): Record<string, unknown> | undefined {
  * messages too, which would then be sent twice.
  */
 function openaiPayload(data: Record<string, unknown> | undefined): NativeCompactionPayload | undefined {
-  if (!data || data.scope !== 'summarized' || !Array.isArray(data.replacementHistory)) return undefined;
-  if (typeof data.provider !== 'string' || data.replacementHistory.length === 0) return undefined;
-  return { kind: 'openai', provider: data.provider, model: String(data.model ?? ''), items: data.replacementHistory };
+  if (!data || data.scope !== 'summarized') return undefined;
+  if (typeof data.provider !== 'string' || typeof data.model !== 'string' || typeof data.baseUrl !== 'string') return undefined;
+  // Only the shapes /responses/compact returns (src/core/native-items.ts).
+  const items = openaiCompactItems(data.replacementHistory);
+  if (!items) return undefined;
+  return { kind: 'openai', provider: data.provider, model: data.model, baseUrl: nativeBaseUrl(data.baseUrl), items };
+}
+
+/** The default OpenAI endpoint, for a model without a base URL. */
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+/** A base URL as native payloads are bound to it: the default when unset, no trailing slash. */
+export function nativeBaseUrl(baseUrl: string | undefined): string {
+  return (baseUrl ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
 }
 
 function anthropicPayload(data: Record<string, unknown> | undefined): NativeCompactionPayload | undefined {
@@ -47,17 +61,44 @@ export function nativePayloadsOf(preserveData: unknown): NativeCompactionPayload
   return out.filter((p): p is NativeCompactionPayload => p !== undefined);
 }
 
+/** What the chat marker says about a native context: whose it is, for which model, at which host. */
+export interface NativeContextNote {
+  provider: string;
+  model: string;
+  /** the host of the base URL it is bound to (OpenAI); absent for Anthropic's block */
+  host?: string;
+}
+
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
+}
+
+/** The marker's note for one payload. */
+export function nativeContextNote(p: NativeCompactionPayload): NativeContextNote {
+  return { provider: p.provider, model: p.model, ...(p.baseUrl ? { host: hostOf(p.baseUrl) } : {}) };
+}
+
+/** The native contexts a compaction entry would send in place of its summary, for the chat marker. */
+export function nativeContextNotes(preserveData: unknown): NativeContextNote[] {
+  return nativePayloadsOf(preserveData).map(nativeContextNote);
+}
+
 /** Field of the summary's user message (an in-memory extra, never written to a file). */
 export const NATIVE_COMPACTION_FIELD = 'nativeCompaction';
 
 /**
  * The items to send instead of this message, when it is a compaction summary with a payload of this
  * kind from the same provider. Anthropic's block is also bound to models that support compaction: it
- * is used for the model that wrote it, or a model marked `nativeCompaction`.
+ * is used for the model that wrote it, or a model marked `nativeCompaction`. OpenAI's items are bound
+ * to the model and base URL of the request that made them.
  */
 export function nativeItemsFor(
   message: Record<string, unknown>,
-  model: { provider: string; id: string; nativeCompaction?: boolean },
+  model: { provider: string; id: string; baseUrl?: string; nativeCompaction?: boolean },
   kind: NativeCompactionKind,
 ): unknown[] | undefined {
   const payloads = message[NATIVE_COMPACTION_FIELD];
@@ -65,5 +106,11 @@ export function nativeItemsFor(
   const found = (payloads as NativeCompactionPayload[]).find((p) => p.kind === kind && p.provider === model.provider);
   if (!found) return undefined;
   if (kind === 'anthropic' && found.model !== model.id && !model.nativeCompaction) return undefined;
+  if (kind === 'openai' && !boundTo(found, model)) return undefined;
   return found.items;
+}
+
+/** OpenAI's items go only to the model and endpoint that made them. */
+function boundTo(payload: NativeCompactionPayload, model: { id: string; baseUrl?: string }): boolean {
+  return payload.model === model.id && payload.baseUrl === nativeBaseUrl(model.baseUrl);
 }

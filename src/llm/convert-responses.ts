@@ -1,12 +1,14 @@
 // LlmMessage[] -> OpenAI Responses input items (pi-compatible, see docs/architecture.md "OpenAI Responses").
 // A reasoning item is stored as a thinking block whose `thinkingSignature` is the item's JSON, the
-// output message id as the text block's `textSignature`, a tool call's id as `call_id|item_id`; all of
+// output message id and phase as the text block's `textSignature` (src/llm/text-signature.ts), a tool call's id as `call_id|item_id`; all of
 // them go back only to the model that wrote them (encrypted reasoning is bound to it). A compaction
 // summary carrying OpenAI's native compacted items (src/core/native-compaction.ts) is replaced by them.
 import { systemMessageText, type AssistantMessage, type ImageContent, type LlmMessage, type TextContent, type ToolResultMessage } from '../core/messages';
 import type { ModelInfo, ToolDefinition } from './types';
 import { prepareMessages } from './convert-common';
 import { nativeItemsFor } from '../core/native-compaction';
+import { reasoningItem } from '../core/native-items';
+import { parseTextSignature, type TextSignature } from './text-signature';
 
 /** A Responses API input/output item; opaque beyond the fields we read. */
 export type ResponsesItem = Record<string, unknown> & { type: string };
@@ -35,11 +37,18 @@ function inputParts(content: string | (TextContent | ImageContent)[]): Record<st
 export function reasoningItemOf(signature: unknown): ResponsesItem | undefined {
   if (typeof signature !== 'string' || !signature.startsWith('{')) return undefined;
   try {
-    const item = JSON.parse(signature) as unknown;
-    return item && typeof item === 'object' && (item as { type?: unknown }).type === 'reasoning' ? (item as ResponsesItem) : undefined;
+    // Rebuilt from its known fields: a session file cannot add others (src/core/native-items.ts).
+    return reasoningItem(JSON.parse(signature));
   } catch {
     return undefined;
   }
+}
+
+/** A text block as the output message item it came from: its id, and its phase when the model gave one. */
+function outputMessage(text: string, signed: TextSignature): ResponsesItem {
+  const item: ResponsesItem = { type: 'message', role: 'assistant', id: signed.id, status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
+  if (signed.phase) item.phase = signed.phase;
+  return item;
 }
 
 function sameModel(message: AssistantMessage, model: Pick<ModelInfo, 'provider' | 'api' | 'id'>): boolean {
@@ -55,10 +64,8 @@ function assistantItems(message: AssistantMessage, model: Pick<ModelInfo, 'provi
       if (item) out.push(item);
     } else if (block.type === 'text') {
       if (!block.text) continue;
-      const id = own && typeof block.textSignature === 'string' ? block.textSignature : undefined;
-      out.push(id
-        ? { type: 'message', role: 'assistant', id, status: 'completed', content: [{ type: 'output_text', text: block.text, annotations: [] }] }
-        : { type: 'message', role: 'assistant', content: block.text });
+      const signed = own ? parseTextSignature(block.textSignature) : undefined;
+      out.push(signed ? outputMessage(block.text, signed) : { type: 'message', role: 'assistant', content: block.text });
     } else if (block.type === 'toolCall') {
       const id = own ? itemIdOf(block.id) : undefined;
       out.push({ type: 'function_call', call_id: responsesCallId(block.id), name: block.name, arguments: JSON.stringify(block.arguments ?? {}), ...(id ? { id } : {}) });
@@ -74,7 +81,7 @@ function toolOutput(message: ToolResultMessage): ResponsesItem {
   return { type: 'function_call_output', call_id: responsesCallId(message.toolCallId), output };
 }
 
-export function toResponsesInput(messages: readonly LlmMessage[], model: Pick<ModelInfo, 'provider' | 'api' | 'id'>): ResponsesItem[] {
+export function toResponsesInput(messages: readonly LlmMessage[], model: Pick<ModelInfo, 'provider' | 'api' | 'id'> & { baseUrl?: string }): ResponsesItem[] {
   const out: ResponsesItem[] = [];
   for (const message of prepareMessages(messages)) {
     if (message.role === 'user') {

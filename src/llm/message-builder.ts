@@ -46,6 +46,28 @@ export class MessageBuilder {
     return [{ type: 'thinking_delta', contentIndex: this.openThinking, delta }];
   }
 
+  /**
+   * Opens a text or thinking block that later deltas address by index, not by "the open block": the
+   * Responses API interleaves output items (a reasoning item can finish after the message item).
+   */
+  openBlock(kind: 'text' | 'thinking'): number {
+    this.closeBlocks();
+    return this.content.push(kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '' }) - 1;
+  }
+
+  /** Appends to a block opened with openBlock. */
+  appendTo(contentIndex: number, delta: string): StreamEvent[] {
+    const block = this.content[contentIndex];
+    if (!delta || !block || block.type === 'toolCall') return [];
+    this.streamed = true;
+    if (block.type === 'text') {
+      block.text += delta;
+      return [{ type: 'text_delta', contentIndex, delta }];
+    }
+    block.thinking += delta;
+    return [{ type: 'thinking_delta', contentIndex, delta }];
+  }
+
   /** Starts a new text or thinking block even if one of the same kind is open (Anthropic block boundaries). */
   closeBlocks(): void {
     this.openText = undefined;

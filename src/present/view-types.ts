@@ -1,6 +1,7 @@
 // The chat's and the trees' view of one entry, as the entry kinds (./kinds/) build it: plain serialisable
 // data, so the app can post it to a webview as is (src/app/view-model.ts adds the tree's node view).
 import type { KeptConstraint } from '../compaction/constraints';
+import type { NativeContextNote } from '../core/native-compaction';
 
 export type ConversationKind = 'user' | 'assistant' | 'toolResult' | 'compaction' | 'branch_summary' | 'custom_message' | 'bash' | 'notice';
 
@@ -43,7 +44,9 @@ export interface ConversationEntry {
   toolName?: string;
   isError?: boolean;
   /** a call that did not run: denied (by the user or the policy) or skipped (the turn stopped first) */
-  toolStatus?: 'denied' | 'skipped';
+  toolStatus?: 'denied' | 'skipped' | 'aborted';
+  /** a result's image was replaced by a placeholder for this model, which reads no images (pi 1.6) */
+  imageNotSentTo?: string;
   /** the assistant entry whose call this answers */
   callEntryId?: string;
   // compaction
@@ -54,6 +57,8 @@ export interface ConversationEntry {
   modifiedFiles?: string[];
   reason?: string;
   fromHook?: boolean;
+  /** a provider-native context that replaces the summary for one model (docs/architecture.md "Native compaction") */
+  nativeContext?: NativeContextNote;
   /** the user's words the compaction kept verbatim (its `details.constraints`) */
   kept?: KeptConstraint[];
   /** context tokens after the compaction: saved estimate, or measured from the next reply (marker-figures.ts) */

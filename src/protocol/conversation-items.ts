@@ -54,6 +54,8 @@ export const toolResultItemSchema = z.strictObject({
   isError: z.boolean(),
   /** how the call ended, when the host knows more than isError (denied, aborted, skipped) */
   status: toolStatusSchema.optional(),
+  /** the model that got a placeholder instead of the result's image (pi 1.6 `details.imageUnsupportedByModel`) */
+  imageNotSentTo: shortSchema.optional(),
 });
 
 /** What a compaction kept verbatim from the user (src/compaction/constraints.ts), with its entry. */
@@ -82,6 +84,8 @@ export const compactionItemSchema = z.strictObject({
   firstKeptEntryId: idSchema,
   /** the user's constraints, corrections and pinned messages this compaction kept verbatim */
   kept: z.array(keptWordsSchema).max(LIMITS.list).optional(),
+  /** a provider-native context sent in place of the summary to this model (at this host) */
+  nativeContext: z.strictObject({ provider: shortSchema, model: shortSchema, host: shortSchema.optional() }).optional(),
 });
 
 export const branchSummaryItemSchema = z.strictObject({

@@ -4,6 +4,7 @@ import type { AgentMessage } from '../core/messages';
 import type { CompactionEntry, ModelChangeEntry, SessionEntry, ThinkingLevelChangeEntry } from './entries';
 import { applyContextEdit, contextEditsOf } from './context-edits';
 import { compactionSummaryMessage, contextMessageOf, entryTypeOf } from './entry-types';
+import { withSeenNative } from './native-seen';
 
 export { compactionSummaryMessage };
 
@@ -140,9 +141,10 @@ export function contextFromView(path: PathView): SessionContext {
   const sources = contextEntriesOf(path, compactionIndex, resetIndex);
   const edits = contextEditsOf(sources);
   const messages: AgentMessage[] = [];
+  const beforeCompaction = () => path.slice(0, Math.max(compactionIndex, 0));
   sources.forEach((entry, index) => {
     const edit = edits.get(entry.id);
-    for (const message of entryContextMessages(entry, index === 0 && entry.type === 'compaction')) {
+    for (const message of entryContextMessages(entry, index === 0 && entry.type === 'compaction', beforeCompaction)) {
       const projected = applyContextEdit(message, edit);
       if (projected) messages.push(projected);
     }
@@ -182,14 +184,18 @@ function contextEntriesOf(path: PathView, compactionIndex: number, resetIndex: n
   return [compaction, ...kept, ...path.entries(compactionIndex + 1, path.length)];
 }
 
-/** What one entry contributes; only the compaction that opens the context yields its summary. */
-function entryContextMessages(entry: SessionEntry, opensContext: boolean): AgentMessage[] {
+/**
+ * What one entry contributes; only the compaction that opens the context yields its summary, with the
+ * native payloads whose messages the chat shows before it (native-seen.ts).
+ */
+function entryContextMessages(entry: SessionEntry, opensContext: boolean, before: () => readonly SessionEntry[]): AgentMessage[] {
   if (entry.type !== 'compaction') {
     const message = contextMessageFromEntry(entry);
     return message ? [message] : [];
   }
   if (!opensContext) return [];
-  const summary = compactionSummaryMessage(entry);
+  const made = compactionSummaryMessage(entry);
+  const summary = made.native ? withSeenNative(made, before()) : made;
   return isObject(entry.systemMessage) ? [entry.systemMessage, summary] : [summary];
 }
 

@@ -43,6 +43,12 @@ function keptWords(kept: NonNullable<ConversationEntry['kept']>): KeptWords[] {
   return kept.slice(0, LIMITS.list).map((c) => ({ entryId: wireId(c.entryId), kind: c.kind, text: clip(c.text, LIMITS.medium) }));
 }
 
+/** The native-context note, clipped to what the protocol carries. */
+function nativeNote(note: NonNullable<ConversationEntry['nativeContext']>): { provider: string; model: string; host?: string } {
+  const short = (text: string) => text.slice(0, LIMITS.short);
+  return { provider: short(note.provider), model: short(note.model), ...(note.host ? { host: short(note.host) } : {}) };
+}
+
 /** The marker's summarizer label and cost (compaction, branch summary). */
 function summarizerFields(entry: ConversationEntry): { model?: string; cost?: number } {
   return {
@@ -86,6 +92,7 @@ export function toItem(entry: ConversationEntry): ConversationItem | undefined {
         text: clip(entry.text, LIMITS.content),
         isError: entry.isError === true,
         ...(entry.toolStatus ? { status: entry.toolStatus } : {}),
+        ...(entry.imageNotSentTo ? { imageNotSentTo: entry.imageNotSentTo.slice(0, LIMITS.short) } : {}),
       };
     case 'compaction':
       return {
@@ -101,6 +108,7 @@ export function toItem(entry: ConversationEntry): ConversationItem | undefined {
         modifiedFiles: files(entry.modifiedFiles),
         firstKeptEntryId: wireId(entry.firstKeptEntryId || entry.id),
         ...(entry.kept?.length ? { kept: keptWords(entry.kept) } : {}),
+        ...(entry.nativeContext ? { nativeContext: nativeNote(entry.nativeContext) } : {}),
       };
     case 'branch_summary':
       return {

@@ -204,12 +204,22 @@ function summarizerParts(item: { model?: string; cost?: number }): string[] {
   return [...(item.model ? [item.model] : []), ...(item.cost !== undefined ? [formatCost(item.cost)] : [])];
 }
 
+/** What the model gets instead of the summary, when the compaction also holds a provider-native context. */
+function nativeContextNote(item: CompactionItem): HTMLElement | '' {
+  const native = item.nativeContext;
+  if (!native) return '';
+  const where = native.host ? `${native.model} at ${native.host}` : native.model;
+  return el('p', { class: 'native-context-note' }, `${where} is sent the provider's own compacted context (encrypted, not shown here) in place of this summary; any other model gets this summary.`);
+}
+
 function renderCompaction(ctx: RenderContext, item: CompactionItem): HTMLElement {
   const parts = [item.reason ? reasonText[item.reason] : 'Compacted'];
   parts.push(item.tokensAfter !== undefined ? `${formatTokens(item.tokensBefore)} → ${item.tokensAfterEstimated ? '~' : ''}${formatTokens(item.tokensAfter)} tokens` : `${formatTokens(item.tokensBefore)} tokens summarized`);
   parts.push(...summarizerParts(item));
+  if (item.nativeContext) parts.push(`native context for ${item.nativeContext.model}`);
   const marker = markerShell(ctx, 'compaction', item.entryId, parts.join(' · '), item.shortSummary ?? 'Show the summary that replaced older messages', () => [
     item.label ? el('div', { class: 'entry-label' }, item.label) : '',
+    nativeContextNote(item),
     markdownBody(item.summary),
     el(
       'div',

@@ -55,6 +55,7 @@ export function renderToolCard(
     card.append(el('details', { class: 'tool-section', 'data-key': key, open }, el('summary', {}, status === 'running' ? 'Output so far' : 'Result'), el('pre', {}, el('code', {}, shown))));
   }
   if (live?.reason && status === 'denied') card.append(el('div', { class: 'inline-note' }, live.reason));
+  if (result?.imageNotSentTo) card.append(el('div', { class: 'inline-note image-not-sent' }, `${result.imageNotSentTo} does not read images: it was sent a placeholder instead of this image.`));
   if (status === 'awaitingApproval') {
     const canDiff = live?.canDiff ?? (call.name === 'write' || call.name === 'edit');
     // A warning (protected file, hard link) makes Deny the prominent button and drops "Always": the

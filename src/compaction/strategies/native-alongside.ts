@@ -6,6 +6,7 @@ import type { AgentMessage } from '../../core/messages';
 import type { ModelInfo } from '../../llm/types';
 import type { CompactionEntry, SessionEntry } from '../../session/entries';
 import { compactionSummaryMessage } from '../../session/context';
+import { withSeenNative } from '../../session/native-seen';
 import { ANTHROPIC_COMPACTION_KEY, requestAnthropicCompaction, supportsAnthropicCompaction } from '../anthropic-native';
 import { modelCandidates } from '../candidates';
 import { CompactionCancelled } from '../errors';
@@ -55,8 +56,9 @@ function chooseCompactor(deps: NativeRunnerDeps, settings: CompactionSettings): 
 
 /** The previous compaction on the branch as the summary message a context would start with. */
 function previousSummary(branch: readonly SessionEntry[]): AgentMessage | undefined {
-  const entry = [...branch].reverse().find((e): e is CompactionEntry => e.type === 'compaction');
-  return entry ? compactionSummaryMessage(entry) : undefined;
+  let at = branch.length - 1;
+  while (at >= 0 && branch[at]!.type !== 'compaction') at--;
+  return at < 0 ? undefined : withSeenNative(compactionSummaryMessage(branch[at] as CompactionEntry), branch.slice(0, at));
 }
 
 async function attempt(compactor: NativeCompactor, request: NativeRequest, log?: (message: string) => void): Promise<Record<string, unknown> | undefined> {

@@ -1,5 +1,6 @@
 // `compaction` entries: a summary that stands for the conversation before it. Its summary (after pi 1.5's
 // system message) enters the context only where the compaction opens it (context.ts's path rules).
+import { nativeContextNotes } from '../../core/native-compaction';
 import { withoutHeadings } from '../../core/plain-line';
 import type { CompactionEntry } from '../../session/entries';
 import type { EntryKind } from './kind';
@@ -23,6 +24,8 @@ export const compactionKind: EntryKind<CompactionEntry> = {
     if (after !== undefined) view.tokensAfter = after;
     addSummarizerFigures(view, details);
     if (entry.fromHook) view.fromHook = true;
+    const native = nativeContextNotes(entry.preserveData)[0];
+    if (native) view.nativeContext = native;
     const kept = constraintsFromDetails(entry.details, entry.fromHook);
     if (kept.length > 0) view.kept = kept;
     return view;

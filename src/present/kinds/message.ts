@@ -21,11 +21,25 @@ function isShown(entry: MessageEntry): boolean {
   return SHOWN_ROLES.has(message.role);
 }
 
-/** What a tool result's details say about a call that did not run (src/agent/approval.ts, tool-calls.ts). */
-function toolStatusOf(details: unknown): 'denied' | 'skipped' | undefined {
-  if (!details || typeof details !== 'object') return undefined;
-  const record = details as Record<string, unknown>;
-  return record.denied === true ? 'denied' : record.skipped === true ? 'skipped' : undefined;
+/** pi's result for a call stopped before or while it ran (its agent loop's `createErrorToolResult`). */
+const PI_ABORTED_TEXT = 'Operation aborted';
+
+/**
+ * What a tool result says about a call that did not run or finish: Arbor's own details
+ * (src/agent/approval.ts, tool-calls.ts), or pi 1.6's `Operation aborted` error result.
+ */
+function toolStatusOf(message: Extract<AgentMessage, { role: 'toolResult' }>): 'denied' | 'skipped' | 'aborted' | undefined {
+  const details = message.details;
+  const record = details && typeof details === 'object' ? (details as Record<string, unknown>) : {};
+  if (record.denied === true) return 'denied';
+  if (record.skipped === true) return 'skipped';
+  return message.isError === true && contentText(message.content) === PI_ABORTED_TEXT ? 'aborted' : undefined;
+}
+
+/** pi 1.6's note that the model got a placeholder for the result's image (it reads no images). */
+function imageNotSentTo(details: unknown): string | undefined {
+  const model = details && typeof details === 'object' ? (details as Record<string, unknown>).imageUnsupportedByModel : undefined;
+  return typeof model === 'string' && model ? model : undefined;
 }
 
 function view(entry: MessageEntry, label: string | undefined, problems: ViewProblems) {
@@ -40,8 +54,10 @@ function view(entry: MessageEntry, label: string | undefined, problems: ViewProb
       view.toolCallId = toolCallIdText(message.toolCallId, problems);
       view.toolName = message.toolName;
       view.isError = message.isError === true;
-      const status = toolStatusOf(message.details);
+      const status = toolStatusOf(message);
       if (status) view.toolStatus = status;
+      const withoutImage = imageNotSentTo(message.details);
+      if (withoutImage) view.imageNotSentTo = withoutImage;
       return view;
     }
     case 'bashExecution': {
