@@ -141,7 +141,7 @@ export function contextFromView(path: PathView): SessionContext {
   const sources = contextEntriesOf(path, compactionIndex, resetIndex);
   const edits = contextEditsOf(sources);
   const messages: AgentMessage[] = [];
-  const beforeCompaction = () => path.slice(0, Math.max(compactionIndex, 0));
+  const beforeCompaction = () => path.entries(0, Math.max(compactionIndex, 0));
   sources.forEach((entry, index) => {
     const edit = edits.get(entry.id);
     for (const message of entryContextMessages(entry, index === 0 && entry.type === 'compaction', beforeCompaction)) {
