@@ -6,10 +6,10 @@ import type { ModelInfo, Provider, ThinkingLevel } from '../llm/types';
 import { answerText, callSummarizerModel } from './summarizer-call';
 import { convertToLlm } from '../session/convert';
 import { CompactionCancelled, SummarizationFailed, isTransientErrorText, throwIfAborted } from './errors';
-import { computeFileLists, stripFileOperations, upsertFileOperations } from './file-ops';
+import { computeFileLists, formatFileOperations, stripFileOperations } from './file-ops';
 import { checkSummarySections } from './guard';
-import { constraintLines, keepConstraints, type KeptConstraint } from './constraint-guard';
-import { missingConstraints } from './constraints';
+import { ledgerAfter, ledgerRequest, ledgerRetryNote, missingLedgerTags, summarizerPart, withUserWords } from './user-ledger';
+import { capLedger, type KeptMessage, type UserWords } from './user-words';
 import type { CompactionPreparation } from './prepare';
 import { compactionPrompt } from './prompt-text';
 import { RemoteEndpointRefused, requestRemoteSummary, type RemoteCallOptions } from './remote';
@@ -63,14 +63,17 @@ export function buildSummaryPrompt(
   messages: readonly AgentMessage[],
   previousSummary: string | undefined,
   options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext' | 'promptOverride'> = {},
-  constraints: readonly KeptConstraint[] = [],
+  toLedger: readonly KeptMessage[] = [],
 ): string {
   const parts = [compactionPrompt('conversation', { conversation: serializeConversation(convertToLlm(messages)) })];
-  if (previousSummary !== undefined) parts.push(compactionPrompt('previous-summary', { summary: previousSummary }));
+  // The user's kept words travel in the entry's details, not through the summarizer: it sees its own part only.
+  if (previousSummary !== undefined) parts.push(compactionPrompt('previous-summary', { summary: summarizerPart(previousSummary) }));
   const context = (options.additionalContext ?? []).map((l) => l.trim()).filter((l) => l !== '');
   if (context.length > 0) parts.push(compactionPrompt('additional-context', { lines: context.map((l) => `- ${l}`).join('\n') }));
-  if (constraints.length > 0) parts.push(compactionPrompt('user-constraints', { lines: constraintLines(constraints) }));
   parts.push(options.promptOverride ?? compactionPrompt(previousSummary !== undefined ? 'update-summary' : 'summary'));
+  parts.push(compactionPrompt('user-words-note'));
+  const ledger = ledgerRequest(toLedger);
+  if (ledger !== '') parts.push(ledger);
   const focus = options.customInstructions?.trim();
   if (focus) parts.push(compactionPrompt('focus', { focus }));
   return parts.join('\n\n');
@@ -127,21 +130,18 @@ async function guardedSummary(prompt: string, maxTokens: number, options: Summar
   return retryProblems.length <= problems.length ? retry : first;
 }
 
-/** The guarded checkpoint, asked once more when it dropped words of the user (which are then put back by compact). */
-async function constraintGuardedSummary(
-  prompt: string,
-  maxTokens: number,
-  options: SummarizeOptions,
-  constraints: readonly KeptConstraint[],
-): Promise<string> {
+/**
+ * The guarded checkpoint, asked once more when its ledger left out messages over the budget (those then
+ * get their own first words: compact). With everything in the budget there is no ledger and no retry.
+ */
+async function ledgerGuardedSummary(prompt: string, maxTokens: number, options: SummarizeOptions, ledgerCount: number): Promise<string> {
   const answer = await guardedSummary(prompt, maxTokens, options);
-  const missing = missingConstraints(answer.text, constraints);
+  const missing = missingLedgerTags(answer.text, ledgerCount);
   if (missing.length === 0) return answer.text;
-  options.log?.(`compaction: the summary dropped ${missing.length} of the user's constraints; asking once more`);
-  const note = compactionPrompt('constraints-retry', { lines: constraintLines(missing) });
-  const retry = await corrected(prompt, answer, note, maxTokens, options);
-  const retryMissing = missingConstraints(retry.text, constraints);
-  return retryMissing.length <= missing.length && checkSummarySectionsFor(options, retry.text) ? retry.text : answer.text;
+  options.log?.(`compaction: the ledger left out ${missing.length} of the user's messages over the budget; asking once more`);
+  const retry = await corrected(prompt, answer, ledgerRetryNote(missing), maxTokens, options);
+  const retryMissing = missingLedgerTags(retry.text, ledgerCount);
+  return retryMissing.length < missing.length && checkSummarySectionsFor(options, retry.text) ? retry.text : answer.text;
 }
 
 /** Whether a corrected answer still has the structure the first pass was held to. */
@@ -161,15 +161,15 @@ export async function generateSummary(
   previousSummary: string | undefined,
   reserveTokens: number,
   options: SummarizeOptions,
-  constraints: readonly KeptConstraint[] = [],
+  toLedger: readonly KeptMessage[] = [],
 ): Promise<HistorySummary> {
-  const prompt = buildSummaryPrompt(messages, previousSummary, options, constraints);
+  const prompt = buildSummaryPrompt(messages, previousSummary, options, toLedger);
   if (options.remote?.endpoint) {
     const remote = await tryRemote(prompt, options);
     if (remote) return remote;
   }
   const maxTokens = outputBudget(options.model, reserveTokens, HISTORY_SHARE);
-  return { summary: await constraintGuardedSummary(prompt, maxTokens, options, constraints) };
+  return { summary: await ledgerGuardedSummary(prompt, maxTokens, options, toLedger.length) };
 }
 
 /** The remote endpoint's answer; undefined (fall back to the model) on transport or format failures. */
@@ -224,36 +224,41 @@ export function mergeSplitTurn(history: string, prefix: string): string {
  */
 export async function compact(preparation: CompactionPreparation, options: SummarizeOptions): Promise<CompactionResult> {
   const reserve = preparation.settings.reserveTokens;
-  const { messagesToSummarize, turnPrefixMessages, previousSummary, constraints } = preparation;
+  const { messagesToSummarize, turnPrefixMessages, previousSummary, userWords: plan } = preparation;
   const historyTask: Promise<HistorySummary> =
     messagesToSummarize.length > 0
-      ? generateSummary(messagesToSummarize, previousSummary, reserve, options, constraints)
-      : Promise.resolve({ summary: previousSummary !== undefined ? stripFileOperations(previousSummary) : compactionPrompt('no-prior-history') });
+      ? generateSummary(messagesToSummarize, previousSummary, reserve, options, plan.toLedger)
+      : Promise.resolve({ summary: previousSummary !== undefined ? summarizerPart(previousSummary) : compactionPrompt('no-prior-history') });
   const prefixTask =
     preparation.isSplitTurn && turnPrefixMessages.length > 0 ? generateTurnPrefixSummary(turnPrefixMessages, reserve, options) : undefined;
   const [history, prefix] = await Promise.all([historyTask, prefixTask]);
 
-  const merged = prefix !== undefined ? mergeSplitTurn(stripFileOperations(history.summary), prefix) : stripFileOperations(history.summary);
-  const kept = keepConstraints(merged, constraints);
-  if (kept.missing.length > 0) options.log?.(`compaction: ${kept.missing.length} of the user's constraints put back verbatim`);
-  const body = kept.summary;
+  const historyPart = summarizerPart(history.summary);
+  const body = prefix !== undefined ? mergeSplitTurn(historyPart, summarizerPart(prefix)) : historyPart;
+  const words = userWordsAfter(plan, history.summary, options);
   const lists = computeFileLists(preparation.fileOps);
-  const summary = upsertFileOperations(body, lists);
+  // The file blocks are appended, never upserted: an upsert would also strip blocks a user pasted.
+  const summary = withUserWords(body, words) + formatFileOperations(lists);
   throwIfAborted(options.signal);
 
   const result: CompactionResult = {
     summary,
     firstKeptEntryId: preparation.firstKeptEntryId,
     tokensBefore: preparation.tokensBefore,
-    details: {
-      readFiles: lists.readFiles,
-      modifiedFiles: lists.modifiedFiles,
-      ...(constraints.length > 0 ? { constraints: [...constraints], restoredConstraints: kept.missing.length } : {}),
-    },
+    details: { readFiles: lists.readFiles, modifiedFiles: lists.modifiedFiles, ...(words.verbatim.length + words.ledger.length > 0 ? { userWords: words } : {}) },
   };
   const shortSummary = history.shortSummary ?? (options.shortSummary === false ? undefined : await tryShortSummary(body, reserve, options));
   if (shortSummary) result.shortSummary = shortSummary;
   return result;
+}
+
+/** What `details.userWords` records: the verbatim messages, and the ledger with this compaction's lines. */
+function userWordsAfter(plan: CompactionPreparation['userWords'], answer: string, options: SummarizeOptions): UserWords {
+  const { ledger, fallbacks } = ledgerAfter(plan, answer);
+  if (fallbacks > 0) options.log?.(`compaction: ${fallbacks} of the user's messages over the budget kept by their first words (the summarizer wrote no ledger line)`);
+  const capped = capLedger(ledger, plan.budgetTokens);
+  const dropped = plan.ledgerDropped + capped.dropped;
+  return { version: 1, budgetTokens: plan.budgetTokens, verbatim: plan.verbatim, ledger: capped.lines, ...(dropped > 0 ? { ledgerDropped: dropped } : {}) };
 }
 
 /** The recap is cosmetic: its failure never fails the compaction (cancellation still does). */
