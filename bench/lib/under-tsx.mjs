@@ -12,7 +12,7 @@ export function benchRoot(benchUrl) {
 /** Re-runs `benchUrl` under tsx unless it already runs there (then returns and the bench goes on). */
 export function ensureTsx(benchUrl) {
   if (process.env.ARBOR_BENCH_TSX === '1') return;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(benchUrl)], {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(benchUrl), ...process.argv.slice(2)], {
     stdio: 'inherit',
     cwd: benchRoot(benchUrl),
     env: { ...process.env, ARBOR_BENCH_TSX: '1' },
