@@ -53,8 +53,9 @@ export interface UserWordsPlan {
 export const USER_WORDS_MAX_TOKENS = 20_000;
 /** ...and never more than this share of the model's window, so a compaction of a small window still frees room. */
 export const USER_WORDS_WINDOW_SHARE = 0.1;
-/** The ledger may take this share of the budget; older lines are dropped beyond it. */
-const LEDGER_SHARE = 0.125;
+/** The ledger may take this share of the budget (but at least LEDGER_MIN_TOKENS); older lines are dropped beyond it. */
+const LEDGER_SHARE = 0.25;
+const LEDGER_MIN_TOKENS = 256;
 /** A message longer than this is a paste: its first and last lines are kept. */
 export const PASTE_MAX_CHARS = 6_000;
 const PASTE_HEAD_CHARS = 2_000;
@@ -197,7 +198,7 @@ export function ledgerTokens(lines: readonly LedgerLine[]): number {
 
 /** The newest ledger lines that fit the ledger's share of the budget. */
 export function capLedger(lines: readonly LedgerLine[], budgetTokens: number): { lines: LedgerLine[]; dropped: number } {
-  const cap = Math.floor(budgetTokens * LEDGER_SHARE);
+  const cap = Math.max(LEDGER_MIN_TOKENS, Math.floor(budgetTokens * LEDGER_SHARE));
   const kept: LedgerLine[] = [];
   let used = 0;
   for (let i = lines.length - 1; i >= 0; i--) {
