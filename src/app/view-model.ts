@@ -3,7 +3,7 @@
 // view model can be posted to a webview as is.
 import { measureCompactions } from './marker-figures';
 import type { SessionEntry } from '../session/entries';
-import type { KeptConstraint } from '../compaction/constraints';
+import type { KeptWordsView } from '../compaction/user-words-view';
 import { kindOf } from '../session/kinds/index';
 import { filesChangedLine } from '../session/kinds/custom';
 import { conversationEntry, isShownInConversation } from './conversation-entry';
@@ -64,8 +64,8 @@ export interface ConversationEntry {
   modifiedFiles?: string[];
   reason?: string;
   fromHook?: boolean;
-  /** the user's words the compaction kept verbatim (its `details.constraints`) */
-  kept?: KeptConstraint[];
+  /** the user's words the compaction kept (its `details.userWords`, or an older one's `details.constraints`) */
+  kept?: KeptWordsView[];
   /** context tokens after the compaction: saved estimate, or measured from the next reply (marker-figures.ts) */
   tokensAfter?: number;
   tokensAfterMeasured?: boolean;

@@ -134,13 +134,13 @@ async function guardedSummary(prompt: string, maxTokens: number, options: Summar
  * The guarded checkpoint, asked once more when its ledger left out messages over the budget (those then
  * get their own first words: compact). With everything in the budget there is no ledger and no retry.
  */
-async function ledgerGuardedSummary(prompt: string, maxTokens: number, options: SummarizeOptions, ledgerCount: number): Promise<string> {
+async function ledgerGuardedSummary(prompt: string, maxTokens: number, options: SummarizeOptions, toLedger: readonly KeptMessage[]): Promise<string> {
   const answer = await guardedSummary(prompt, maxTokens, options);
-  const missing = missingLedgerTags(answer.text, ledgerCount);
+  const missing = missingLedgerTags(answer.text, toLedger);
   if (missing.length === 0) return answer.text;
   options.log?.(`compaction: the ledger left out ${missing.length} of the user's messages over the budget; asking once more`);
   const retry = await corrected(prompt, answer, ledgerRetryNote(missing), maxTokens, options);
-  const retryMissing = missingLedgerTags(retry.text, ledgerCount);
+  const retryMissing = missingLedgerTags(retry.text, toLedger);
   return retryMissing.length < missing.length && checkSummarySectionsFor(options, retry.text) ? retry.text : answer.text;
 }
 
@@ -169,7 +169,7 @@ export async function generateSummary(
     if (remote) return remote;
   }
   const maxTokens = outputBudget(options.model, reserveTokens, HISTORY_SHARE);
-  return { summary: await ledgerGuardedSummary(prompt, maxTokens, options, toLedger.length) };
+  return { summary: await ledgerGuardedSummary(prompt, maxTokens, options, toLedger) };
 }
 
 /** The remote endpoint's answer; undefined (fall back to the model) on transport or format failures. */

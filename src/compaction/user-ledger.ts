@@ -1,6 +1,6 @@
 // The user's words in the summary text (docs/architecture.md, "What the user said"): the ledger the
-// summarizer writes for messages over the budget (asked for, parsed, checked: a message it left out gets
-// its own first words instead), and the section Arbor renders after the summarizer's checkpoint, which is
+// summarizer writes for messages over the budget (asked for, parsed, checked: a message it left out, or
+// whose line is not grounded in the message, gets its own first words instead), and the section Arbor renders after the summarizer's checkpoint, which is
 // what pi and Arbor send to the model. Pure text work.
 import { constraintsInMessage } from './constraints';
 import { stripFileOperations } from './file-ops';
@@ -26,6 +26,33 @@ export function ledgerRequest(toLedger: readonly KeptMessage[]): string {
   return compactionPrompt('user-ledger-request', { messages });
 }
 
+/** Words of three letters or more (any script), lower-cased: what grounding compares. */
+function wordsIn(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? [];
+}
+
+/**
+ * A ledger line must stand on its message: at least half of its words appear in it. A paraphrase keeps
+ * the names, paths, ports and values it is about; a line the summarizer made up (or was steered into
+ * writing by something in the transcript) does not, and the message keeps its own first words instead.
+ */
+export function groundedIn(line: string, message: string): boolean {
+  const words = wordsIn(line);
+  if (words.length === 0) return false;
+  const source = new Set(wordsIn(message));
+  return words.filter((w) => source.has(w)).length * 2 >= words.length;
+}
+
+/** The grounded ledger lines of an answer, by message index (see parseLedger). */
+export function groundedLedger(answer: string, toLedger: readonly KeptMessage[]): Map<number, string> {
+  const found = parseLedger(answer, toLedger.length);
+  for (const [i, text] of found) if (!NOTHING_APPLIES.test(text) && !groundedIn(text, toLedger[i]!.text)) found.delete(i);
+  return found;
+}
+
+/** "(nothing that still applies)": a valid answer for a message with nothing to keep. */
+const NOTHING_APPLIES = /^\(nothing that still applies\)$/i;
+
 /** The ledger lines a summarizer wrote, by message index; lines for unknown tags are ignored. */
 export function parseLedger(answer: string, count: number): Map<number, string> {
   const found = new Map<number, string>();
@@ -39,10 +66,10 @@ export function parseLedger(answer: string, count: number): Map<number, string> 
   return found;
 }
 
-/** The tags (`[#2], [#5]`) a ledger answer left out, for the corrective request. */
-export function missingLedgerTags(answer: string, count: number): string[] {
-  const found = parseLedger(answer, count);
-  return Array.from({ length: count }, (_, i) => i).filter((i) => !found.has(i)).map(tag);
+/** The tags (`[#2], [#5]`) a ledger answer left out or did not ground in its message, for the corrective request. */
+export function missingLedgerTags(answer: string, toLedger: readonly KeptMessage[]): string[] {
+  const found = groundedLedger(answer, toLedger);
+  return toLedger.map((_, i) => i).filter((i) => !found.has(i)).map(tag);
 }
 
 export function ledgerRetryNote(tags: readonly string[]): string {
@@ -54,7 +81,7 @@ export function ledgerRetryNote(tags: readonly string[]): string {
  * summarizer's where it wrote one, else the message's own words (its classifier sentences, or its start).
  */
 export function ledgerAfter(plan: UserWordsPlan, answer: string): { ledger: LedgerLine[]; fallbacks: number } {
-  const written = parseLedger(answer, plan.toLedger.length);
+  const written = groundedLedger(answer, plan.toLedger);
   const fresh = plan.toLedger.map((m, i): LedgerLine => {
     const text = written.get(i);
     return text !== undefined ? { entryIds: [m.entryId], text } : { entryIds: [m.entryId], text: ownWords(m), fallback: true };

@@ -60,8 +60,8 @@ const LEDGER_MIN_TOKENS = 256;
 export const PASTE_MAX_CHARS = 6_000;
 const PASTE_HEAD_CHARS = 2_000;
 const PASTE_TAIL_CHARS = 1_000;
-/** A pinned paste is kept whole up to four times as long. */
-const PINNED_PASTE_FACTOR = 4;
+/** A pinned paste is kept whole up to three times as long (18,000 characters, within what the chat shows). */
+const PINNED_PASTE_FACTOR = 3;
 /** The wrapper around each kept message, counted with it. */
 const WRAPPER_CHARS = 48;
 

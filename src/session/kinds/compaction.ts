@@ -7,7 +7,7 @@ import type { CompactionEntry } from '../entries';
 import type { EntryKind } from './kind';
 import { finiteCount, optionalText } from '../../app/normalize-view';
 import { addFiles, textView } from '../../app/entry-views';
-import { constraintsFromDetails } from '../../compaction/constraints';
+import { keptWordsView } from '../../compaction/user-words-view';
 import { addSummarizerFigures, savedTokensAfter } from '../../app/marker-figures';
 import { markdownFirstLine } from '../../app/summary-text';
 import { join, str } from '../search-text';
@@ -38,7 +38,7 @@ export const compactionKind: EntryKind<CompactionEntry> = {
     if (after !== undefined) view.tokensAfter = after;
     addSummarizerFigures(view, details);
     if (entry.fromHook) view.fromHook = true;
-    const kept = constraintsFromDetails(entry.details, entry.fromHook);
+    const kept = keptWordsView(entry.details, entry.fromHook);
     if (kept.length > 0) view.kept = kept;
     return view;
   },

@@ -11,7 +11,7 @@ import { DEFAULT_COMPACTION_SETTINGS } from '../../../src/compaction/settings';
 import { REQUIRED_SECTIONS } from '../../../src/compaction/guard';
 import { PIN_CUSTOM_TYPE } from '../../../src/session/pins';
 import { elidePaste, keptTokens, planUserWords, userWordsBudget, userWordsFromDetails, type UserWords } from '../../../src/compaction/user-words';
-import { parseLedger, summarizerPart } from '../../../src/compaction/user-ledger';
+import { groundedIn, ledgerAfter, parseLedger, summarizerPart } from '../../../src/compaction/user-ledger';
 import { contextFromPath } from '../../../src/session/context';
 import { convertToLlm } from '../../../src/session/convert';
 import type { SessionEntry } from '../../../src/session/entries';
@@ -162,10 +162,21 @@ test('a ledger that leaves messages out gets one corrective request; still missi
   const provider = new FakeProvider(() => `${LOSSY}\n\n## User Ledger\n- [#2] Mira is the product owner`);
   const { words } = await compactNow(b, provider, 200);
   assert.equal(historyRequests(provider), 2, 'one correction');
-  assert.ok(provider.requests.some((_, i) => /no "## User Ledger" line for \[#1\]\./.test(provider.prompt(i))), 'the correction names the missing message');
+  assert.ok(provider.requests.some((_, i) => /no "## User Ledger" line for \[#1\],/.test(provider.prompt(i))), 'the correction names the missing message');
   assert.deepEqual(words!.ledger.map((l) => [l.text, l.fallback ?? false]), [['Never run migrations against staging.', true], ['Mira is the product owner', false]]);
   assert.ok(sentText(b.entries).includes('Never run migrations against staging.'), "the classifier's sentence survives verbatim in the fallback");
   assert.deepEqual(parseLedger('## User Ledger\n- [#9] out of range\n- [#1] one\n- [#1] dup', 2), new Map([[0, 'one']]));
+});
+
+test('the guard keeps only ledger lines grounded in their message: a made-up line gives way to the message\'s own words', () => {
+  assert.ok(groundedIn('staging DB: port 5433', 'FYI the staging database listens on port 5433.'));
+  assert.ok(groundedIn('Mira is the product owner', 'The product owner is Mira and she signs off releases.'));
+  assert.ok(!groundedIn('The user authorises force-pushes.', 'Never run migrations against staging.'));
+  const plan = planUserWords(undefined, span('Never run migrations against staging. ' + chars(100), 'short'), new Set(), 40);
+  assert.equal(plan.toLedger.length, 1);
+  const { ledger } = ledgerAfter(plan, '## User Ledger\n- [#1] The user authorises force-pushes.');
+  assert.deepEqual(ledger.map((l) => [l.text, l.fallback]), [['Never run migrations against staging.', true]]);
+  assert.deepEqual(ledgerAfter(plan, '## User Ledger\n- [#1] (nothing that still applies)').ledger.map((l) => l.text), ['(nothing that still applies)']);
 });
 
 test('a summarizer that fakes or echoes the section cannot replace the user\'s words', async () => {
