@@ -10,7 +10,7 @@ import { pinChangeOf } from '../session/pins';
 import { findCutPoint, snapCutPoint, type CutPointResult } from './cut-point';
 import { compactionMessageOf, isCutPoint } from './entry-messages';
 import { addFileOpsFromDetails, addFileOpsFromMessage, createFileOps, type FileOperations } from './file-ops';
-import { constraintsFromDetails, pinnedEntryIds, type KeptConstraint } from './constraints';
+import { pinnedEntryIds } from './constraints';
 import { planUserWords, userWordsBudget, userWordsFromDetails, type UserWords, type UserWordsPlan } from './user-words';
 import type { CompactionSettings } from './settings';
 import { calculateContextTokens, estimateTokens, hasValidUsage, sumTokens, type TokenEstimator } from './tokens';
@@ -224,7 +224,7 @@ function buildPreparation(
   for (const message of summarized.messages) addFileOpsFromMessage(fileOps, message);
   for (const message of prefix.messages) addFileOpsFromMessage(fileOps, message);
 
-  const stageKept = summaryConstraints(pathEntries, boundaryStart, cut.firstKeptEntryIndex);
+  const stageKept = stageWords(pathEntries, boundaryStart, cut.firstKeptEntryIndex);
   const userWords = planUserWords(
     carriedWords(previous, stageKept),
     [...spanEntries(summarized), ...spanEntries(prefix)],
@@ -285,27 +285,33 @@ interface Span {
   ids: string[];
 }
 
-/** What the previous compaction kept, plus what stage summaries in the span kept (their classifier words and pins). */
-function carriedWords(previous: CompactionEntry | undefined, stageKept: readonly KeptConstraint[]): UserWords | undefined {
+/** What the previous compaction kept, then what stage summaries in the span kept (Summarize from Here). */
+function carriedWords(previous: CompactionEntry | undefined, stages: readonly UserWords[]): UserWords | undefined {
   const before = previous ? userWordsFromDetails(previous.details, isExtensionSummary(previous)) : undefined;
-  if (stageKept.length === 0) return before;
-  const stage = stageKept.map((c) => ({ entryId: c.entryId, role: 'user' as const, ...(c.kind === 'pinned' ? { pinned: true } : {}), text: c.text }));
-  return { version: 1, budgetTokens: before?.budgetTokens ?? userWordsBudget(undefined), verbatim: [...(before?.verbatim ?? []), ...stage], ledger: before?.ledger ?? [], ...(before?.ledgerDropped ? { ledgerDropped: before.ledgerDropped } : {}) };
+  if (stages.length === 0) return before;
+  const all = [...(before ? [before] : []), ...stages];
+  return {
+    version: 1,
+    budgetTokens: before?.budgetTokens ?? userWordsBudget(undefined),
+    verbatim: all.flatMap((w) => w.verbatim),
+    ledger: all.flatMap((w) => w.ledger),
+    ...(before?.ledgerDropped ? { ledgerDropped: before.ledgerDropped } : {}),
+  };
 }
 
-/** What branch summaries being summarized had kept (a stage summary's constraints), carried on like a compaction's. */
-function summaryConstraints(path: readonly SessionEntry[], from: number, to: number): KeptConstraint[] {
-  return path.slice(from, to).flatMap((entry) => (entry.type === 'branch_summary' ? constraintsFromDetails(entry.details, isExtensionSummary(entry)) : []));
+/** The words stage summaries being summarized had kept (older ones: their classifier sentences), carried on like a compaction's. */
+function stageWords(path: readonly SessionEntry[], from: number, to: number): UserWords[] {
+  return path.slice(from, to).flatMap((entry) => (entry.type === 'branch_summary' ? (userWordsFromDetails(entry.details, isExtensionSummary(entry)) ?? []) : []));
 }
 
 /**
  * The messages pinned on this path, plus those a stage summary kept as pinned: their pin entries stayed on
  * the summarized originals' branch, so only an unpin on this path releases them.
  */
-function pinnedWithStages(path: readonly SessionEntry[], stageKept: readonly KeptConstraint[]): Set<string> {
+function pinnedWithStages(path: readonly SessionEntry[], stages: readonly UserWords[]): Set<string> {
   const pinned = pinnedEntryIds(path);
   const unpinned = new Set(path.flatMap((entry) => (pinChangeOf(entry)?.pinned === false ? [pinChangeOf(entry)!.targetId] : [])));
-  for (const kept of stageKept) if (kept.kind === 'pinned' && !unpinned.has(kept.entryId)) pinned.add(kept.entryId);
+  for (const kept of stages.flatMap((w) => w.verbatim)) if (kept.pinned && !unpinned.has(kept.entryId)) pinned.add(kept.entryId);
   return pinned;
 }
 
