@@ -169,7 +169,17 @@ export class ChatController implements vscode.Disposable {
 
   /** Adds text after the composer's draft (the editor's Add to Chat); true when the webview got it. */
   async addToInput(text: string): Promise<boolean> {
+    // a chat just brought forward reloads first (its hidden content was dropped): wait for its `ready`
+    if (!this.webviewReady && !(await this.handshake(15_000))) return false;
     return this.post({ type: 'editorText', text: text.slice(0, LIMITS.prompt), append: true });
+  }
+
+  /**
+   * The container hid the webview and dropped its content (no retained context): what is posted now is lost
+   * until it is shown again and says `ready`.
+   */
+  contentHidden(): void {
+    this.webviewReady = false;
   }
 
   /** Scrolls the chat to an entry and highlights it (Session Tree selection → Reveal in Chat). */

@@ -18,7 +18,7 @@ function changeOf(current: FileState, target: FileState): 'added' | 'modified' |
 /** The `filesPreview` answer for the dialog (`wireTargetId`: the id as the webview knows it). */
 export async function filesPreviewFor(app: ArborApp, targetId: string, wireTargetId: string): Promise<FilesPreviewMessage> {
   const preview = await app.previewSwitchFiles(targetId);
-  const plan: RestorePlan = preview?.plan ?? { fromId: null, toId: null, changes: [], outsideChanges: [], notRestorable: [] };
+  const plan: RestorePlan = preview?.plan ?? { fromId: null, toId: null, changes: [], outsideChanges: [], protectedChanges: [], notRestorable: [] };
   return {
     type: 'filesPreview',
     targetId: wireTargetId,
@@ -27,6 +27,7 @@ export async function filesPreviewFor(app: ArborApp, targetId: string, wireTarge
     mode: app.checkpoints.settings.restore,
     changes: plan.changes.map((c) => ({ key: c.key, change: changeOf(c.current, c.target) })),
     outside: plan.outsideChanges.map((c) => c.key),
+    protected: plan.protectedChanges.map((c) => ({ key: c.key, rule: c.match.rule.slice(0, 1000) })),
     notRestorable: plan.notRestorable.map((n) => ({ key: n.key, reason: notRestorableReason(n.why).slice(0, 1000) })),
     text: dialogText(plan),
   };
