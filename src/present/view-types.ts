@@ -1,6 +1,6 @@
 // The chat's and the trees' view of one entry, as the entry kinds (./kinds/) build it: plain serialisable
 // data, so the app can post it to a webview as is (src/app/view-model.ts adds the tree's node view).
-import type { KeptConstraint } from '../compaction/constraints';
+import type { KeptWordsView } from '../compaction/user-words-view';
 
 export type ConversationKind = 'user' | 'assistant' | 'toolResult' | 'compaction' | 'branch_summary' | 'custom_message' | 'bash' | 'notice';
 
@@ -54,8 +54,8 @@ export interface ConversationEntry {
   modifiedFiles?: string[];
   reason?: string;
   fromHook?: boolean;
-  /** the user's words the compaction kept verbatim (its `details.constraints`) */
-  kept?: KeptConstraint[];
+  /** the user's words the compaction kept (its `details.userWords`, or an older one's `details.constraints`) */
+  kept?: KeptWordsView[];
   /** context tokens after the compaction: saved estimate, or measured from the next reply (marker-figures.ts) */
   tokensAfter?: number;
   tokensAfterMeasured?: boolean;

@@ -56,10 +56,14 @@ export const toolResultItemSchema = z.strictObject({
   status: toolStatusSchema.optional(),
 });
 
-/** What a compaction kept verbatim from the user (src/compaction/constraints.ts), with its entry. */
+/**
+ * What a compaction kept from the user (src/compaction/user-words.ts), with its entry: a message kept
+ * verbatim (`said`), a pinned one, a ledger line for messages over the budget (`summarized`), or a
+ * classifier sentence of a compaction written before (`constraint`, `correction`).
+ */
 export const keptWordsSchema = z.strictObject({
   entryId: idSchema,
-  kind: z.enum(['constraint', 'correction', 'pinned']),
+  kind: z.enum(['said', 'summarized', 'constraint', 'correction', 'pinned']),
   text: mediumSchema,
 });
 export type KeptWords = z.infer<typeof keptWordsSchema>;
@@ -80,7 +84,7 @@ export const compactionItemSchema = z.strictObject({
   readFiles: z.array(mediumSchema).max(LIMITS.files),
   modifiedFiles: z.array(mediumSchema).max(LIMITS.files),
   firstKeptEntryId: idSchema,
-  /** the user's constraints, corrections and pinned messages this compaction kept verbatim */
+  /** the user's messages this compaction kept verbatim, its pinned messages and ledger lines */
   kept: z.array(keptWordsSchema).max(LIMITS.list).optional(),
 });
 

@@ -5,7 +5,7 @@ import type { CompactionEntry } from '../../session/entries';
 import type { EntryKind } from './kind';
 import { finiteCount, optionalText } from '../normalize-view';
 import { addFiles, textView } from '../entry-views';
-import { constraintsFromDetails } from '../../compaction/constraints';
+import { keptWordsView } from '../../compaction/user-words-view';
 import { addSummarizerFigures, savedTokensAfter } from '../marker-figures';
 import { markdownFirstLine } from '../summary-text';
 
@@ -23,7 +23,7 @@ export const compactionKind: EntryKind<CompactionEntry> = {
     if (after !== undefined) view.tokensAfter = after;
     addSummarizerFigures(view, details);
     if (entry.fromHook) view.fromHook = true;
-    const kept = constraintsFromDetails(entry.details, entry.fromHook);
+    const kept = keptWordsView(entry.details, entry.fromHook);
     if (kept.length > 0) view.kept = kept;
     return view;
   },
