@@ -6,7 +6,8 @@
 // `details.stage` field says it closed a stage. The model runs
 // before anything is written, so a cancel or a failure leaves the file byte for byte as it was.
 import type { AgentMessage } from '../core/messages';
-import { collectConstraints, pinnedEntryIds, type KeptConstraint } from '../compaction/constraints';
+import { pinnedEntryIds } from '../session/pins';
+import { planUserWords, userWordsBudget, type UserWords, type UserWordsPlan } from '../compaction/user-words';
 import { estimateTokens } from '../compaction/tokens';
 import type { BranchSummaryEntry, SessionEntry } from '../session/entries';
 import { messageFromEntry } from '../session/context';
@@ -48,8 +49,8 @@ export interface StagePlan {
   /** messages the summarizer reads, and their estimated tokens */
   messageCount: number;
   tokens: number;
-  /** the user's words that must survive: constraints, corrections and pinned messages of the stage */
-  constraints: KeptConstraint[];
+  /** the user's words, kept verbatim (docs/architecture.md, "What the user said"): every user and pinned message of the stage */
+  userWords: UserWordsPlan;
 }
 
 export type StagePlanResult = { status: 'planned'; plan: StagePlan } | Extract<StageOutcome, { status: 'refused' }>;
@@ -71,7 +72,7 @@ export function planStage(path: readonly SessionEntry[], fromEntryId: string): S
       entries,
       messageCount: messages.length,
       tokens: messages.reduce((sum, message) => sum + estimateTokens(message), 0),
-      constraints: collectConstraints([], spanOf(entries), pinnedEntryIds(path)),
+      userWords: planUserWords(undefined, spanOf(entries), pinnedEntryIds(path), userWordsBudget(undefined)),
     },
   };
 }
@@ -95,7 +96,8 @@ export interface StageDeps {
 export interface StageSummaryDetails extends BranchSummaryDetails {
   /** the stage's first entry and its leaf (the originals), and the first entry's label */
   stage: { fromEntryId: string; leafId: string; label?: string };
-  constraints: KeptConstraint[];
+  /** the stage's user and pinned messages, verbatim (carried on by a later compaction that summarizes the stage) */
+  userWords?: UserWords;
 }
 
 /** Summarizes the planned stage and appends the summary; a typed outcome, never a thrown cancel. */
@@ -109,7 +111,7 @@ export async function summarizeStage(store: NavigableStore, plan: StagePlan, dep
       ...(deps.customInstructions ? { customInstructions: deps.customInstructions } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
       preamble: 'stage',
-      constraints: plan.constraints,
+      userWords: plan.userWords,
     });
   } catch (error) {
     if (error instanceof BranchSummaryCancelled) return { status: 'cancelled' };
@@ -121,7 +123,7 @@ export async function summarizeStage(store: NavigableStore, plan: StagePlan, dep
   const details: StageSummaryDetails = {
     ...generated.details,
     stage: { fromEntryId: plan.fromEntryId, leafId: plan.leafId, ...(deps.label ? { label: deps.label } : {}) },
-    constraints: plan.constraints,
+    ...(generated.userWords ? { userWords: generated.userWords } : {}),
   };
   const entry = await store.branchWithSummary(plan.parentId, generated.summary, details);
   return { status: 'summarized', entry, summarizedEntryIds: plan.entries.map((e) => e.id) };

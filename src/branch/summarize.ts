@@ -11,7 +11,8 @@ import type { SessionEntry } from '../session/entries';
 import { convertToLlm } from '../session/convert';
 import { computeFileLists, formatFileOperations, stripFileOperations } from '../compaction/file-ops';
 import { compactionPrompt } from '../compaction/prompt-text';
-import { keepConstraints, type KeptConstraint } from '../compaction/constraint-guard';
+import { ledgerAfter, summarizerPart, withUserWords } from '../compaction/user-ledger';
+import type { UserWords, UserWordsPlan } from '../compaction/user-words';
 import { serializeConversation } from '../compaction/serialize';
 import type { TokenEstimator } from '../compaction/tokens';
 import { BranchSummaryCancelled, BranchSummaryFailed } from './errors';
@@ -40,6 +41,8 @@ export interface BranchSummaryResult {
   includedEntryIds: string[];
   /** what the summarizer calls used (stored on the entry, counted in the session cost); none when no call was made */
   usage?: Usage;
+  /** the user's words the summary keeps verbatim (a stage only) */
+  userWords?: UserWords;
 }
 
 export interface GenerateBranchSummaryOptions {
@@ -58,7 +61,8 @@ export interface GenerateBranchSummaryOptions {
    */
   preamble?: 'branch' | 'carry' | 'stage';
   /** the user's words that must survive verbatim (put back after the summary when it lost them) */
-  constraints?: readonly KeptConstraint[];
+  /** the user's words to keep verbatim (a stage: Summarize from Here); messages over the budget keep their first words */
+  userWords?: UserWordsPlan;
 }
 
 /** Tokens of branch content the summarizer may read. A reserve as large as the window leaves half of it. */
@@ -101,6 +105,13 @@ async function callSummarizer(prompt: string, options: GenerateBranchSummaryOpti
   return outcome.text;
 }
 
+/** The words a stage summary keeps: no ledger is asked for, so a message over the budget keeps its own first words. */
+function keptWords(plan: UserWordsPlan): UserWords | undefined {
+  const { ledger } = ledgerAfter(plan, '');
+  if (plan.verbatim.length === 0 && ledger.length === 0) return undefined;
+  return { version: 1, budgetTokens: plan.budgetTokens, verbatim: plan.verbatim, ledger };
+}
+
 /**
  * Summarizes abandoned entries (oldest first). Throws BranchSummaryCancelled when `signal` aborts and
  * BranchSummaryFailed when the model fails.
@@ -126,9 +137,11 @@ export async function generateBranchSummary(
     details.summarizer = { provider: options.model.provider, id: options.model.id };
     details.cost = { ...metered.meter.cost };
   }
-  if (options.constraints?.length) body = keepConstraints(body, options.constraints).summary;
+  const words = options.userWords ? keptWords(options.userWords) : undefined;
+  if (words) body = withUserWords(summarizerPart(body), words);
   if (options.signal?.aborted) throw new BranchSummaryCancelled();
   const result: BranchSummaryResult = { summary: `${preamble}\n\n${body}${formatFileOperations(lists)}`, details, includedEntryIds: prepared.includedEntryIds };
+  if (words) result.userWords = words;
   if (metered.meter.usage) result.usage = metered.meter.usage;
   return result;
 }

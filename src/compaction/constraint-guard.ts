@@ -1,6 +1,7 @@
-// Checks a summary against the user's kept words (constraints.ts) and puts back, verbatim, whatever it
-// lost, in one section of its own that every later compaction rebuilds (docs/architecture.md,
-// "Compaction"). Pure text work.
+// The old design's guard (before docs/architecture.md, "What the user said"): a summary checked against
+// the classifier's sentences, whatever it lost put back in a kept section. Nothing in the product uses it
+// now; bench/user-words.mjs replays it as the baseline the verbatim design is measured against, and
+// ./user-ledger.ts strips the section it wrote from older summaries. Pure text work.
 import { missingConstraints, type KeptConstraint } from './constraints';
 import { compactionPrompt } from './prompt-text';
 

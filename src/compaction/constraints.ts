@@ -1,8 +1,9 @@
-// What the user said must survive compaction (docs/architecture.md, "Compaction"): the user's explicit
-// constraints and corrections, and every message the user pinned, are taken verbatim from the span being
-// summarized, with their entry ids, carried in the compaction's details from one compaction to the next,
-// and checked against every new summary; whatever a summary dropped is put back word for word. Pure:
-// no model calls, no I/O.
+// The keyword classifier of the user's words (docs/architecture.md, "What the user said"). It no longer
+// decides what survives a compaction: every user message is kept verbatim within a budget
+// (./user-words.ts). What it still does: rank which older messages fill a full budget, pick a message's
+// own words for a ledger line the summarizer did not write, and read what compactions written before
+// (their `details.constraints`) kept. `collectConstraints` is the old selection, kept as the baseline
+// bench/user-words.mjs measures against. Pure: no model calls, no I/O.
 import type { AgentMessage } from '../core/messages';
 import { PIN_CUSTOM_TYPE, pinnedEntryIds } from '../session/pins';
 

@@ -10,7 +10,8 @@ import { pinChangeOf } from '../session/pins';
 import { findCutPoint, snapCutPoint, type CutPointResult } from './cut-point';
 import { compactionMessageOf, isCutPoint } from './entry-messages';
 import { addFileOpsFromDetails, addFileOpsFromMessage, createFileOps, type FileOperations } from './file-ops';
-import { collectConstraints, constraintsFromDetails, pinnedEntryIds, type KeptConstraint } from './constraints';
+import { pinnedEntryIds } from './constraints';
+import { planUserWords, userWordsBudget, userWordsFromDetails, type UserWords, type UserWordsPlan } from './user-words';
 import type { CompactionSettings } from './settings';
 import { calculateContextTokens, estimateTokens, hasValidUsage, sumTokens, type TokenEstimator } from './tokens';
 
@@ -33,8 +34,11 @@ export interface CompactionPreparation {
   /** summary of the previous compaction on the path; the new summary updates it */
   previousSummary?: string;
   fileOps: FileOperations;
-  /** the user's words that must survive: carried from the previous compaction plus the summarized span's */
-  constraints: KeptConstraint[];
+  /**
+   * the user's words, kept verbatim by construction (docs/architecture.md, "What the user said"): the
+   * previous compaction's plus every user and pinned message of the summarized span, within the budget
+   */
+  userWords: UserWordsPlan;
   settings: CompactionSettings;
   /**
    * keepRecentTokens after rescaling by the measured usage/estimate ratio (estimator units); for a cut
@@ -52,6 +56,8 @@ export interface PrepareOptions {
   fixedOverheadTokens?: number;
   /** exact tokens to keep (estimator units, no usage rescaling): a manual compaction's newest turn */
   keepRecentTokensOverride?: number;
+  /** the budget for the user's verbatim words (default: userWordsBudget of an unknown window, 20k) */
+  userWordsTokens?: number;
 }
 
 /** The ratio is clamped so one odd usage report (cache accounting, images) cannot distort the cut wildly. */
@@ -79,7 +85,7 @@ export function prepareCompaction(
   const effectiveKeepRecentTokens =
     options.keepRecentTokensOverride ?? Math.max(1, Math.round(settings.keepRecentTokens / measured.ratio));
   const cut = findCutPoint(pathEntries, boundaryStart, pathEntries.length, effectiveKeepRecentTokens, estimator);
-  return buildPreparation(pathEntries, previous, boundaryStart, cut, measured, settings, () => effectiveKeepRecentTokens);
+  return buildPreparation(pathEntries, previous, boundaryStart, cut, measured, settings, () => effectiveKeepRecentTokens, options.userWordsTokens);
 }
 
 /** Why a chosen cut was refused; `nothing-to-compact` when nothing of the context lies before it. */
@@ -131,7 +137,7 @@ export function prepareCompactionAt(
   const cut = snapCutPoint(pathEntries, boundaryStart, index);
   const measured = measureContext(pathEntries, estimator, options.fixedOverheadTokens ?? 0);
   const preparation = cut
-    ? buildPreparation(pathEntries, previous, boundaryStart, cut, measured, settings, (kept) => Math.max(1, sumTokens(kept, 0, kept.length, estimator)))
+    ? buildPreparation(pathEntries, previous, boundaryStart, cut, measured, settings, (kept) => Math.max(1, sumTokens(kept, 0, kept.length, estimator)), options.userWordsTokens)
     : undefined;
   if (!preparation) {
     return { ok: false, why: 'nothing-to-compact', message: 'Nothing to compact before this entry: it is the oldest one the context holds.' };
@@ -205,6 +211,7 @@ function buildPreparation(
   measured: MeasuredContext,
   settings: CompactionSettings,
   keepTokens: (kept: AgentMessage[]) => number,
+  userWordsTokens: number | undefined,
 ): CompactionPreparation | undefined {
   const historyEnd = cut.isSplitTurn ? cut.turnStartIndex : cut.firstKeptEntryIndex;
   const summarized = collect(pathEntries, boundaryStart, historyEnd);
@@ -217,11 +224,12 @@ function buildPreparation(
   for (const message of summarized.messages) addFileOpsFromMessage(fileOps, message);
   for (const message of prefix.messages) addFileOpsFromMessage(fileOps, message);
 
-  const stageKept = summaryConstraints(pathEntries, boundaryStart, cut.firstKeptEntryIndex);
-  const constraints = collectConstraints(
-    [...(previous ? constraintsFromDetails(previous.details, isExtensionSummary(previous)) : []), ...stageKept],
+  const stageKept = stageWords(pathEntries, boundaryStart, cut.firstKeptEntryIndex);
+  const userWords = planUserWords(
+    carriedWords(previous, stageKept),
     [...spanEntries(summarized), ...spanEntries(prefix)],
     pinnedWithStages(pathEntries, stageKept),
+    userWordsTokens ?? userWordsBudget(undefined),
   );
 
   const preparation: CompactionPreparation = {
@@ -235,7 +243,7 @@ function buildPreparation(
     keptEntryIds: kept.ids,
     tokensBefore: measured.tokens,
     fileOps,
-    constraints,
+    userWords,
     settings,
     effectiveKeepRecentTokens: keepTokens(kept.messages),
   };
@@ -277,19 +285,33 @@ interface Span {
   ids: string[];
 }
 
-/** What branch summaries being summarized had kept (a stage summary's constraints), carried on like a compaction's. */
-function summaryConstraints(path: readonly SessionEntry[], from: number, to: number): KeptConstraint[] {
-  return path.slice(from, to).flatMap((entry) => (entry.type === 'branch_summary' ? constraintsFromDetails(entry.details, isExtensionSummary(entry)) : []));
+/** What the previous compaction kept, then what stage summaries in the span kept (Summarize from Here). */
+function carriedWords(previous: CompactionEntry | undefined, stages: readonly UserWords[]): UserWords | undefined {
+  const before = previous ? userWordsFromDetails(previous.details, isExtensionSummary(previous)) : undefined;
+  if (stages.length === 0) return before;
+  const all = [...(before ? [before] : []), ...stages];
+  return {
+    version: 1,
+    budgetTokens: before?.budgetTokens ?? userWordsBudget(undefined),
+    verbatim: all.flatMap((w) => w.verbatim),
+    ledger: all.flatMap((w) => w.ledger),
+    ...(before?.ledgerDropped ? { ledgerDropped: before.ledgerDropped } : {}),
+  };
+}
+
+/** The words stage summaries being summarized had kept (older ones: their classifier sentences), carried on like a compaction's. */
+function stageWords(path: readonly SessionEntry[], from: number, to: number): UserWords[] {
+  return path.slice(from, to).flatMap((entry) => (entry.type === 'branch_summary' ? (userWordsFromDetails(entry.details, isExtensionSummary(entry)) ?? []) : []));
 }
 
 /**
  * The messages pinned on this path, plus those a stage summary kept as pinned: their pin entries stayed on
  * the summarized originals' branch, so only an unpin on this path releases them.
  */
-function pinnedWithStages(path: readonly SessionEntry[], stageKept: readonly KeptConstraint[]): Set<string> {
+function pinnedWithStages(path: readonly SessionEntry[], stages: readonly UserWords[]): Set<string> {
   const pinned = pinnedEntryIds(path);
   const unpinned = new Set(path.flatMap((entry) => (pinChangeOf(entry)?.pinned === false ? [pinChangeOf(entry)!.targetId] : [])));
-  for (const kept of stageKept) if (kept.kind === 'pinned' && !unpinned.has(kept.entryId)) pinned.add(kept.entryId);
+  for (const kept of stages.flatMap((w) => w.verbatim)) if (kept.pinned && !unpinned.has(kept.entryId)) pinned.add(kept.entryId);
   return pinned;
 }
 

@@ -19,11 +19,16 @@ export type CompactionTemplate =
   | 'split-turn'
   | 'no-prior-history'
   | 'guard-retry'
-  | 'user-constraints'
-  | 'constraints-retry'
   | 'kept-constraints'
   | 'continuation'
-  | 'continuation-earlier';
+  | 'continuation-earlier'
+  | 'user-words'
+  | 'user-words-message'
+  | 'user-words-ledger'
+  | 'user-words-note'
+  | 'user-ledger-request'
+  | 'ledger-retry'
+  | 'elided-paste';
 
 export function compactionPrompt(name: CompactionTemplate, vars: Record<string, string> = {}): string {
   return renderPrompt(`compaction/${name}`, vars).replace(/\r?\n$/, '');

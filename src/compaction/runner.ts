@@ -10,6 +10,7 @@ import { buildPreview, type CompactionPreview } from './preview';
 import { compactionPrompt } from './prompt-text';
 import type { CompactionSettings } from './settings';
 import { strategyFor } from './strategies';
+import { userWordsBudget } from './user-words';
 import { summarizePlan, type PreparedSummary } from './strategies/summary-step';
 import type { CompactionPlan, CompactionRunnerDeps, CompactionStrategy, Planned, RetryPolicy, RunOptions, StrategyName, StrategyRun } from './strategies/types';
 
@@ -200,6 +201,7 @@ export class CompactionRunner {
     return {
       ...(this.deps.estimator ? { estimator: this.deps.estimator } : {}),
       fixedOverheadTokens: this.deps.fixedOverheadTokens?.() ?? 0,
+      userWordsTokens: userWordsBudget(this.deps.models().current?.contextWindow),
     };
   }
 

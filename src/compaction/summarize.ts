@@ -8,10 +8,10 @@ import type { ModelInfo, Provider, ThinkingLevel, ToolDefinition } from '../llm/
 import { answerText, callSummarizerModel } from './summarizer-call';
 import { convertToLlm } from '../session/convert';
 import { CompactionCancelled, OffTaskAnswer, SummarizationFailed, isTransient, throwIfAborted } from './errors';
-import { computeFileLists, stripFileOperations, upsertFileOperations } from './file-ops';
+import { computeFileLists, formatFileOperations, stripFileOperations } from './file-ops';
 import { checkSummarySections } from './guard';
-import { constraintLines, keepConstraints, type KeptConstraint } from './constraint-guard';
-import { missingConstraints } from './constraints';
+import { ledgerAfter, ledgerRequest, ledgerRetryNote, missingLedgerTags, summarizerPart, withUserWords } from './user-ledger';
+import { capLedger, type KeptMessage, type UserWords } from './user-words';
 import type { CompactionPreparation } from './prepare';
 import { compactionPrompt } from './prompt-text';
 import { RemoteEndpointRefused, requestRemoteSummary, type RemoteCallOptions } from './remote';
@@ -82,25 +82,31 @@ export function buildSummaryPrompt(
   messages: readonly AgentMessage[],
   previousSummary: string | undefined,
   options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext' | 'promptOverride'> = {},
-  constraints: readonly KeptConstraint[] = [],
+  toLedger: readonly KeptMessage[] = [],
 ): string {
   const parts = [compactionPrompt('conversation', { conversation: serializeConversation(convertToLlm(messages)) })];
-  if (previousSummary !== undefined) parts.push(compactionPrompt('previous-summary', { summary: previousSummary }));
+  // The user's kept words travel in the entry's details, not through the summarizer: it sees its own part only.
+  if (previousSummary !== undefined) parts.push(compactionPrompt('previous-summary', { summary: summarizerPart(previousSummary) }));
   const base = options.promptOverride ?? compactionPrompt(previousSummary !== undefined ? 'update-summary' : 'summary');
-  return [...parts, ...instructionParts(base, options, constraints)].join('\n\n');
+  return [...parts, ...instructionParts(base, options, toLedger)].join('\n\n');
 }
 
-/** Hook context, the user's constraints, the base instructions and the user's focus. */
+/**
+ * Hook context, the base instructions, the note on the user's words (Arbor adds them after the answer),
+ * the ledger request for messages over the budget, and the user's focus: the same in both forms.
+ */
 function instructionParts(
   base: string,
   options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext'>,
-  constraints: readonly KeptConstraint[],
+  toLedger: readonly KeptMessage[],
 ): string[] {
   const parts: string[] = [];
   const context = (options.additionalContext ?? []).map((l) => l.trim()).filter((l) => l !== '');
   if (context.length > 0) parts.push(compactionPrompt('additional-context', { lines: context.map((l) => `- ${l}`).join('\n') }));
-  if (constraints.length > 0) parts.push(compactionPrompt('user-constraints', { lines: constraintLines(constraints) }));
   parts.push(base);
+  parts.push(compactionPrompt('user-words-note'));
+  const ledger = ledgerRequest(toLedger);
+  if (ledger !== '') parts.push(ledger);
   const focus = options.customInstructions?.trim();
   if (focus) parts.push(compactionPrompt('focus', { focus }));
   return parts;
@@ -108,16 +114,17 @@ function instructionParts(
 
 /**
  * The last user message of a summary asked as a continuation: where the kept part starts, then the same
- * instructions as the transcript form (the summarizer's system prompt is the agent's here).
+ * instructions as the transcript form (the summarizer's system prompt is the agent's here): the note that
+ * Arbor adds the user's words after the answer and the ledger request, never the words themselves.
  */
 export function buildContinuationPrompt(
-  preparation: Pick<CompactionPreparation, 'keptMessages' | 'previousSummary' | 'constraints'>,
+  preparation: Pick<CompactionPreparation, 'keptMessages' | 'previousSummary' | 'userWords'>,
   options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext' | 'promptOverride'> = {},
 ): string {
   const earlier = preparation.previousSummary !== undefined ? `${compactionPrompt('continuation-earlier')}\n\n` : '';
   const head = compactionPrompt('continuation', { earlier, keptStart: keptStartText(preparation.keptMessages) });
   const base = options.promptOverride ?? compactionPrompt('summary');
-  return [head, ...instructionParts(base, options, preparation.constraints)].join('\n\n');
+  return [head, ...instructionParts(base, options, preparation.userWords.toLedger)].join('\n\n');
 }
 
 /** The opening of the first kept message, as the summarizer sees it in the conversation. */
@@ -184,22 +191,24 @@ async function guardedSummary(prompt: string, maxTokens: number, options: Summar
   return retryProblems.length <= problems.length ? retry : first;
 }
 
-/** The guarded checkpoint, asked once more when it dropped words of the user (which are then put back by compact). */
-async function constraintGuardedSummary(
+/**
+ * The guarded checkpoint, asked once more when its ledger left out messages over the budget (those then
+ * get their own first words: compact). With everything in the budget there is no ledger and no retry.
+ */
+async function ledgerGuardedSummary(
   prompt: string,
   maxTokens: number,
   options: SummarizeOptions,
-  constraints: readonly KeptConstraint[],
+  toLedger: readonly KeptMessage[],
   frame: Frame = ALONE,
 ): Promise<string> {
   const answer = await guardedSummary(prompt, maxTokens, options, frame);
-  const missing = missingConstraints(answer.text, constraints);
+  const missing = missingLedgerTags(answer.text, toLedger);
   if (missing.length === 0) return answer.text;
-  options.log?.(`compaction: the summary dropped ${missing.length} of the user's constraints; asking once more`);
-  const note = compactionPrompt('constraints-retry', { lines: constraintLines(missing) });
-  const retry = await corrected(prompt, answer, note, maxTokens, options, frame);
-  const retryMissing = missingConstraints(retry.text, constraints);
-  return retryMissing.length <= missing.length && checkSummarySectionsFor(options, retry.text) ? retry.text : answer.text;
+  options.log?.(`compaction: the ledger left out ${missing.length} of the user's messages over the budget; asking once more`);
+  const retry = await corrected(prompt, answer, ledgerRetryNote(missing), maxTokens, options, frame);
+  const retryMissing = missingLedgerTags(retry.text, toLedger);
+  return retryMissing.length < missing.length && checkSummarySectionsFor(options, retry.text) ? retry.text : answer.text;
 }
 
 /** Whether a corrected answer still has the structure the first pass was held to. */
@@ -219,15 +228,15 @@ export async function generateSummary(
   previousSummary: string | undefined,
   reserveTokens: number,
   options: SummarizeOptions,
-  constraints: readonly KeptConstraint[] = [],
+  toLedger: readonly KeptMessage[] = [],
 ): Promise<HistorySummary> {
-  const prompt = buildSummaryPrompt(messages, previousSummary, options, constraints);
+  const prompt = buildSummaryPrompt(messages, previousSummary, options, toLedger);
   if (options.remote?.endpoint) {
     const remote = await tryRemote(prompt, options);
     if (remote) return remote;
   }
   const maxTokens = outputBudget(options.model, reserveTokens, HISTORY_SHARE);
-  return { summary: await constraintGuardedSummary(prompt, maxTokens, options, constraints) };
+  return { summary: await ledgerGuardedSummary(prompt, maxTokens, options, toLedger) };
 }
 
 /** The remote endpoint's answer; undefined (fall back to the model) on transport or format failures. */
@@ -282,34 +291,30 @@ export function mergeSplitTurn(history: string, prefix: string): string {
  */
 export async function compact(preparation: CompactionPreparation, options: SummarizeOptions): Promise<CompactionResult> {
   const reserve = preparation.settings.reserveTokens;
-  const { messagesToSummarize, turnPrefixMessages, previousSummary, constraints } = preparation;
+  const { messagesToSummarize, turnPrefixMessages, previousSummary, userWords: plan } = preparation;
   const continued = await continuationSummary(preparation, options);
   const historyTask: Promise<HistorySummary> = continued
     ? Promise.resolve(continued)
     : messagesToSummarize.length > 0
-      ? generateSummary(messagesToSummarize, previousSummary, reserve, options, constraints)
-      : Promise.resolve({ summary: previousSummary !== undefined ? stripFileOperations(previousSummary) : compactionPrompt('no-prior-history') });
+      ? generateSummary(messagesToSummarize, previousSummary, reserve, options, plan.toLedger)
+      : Promise.resolve({ summary: previousSummary !== undefined ? summarizerPart(previousSummary) : compactionPrompt('no-prior-history') });
   const prefixTask =
     !continued && preparation.isSplitTurn && turnPrefixMessages.length > 0 ? generateTurnPrefixSummary(turnPrefixMessages, reserve, options) : undefined;
   const [history, prefix] = await Promise.all([historyTask, prefixTask]);
 
-  const merged = prefix !== undefined ? mergeSplitTurn(stripFileOperations(history.summary), prefix) : stripFileOperations(history.summary);
-  const kept = keepConstraints(merged, constraints);
-  if (kept.missing.length > 0) options.log?.(`compaction: ${kept.missing.length} of the user's constraints put back verbatim`);
-  const body = kept.summary;
+  const historyPart = summarizerPart(history.summary);
+  const body = prefix !== undefined ? mergeSplitTurn(historyPart, summarizerPart(prefix)) : historyPart;
+  const words = userWordsAfter(plan, history.summary, options);
   const lists = computeFileLists(preparation.fileOps);
-  const summary = upsertFileOperations(body, lists);
+  // The file blocks are appended, never upserted: an upsert would also strip blocks a user pasted.
+  const summary = withUserWords(body, words) + formatFileOperations(lists);
   throwIfAborted(options.signal);
 
   const result: CompactionResult = {
     summary,
     firstKeptEntryId: preparation.firstKeptEntryId,
     tokensBefore: preparation.tokensBefore,
-    details: {
-      readFiles: lists.readFiles,
-      modifiedFiles: lists.modifiedFiles,
-      ...(constraints.length > 0 ? { constraints: [...constraints], restoredConstraints: kept.missing.length } : {}),
-    },
+    details: { readFiles: lists.readFiles, modifiedFiles: lists.modifiedFiles, ...(words.verbatim.length + words.ledger.length > 0 ? { userWords: words } : {}) },
   };
   const shortSummary = history.shortSummary ?? (options.shortSummary === false ? undefined : await tryShortSummary(body, reserve, options));
   if (shortSummary) result.shortSummary = shortSummary;
@@ -336,7 +341,7 @@ async function continuationSummary(preparation: CompactionPreparation, options: 
   if (!continuationIsCheaper(preparation, options, preparation.tokensBefore + added)) return undefined;
   const frame: Frame = { before: prefix.messages, continuation: { systemPrompt: prefix.systemPrompt, ...(prefix.tools ? { tools: prefix.tools } : {}) } };
   try {
-    return { summary: await constraintGuardedSummary(prompt, maxTokens, options, preparation.constraints, frame) };
+    return { summary: await ledgerGuardedSummary(prompt, maxTokens, options, preparation.userWords.toLedger, frame) };
   } catch (error) {
     // The provider's own failures (keys, limits, network) would fail the transcript form too.
     if (!(error instanceof OffTaskAnswer)) throw error;
@@ -361,6 +366,15 @@ function continuationIsCheaper(preparation: CompactionPreparation, options: Summ
 
 /** The continuation must cost less than this share of the transcript form to be chosen. */
 const CONTINUATION_MARGIN = 0.6;
+
+/** What `details.userWords` records: the verbatim messages, and the ledger with this compaction's lines. */
+function userWordsAfter(plan: CompactionPreparation['userWords'], answer: string, options: SummarizeOptions): UserWords {
+  const { ledger, fallbacks } = ledgerAfter(plan, answer);
+  if (fallbacks > 0) options.log?.(`compaction: ${fallbacks} of the user's messages over the budget kept by their first words (the summarizer wrote no ledger line)`);
+  const capped = capLedger(ledger, plan.budgetTokens);
+  const dropped = plan.ledgerDropped + capped.dropped;
+  return { version: 1, budgetTokens: plan.budgetTokens, verbatim: plan.verbatim, ledger: capped.lines, ...(dropped > 0 ? { ledgerDropped: dropped } : {}) };
+}
 
 /** The recap is cosmetic: its failure never fails the compaction (cancellation still does). */
 async function tryShortSummary(summary: string, reserve: number, options: SummarizeOptions): Promise<string | undefined> {

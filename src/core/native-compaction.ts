@@ -114,3 +114,22 @@ export function nativeItemsFor(
 function boundTo(payload: NativeCompactionPayload, model: { id: string; baseUrl?: string }): boolean {
   return payload.model === model.id && payload.baseUrl === nativeBaseUrl(model.baseUrl);
 }
+
+/** The heading Arbor's user-words section starts with (prompts/compaction/user-words.md). */
+const USER_WORDS_HEADING = '## What the User Said (verbatim)';
+const TRAILING_FILE_BLOCKS = /(?:\s*<(read-files|modified-files)>\n[\s\S]*?\n<\/\1>)+\s*$/;
+
+/**
+ * The user's kept words in a compaction summary message (docs/architecture.md, "What the user said"), or
+ * undefined. A native payload replaces the summary text, and the provider wrote it from the summarized
+ * messages alone: the words Arbor kept (also from earlier compactions) are sent next to it.
+ */
+export function keptUserWordsOf(message: Record<string, unknown>): string | undefined {
+  const content = message.content;
+  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((b) => (typeof b?.text === 'string' ? b.text : '')).join('\n') : '';
+  const start = text.indexOf(`\n${USER_WORDS_HEADING}\n`);
+  if (start < 0) return undefined;
+  const end = text.lastIndexOf('\n</summary>');
+  const section = text.slice(start + 1, end > start ? end : undefined).replace(TRAILING_FILE_BLOCKS, '');
+  return section.trim() === '' ? undefined : section.trimEnd();
+}

@@ -6,7 +6,7 @@
 import { systemMessageText, type ImageContent, type LlmMessage, type TextContent } from '../core/messages';
 import type { ModelInfo, ToolDefinition } from './types';
 import { prepareMessages } from './convert-common';
-import { nativeItemsFor } from '../core/native-compaction';
+import { keptUserWordsOf, nativeItemsFor } from '../core/native-compaction';
 import { supportsAnthropicCompaction } from './anthropic-compaction';
 
 const EPHEMERAL = { type: 'ephemeral' as const };
@@ -62,9 +62,13 @@ function compactionBlocks(message: LlmMessage, model: Pick<ModelInfo, 'provider'
 export function toAnthropicMessages(messages: readonly LlmMessage[], cache = true, model?: Pick<ModelInfo, 'provider' | 'api' | 'id' | 'nativeCompaction'>): AnthropicMessageParam[] {
   const out: AnthropicMessageParam[] = [];
   let compaction: AnthropicMessageParam | undefined;
+  let keptWords: string | undefined;
   for (const message of prepareMessages(messages)) {
     const native = compactionBlocks(message, model);
-    if (native) compaction = { role: 'assistant', content: native.map((b) => ({ ...b })) };
+    if (native) {
+      compaction = { role: 'assistant', content: native.map((b) => ({ ...b })) };
+      keptWords = keptUserWordsOf(message as unknown as Record<string, unknown>);
+    }
     else if (message.role === 'user') {
       const content = userBlocks(message.content);
       if (content.length) out.push({ role: 'user', content });
@@ -88,13 +92,27 @@ export function toAnthropicMessages(messages: readonly LlmMessage[], cache = tru
       else out.push({ role: 'user', content: [result] });
     }
   }
-  if (compaction) out.unshift(compaction);
+  if (compaction) out.unshift(compaction, ...withKeptWords(out, keptWords));
   if (cache) {
     const last = out[out.length - 1];
     const block = last?.content[last.content.length - 1];
     if (block && !['thinking', 'redacted_thinking', 'compaction'].includes(block.type)) block.cache_control = EPHEMERAL;
   }
   return out;
+}
+
+/**
+ * The user's kept words go right after the compaction block: at the start of the first user turn when
+ * one follows the block, else as a user turn of their own (returned, to insert after the block).
+ */
+function withKeptWords(out: AnthropicMessageParam[], words: string | undefined): AnthropicMessageParam[] {
+  if (!words) return [];
+  const block: AnthropicBlock = { type: 'text', text: words };
+  if (out[0]?.role === 'user' && out[0].content.every((b) => b.type !== 'tool_result')) {
+    out[0].content.unshift(block);
+    return [];
+  }
+  return [{ role: 'user', content: [block] }];
 }
 
 /** How a mid-conversation system message reads when sent as user text. */

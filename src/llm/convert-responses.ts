@@ -6,7 +6,7 @@
 import { systemMessageText, type AssistantMessage, type ImageContent, type LlmMessage, type TextContent, type ToolResultMessage } from '../core/messages';
 import type { ModelInfo, ToolDefinition } from './types';
 import { prepareMessages } from './convert-common';
-import { nativeItemsFor } from '../core/native-compaction';
+import { keptUserWordsOf, nativeItemsFor } from '../core/native-compaction';
 import { reasoningItem } from '../core/native-items';
 import { parseTextSignature, type TextSignature } from './text-signature';
 
@@ -86,8 +86,11 @@ export function toResponsesInput(messages: readonly LlmMessage[], model: Pick<Mo
   for (const message of prepareMessages(messages)) {
     if (message.role === 'user') {
       const native = nativeItemsFor(message, model, 'openai');
-      if (native) out.push(...(native as ResponsesItem[]));
-      else {
+      if (native) {
+        out.push(...(native as ResponsesItem[]));
+        const words = keptUserWordsOf(message as unknown as Record<string, unknown>);
+        if (words) out.push({ type: 'message', role: 'user', content: [{ type: 'input_text', text: words }] });
+      } else {
         const content = inputParts(message.content);
         if (content.length) out.push({ type: 'message', role: 'user', content });
       }

@@ -1,7 +1,7 @@
 // The chat's and the trees' view of one entry, as the entry kinds (./kinds/) build it: plain serialisable
 // data, so the app can post it to a webview as is (src/app/view-model.ts adds the tree's node view).
-import type { KeptConstraint } from '../compaction/constraints';
 import type { NativeContextNote } from '../core/native-compaction';
+import type { KeptWordsView } from '../compaction/user-words-view';
 
 export type ConversationKind = 'user' | 'assistant' | 'toolResult' | 'compaction' | 'branch_summary' | 'custom_message' | 'bash' | 'notice';
 
@@ -59,8 +59,8 @@ export interface ConversationEntry {
   fromHook?: boolean;
   /** a provider-native context that replaces the summary for one model (docs/architecture.md "Native compaction") */
   nativeContext?: NativeContextNote;
-  /** the user's words the compaction kept verbatim (its `details.constraints`) */
-  kept?: KeptConstraint[];
+  /** the user's words the compaction kept (its `details.userWords`, or an older one's `details.constraints`) */
+  kept?: KeptWordsView[];
   /** context tokens after the compaction: saved estimate, or measured from the next reply (marker-figures.ts) */
   tokensAfter?: number;
   tokensAfterMeasured?: boolean;

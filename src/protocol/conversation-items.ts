@@ -58,10 +58,14 @@ export const toolResultItemSchema = z.strictObject({
   imageNotSentTo: shortSchema.optional(),
 });
 
-/** What a compaction kept verbatim from the user (src/compaction/constraints.ts), with its entry. */
+/**
+ * What a compaction kept from the user (src/compaction/user-words.ts), with its entry: a message kept
+ * verbatim (`said`), a pinned one, a ledger line for messages over the budget (`summarized`), or a
+ * classifier sentence of a compaction written before (`constraint`, `correction`).
+ */
 export const keptWordsSchema = z.strictObject({
   entryId: idSchema,
-  kind: z.enum(['constraint', 'correction', 'pinned']),
+  kind: z.enum(['said', 'summarized', 'constraint', 'correction', 'pinned']),
   text: mediumSchema,
 });
 export type KeptWords = z.infer<typeof keptWordsSchema>;
@@ -82,7 +86,7 @@ export const compactionItemSchema = z.strictObject({
   readFiles: z.array(mediumSchema).max(LIMITS.files),
   modifiedFiles: z.array(mediumSchema).max(LIMITS.files),
   firstKeptEntryId: idSchema,
-  /** the user's constraints, corrections and pinned messages this compaction kept verbatim */
+  /** the user's messages this compaction kept verbatim, its pinned messages and ledger lines */
   kept: z.array(keptWordsSchema).max(LIMITS.list).optional(),
   /** a provider-native context sent in place of the summary to this model (at this host) */
   nativeContext: z.strictObject({ provider: shortSchema, model: shortSchema, host: shortSchema.optional() }).optional(),

@@ -2,7 +2,7 @@
 // `arbor.pin` with `{ targetId, pinned }`, appended at the leaf like any other entry, so nothing is ever
 // deleted and pi (which ignores unknown custom entries) reads the file unchanged. A pin holds on the
 // branch it was made on: the newest pin or unpin of a target on the path wins. Compaction keeps pinned
-// messages verbatim (src/compaction/constraints.ts); the chat and both trees show the mark.
+// messages verbatim, outside its budget (src/compaction/user-words.ts); the chat and both trees show the mark.
 import type { SessionEntry } from './entries';
 
 /** `custom` entries with this type pin or unpin a message: `{ targetId, pinned }`. */

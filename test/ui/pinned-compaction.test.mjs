@@ -1,7 +1,8 @@
 // Issue #17 in the real workbench (code-server + Chromium, ~300 px side bar, fake LLM): the user pins a
 // message from its toolbar, the session is compacted twice by a summarizer that keeps nothing (it answers
 // the required headings, empty), and the pinned words still reach the model verbatim in the next request;
-// the second compaction's marker lists them, collapsed, under "Kept verbatim". Screenshots of the open
+// the second compaction's marker lists them, collapsed, under "Kept verbatim" (issue 25: with every other
+// message of the user, each reaching the model verbatim too). Screenshots of the open
 // kept section in dark, light and high-contrast dark go to test-results/pinned-compaction-*.png.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
@@ -64,15 +65,17 @@ wb.test('a pinned message survives two compactions verbatim and the marker shows
   const request = llm.server.requests.find((r) => sentText(r).includes('What is the invoice format again?'));
   assert.ok(request, 'the next request reached the model');
   assert.ok(sentText(request).includes(PINNED), 'the pinned words are in the context verbatim after two compactions');
+  assert.ok(sentText(request).includes('Draft the invoice parser.'), 'and so is an ordinary message of the user (issue 25: every message, not only pinned ones)');
 
   const marker = chat.locator('.marker-compaction').nth(1);
   const kept = marker.locator('.marker-kept');
-  assert.match(await kept.locator('summary').innerText(), /^Kept verbatim: 1 pinned/);
+  assert.match(await kept.locator('summary').innerText(), /^Kept verbatim: 1 pinned · [1-9]\d* messages? you wrote/);
   assert.equal(await kept.getAttribute('open'), null, 'collapsed by default');
   await kept.locator('summary').click();
   const word = kept.locator('.kept-pinned .kept-text');
   await word.waitFor();
   assert.equal(await word.innerText(), PINNED);
+  assert.ok((await kept.locator('.kept-said .kept-text').allInnerTexts()).includes('Draft the invoice parser.'), 'the marker lists it as "you said"');
   await marker.scrollIntoViewIfNeeded();
 }, { timeout: 180_000 });
 

@@ -160,17 +160,19 @@ function markerShell(ctx: RenderContext, kind: 'compaction' | 'branch_summary', 
   return node;
 }
 
-const keptKindName: Record<KeptWords['kind'], string> = { pinned: 'pinned', constraint: 'constraint', correction: 'correction' };
+const keptKindName: Record<KeptWords['kind'], string> = { said: 'you said', summarized: 'summarized', pinned: 'pinned', constraint: 'constraint', correction: 'correction' };
 
 function plural(n: number, one: string): string {
   return `${n} ${one}${n === 1 ? '' : 's'}`;
 }
 
-/** "1 pinned · 2 constraints · 3 paths": what the kept section holds, for its one-line summary. */
+/** "1 pinned · 4 messages you wrote · 2 constraints · 3 paths": what the kept section holds, for its one-line summary. */
 function keptCounts(kept: readonly KeptWords[], paths: number): string {
   const count = (kind: KeptWords['kind']) => kept.filter((k) => k.kind === kind).length;
   const parts = [
     count('pinned') ? `${count('pinned')} pinned` : '',
+    count('said') ? `${plural(count('said'), 'message')} you wrote` : '',
+    count('summarized') ? `${count('summarized')} summarized` : '',
     count('constraint') ? plural(count('constraint'), 'constraint') : '',
     count('correction') ? plural(count('correction'), 'correction') : '',
     paths ? plural(paths, 'path') : '',
@@ -179,7 +181,7 @@ function keptCounts(kept: readonly KeptWords[], paths: number): string {
 }
 
 /**
- * What the compaction kept verbatim (the user's pinned messages, constraints and corrections, the paths
+ * What the compaction kept (the user's messages and pinned messages verbatim, ledger lines, the paths
  * read and modified), collapsed under one line below the marker; the summary itself is in the body.
  */
 function keptSection(ctx: RenderContext, item: CompactionItem): HTMLElement | string {

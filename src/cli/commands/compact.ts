@@ -5,7 +5,7 @@
 import { CompactionRunner, type CompactionOutcome } from '../../compaction/runner';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../compaction/settings';
 import { measureContext } from '../../compaction/prepare';
-import { constraintsFromDetails } from '../../compaction/constraints';
+import { userWordsFromDetails } from '../../compaction/user-words';
 import { envKeyResolver } from '../../llm/keys';
 import { BUILTIN_MODELS, findModel } from '../../llm/models';
 import { createProvider } from '../../llm/registry';
@@ -74,14 +74,15 @@ function settingsFrom(values: { 'keep-recent-tokens'?: string }): CompactionSett
 
 /** What the command prints after a compaction: the new entry and what it did. */
 function report(outcome: Extract<CompactionOutcome, { status: 'compacted' }>, model: ModelInfo, store: SessionStore): Record<string, unknown> {
-  const kept = constraintsFromDetails(outcome.entry.details, outcome.entry.fromHook);
+  const words = userWordsFromDetails(outcome.entry.details, outcome.entry.fromHook);
   return {
     entryId: outcome.entry.id,
     firstKeptEntryId: outcome.entry.firstKeptEntryId,
     tokensBefore: outcome.entry.tokensBefore,
     tokensAfter: measureContext(store.getBranch()).tokens,
     summarizer: `${(outcome.model ?? model).provider}/${(outcome.model ?? model).id}`,
-    constraintsKept: kept.map((c) => ({ entryId: c.entryId, kind: c.kind, text: c.text })),
+    userWordsKept: (words?.verbatim ?? []).map((m) => ({ entryId: m.entryId, role: m.role, ...(m.pinned ? { pinned: true } : {}), text: m.text })),
+    userWordsLedger: (words?.ledger ?? []).map((l) => ({ entryIds: l.entryIds, text: l.text })),
   };
 }
 

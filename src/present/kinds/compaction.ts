@@ -6,7 +6,7 @@ import type { CompactionEntry } from '../../session/entries';
 import type { EntryKind } from './kind';
 import { finiteCount, optionalText } from '../normalize-view';
 import { addFiles, textView } from '../entry-views';
-import { constraintsFromDetails } from '../../compaction/constraints';
+import { keptWordsView } from '../../compaction/user-words-view';
 import { addSummarizerFigures, savedTokensAfter } from '../marker-figures';
 import { markdownFirstLine } from '../summary-text';
 
@@ -26,7 +26,7 @@ export const compactionKind: EntryKind<CompactionEntry> = {
     if (entry.fromHook) view.fromHook = true;
     const native = nativeContextNotes(entry.preserveData)[0];
     if (native) view.nativeContext = native;
-    const kept = constraintsFromDetails(entry.details, entry.fromHook);
+    const kept = keptWordsView(entry.details, entry.fromHook);
     if (kept.length > 0) view.kept = kept;
     return view;
   },

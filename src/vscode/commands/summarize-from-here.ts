@@ -41,7 +41,8 @@ function previewDetail(store: SessionReader, plan: StagePlan): string {
     vscode.l10n.t('Summarizes {0} messages (~{1} tokens) from “{2}” to the end into one summary.', plan.messageCount, formatTokens(plan.tokens), from ? presentEntry(from).title : plan.fromEntryId),
     vscode.l10n.t('The originals stay as a branch in the tree.'),
   ];
-  if (plan.constraints.length > 0) parts.push(vscode.l10n.t('{0} of your constraints and pinned messages are kept verbatim.', plan.constraints.length));
+  const kept = plan.userWords.verbatim.length;
+  if (kept > 0) parts.push(vscode.l10n.t('{0} of your messages (and pinned ones) are kept verbatim.', kept));
   return parts.join(' ');
 }
 

@@ -38,7 +38,11 @@ test('the summarizer sees the stage only; the path becomes what came before plus
     const plan = planned(t, u2);
     assert.equal(plan.parentId, a1);
     assert.equal(plan.leafId, a3);
-    assert.deepEqual(plan.constraints.map((c) => c.kind), ['pinned'], 'a pinned message is kept whole (not sentence by sentence)');
+    assert.deepEqual(
+      plan.userWords.verbatim.map((m) => [m.text, m.pinned ?? false]),
+      [['Stage two: write the exporter. Never add runtime dependencies. The id format is ACME-####.', true], ['Now the tests.', false]],
+      'every message of the user in the stage is kept whole, the pinned one marked',
+    );
     fakeLlm().enqueue({ text: '## Goal\nThe exporter.' });
     const outcome = await summarizeStage(t.store, plan, { summarizer: summarizer(fakeLlm()), customInstructions: 'the test plan', label: 'stage 2' });
     assert.equal(outcome.status, 'summarized');
@@ -55,12 +59,13 @@ test('the summarizer sees the stage only; the path becomes what came before plus
     assert.equal(t.store.getLeafId(), entry.id);
     const details = entry.details as Record<string, unknown>;
     assert.deepEqual(
-      { readFiles: details.readFiles, modifiedFiles: details.modifiedFiles, stage: details.stage, constraints: details.constraints },
-      { readFiles: ['src/api.ts'], modifiedFiles: [], stage: { fromEntryId: u2, leafId: a3, label: 'stage 2' }, constraints: plan.constraints },
+      { readFiles: details.readFiles, modifiedFiles: details.modifiedFiles, stage: details.stage, verbatim: (details.userWords as { verbatim: unknown }).verbatim },
+      { readFiles: ['src/api.ts'], modifiedFiles: [], stage: { fromEntryId: u2, leafId: a3, label: 'stage 2' }, verbatim: plan.userWords.verbatim },
     );
     assert.ok(entry.summary.startsWith(loadTemplate('branch/stage-summary-preamble').trimEnd()));
-    // the summarizer lost the pinned words: they are put back verbatim
-    assert.ok(entry.summary.includes('(pinned) Stage two: write the exporter. Never add runtime dependencies. The id format is ACME-####.'));
+    // the summarizer lost the user's words: they are in the summary verbatim anyway
+    assert.ok(entry.summary.includes(`<user-message entry="${u2}" pinned="true">\nStage two: write the exporter. Never add runtime dependencies. The id format is ACME-####.\n</user-message>`));
+    assert.ok(entry.summary.includes('\nNow the tests.\n'), 'an ordinary message too (the classifier would have dropped it)');
 
     const context = t.store.buildContext().messages;
     assert.deepEqual(context.map((m) => m.role), ['user', 'assistant', 'branchSummary']);

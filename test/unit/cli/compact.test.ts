@@ -26,11 +26,12 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: 
 const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
 const filler = (n: number) => 'lorem ipsum '.repeat(n);
 
+const texts = [`Build it. Never use global state. ${filler(200)}.`, filler(300), `Next part ${filler(200)}`, filler(300), `Last question ${filler(300)}`, filler(300)];
+
 function session(t: { after(fn: () => void): void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'arbor-cli-compact-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const lines: object[] = [{ type: 'session', version: 3, id: 's1', timestamp: '2025-01-01T00:00:00.000Z', cwd: '/w' }];
-  const texts = [`Build it. Never use global state. ${filler(200)}.`, filler(300), `Next part ${filler(200)}`, filler(300), `Last question ${filler(300)}`, filler(300)];
   texts.forEach((text, i) => {
     const message = i % 2 === 0
       ? { role: 'user', content: text, timestamp: i }
@@ -56,7 +57,11 @@ test('compact: local/<id> with --base-url summarizes through the server, appends
   assert.equal(printed.firstKeptEntryId, 'm4');
   assert.equal(printed.summarizer, 'local/qwen-test');
   assert.ok(printed.tokensBefore > printed.tokensAfter, `${printed.tokensBefore} > ${printed.tokensAfter}`);
-  assert.deepEqual(printed.constraintsKept, [{ entryId: 'm0', kind: 'constraint', text: 'Never use global state.' }]);
+  assert.deepEqual(printed.userWordsKept, [
+    { entryId: 'm0', role: 'user', text: texts[0] },
+    { entryId: 'm2', role: 'user', text: texts[2] },
+  ], 'every user message it summarized is kept verbatim');
+  assert.deepEqual(printed.userWordsLedger, []);
   assert.match(entry.summary, /CLI goal/);
   const sent = JSON.stringify(fake.requests[0]!.body);
   assert.match(sent, /Additional focus: the API/);

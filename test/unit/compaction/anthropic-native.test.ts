@@ -49,6 +49,9 @@ test('Anthropic native compaction: the block is stored, the next request starts 
   assert.match(String(turn.headers['anthropic-beta']), /compact-2026-09-04/);
   assert.doesNotMatch(requestText(turn), /LOCAL-SUMMARY goal/);
   assert.match(JSON.stringify(messages), /ANSWER-2/, 'the kept messages follow the block');
+  const words = String(messages[1]!.content[0]!.text);
+  assert.equal(messages[1]!.role, 'user');
+  assert.match(words, /^## What the User Said \(verbatim\)[\s\S]*QUESTION-0 dolor sit amet/, "the user's kept words go right after the block (the block replaced the summary text)");
 
   await h.agent.setModel(openaiModel(h.fake.openaiBaseUrl));
   h.fake.enqueue({ text: 'on openai' });

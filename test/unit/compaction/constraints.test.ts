@@ -94,24 +94,19 @@ test('five successive compactions by a summarizer that keeps nothing: every cons
     for (const text of expected) assert.ok(context.includes(JSON.stringify(text).slice(1, -1)), `round ${round}: "${text}" reached the model`);
     for (const path of ['src/api.ts', 'src/export.ts']) assert.ok(context.includes(path), `round ${round}: ${path}`);
   }
-  const last = b.entries.filter((e) => e.type === 'compaction').at(-1) as { details: { constraints: { entryId: string; kind: string }[] } };
-  assert.ok(last.details.constraints.some((c) => c.kind === 'pinned'));
-  assert.ok(last.details.constraints.every((c) => /^e\d+$/.test(c.entryId)), 'constraints keep their entry ids');
+  const last = b.entries.filter((e) => e.type === 'compaction').at(-1) as { details: { userWords: { verbatim: { entryId: string; pinned?: boolean }[] } } };
+  assert.ok(last.details.userWords.verbatim.some((c) => c.pinned));
+  assert.ok(last.details.userWords.verbatim.every((c) => /^e\d+$/.test(c.entryId)), 'kept words keep their entry ids');
 });
 
-test('a summary that lost constraints gets one corrective request listing them; a good answer needs none', async () => {
+test('a summary that lost the user\'s words needs no corrective request: the words are kept by construction', async () => {
   const { b } = scriptedSession();
   const prep = prepareCompaction(b.entries, settings)!;
   const lossy = new FakeProvider(() => LOSSY);
-  await compact(prep, { provider: lossy, model: FAKE_MODEL, shortSummary: false });
-  assert.equal(lossy.requests.length, 2, 'the first answer and one correction');
-  assert.ok(lossy.prompt(0).includes('<user-constraints>\n- Never add runtime dependencies.'));
-  assert.match(lossy.prompt(1), /left out these words of the user[\s\S]*- \(pinned\) The customer id format is ACME-####/);
-  const faithful = new FakeProvider((req) => wellFormedSummary('G') + '\n' + JSON.stringify(req.messages).match(/<user-constraints>(.*?)<\/user-constraints>/)![1]!.replace(/\\n/g, '\n'));
-  const result = await compact(prep, { provider: faithful, model: FAKE_MODEL, shortSummary: false });
-  assert.equal(faithful.requests.length, 1);
-  assert.ok(!result.summary.includes("User's Words"), 'nothing had to be put back');
-  assert.equal((result.details as { restoredConstraints: number }).restoredConstraints, 0);
+  const result = await compact(prep, { provider: lossy, model: FAKE_MODEL, shortSummary: false });
+  assert.equal(lossy.requests.length, 1, 'everything fits the budget: no ledger, no correction');
+  assert.ok(!lossy.prompt(0).includes('<user-constraints>'), 'the classifier no longer decides what the summarizer must quote');
+  assert.ok(result.summary.includes('Build the exporter. Never add runtime dependencies. Keep the public API of src/api.ts unchanged.'));
 });
 
 test('constraints a stage summary kept (Summarize from Here) survive a later compaction that summarizes it', async () => {
@@ -132,10 +127,10 @@ test('constraints a stage summary kept (Summarize from Here) survive a later com
   }
   const prep = prepareCompaction(b.entries, settings);
   assert.ok(prep && prep.summarizeEntryIds.includes(stage), 'the stage summary is among what gets summarized');
-  assert.ok(prep.constraints.some((c) => c.text === 'Never touch the billing module.'), 'the stage summary\'s constraint is carried');
+  assert.ok(prep.userWords.verbatim.some((c) => c.text === 'Never touch the billing module.'), 'the stage summary\'s constraint is carried');
   const result = await compact(prep, { provider: new FakeProvider(() => LOSSY), model: FAKE_MODEL, shortSummary: false });
   b.compaction(result.summary, result.firstKeptEntryId, result.details);
-  assert.ok(prep.constraints.some((c) => c.kind === 'pinned' && c.entryId === 'gone2'), 'a message pinned in the stage stays pinned (its pin entry is on the originals\' branch)');
+  assert.ok(prep.userWords.verbatim.some((c) => c.pinned && c.entryId === 'gone2'), 'a message pinned in the stage stays pinned (its pin entry is on the originals\' branch)');
   const context = contextText(b.entries);
   assert.ok(context.includes('Never touch the billing module.'), 'it still reaches the model');
   assert.ok(context.includes('PINNED: the release is on Friday.'), 'the pinned message still reaches the model');

@@ -119,6 +119,9 @@ test('the next Responses request is rebuilt from the native items plus the kept 
   assert.ok(input.some((i) => i.type === 'compaction' && i.encrypted_content === native.compactionItem.encrypted_content));
   assert.doesNotMatch(JSON.stringify(input), /LOCAL-SUMMARY goal/, 'no local summary for the model that has the native items');
   assert.match(JSON.stringify(input), /ANSWER-2/, 'the kept messages follow the native items');
+  const words = input[native.replacementHistory.length] as { role: string; content: { text: string }[] };
+  assert.equal(words.role, 'user');
+  assert.match(words.content[0]!.text, /^## What the User Said \(verbatim\)[\s\S]*QUESTION-0/, "the user's kept words follow the native items (they replaced the summary text)");
 
   // The same session switched to another provider falls back to the local summary.
   await h.agent.setModel(anthropicModel(h.fake.anthropicBaseUrl));

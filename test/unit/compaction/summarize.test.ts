@@ -47,7 +47,10 @@ test('summarizes only the span to summarize, with tool results truncated, file t
   assert.match(result.summary, /^## Goal\nNEW goal/);
   assert.ok(result.summary.endsWith('<read-files>\nsrc/x.ts\n</read-files>'));
   assert.equal(result.shortSummary, 'We did things.');
-  assert.deepEqual(result.details, { readFiles: ['src/x.ts'], modifiedFiles: [] });
+  const { userWords, ...files } = result.details as { userWords: { verbatim: { entryId: string; text: string }[] } };
+  assert.deepEqual(files, { readFiles: ['src/x.ts'], modifiedFiles: [] });
+  assert.deepEqual(userWords.verbatim.map((m) => m.entryId), ['e0'], 'the summarized user message is kept verbatim in details');
+  assert.ok(result.summary.includes(userWords.verbatim[0]!.text), '...and in the summary text the model gets');
   assert.equal(result.firstKeptEntryId, prep.firstKeptEntryId);
 });
 

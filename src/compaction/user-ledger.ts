@@ -1,0 +1,147 @@
+// The user's words in the summary text (docs/architecture.md, "What the user said"): the ledger the
+// summarizer writes for messages over the budget (asked for, parsed, checked: a message it left out, or
+// whose line is not grounded in the message, gets its own first words instead), and the section Arbor renders after the summarizer's checkpoint, which is
+// what pi and Arbor send to the model. Pure text work.
+import { constraintsInMessage } from './constraints';
+import { stripFileOperations } from './file-ops';
+import { compactionPrompt } from './prompt-text';
+import type { KeptMessage, LedgerLine, UserWords, UserWordsPlan } from './user-words';
+
+const SECTION_HEADING = /^## What the User Said \(verbatim\)[ \t]*$/m;
+const LEDGER_HEADING = /^## User Ledger[ \t]*$/m;
+const LEGACY_KEPT_HEADING = /^## User's Words \(kept verbatim\)[ \t]*$/m;
+const LEDGER_LINE = /^\s*[-*]\s*\[#(\d+)\]\s*(.+?)\s*$/;
+const LEDGER_LINE_MAX = 300;
+const FALLBACK_CHARS = 200;
+
+/** `[#n]` for the n-th (1-based) message over the budget. */
+function tag(index: number): string {
+  return `[#${index + 1}]`;
+}
+
+/** The part of the summary prompt that asks for the ledger ('' when everything fits). */
+export function ledgerRequest(toLedger: readonly KeptMessage[]): string {
+  if (toLedger.length === 0) return '';
+  const messages = toLedger.map((m, i) => `${tag(i)} ${m.text}`).join('\n\n');
+  return compactionPrompt('user-ledger-request', { messages });
+}
+
+/** Words of three letters or more (any script), lower-cased: what grounding compares. */
+function wordsIn(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? [];
+}
+
+/**
+ * A ledger line must stand on its message: at least half of its words appear in it. A paraphrase keeps
+ * the names, paths, ports and values it is about; a line the summarizer made up (or was steered into
+ * writing by something in the transcript) does not, and the message keeps its own first words instead.
+ */
+export function groundedIn(line: string, message: string): boolean {
+  const words = wordsIn(line);
+  if (words.length === 0) return false;
+  const source = new Set(wordsIn(message));
+  return words.filter((w) => source.has(w)).length * 2 >= words.length;
+}
+
+/** The grounded ledger lines of an answer, by message index (see parseLedger). */
+export function groundedLedger(answer: string, toLedger: readonly KeptMessage[]): Map<number, string> {
+  const found = parseLedger(answer, toLedger.length);
+  for (const [i, text] of found) if (!NOTHING_APPLIES.test(text) && !groundedIn(text, toLedger[i]!.text)) found.delete(i);
+  return found;
+}
+
+/** "(nothing that still applies)": a valid answer for a message with nothing to keep. */
+const NOTHING_APPLIES = /^\(nothing that still applies\)$/i;
+
+/** The ledger lines a summarizer wrote, by message index; lines for unknown tags are ignored. */
+export function parseLedger(answer: string, count: number): Map<number, string> {
+  const found = new Map<number, string>();
+  const section = sectionAfter(answer, LEDGER_HEADING);
+  if (section === undefined) return found;
+  for (const line of section.split('\n')) {
+    const match = LEDGER_LINE.exec(line);
+    const index = match ? Number(match[1]) - 1 : -1;
+    if (index >= 0 && index < count && !found.has(index)) found.set(index, match![2]!.slice(0, LEDGER_LINE_MAX));
+  }
+  return found;
+}
+
+/** The tags (`[#2], [#5]`) a ledger answer left out or did not ground in its message, for the corrective request. */
+export function missingLedgerTags(answer: string, toLedger: readonly KeptMessage[]): string[] {
+  const found = groundedLedger(answer, toLedger);
+  return toLedger.map((_, i) => i).filter((i) => !found.has(i)).map(tag);
+}
+
+export function ledgerRetryNote(tags: readonly string[]): string {
+  return compactionPrompt('ledger-retry', { tags: tags.join(', ') });
+}
+
+/**
+ * The ledger after this compaction: the carried lines, then one line per message over the budget, the
+ * summarizer's where it wrote one, else the message's own words (its classifier sentences, or its start).
+ */
+export function ledgerAfter(plan: UserWordsPlan, answer: string): { ledger: LedgerLine[]; fallbacks: number } {
+  const written = groundedLedger(answer, plan.toLedger);
+  const fresh = plan.toLedger.map((m, i): LedgerLine => {
+    const text = written.get(i);
+    return text !== undefined ? { entryIds: [m.entryId], text } : { entryIds: [m.entryId], text: ownWords(m), fallback: true };
+  });
+  return { ledger: [...plan.ledger, ...fresh], fallbacks: fresh.filter((l) => l.fallback).length };
+}
+
+function ownWords(message: KeptMessage): string {
+  const flagged = constraintsInMessage(message.entryId, { role: 'user', content: message.text, timestamp: 0 }).map((c) => c.text).join(' ');
+  const words = (flagged || message.text).replace(/\s+/g, ' ').trim();
+  return words.length > FALLBACK_CHARS ? `${words.slice(0, FALLBACK_CHARS)}…` : words;
+}
+
+/** The section with the user's words, rendered after the checkpoint ('' when nothing is kept). */
+export function renderUserWords(words: Pick<UserWords, 'verbatim' | 'ledger'>): string {
+  if (words.verbatim.length === 0 && words.ledger.length === 0) return '';
+  const ledger = words.ledger.length > 0 ? `${compactionPrompt('user-words-ledger', { lines: words.ledger.map((l) => `- ${l.text}`).join('\n') })}\n\n` : '';
+  const messages = words.verbatim.map(renderMessage).join('\n\n');
+  return compactionPrompt('user-words', { ledger, messages });
+}
+
+function renderMessage(message: KeptMessage): string {
+  return compactionPrompt('user-words-message', {
+    tag: message.role === 'assistant' ? 'assistant-message' : 'user-message',
+    entry: message.entryId,
+    pinned: message.pinned ? ' pinned="true"' : '',
+    text: message.text,
+  });
+}
+
+/**
+ * A summary without Arbor's user-words section, an earlier kept-constraints section, the summarizer's
+ * ledger and the file blocks: what a summarizer wrote. The section is always last (before the file
+ * blocks), so it is cut from its heading on; the user's words inside it never confuse the cut.
+ */
+export function summarizerPart(summary: string): string {
+  const cut = SECTION_HEADING.exec(summary);
+  let text = cut ? summary.slice(0, cut.index) : summary;
+  text = withoutSection(withoutSection(stripFileOperations(text), LEDGER_HEADING), LEGACY_KEPT_HEADING);
+  return text.trimEnd();
+}
+
+/** The summary text: the summarizer's part, then the user's words. */
+export function withUserWords(summarizer: string, words: Pick<UserWords, 'verbatim' | 'ledger'>): string {
+  const section = renderUserWords(words);
+  return section === '' ? summarizer : `${summarizer.trimEnd()}\n\n${section}`;
+}
+
+function sectionAfter(text: string, heading: RegExp): string | undefined {
+  const match = heading.exec(text);
+  if (!match) return undefined;
+  const rest = text.slice(match.index + match[0].length);
+  const next = /^## /m.exec(rest);
+  return next ? rest.slice(0, next.index) : rest;
+}
+
+function withoutSection(text: string, heading: RegExp): string {
+  const match = heading.exec(text);
+  if (!match) return text;
+  const rest = text.slice(match.index + match[0].length);
+  const next = /^## /m.exec(rest);
+  return `${text.slice(0, match.index).trimEnd()}${next ? `\n\n${rest.slice(next.index)}` : ''}`;
+}
