@@ -1,12 +1,11 @@
 // `branch_summary` entries: what happened on a branch the user left, a message of its own in the context
 // (skipped there when empty, as pi does).
 import type { BranchSummaryMessage } from '../../core/messages';
-import { withoutHeadings } from '../../core/plain-line';
+import { summaryTitle } from '../../core/summary-title';
 import type { BranchSummaryEntry } from '../entries';
 import type { EntryKind } from './kind';
 import { addFiles, stageOf, textView } from '../../app/entry-views';
 import { addSummarizerFigures } from '../../app/marker-figures';
-import { markdownFirstLine } from '../../app/summary-text';
 import { str } from '../search-text';
 
 function branchSummaryMessage(entry: BranchSummaryEntry): BranchSummaryMessage {
@@ -27,7 +26,7 @@ export const branchSummaryKind: EntryKind<BranchSummaryEntry> = {
     return view;
   },
   treeKind: () => 'branch_summary',
-  summaryLine: (entry) => markdownFirstLine(withoutHeadings(entry.summary)),
+  summaryLine: (entry) => summaryTitle(entry.summary),
   look: (entry, t) => ({ kind: t('Branch summary'), icon: 'git-merge', text: entry.summary }),
   searchable: (entry) => ({ kind: 'branchSummary', text: str(entry.summary) }),
   cliKind: (entry) => entry.type,
