@@ -29,11 +29,31 @@ md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   return defaultLinkOpen(tokens, idx, options, env, self);
 };
 
+// Task list items ("- [x] done", "- [ ] open", what summaries are asked to write) show a disabled checkbox
+// instead of the raw brackets. The box is markup this file writes, never the model's (raw HTML stays off).
+const TASK_MARK = /^\[([ xX])\]\s+/;
+md.core.ruler.after('inline', 'task-boxes', (state) => {
+  const tokens = state.tokens;
+  for (let i = 2; i < tokens.length; i++) {
+    const inline = tokens[i]!;
+    if (inline.type !== 'inline' || tokens[i - 1]!.type !== 'paragraph_open' || tokens[i - 2]!.type !== 'list_item_open') continue;
+    const first = inline.children?.[0];
+    const mark = first?.type === 'text' ? TASK_MARK.exec(first.content) : null;
+    if (!first || !mark) continue;
+    const done = mark[1] !== ' ';
+    first.content = first.content.slice(mark[0].length);
+    const box = new state.Token('html_inline', '', 0);
+    box.content = `<input type="checkbox" class="task-box" disabled${done ? ' checked' : ''} aria-label="${done ? 'Done' : 'Not done'}"> `;
+    inline.children!.unshift(box);
+    tokens[i - 2]!.attrJoin('class', 'task-item');
+  }
+});
+
 export function renderMarkdown(text: string): string {
   return md.render(text);
 }
 
 /** Renders into an element (the string is markdown-it output with html:false, so it holds no raw HTML). */
-export function setMarkdown(target: HTMLElement, text: string): void {
+export function setMarkdown(target: { innerHTML: string }, text: string): void {
   target.innerHTML = renderMarkdown(text);
 }

@@ -46,7 +46,9 @@ suite('Hand Off to New Session (extension host, fake provider)', () => {
     assert.match(handoff.content, /HANDOFF-DOC: finish the parser tests/);
     // The chat shows it (the view the webview renders).
     const views = api.app.snapshot({ tree: false }).conversation;
-    assert.ok(views.some((v) => JSON.stringify(v).includes('HANDOFF-DOC')), `the chat shows the document: ${JSON.stringify(views)}`);
+    const shown = views.find((v) => v.kind === 'custom_message' && v.text.includes('HANDOFF-DOC'));
+    assert.ok(shown, `the chat shows the document: ${JSON.stringify(views)}`);
+    assert.doesNotMatch(shown.text, /<\/?handoff-context>/, 'the chat shows the document, not its wrapping tags');
     // The Sessions list names it from the document, never "(empty session)".
     const listed = (await api.app.listSessions()).find((s) => s.file === next.file);
     assert.ok(listed, 'the new session is listed');
