@@ -133,7 +133,7 @@ export class ContextMaintainer {
     if (isDone(outcome)) return signal.aborted ? 'reported' : 'retry';
     if (this.host.store().getEntry(entryId)) this.host.store().branch(entryId);
     // A short session cut off at the output limit is a normal stop: the user may continue it.
-    if (kind === 'length' && outcome.status === 'skipped' && outcome.why === 'nothing-to-compact') return 'none';
+    if (kind === 'length' && outcome.status === 'skipped' && (outcome.why === 'nothing-to-compact' || outcome.why === 'would-not-shrink')) return 'none';
     this.reportFailure(outcome, kind);
     return 'reported';
   }

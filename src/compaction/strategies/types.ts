@@ -6,7 +6,7 @@ import type { KeyResolver, ModelInfo, Provider, ThinkingLevel, ToolDefinition } 
 import type { CompactionEntry, SessionEntry } from '../../session/entries';
 import type { CompactionFields } from '../../session/store-types';
 import type { CompactionHookRegistry, CompactionReason } from '../hooks';
-import type { CompactionOutcome, SkipReason } from '../outcome';
+import type { CompactionOutcome, ContextFigures, SkipReason } from '../outcome';
 import type { ChosenCutPreparation, CompactionPreparation } from '../prepare';
 import type { CompactionStrategy as StrategyName, CompactionSettings } from '../settings';
 import type { CompactionResult } from '../summarize';
@@ -80,7 +80,7 @@ export interface CompactionPlan {
   chosen?: Extract<ChosenCutPreparation, { ok: true }>;
 }
 
-export type Skip = { skip: { why: SkipReason; message: string } };
+export type Skip = { skip: { why: SkipReason; message: string; figures?: ContextFigures } };
 export type Planned = Skip | { plan: CompactionPlan };
 
 /** One run of a strategy: everything it may use. */
