@@ -61,7 +61,7 @@ export async function commitSummary(run: StepRun, prepared: PreparedSummary): Pr
   let result = prepared.result;
   if (signal.aborted) throw new CompactionCancelled();
   if (options.review) {
-    const reviewed = await options.review(result, preparation);
+    const reviewed = await options.review(result, preparation, signal);
     if (!reviewed || signal.aborted) throw new CompactionCancelled();
     result = reviewed;
   }

@@ -62,7 +62,7 @@ export interface RunOptions {
    * Called with the generated result before it is saved (preview-and-edit UI). Return the result to
    * save (possibly with an edited summary) or undefined to cancel.
    */
-  review?: (result: CompactionResult, preparation: CompactionPreparation) => Promise<CompactionResult | undefined>;
+  review?: (result: CompactionResult, preparation: CompactionPreparation, signal?: AbortSignal) => Promise<CompactionResult | undefined>;
   /**
    * "Compact Up To Here": keep the path from this entry on and summarize what comes before it (see
    * prepareCompactionAt for the rules). Always compacts in place.
