@@ -103,6 +103,12 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     if (chat === chatView) await focusSideBar();
     await chat.setEditorText(text, images);
   };
+  /** The focused chat, shown: where the editor's entry points (Add to Chat, Fix with Arbor) send. */
+  const shownChat = async (): Promise<ChatController> => {
+    const chat = await focusedChat();
+    if (chat === chatView) await focusSideBar();
+    return chat;
+  };
   const treeTabs = new ConversationTreeTabs({ extensionUri: context.extensionUri, chats, log, setChatInput, chatDeps: controllerDeps, memory: new EditorChatMemory(context.workspaceState, 'arbor.treeTabs') });
   const surfaces = registerSurfaces(context, chats, log, () => config.settings, {
     // Session Tree selection → the chat scrolls to the entry (and says so when it is off the active path).
@@ -111,6 +117,8 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     },
     showChat: (chatApp) => chatPanels.reveal(chatApp),
     setChatInput,
+    addToChatInput: async (text) => (await shownChat()).addToInput(text),
+    promptInChat: async (text) => (await shownChat()).receive({ type: 'prompt', text }),
   }, { keys: secrets, chatPanels, conversationTree: { show: () => treeTabs.show(chats.focused) } });
 
   const applySettings = () => chats.applySettings().catch((error) => log.error(`applying settings failed: ${(error as Error).message}`));

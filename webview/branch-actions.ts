@@ -63,6 +63,9 @@ export function installBranchActions(root: HTMLElement, deps: BranchActionDeps):
       case 'retry':
         deps.post({ type: 'retryReply', entryId: id });
         return;
+      case 'retryWith':
+        deps.post({ type: 'retryReply', entryId: id, pickModel: true });
+        return;
     }
   });
   root.addEventListener('input', (event) => {

@@ -3,7 +3,7 @@
 // (aria-hidden); the button that holds it carries the accessible name.
 const NS = 'http://www.w3.org/2000/svg';
 
-export type IconName = 'branch' | 'edit' | 'copy' | 'tag' | 'check' | 'list' | 'tree' | 'fold' | 'pin' | 'summarize' | 'key' | 'image';
+export type IconName = 'branch' | 'edit' | 'copy' | 'tag' | 'check' | 'list' | 'tree' | 'fold' | 'pin' | 'summarize' | 'key' | 'image' | 'retry' | 'retryModel';
 
 type Shape = { d: string; fill?: boolean } | { circle: [number, number, number] };
 
@@ -30,6 +30,10 @@ const SHAPES: Record<IconName, Shape[]> = {
   // a key: round bow, shaft and two teeth
   key: [{ circle: [5, 8, 0.9] }, { d: 'M7.6 8a2.6 2.6 0 1 1-5.2 0a2.6 2.6 0 1 1 5.2 0z M7.6 8h6 M11.5 8v2 M13.5 8v2.5' }],
   tree: [{ d: 'M4 2v12M4 8c0-2 2-3 4-3h2M4 11c0-1.5 2-2 4-2h2' }, { circle: [12, 5, 1.6] }, { circle: [12, 9, 1.6] }, { circle: [4, 14, 1.6] }],
+  // retry: a circular arrow
+  retry: [{ d: 'M12.5 8a4.5 4.5 0 1 1-1.3-3.2 M11.5 2.5v2.8h-2.8' }],
+  // retry with another model: the circular arrow around a small chip
+  retryModel: [{ d: 'M12.5 8a4.5 4.5 0 1 1-1.3-3.2 M11.5 2.5v2.8h-2.8' }, { d: 'M6.5 6.5h3v3h-3z' }],
   // attach image: a picture frame with a hill and the sun
   image: [{ d: 'M2.5 3.5h11v9h-11z M2.5 11l3.5-3.5 3 3 1.5-1.5 3 3' }, { circle: [10.5, 6, 1.2] }],
 };

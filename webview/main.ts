@@ -42,7 +42,7 @@ function dispatch(store: Store, app: App, channel: HostChannel, message: HostToW
       store.setNavigation({ targetId: message.targetId, state: message.state, ...(message.message ? { message: message.message } : {}) });
       return;
     case 'editorText':
-      app.setEditorText(message.text, message.images);
+      app.setEditorText(message.text, message.images, message.append === true);
       return;
     case 'filesPreview':
       app.filesPreview(message);

@@ -8,6 +8,7 @@ import type { AgentSession } from '../agent/agent-session';
 import { createTools, workspaceFromPaths, type AgentTool, type WorkspaceRoots } from '../agent/tools';
 import { TreeNavigationHookRegistry } from '../branch';
 import { CompactionHookRegistry } from '../compaction';
+import { modelKey } from '../llm/models';
 import type { ModelInfo } from '../llm/types';
 import type { SessionEntry } from '../session/entries';
 import type { SessionStore } from '../session/store';
@@ -138,6 +139,11 @@ export abstract class AppCore implements Disposable {
 
   get currentModel(): ModelInfo {
     return this.models.current;
+  }
+
+  /** the current model as `provider/id` */
+  get currentModelKey(): string {
+    return modelKey(this.models.current);
   }
 
   get currentThinkingLevel(): string {

@@ -1,10 +1,10 @@
 // The conversation view of one session entry: what the chat shows of it, built by the entry's kind
-// (src/session/kinds/). Built from loosely checked data (the loader accepts any entry with a valid base and
+// (src/present/kinds/). Built from loosely checked data (the loader accepts any entry with a valid base and
 // required fields), so every field goes through the normalisation in normalize-view.ts; what had to be
 // repaired is listed in the view's `problems`.
 import type { SessionEntry } from '../session/entries';
-import { kindOf } from '../session/kinds/index';
-import { noteEntryId, type ViewProblems } from './normalize-view';
+import { kindOf } from '../present/kinds/index';
+import { noteEntryId, type ViewProblems } from '../present/normalize-view';
 import type { ConversationEntry } from './view-model';
 
 /** Whether the chat shows `entry` (conversationEntry gives it a view), without building anything. */

@@ -6,7 +6,7 @@
 import type { SessionEntry } from '../session/entries';
 import { readManifest } from '../checkpoints/manifest';
 import { FILES_CUSTOM_TYPE } from '../checkpoints/types';
-import { filesChangedLine } from '../session/kinds/custom';
+import { filesChangedLine } from '../present/kinds/custom';
 
 /** The store reads the display rules need (SessionStore satisfies it). */
 export interface EntryTree {

@@ -1,26 +1,51 @@
-// Retry on a failed turn: the leaf goes back to the entry before the failed reply and the model is asked
-// again from there, with no new message. The failed reply stays in the tree as an alternative (the chat's
-// branch switcher shows it), so nothing is lost and the retry is an ordinary branch.
+// Retry (regenerate) on any reply, optionally with another model (docs/architecture.md, "Retry"). A failed
+// reply is asked again from the entry before it, with no new message, so the work of its turn so far is kept.
+// Any other reply is asked again from the user message that started its turn: the whole turn runs again. The
+// earlier reply stays in the tree as an alternative (the chat's ‹ 1/2 › switcher shows it), so nothing is lost
+// and a retry is an ordinary branch. With another model, the model change is recorded on the new branch.
 import type { AgentSession } from '../agent';
+import type { SessionEntry } from '../session/entries';
 import type { SessionStore } from '../session/store';
 
 /** What a retry needs of the app (ArborApp has it). */
 export interface RetryApp {
   readonly currentStore: SessionStore | undefined;
   readonly currentAgent: AgentSession | undefined;
+  readonly busy: boolean;
+  /** the model new requests use, as `provider/id` */
+  readonly currentModelKey: string;
   branchAt(entryId: string): Promise<void>;
+  setModel(key: string): Promise<unknown>;
 }
 
-export type RetryOutcome = { kind: 'retried' } | { kind: 'refused'; message: string };
+export type RetryOutcome = { kind: 'retried'; from: string } | { kind: 'refused'; message: string };
 
-/** Asks the model again in place of the failed reply `entryId`; refused when it is not a failed reply. */
-export async function retryReply(app: RetryApp, entryId: string): Promise<RetryOutcome> {
-  const entry = app.currentStore?.getEntry(entryId);
+/** The user message that started the turn `entry` belongs to (walking up its path), or undefined. */
+function turnStart(store: SessionStore, entry: SessionEntry): string | undefined {
+  for (let at: SessionEntry | undefined = entry; at; at = at.parentId ? store.getEntry(at.parentId) : undefined) {
+    if (at.type === 'message' && at.message.role === 'user') return at.id;
+  }
+  return undefined;
+}
+
+/** Where a retry of `entry` starts: before a failed reply, else at its turn's user message. */
+function retryPoint(store: SessionStore, entry: SessionEntry & { type: 'message' }): string | undefined {
+  if (entry.message.role === 'assistant' && entry.message.stopReason === 'error') return entry.parentId ?? undefined;
+  return turnStart(store, entry);
+}
+
+/** Asks the model again in place of the reply `entryId` (with `model`, as "provider/id", when given). */
+export async function retryReply(app: RetryApp, entryId: string, options: { model?: string } = {}): Promise<RetryOutcome> {
+  const store = app.currentStore;
+  const entry = store?.getEntry(entryId);
   const agent = app.currentAgent;
-  if (!entry || entry.type !== 'message' || entry.message.role !== 'assistant') return { kind: 'refused', message: 'That reply is not in this session.' };
-  if (entry.message.stopReason !== 'error') return { kind: 'refused', message: 'Only a failed reply can be retried.' };
-  if (!entry.parentId || !agent) return { kind: 'refused', message: 'There is nothing to retry from.' };
-  await app.branchAt(entry.parentId);
+  if (!store || !entry || entry.type !== 'message' || entry.message.role !== 'assistant') return { kind: 'refused', message: 'That reply is not in this session.' };
+  if (app.busy) return { kind: 'refused', message: 'Arbor is still working: stop it or wait before retrying.' };
+  const from = retryPoint(store, entry);
+  if (!from || !agent) return { kind: 'refused', message: 'There is nothing to retry from.' };
+  await app.branchAt(from);
+  // another model is recorded on the new branch (a model change entry before the new reply); the same one is not
+  if (options.model && options.model !== app.currentModelKey) await app.setModel(options.model);
   await agent.retryFromLeaf();
-  return { kind: 'retried' };
+  return { kind: 'retried', from };
 }

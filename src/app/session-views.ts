@@ -8,9 +8,9 @@ import { userContentText } from '../core/messages';
 import type { SessionEntry } from '../session/entries';
 import type { SessionStore } from '../session/store';
 import { ArborAppError, type AppChange, type ConversationOption, type ConversationWindow, type EarlierPageRequest, type EarlierPageResult, type SessionView } from './app-types';
-import { usageView } from './normalize-view';
+import { usageView } from '../present/normalize-view';
 import { TreeIndex } from './tree-index';
-import { measuresCompaction } from './marker-figures';
+import { measuresCompaction } from '../present/marker-figures';
 import {
   conversationEntry,
   conversationOfPath,

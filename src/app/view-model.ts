@@ -1,101 +1,18 @@
 // Serialisable view models of a session for the UIs (chat webview, Session Tree): the conversation on the
 // active path and the nodes of the whole tree. Plain data only (no class instances, no functions), so a
 // view model can be posted to a webview as is.
-import { measureCompactions } from './marker-figures';
+import { measureCompactions } from '../present/marker-figures';
 import type { SessionEntry } from '../session/entries';
-import type { KeptConstraint } from '../compaction/constraints';
-import { kindOf } from '../session/kinds/index';
-import { filesChangedLine } from '../session/kinds/custom';
+import { kindOf } from '../present/kinds/index';
+import { filesChangedLine } from '../present/kinds/custom';
 import { conversationEntry, isShownInConversation } from './conversation-entry';
-import { firstLine } from './summary-text';
+import { firstLine } from '../present/summary-text';
 import type { FilesBadge } from './display-tree';
 
 export { conversationEntry, filesChangedLine, firstLine, isShownInConversation };
 
-export type ConversationKind = 'user' | 'assistant' | 'toolResult' | 'compaction' | 'branch_summary' | 'custom_message' | 'bash' | 'notice';
-
-export type ViewBlock =
-  | { type: 'text'; text: string }
-  | { type: 'thinking'; text: string }
-  | { type: 'toolCall'; id: string; name: string; args: Record<string, unknown> }
-  /** `data`: base64 as stored (a reference to the entry's string, not a copy) */
-  | { type: 'image'; mimeType: string; data: string };
-
-export interface ToolCallView {
-  id: string;
-  name: string;
-  args: Record<string, unknown>;
-  /** the entry holding the result, once there is one on the path */
-  resultEntryId?: string;
-  isError?: boolean;
-}
-
-export interface ConversationEntry {
-  id: string;
-  parentId: string | null;
-  kind: ConversationKind;
-  timestamp: string;
-  /** plain text (text blocks joined; the summary for compaction/branch summary) */
-  text: string;
-  blocks: ViewBlock[];
-  label?: string;
-  /** pinned on the active path (user and assistant messages) */
-  pinned?: boolean;
-  /** "Summarize from Here" can start here (src/branch/stage.ts, stageStartIds) */
-  stageStart?: boolean;
-  // assistant
-  model?: string;
-  provider?: string;
-  stopReason?: string;
-  errorMessage?: string;
-  toolCalls?: ToolCallView[];
-  usage?: { input: number; output: number; cacheRead: number; cacheWrite: number; totalTokens: number; cost: number };
-  // toolResult
-  toolCallId?: string;
-  toolName?: string;
-  isError?: boolean;
-  /** a call that did not run: denied (by the user or the policy) or skipped (the turn stopped first) */
-  toolStatus?: 'denied' | 'skipped';
-  /** the assistant entry whose call this answers */
-  callEntryId?: string;
-  // compaction
-  tokensBefore?: number;
-  firstKeptEntryId?: string;
-  shortSummary?: string;
-  readFiles?: string[];
-  modifiedFiles?: string[];
-  reason?: string;
-  fromHook?: boolean;
-  /** the user's words the compaction kept verbatim (its `details.constraints`) */
-  kept?: KeptConstraint[];
-  /** context tokens after the compaction: saved estimate, or measured from the next reply (marker-figures.ts) */
-  tokensAfter?: number;
-  tokensAfterMeasured?: boolean;
-  /** model that wrote the summary (compaction, branch summary) and what its calls cost (USD) */
-  summarizer?: string;
-  summaryCost?: number;
-  // branch summary
-  fromId?: string;
-  /** a stage summary (Summarize from here): where the originals start and end, and the stage's label */
-  stage?: { fromEntryId: string; leafId: string; label?: string };
-  // custom message
-  customType?: string;
-  // bash (a command the user ran, pi's bashExecution)
-  command?: string;
-  exitCode?: number | null;
-  cancelled?: boolean;
-  /** what had to be repaired to show the entry (wrong types, odd numbers or ids); reported as 'partly-shown' */
-  problems?: string[];
-}
-
-export type TreeNodeKind =
-  | Exclude<ConversationKind, 'notice'>
-  | 'model_change'
-  | 'thinking_level_change'
-  | 'label'
-  | 'custom'
-  | 'session_info'
-  | 'other';
+export type { ConversationEntry, ConversationKind, ToolCallView, TreeNodeKind, ViewBlock } from '../present/view-types';
+import type { ConversationEntry, ToolCallView, TreeNodeKind } from '../present/view-types';
 
 export interface TreeNodeView {
   id: string;

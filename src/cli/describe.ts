@@ -1,9 +1,9 @@
 // Short human descriptions of entries, shared by `tree`, `stats` and `export` (each entry kind's, in
-// src/session/kinds/).
+// src/present/kinds/).
 import type { SessionEntry } from '../session/entries';
-import { kindOf } from '../session/kinds/index';
+import { kindOf } from '../present/kinds/index';
 
-export { messageText } from '../session/kinds/message';
+export { messageText } from '../present/kinds/message';
 
 /** `user`, `assistant`, `toolResult`, … for messages; the entry type otherwise. */
 export function entryKind(entry: SessionEntry): string {

@@ -139,7 +139,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
    */
   z.strictObject({ type: z.literal('editMessage'), entryId: idSchema, text: z.string().max(LIMITS.prompt) }),
   /** Retry a failed reply: the model is asked again from the entry before it; the failed reply stays in the tree */
-  z.strictObject({ type: z.literal('retryReply'), entryId: idSchema }),
+  /** Retry: ask again in place of a reply (`pickModel`: the host asks which model first) */
+  z.strictObject({ type: z.literal('retryReply'), entryId: idSchema, pickModel: z.boolean().optional() }),
   /** @-mention completion: workspace files whose path contains `query`; answered with `fileMatches` (same `seq`) */
   z.strictObject({ type: z.literal('findFiles'), seq: seqSchema, query: z.string().max(LIMITS.short) }),
 ]);
@@ -223,7 +224,13 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
    * prefill the input (edit & resend, navigation to a user message); a queued prompt taken back (Remove,
    * Stop) brings its `images` back as chips too
    */
-  z.strictObject({ type: z.literal('editorText'), text: z.string().max(LIMITS.prompt), images: z.array(draftImageSchema).max(IMAGE_LIMITS.perMessage).optional() }),
+  z.strictObject({
+    type: z.literal('editorText'),
+    text: z.string().max(LIMITS.prompt),
+    images: z.array(draftImageSchema).max(IMAGE_LIMITS.perMessage).optional(),
+    /** added after what is being written (the editor's Add to Chat) instead of replacing it */
+    append: z.boolean().optional(),
+  }),
   z.strictObject({ type: z.literal('notice'), level: noticeLevelSchema, message: mediumSchema, actions: errorActionsSchema.optional() }),
   /** scroll the conversation to an entry and highlight it briefly (Session Tree selection); when the
    * entry is not on the active path the webview says so instead */

@@ -3,8 +3,7 @@
 import type { AgentMessage } from '../core/messages';
 import type { CompactionEntry, ModelChangeEntry, SessionEntry } from './entries';
 import { applyContextEdit, contextEditsOf } from './context-edits';
-import { contextMessageOf, kindOf } from './kinds/index';
-import { compactionSummaryMessage } from './kinds/compaction';
+import { compactionSummaryMessage, contextMessageOf, entryTypeOf } from './entry-types';
 
 export { compactionSummaryMessage };
 
@@ -22,7 +21,7 @@ export function emptyContext(): SessionContext {
 
 /** The message an entry stands for (its kind's mapping), or undefined; compactions give none here. */
 export function messageFromEntry(entry: SessionEntry): AgentMessage | undefined {
-  return kindOf(entry).message(entry);
+  return entryTypeOf(entry).message(entry);
 }
 
 /** What an entry contributes while building context: pi skips branch summaries with empty text. */

@@ -3,7 +3,7 @@
 // byte). Apart from store.ts so the store itself keeps only the file side: locking, appending, rewriting.
 import { pathToRoot } from './context';
 import type { SessionEntry } from './entries';
-import { isUnderstoodType } from './kinds/index';
+import { isUnderstoodType } from './entry-types';
 import { serializeEntry } from './rewrite';
 import type { LoadProblem, ParsedLine } from './scan';
 import { describeEntryProblem, entryProblem, hasEntryBase } from './schema';

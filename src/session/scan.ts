@@ -15,7 +15,7 @@ export type LoadProblemKind =
   | 'read-only'
   /** another writer took our lock over; its lock was left in place */
   | 'lock-lost'
-  /** an entry that loaded but could not be shown fully (wrong types, odd numbers or ids; see src/app/normalize-view.ts) */
+  /** an entry that loaded but could not be shown fully (wrong types, odd numbers or ids; see src/present/normalize-view.ts) */
   | 'partly-shown'
   /** entries of a type this version does not know: kept and written back, ignored in the context */
   | 'unknown-type';

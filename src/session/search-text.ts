@@ -1,4 +1,4 @@
-// What session search matches in an entry (the `Searchable` each entry kind gives, src/session/kinds/),
+// What session search matches in an entry (the `Searchable` each entry type gives, src/session/entry-types.ts),
 // read from the raw parsed line: search does not validate entries, so every field is checked here.
 
 export type SearchHitKind =

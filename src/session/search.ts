@@ -10,7 +10,7 @@
 import { open } from 'node:fs/promises';
 import { parseJsonObject, withoutByteOrderMark } from './json-object';
 import { sessionDisplayTitle } from '../core/text';
-import { kindOf } from './kinds/index';
+import { entryTypeOf } from './entry-types';
 import { makeSnippet } from './search-snippet';
 import { searchContentText, type Searchable, type SearchHitKind } from './search-text';
 import { compileWord, queryWords, type Word } from './search-words';
@@ -338,7 +338,7 @@ class FileSearch {
 
 /** The user-recognisable text of an entry (its kind's), or undefined for entries that have none. */
 export function searchableText(entry: Record<string, unknown>): Searchable | undefined {
-  return kindOf(entry).searchable(entry);
+  return entryTypeOf(entry).searchable(entry);
 }
 
 function timestampOf(entry: Record<string, unknown>): string | undefined {

@@ -4,7 +4,7 @@
 import type { ApprovalRequest } from '../agent/events';
 import { asFileChange } from '../app/approval-preview';
 import { compactDiff } from '../core/line-diff';
-import { wireId } from '../app/wire-ids';
+import { wireId } from '../present/wire-ids';
 import { LIMITS, type AgentUiEvent, type ApprovalDiffView, type ApprovalWarningView } from '../protocol';
 
 type ApprovalRequestEvent = Extract<AgentUiEvent, { type: 'approval_request' }>;

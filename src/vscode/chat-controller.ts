@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { AppChange, ArborApp } from '../app/arbor-app';
 import { CONVERSATION_PAGE, LIMITS, describeRaw, parseWebviewMessage, type ChatState, type HostToWebviewMessage, type WebviewToHostMessage } from '../protocol';
-import { wireId, wireIdOrNull } from '../app/wire-ids';
+import { wireId, wireIdOrNull } from '../present/wire-ids';
 import type { ChatApprovalPrompter } from './approval-prompter';
 import { toItem, toTreeNode, toUiEvent, toUsage } from './chat-items';
 import { handleChatRequest } from './chat-requests';
@@ -165,6 +165,11 @@ export class ChatController implements vscode.Disposable {
     let delivered = true;
     for (const message of backToInput(text, images, this.draft)) delivered = (await this.post(message)) && delivered;
     return delivered;
+  }
+
+  /** Adds text after the composer's draft (the editor's Add to Chat); true when the webview got it. */
+  async addToInput(text: string): Promise<boolean> {
+    return this.post({ type: 'editorText', text: text.slice(0, LIMITS.prompt), append: true });
   }
 
   /** Scrolls the chat to an entry and highlights it (Session Tree selection → Reveal in Chat). */

@@ -4,7 +4,7 @@ import type { AgentEvent, ApprovalRequest, UsageInfo } from '../agent/events';
 import type { ConversationEntry } from '../app/view-model';
 import { contentText } from '../core/messages';
 import { compactionReasonSchema, LIMITS, parseHostMessage, userImages, type AgentUiEvent, type CompactionReasonName, type AssistantBlock, type ConversationItem, type KeptWords, type UsageSnapshot } from '../protocol';
-import { wireId } from '../app/wire-ids';
+import { wireId } from '../present/wire-ids';
 import { errorActions } from '../app/error-actions';
 import { stripFileOperations } from '../compaction/file-ops';
 import { isDone } from '../compaction/outcome';

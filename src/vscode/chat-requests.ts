@@ -6,7 +6,7 @@ import type { ArborApp } from '../app/arbor-app';
 import { IMAGE_LIMITS, userImages, type HostToWebviewMessage, type NavigateFiles, type WebviewMessageOf, type WebviewToHostMessage, type WireImage } from '../protocol';
 import { attachImages, backToInput, imagesUnsupportedNotice, pickImages, promptImages, takenBack } from './chat-images';
 import type { DraftImages } from './draft-images';
-import { realId, wireId } from '../app/wire-ids';
+import { realId, wireId } from '../present/wire-ids';
 import { retryReply } from '../app/retry-reply';
 import { matchingFiles, promptWithMentions } from './file-mentions';
 import type { ChatApprovalPrompter } from './approval-prompter';
@@ -15,7 +15,8 @@ import { errorText, type ChatViewStats, type UiCommand } from './chat-controller
 import { toItem } from './chat-items';
 import type { Logger } from './log';
 import { webviewLogLine } from './log-text';
-import { keyMissingText, selectModel } from './commands/select-model';
+import { keyMissingText, pickModelKey, selectModel } from './model-selection';
+import { modelKey } from '../llm/models';
 import { setApiKey } from '../app/error-actions';
 
 export interface ChatRequestContext {
@@ -89,7 +90,7 @@ export async function handleChatRequest(ctx: ChatRequestContext, message: Webvie
       // no dialog: an edit is a new branch without a summary (the Session Tree's default)
       return editMessage(ctx, message);
     case 'retryReply':
-      return retry(ctx, realId(message.entryId));
+      return retry(ctx, realId(message.entryId), message.pickModel === true);
     case 'previewFiles':
       await ctx.post(await filesPreviewFor(requireApp(ctx), realId(message.targetId), message.targetId));
       return;
@@ -259,8 +260,12 @@ async function navigate(
 }
 
 /** Retry on a failed turn (src/app/retry-reply.ts); a refusal is told in the chat. */
-async function retry(ctx: ChatRequestContext, entryId: string): Promise<void> {
-  const outcome = await retryReply(requireApp(ctx), entryId);
+async function retry(ctx: ChatRequestContext, entryId: string, pickModel: boolean): Promise<void> {
+  const app = requireApp(ctx);
+  const models = { models: () => app.availableModels(), currentModelKey: () => modelKey(app.currentModel) };
+  const model = pickModel ? await pickModelKey(models, vscode.l10n.t('Retry with which model?')) : undefined;
+  if (pickModel && !model) return;
+  const outcome = await retryReply(app, entryId, model ? { model } : {});
   if (outcome.kind === 'refused') await ctx.post({ type: 'notice', level: 'warning', message: outcome.message });
 }
 

@@ -16,6 +16,10 @@ export interface ChatHooks {
   revealInChat?(entryId: string): Promise<void> | void;
   /** prefills the chat input (after switching to a user message: edit and resend) */
   setChatInput?(text: string, images?: readonly ImageContent[]): Promise<void> | void;
+  /** adds text after the focused chat's draft and shows that chat (the editor's Add to Chat); true when delivered */
+  addToChatInput?(text: string): Promise<boolean>;
+  /** sends a prompt in the focused chat as if typed there, and shows that chat (Fix with Arbor) */
+  promptInChat?(text: string): Promise<boolean>;
   /** shows (and focuses) the chat of `app`: a session asked for is already open there */
   showChat?(app: ArborApp): Thenable<unknown> | Promise<unknown>;
 }
@@ -126,6 +130,8 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
     setChatInput: async (text, images) => {
       await chat.setChatInput?.(text, images);
     },
+    addToChatInput: async (text) => (await chat.addToChatInput?.(text)) ?? false,
+    promptInChat: async (text) => (await chat.promptInChat?.(text)) ?? false,
     dispose() {
       focus.dispose();
       subscription.dispose();

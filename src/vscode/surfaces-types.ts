@@ -133,4 +133,8 @@ export interface SurfacesApp {
   readonly checkpoints?: SurfaceCheckpoints;
   /** puts text into the chat input (after switching to a user message, for editing and resending) */
   setChatInput?(text: string, images?: readonly ImageContent[]): Promise<void>;
+  /** adds text after the focused chat's draft and shows that chat; false when it could not be delivered */
+  addToChatInput?(text: string): Promise<boolean>;
+  /** sends a prompt in the focused chat as if typed there, and shows that chat */
+  promptInChat?(text: string): Promise<boolean>;
 }

@@ -9,6 +9,9 @@ import * as saveSummaryReview from './commands/save-summary-review';
 import * as clearApiKey from './commands/clear-api-key';
 import * as newSession from './commands/new-session';
 import * as openChat from './commands/open-chat';
+import * as addSelectionToChat from './commands/add-selection-to-chat';
+import * as addFileToChat from './commands/add-file-to-chat';
+import * as fixWithArbor from './commands/fix-with-arbor';
 import * as openChatInEditor from './commands/open-chat-in-editor';
 import * as openConversationTree from './commands/open-conversation-tree';
 import * as selectModel from './commands/select-model';
@@ -87,6 +90,9 @@ export const SURFACE_COMMANDS = [
   searchSessions,
   compareFilesWith,
   restoreFilesOnly,
+  addSelectionToChat,
+  addFileToChat,
+  fixWithArbor,
 ] as const;
 
 export interface Surfaces {

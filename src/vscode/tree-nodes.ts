@@ -1,7 +1,7 @@
 // Maps the app's tree nodes onto the webview protocol's TreeNode, truncated to the protocol's bounds.
 // No `vscode` import, so the patch builder and its unit tests can use it outside the editor.
 import type { TreeNodeView } from '../app/view-model';
-import { wireId, wireIdOrNull } from '../app/wire-ids';
+import { wireId, wireIdOrNull } from '../present/wire-ids';
 import { LIMITS, type TreeNode } from '../protocol';
 
 /** ms since epoch from an ISO string or number; 0 when unknown or invalid */

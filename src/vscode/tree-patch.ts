@@ -7,7 +7,7 @@
 import type { TreeDelta } from '../app/tree-index';
 import type { TreeNodeView } from '../app/view-model';
 import { LIMITS, type HostMessageOf } from '../protocol';
-import { wireIdOrNull } from '../app/wire-ids';
+import { wireIdOrNull } from '../present/wire-ids';
 import { toTreeNode } from './tree-nodes';
 
 export type TreePatchMessage = HostMessageOf<'treePatch'>;

@@ -97,13 +97,47 @@ async function codeServerVersion(env) {
   }
 }
 
+/**
+ * Native modules code-server ships that the workbench under test never loads, so their builds are skipped:
+ * `@vscode/sqlite3` is loaded only by VS Code's agent host (a Copilot process the tests never start) and is
+ * a third of the whole native build (one 8 MB C file). Marked `false` in lib/vscode's `allowScripts`, which
+ * npm honours for a dependency's install script.
+ */
+const UNUSED_NATIVE = ['@vscode/sqlite3'];
+
+function skipUnusedNativeBuilds(vscodeDir, log) {
+  const file = join(vscodeDir, 'package.json');
+  const manifest = JSON.parse(readFileSync(file, 'utf8'));
+  const allow = manifest.allowScripts ?? {};
+  for (const key of Object.keys(allow)) if (UNUSED_NATIVE.some((name) => key === name || key.startsWith(`${name}@`))) delete allow[key];
+  for (const name of UNUSED_NATIVE) allow[name] = false;
+  manifest.allowScripts = allow;
+  writeFileSync(file, JSON.stringify(manifest, null, 2));
+  log(`[install] skipping native builds the workbench never loads: ${UNUSED_NATIVE.join(', ')}`);
+}
+
+/**
+ * code-server's own postinstall (lib/vscode's and its extensions' `npm install`), run by us after an install
+ * without scripts, so the native builds can be narrowed first. It reads the node version from npm's user agent.
+ */
+async function runPostinstall(packageDir, env) {
+  const nodeVersion = await capture(join(nodeBinDir, 'node'), ['--version'], env);
+  const userAgent = `npm/${await capture('npm', ['--version'], env)} node/${nodeVersion} ${process.platform} ${process.arch}`;
+  // JOBS=max: node-gyp compiles a module's files in parallel (make -j<cores>)
+  await run('sh', ['./postinstall.sh'], { cwd: packageDir, env: { ...env, npm_config_user_agent: userAgent, JOBS: 'max' } });
+}
+
 async function installCodeServer(log) {
   if (existsSync(join(codeServerDir, MARKER))) return false;
   checkBuildPrerequisites(log);
-  log(`[install] code-server@${CODE_SERVER_VERSION} -> ${codeServerDir} (about 1-2 minutes)`);
+  log(`[install] code-server@${CODE_SERVER_VERSION} -> ${codeServerDir} (1-3 minutes: builds its native modules)`);
   prepareDir(codeServerDir, 'arbor-test-code-server');
   const env = nodeEnv();
-  await run('npm', [...npmArgs, `code-server@${CODE_SERVER_VERSION}`], { cwd: codeServerDir, env });
+  await run('npm', [...npmArgs, '--ignore-scripts', `code-server@${CODE_SERVER_VERSION}`], { cwd: codeServerDir, env });
+  const packageDir = join(codeServerDir, 'node_modules', 'code-server');
+  skipUnusedNativeBuilds(join(packageDir, 'lib', 'vscode'), log);
+  log('[install] building code-server\'s native modules');
+  await runPostinstall(packageDir, env);
   const version = await codeServerVersion(env);
   if (!version.startsWith(CODE_SERVER_VERSION)) throw new Error(`unexpected code-server version: ${version}`);
   writeFileSync(join(codeServerDir, MARKER), `${version}\n`);

@@ -1,7 +1,8 @@
 // Issue #19 at the default ~300 px side bar (real workbench, fake LLM, a pre-written session with two
 // tries of one message and a failed reply): the branch switcher "‹ 2/2 ›" moves between the alternatives
 // in place through the switch dialog, whose default is No summary (as in the Session Tree); Retry on the
-// failed reply asks the model again and keeps the failed one as an alternative; Edit edits the message in
+// failed reply asks the model again and keeps the failed one as an alternative, and on any reply (its
+// toolbar) asks again from its message, with the same or another model (a QuickPick); Edit edits the message in
 // its bubble and sends it as a new branch without a dialog; Copy shows "Copied" on its button; Jump to
 // latest appears when scrolled up and brings the end back; @ offers workspace files whose content goes to
 // the model with the message. Screenshots in four themes go to
@@ -173,6 +174,49 @@ wb.test('@ lists workspace files; the picked file\'s content reaches the model a
   assert.equal(await row.locator('textarea.inline-edit-input').inputValue(), 'Summarize @README.md please');
   await row.locator('[data-action="cancelEdit"]').click();
 }, { timeout: 90_000 });
+
+wb.test('Retry on any reply (its toolbar) asks again from its message; Retry with another model asks which first', async (page) => {
+  const chat = await readyChat(page);
+  const question = chat.locator('.msg-user', { hasText: 'Summarize @README.md please' });
+  const userId = await question.getAttribute('data-entry');
+  const replies = () => fileEntries().filter((e) => e.parentId === userId && e.message.role === 'assistant');
+  assert.equal(replies().length, 1);
+  const reply = chat.locator('.msg-assistant').last();
+  await reply.locator('.msg-head').scrollIntoViewIfNeeded();
+  await reply.locator('.msg-head').hover();
+  await reply.locator('[data-action="retry"]').waitFor();
+  await screenshot(page, 'chat-branches-retry-toolbar');
+  // the keyboard's way (the toolbar shows while focus is inside the message): a long reply's toolbar can sit
+  // where the pointer's hover moves away while Playwright scrolls
+  await reply.locator('[data-action="retry"]').focus();
+  await reply.locator('[data-action="retry"]').press('Enter');
+  await chat.locator('#app[data-busy="true"]').waitFor({ timeout: 30_000 }).catch(() => undefined);
+  await chat.locator('#app[data-busy="false"]').waitFor({ timeout: 30_000 });
+  await waitForCount(replies, 2);
+  const latest = chat.locator('.msg-assistant').last();
+  await latest.locator('.branch-nav .branch-pos').waitFor();
+  assert.equal(await latest.locator('.branch-nav .branch-pos').innerText(), '2/2', 'the new reply is an alternative of the first');
+  await latest.locator('.msg-head').scrollIntoViewIfNeeded();
+  await latest.locator('[data-action="retryWith"]').focus();
+  await latest.locator('[data-action="retryWith"]').press('Enter');
+  const pick = page.locator('.quick-input-widget');
+  await pick.waitFor({ state: 'visible', timeout: 15_000 });
+  assert.match(await pick.innerText(), /Retry with which model\?/);
+  await page.keyboard.type('Fake GPT'); // the current model: a plain retry through the menu
+  await page.keyboard.press('Enter');
+  await waitForCount(replies, 3);
+  await chat.locator('#app[data-busy="false"]').waitFor({ timeout: 30_000 });
+  assert.equal(await chat.locator('.msg-assistant').last().locator('.branch-nav .branch-pos').innerText(), '3/3');
+  assert.ok(fileEntries().filter((e) => e.id === userId).length === 1, 'the message was not sent again');
+}, { timeout: 120_000 });
+
+async function waitForCount(list, count) {
+  const deadline = Date.now() + 30_000;
+  while (list().length < count) {
+    if (Date.now() > deadline) throw new Error(`expected ${count} replies, have ${list().length}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 for (const [theme, kind, tag] of THEMES) {
   wb.test(`the switcher and the inline editor in ${tag}`, async (page) => {

@@ -3,6 +3,7 @@ import { CONVERSATION_PAGE, LIMITS, type DraftImage, type FilesPreviewMessage, t
 import { installActions } from '../actions';
 import { installBranchActions, startEdit } from '../branch-actions';
 import { SiblingIndex } from '../branch-siblings';
+import { appendToDraft } from '../draft-text';
 import { createSaver, type PersistedUi } from '../persist';
 import { NEVER_SHOWN, nearTopPage, restoreStep, type ScrollAnchor } from '../scroll-anchor';
 import type { ParsedInput } from '../slash';
@@ -23,7 +24,8 @@ import { createTreePanel } from './tree';
 export interface App {
   setDroppedCount(count: number): void;
   /** the input's new text (and chips: a queued prompt's images taken back) */
-  setEditorText(text: string, images?: readonly DraftImage[]): void;
+  /** `append`: after what is being written (Add to Chat), else in its place */
+  setEditorText(text: string, images?: readonly DraftImage[], append?: boolean): void;
   /** the host's answer to the switch dialog's `previewFiles` */
   filesPreview(preview: FilesPreviewMessage): void;
   /** Session Tree selection: scroll to the entry (loading earlier pages until it is there), or say why it cannot be shown */
@@ -372,9 +374,10 @@ export function mountApp(
     filesPreview(preview) {
       dialog.filesPreview(preview);
     },
-    setEditorText(text, images = []) {
+    setEditorText(text, images = [], append = false) {
       // images alone taken back (a queued screenshot) keep the text being written
-      if (text !== '' || images.length === 0) composer.setText(text);
+      if (append) composer.setText(appendToDraft(composer.getText(), text));
+      else if (text !== '' || images.length === 0) composer.setText(text);
       attachments.add(images);
       composer.focus();
     },

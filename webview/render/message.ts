@@ -117,6 +117,8 @@ function renderAssistant(ctx: RenderContext, item: Extract<ConversationItem, { k
       actionButton('copyEntry', id, 'copy', 'Copy the reply'),
       actionButton('label', id, 'tag', 'Label: add, rename or remove'),
       ...stageActions(item, item.blocks.some((b) => b.type === 'text' && b.text.trim() !== '')),
+      actionButton('retry', id, 'retry', 'Retry: ask again (this reply stays in the tree as an alternative)'),
+      actionButton('retryWith', id, 'retryModel', 'Retry with another model…'),
     ]),
     ...renderBlocks(ctx, id, item.blocks),
   );

@@ -1,31 +1,20 @@
 // The two steps of an in-place compaction, kept apart so background compaction can run the first ahead
 // of time (docs/architecture.md, "Background compaction"): `summarizePlan` writes the summary and
 // touches nothing on disk; `commitSummary` reviews it, adds the marker figures and appends the entry.
-import type { Usage } from '../../core/messages';
-import type { ModelInfo } from '../../llm/types';
 import { CompactionCancelled } from '../errors';
 import { estimatedTokensBefore, shrinks } from '../context-figures';
 import { estimateTokens } from '../tokens';
 import { markerTokensAfter, withMarkerDetails } from '../marker-details';
-import type { SummarizerCost } from '../metered-provider';
 import { wouldNotShrink, type ChosenCut, type CompactionOutcome } from '../outcome';
 import type { CompactionResult } from '../summarize';
 import { startNativeCompaction } from './native-alongside';
 import { summarizeWithCandidates } from './summarizer-candidates';
-import type { CompactionPlan, StrategyRun } from './types';
+import type { CompactionPlan, PreparedSummary, StrategyRun } from './types';
+
+export type { PreparedSummary };
 
 /** `details.reason` of a compaction whose cut the user chose ("Compact Up To Here"). */
 export const MANUAL_CUT_REASON = 'manual-cut';
-
-/** A summary written for a plan and not yet saved. */
-export interface PreparedSummary {
-  plan: CompactionPlan;
-  result: CompactionResult;
-  fromHook: boolean;
-  model?: ModelInfo;
-  cost?: SummarizerCost;
-  usage?: Usage;
-}
 
 type StepRun = Omit<StrategyRun, 'plan' | 'replan'>;
 

@@ -1,7 +1,7 @@
 // What every compaction strategy shares (issue 17: one strategy per file): the runner's dependencies, a
 // run's options and plan, and the strategy contract. A strategy is one file that exports a
 // `CompactionStrategy` and is registered in ./index.ts; it returns a typed `CompactionOutcome`.
-import type { LlmMessage } from '../../core/messages';
+import type { LlmMessage, Usage } from '../../core/messages';
 import type { KeyResolver, ModelInfo, Provider, ThinkingLevel, ToolDefinition } from '../../llm/types';
 import type { CompactionEntry, SessionEntry } from '../../session/entries';
 import type { CompactionFields } from '../../session/store-types';
@@ -10,8 +10,8 @@ import type { CompactionOutcome, ContextFigures, SkipReason } from '../outcome';
 import type { ChosenCutPreparation, CompactionPreparation } from '../prepare';
 import type { CompactionStrategy as StrategyName, CompactionSettings } from '../settings';
 import type { CompactionResult } from '../summarize';
+import type { SummarizerCost } from '../metered-provider';
 import type { TokenEstimator } from '../tokens';
-import type { PreparedSummary } from './summary-step';
 
 export type { StrategyName };
 
@@ -78,6 +78,16 @@ export interface RunOptions {
 export interface CompactionPlan {
   preparation: CompactionPreparation;
   chosen?: Extract<ChosenCutPreparation, { ok: true }>;
+}
+
+/** A summary written for a plan and not yet saved. */
+export interface PreparedSummary {
+  plan: CompactionPlan;
+  result: CompactionResult;
+  fromHook: boolean;
+  model?: ModelInfo;
+  cost?: SummarizerCost;
+  usage?: Usage;
 }
 
 export type Skip = { skip: { why: SkipReason; message: string; figures?: ContextFigures } };

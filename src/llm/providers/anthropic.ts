@@ -1,12 +1,11 @@
 // Anthropic's Messages API (src/llm/anthropic-messages.ts). Cache writes are 1.25x input (5-minute
 // TTL), cache reads 0.1x input.
-import { AnthropicMessagesProvider } from '../anthropic-messages';
 import type { ProviderDescriptor } from './descriptor';
 
 /** Claude's tokenizer is not public and counts 5-30% more than cl100k. */
 export const CLAUDE_ESTIMATE_MARGIN = 1.25;
 
-export const anthropic: ProviderDescriptor = {
+export const anthropic: ProviderDescriptor<'anthropic'> = {
   id: 'anthropic',
   displayName: 'Anthropic',
   api: 'anthropic-messages',
@@ -39,5 +38,4 @@ export const anthropic: ProviderDescriptor = {
       pricing: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
     },
   ],
-  create: (model, keys, options) => new AnthropicMessagesProvider(model, keys, options),
 };

@@ -1,5 +1,4 @@
 // The offline demo model (src/llm/demo/): needs no key and no network, the fallback of automatic choice.
-import { getDemoProvider } from '../demo';
 import type { ModelInfo } from '../types';
 import { FREE, type ProviderDescriptor } from './descriptor';
 
@@ -16,7 +15,7 @@ export const DEMO_MODEL: ModelInfo = {
   pricing: { ...FREE },
 };
 
-export const demo: ProviderDescriptor = {
+export const demo: ProviderDescriptor<'demo'> = {
   id: 'demo',
   displayName: 'Arbor Demo',
   api: 'demo',
@@ -25,5 +24,4 @@ export const demo: ProviderDescriptor = {
   overflowWordings: [],
   baseUrlSetting: false,
   models: [DEMO_MODEL],
-  create: (_model, _keys, options) => getDemoProvider(options),
 };

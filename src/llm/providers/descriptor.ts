@@ -1,20 +1,20 @@
 // What Arbor knows about one provider, in one place: every consumer (registry, keys, overflow wordings,
 // settings, secrets, automatic model choice, build) reads the table in ./index.ts instead of naming
-// providers itself, so a new provider is one file here plus its line in that table.
-import type { ProviderOptions } from '../provider-options';
-import type { KeyResolver, ModelInfo, Provider, ProviderApi } from '../types';
+// providers itself, so a new provider is one file here plus its line in that table, and its implementation's
+// line in ../provider-factories.ts (data apart from code, so the implementations may read this table).
+import type { ModelInfo, ProviderApi } from '../types';
 
 /** Whether requests need a stored API key: 'optional' = sent when set (a local server), else none. */
 export type KeyNeed = 'required' | 'optional' | 'none';
 
-export interface ProviderDescriptor {
+export interface ProviderDescriptor<Id extends string = string> {
   /** provider id, as in `provider/model` and `arbor.apiKey.<id>` */
-  readonly id: string;
+  readonly id: Id;
   /** shown in pickers (a product name, not translated) */
   readonly displayName: string;
   /** the wire API this provider's models use unless a model says otherwise */
   readonly api: ProviderApi;
-  /** other wire APIs this provider's `create` also implements (a model's `api` picks one) */
+  /** other wire APIs this provider's factory (../provider-factories.ts) also implements (a model's `api` picks one) */
   readonly alsoServes?: readonly ProviderApi[];
   /** where requests go when neither the model nor `arbor.providers.<id>.baseUrl` says otherwise */
   readonly defaultBaseUrl?: string;
@@ -32,8 +32,6 @@ export interface ProviderDescriptor {
   /** estimates standing in for this provider's tokenizer are multiplied by this (default 1) */
   readonly estimateMargin?: number;
   readonly models: readonly ModelInfo[];
-  /** the implementation for models whose `api` is this descriptor's `api` (or one of `alsoServes`) */
-  create(model: ModelInfo, keys: KeyResolver, options?: ProviderOptions): Provider;
 }
 
 export const FREE = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } as const;

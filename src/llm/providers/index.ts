@@ -10,14 +10,17 @@ import { vscodeLm } from './vscode-lm';
 
 export type { ProviderDescriptor, KeyNeed } from './descriptor';
 
-export const PROVIDERS: readonly ProviderDescriptor[] = [openai, anthropic, local, vscodeLm, demo];
+export const PROVIDERS = [openai, anthropic, local, vscodeLm, demo] as const satisfies readonly ProviderDescriptor[];
 
-export function providerById(id: string): ProviderDescriptor | undefined {
+/** The id of a provider in the table (../provider-factories.ts has one implementation per id). */
+export type ProviderId = (typeof PROVIDERS)[number]['id'];
+
+export function providerById(id: string): ProviderDescriptor<ProviderId> | undefined {
   return PROVIDERS.find((p) => p.id === id);
 }
 
 /** The descriptor that implements a wire API (user-defined providers reuse these implementations). */
-export function providerForApi(api: ProviderApi): ProviderDescriptor | undefined {
+export function providerForApi(api: ProviderApi): ProviderDescriptor<ProviderId> | undefined {
   return PROVIDERS.find((p) => p.api === api) ?? PROVIDERS.find((p) => p.alsoServes?.includes(api));
 }
 

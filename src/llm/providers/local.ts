@@ -1,10 +1,9 @@
 // An OpenAI-compatible server on the user's machine (llama.cpp, LM Studio, vLLM, Ollama): the model
 // `local/<id>` comes from `arbor.providers.local.baseUrl` (src/app/settings.ts), its context window from
 // the server (src/llm/context-window.ts). Models the user adds with a `baseUrl` use this wire too.
-import { OpenAICompletionsProvider } from '../openai-completions';
 import type { ProviderDescriptor } from './descriptor';
 
-export const local: ProviderDescriptor = {
+export const local: ProviderDescriptor<'local'> = {
   id: 'local',
   displayName: 'Local OpenAI-compatible server',
   api: 'openai-compatible',
@@ -29,5 +28,4 @@ export const local: ProviderDescriptor = {
   sdk: { module: 'openai', chunk: 'openai' },
   baseUrlSetting: true,
   models: [],
-  create: (model, keys, options) => new OpenAICompletionsProvider(model, keys, options),
 };

@@ -1,10 +1,8 @@
 // OpenAI's own API: the Responses API by default (src/llm/openai-responses.ts: reasoning replayed across
 // turns, native compaction), Chat Completions for a model whose `api` says `openai-completions`.
-import { OpenAICompletionsProvider } from '../openai-completions';
-import { OpenAIResponsesProvider } from '../openai-responses';
 import type { ProviderDescriptor } from './descriptor';
 
-export const openai: ProviderDescriptor = {
+export const openai: ProviderDescriptor<'openai'> = {
   id: 'openai',
   displayName: 'OpenAI',
   api: 'openai-responses',
@@ -38,6 +36,4 @@ export const openai: ProviderDescriptor = {
       pricing: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 },
     },
   ],
-  create: (model, keys, options) =>
-    model.api === 'openai-completions' ? new OpenAICompletionsProvider(model, keys, options) : new OpenAIResponsesProvider(model, keys, options),
 };

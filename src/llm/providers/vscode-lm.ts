@@ -2,10 +2,11 @@
 // discovered at run time by the editor (src/vscode/language-models.ts), shown as `vscode-lm/<vendor>/<id>`.
 import type { ModelInfo } from '../types';
 import type { HostModel } from '../vscode-lm/host';
-import { VscodeLmProvider, VSCODE_LM_PROVIDER } from '../vscode-lm/provider';
 import { FREE, type ProviderDescriptor } from './descriptor';
 
-export const vscodeLm: ProviderDescriptor = {
+export const VSCODE_LM_PROVIDER = 'vscode-lm';
+
+export const vscodeLm: ProviderDescriptor<typeof VSCODE_LM_PROVIDER> = {
   id: VSCODE_LM_PROVIDER,
   displayName: 'VS Code language models',
   api: 'vscode-lm',
@@ -16,7 +17,6 @@ export const vscodeLm: ProviderDescriptor = {
   baseUrlSetting: false,
   autoPickRank: 3,
   models: [],
-  create: (model, _keys, options) => new VscodeLmProvider(model, options?.languageModels, options),
 };
 
 /** The model entry for one model the editor offers (its price is the editor's business, not ours). */

@@ -10,7 +10,7 @@ import { countTextTokens } from '../tokens';
 import { promptText, toHostMessages, toHostTools } from './convert';
 import type { HostMessage, HostRefusal, LanguageModelHost } from './host';
 
-export const VSCODE_LM_PROVIDER = 'vscode-lm';
+export { VSCODE_LM_PROVIDER } from '../providers/vscode-lm';
 
 /** `vscode-lm` model ids are `<vendor>/<editor model id>`; the editor knows the model by the second part. */
 export function hostModelId(model: Pick<ModelInfo, 'id'>): string {

@@ -1,7 +1,7 @@
 // How one session entry looks in the Session Tree and in pickers: a one-line title, a codicon name and
 // the full text (tooltip, Copy). No vscode import, so it can be reused by QuickPicks and tests alike.
 import type { SessionEntry } from '../../session/entries';
-import { kindOf, type Localize } from '../../session/kinds/index';
+import { kindOf, type Localize } from '../../present/kinds/index';
 import { firstLine as firstLineOf } from '../../core/text';
 
 export interface EntryPresentation {

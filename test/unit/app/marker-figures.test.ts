@@ -13,7 +13,7 @@ import { buildPreview } from '../../../src/compaction/preview';
 import { prepareCompactionAt } from '../../../src/compaction/prepare';
 import { SessionStore } from '../../../src/session/store';
 import { conversationOfPath, conversationSlice } from '../../../src/app/view-model';
-import { measuresCompaction } from '../../../src/app/marker-figures';
+import { measuresCompaction } from '../../../src/present/marker-figures';
 import { toItem } from '../../../src/vscode/chat-items';
 import { harness, summaryText } from '../agent/session-helpers';
 

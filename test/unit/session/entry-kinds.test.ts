@@ -1,12 +1,14 @@
-// The entry-kind registry (src/session/kinds/): every type pi 1.5 and omp 18 write has a kind, every
+// The entry-kind registries (src/session/entry-types.ts for the session, src/present/kinds/ for what is
+// shown): every type pi 1.5 and omp 18 write has a kind, every
 // consumer asks it, and a type nobody registered meets the explicit unknown kind (shown nowhere, named by
 // its type, reported once per type by the store) instead of a silent `default:` in each consumer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { KNOWN_ENTRY_TYPES, RECOGNISED_FOREIGN_TYPES, type SessionEntry } from '../../../src/session/entries';
-import { isUnderstoodType, kindOf } from '../../../src/session/kinds/index';
-import { unknownKind } from '../../../src/session/kinds/unknown';
+import { kindOf } from '../../../src/present/kinds/index';
+import { entryTypeOf, isUnderstoodType } from '../../../src/session/entry-types';
+import { unknownKind } from '../../../src/present/kinds/unknown';
 import { conversationEntry } from '../../../src/app/view-model';
 import { entryKind, entrySummaryLine } from '../../../src/app/view-model';
 import { searchableText } from '../../../src/session/search';
@@ -31,7 +33,7 @@ test('every known and recognised type has its own kind; anything else is the unk
 
 test('an unknown type is handled explicitly by every consumer: no context, no chat item, named by its type', () => {
   const future = entry({ type: 'future_widget', payload: { text: 'secret' } });
-  assert.equal(kindOf(future).message(future), undefined);
+  assert.equal(entryTypeOf(future).message(future), undefined);
   assert.equal(conversationEntry(future), undefined);
   assert.equal(entryKind(future), 'other');
   assert.equal(entrySummaryLine(future), 'future_widget');

@@ -2,14 +2,14 @@
 // assistant, toolResult, bashExecution, custom, pi 1.5's system, omp's own roles); roles Arbor does not
 // show are named 'other' in the trees and have no chat view (their context conversion is convert.ts's).
 import { contentText, imagesMarker, userContentText, type AgentMessage } from '../../core/messages';
-import type { MessageEntry } from '../entries';
+import type { MessageEntry } from '../../session/entries';
 import type { EntryKind, ExportSection, Localize, EntryLook } from './kind';
-import type { TreeNodeKind } from '../../app/view-model';
-import { optionalText, readableText, toolArguments, toolCallIdText, type ViewProblems } from '../../app/normalize-view';
-import { assistantView, baseView, customMessageView, textBlocks } from '../../app/entry-views';
-import { contentFirstLine, firstLine, markdownFirstLine, type TextContent } from '../../app/summary-text';
-import { argumentText, join, searchContentText, str, type Searchable } from '../search-text';
-import { bashExecutionText } from '../convert';
+import type { TreeNodeKind } from '../view-types';
+import { optionalText, readableText, toolArguments, toolCallIdText, type ViewProblems } from '../normalize-view';
+import { assistantView, baseView, customMessageView, textBlocks } from '../entry-views';
+import { contentFirstLine, firstLine, markdownFirstLine, type TextContent } from '../summary-text';
+import { argumentText, join, searchContentText, str, type Searchable } from '../../session/search-text';
+import { bashExecutionText } from '../../session/convert';
 
 type Role = AgentMessage['role'];
 const SHOWN_ROLES: ReadonlySet<string> = new Set<Role>(['user', 'assistant', 'toolResult', 'bashExecution']);
@@ -127,48 +127,6 @@ function look(entry: MessageEntry, t: Localize): EntryLook {
   }
 }
 
-function searchable(entry: Record<string, unknown>): Searchable | undefined {
-  const value = entry.message;
-  if (!value || typeof value !== 'object') return undefined;
-  const message = value as Record<string, unknown>;
-  switch (message.role) {
-    case 'user':
-      return { kind: 'user', text: userSearchText(message.content) };
-    case 'assistant':
-      return { kind: 'assistant', text: assistantSearchText(message) };
-    case 'toolResult':
-      return { kind: 'toolResult', text: searchContentText(message.content), ...(typeof message.toolName === 'string' ? { toolName: message.toolName } : {}) };
-    case 'bashExecution':
-      return { kind: 'bash', text: join([str(message.command), str(message.output)]) };
-    case 'custom':
-      return message.display === false ? undefined : { kind: 'custom', text: searchContentText(message.content) };
-    default:
-      return undefined; // system and omp's roles: nothing the user typed or read in the chat
-  }
-}
-
-/** A user message's text blocks, or for images alone their marker (search does not validate `content`). */
-function userSearchText(content: unknown): string {
-  const text = searchContentText(content);
-  if (text.trim() !== '' || !Array.isArray(content)) return text;
-  const images = content.filter((b: unknown) => (b as { type?: unknown } | null)?.type === 'image').length;
-  return images === 0 ? text : imagesMarker(images);
-}
-
-function assistantSearchText(message: Record<string, unknown>): string {
-  const parts: string[] = [];
-  if (Array.isArray(message.content)) {
-    for (const block of message.content as Record<string, unknown>[]) {
-      if (!block || typeof block !== 'object') continue;
-      if (block.type === 'text') parts.push(str(block.text));
-      else if (block.type === 'thinking') parts.push(str(block.thinking)); // never the signature
-      else if (block.type === 'toolCall') parts.push(join([str(block.name), argumentText(block.arguments)], ' '));
-    }
-  }
-  parts.push(str(message.errorMessage));
-  return join(parts);
-}
-
 function assistantSections(message: Extract<AgentMessage, { role: 'assistant' }>, problems: ViewProblems): ExportSection[] {
   const sections: ExportSection[] = [];
   for (const block of message.content as readonly { type: string; [k: string]: unknown }[]) {
@@ -209,16 +167,11 @@ function sections(entry: MessageEntry, problems: ViewProblems): ExportSection[] 
 }
 
 export const messageKind: EntryKind<MessageEntry> = {
-  message: (entry) => {
-    const message = (entry as { message?: unknown }).message;
-    return typeof message === 'object' && message !== null ? (message as AgentMessage) : undefined;
-  },
   isShown,
   view,
   treeKind,
   summaryLine,
   look,
-  searchable,
   cliKind: (entry) => (entry.message as { role?: string })?.role ?? 'message',
   cliText: (entry) => messageText(entry.message),
   sections,

@@ -1,7 +1,7 @@
-// The registry of entry kinds: one line per type. Every consumer (context, chat, trees, search, CLI,
-// export) asks `kindOf(entry)`; a type without a line here gets `unknownKind` and is reported once per
-// type when the session is opened (store.ts), its line kept byte for byte.
-import { KNOWN_ENTRY_TYPES, RECOGNISED_FOREIGN_TYPES, type SessionEntry } from '../entries';
+// The registry of entry kinds as shown: one line per type. Every consumer that shows entries (chat, trees,
+// CLI, export) asks `kindOf(entry)`; a type without a line here gets `unknownKind` (the session reports it
+// once, src/session/entry-types.ts, and keeps its line byte for byte).
+import { KNOWN_ENTRY_TYPES, RECOGNISED_FOREIGN_TYPES } from '../../session/entries';
 import type { AnyEntryKind, EntryKind } from './kind';
 import { branchSummaryKind } from './branch-summary';
 import { compactionKind } from './compaction';
@@ -42,17 +42,6 @@ KINDS.set('invalid_entry', invalidEntryKind);
 export function kindOf(entry: { type?: unknown }): EntryKind {
   const kind = typeof entry.type === 'string' ? KINDS.get(entry.type) : undefined;
   return (kind ?? unknownKind) as EntryKind;
-}
-
-/** Whether Arbor knows what the type means (others are reported once as ignored). */
-export function isUnderstoodType(type: string): boolean {
-  return KINDS.has(type);
-}
-
-/** What the entry adds while building context (before the path rules of context.ts). */
-export function contextMessageOf(entry: SessionEntry) {
-  const kind = kindOf(entry);
-  return kind.contextMessage ? kind.contextMessage(entry) : kind.message(entry);
 }
 
 export type { EntryKind, EntryLook, ExportSection, Localize } from './kind';

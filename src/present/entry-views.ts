@@ -1,9 +1,9 @@
 // Building blocks of the chat's view of an entry (ConversationEntry), shared by the entry kinds
-// (src/session/kinds/): every loose field goes through normalize-view.ts, repairs are noted in `problems`.
+// (src/present/kinds/): every loose field goes through normalize-view.ts, repairs are noted in `problems`.
 import { contentText, type AgentMessage } from '../core/messages';
 import type { SessionEntry } from '../session/entries';
 import { optionalText, readableText, toolArguments, toolCallIdText, usageView, type ViewProblems } from './normalize-view';
-import type { ConversationEntry, ConversationKind, ToolCallView, ViewBlock } from './view-model';
+import type { ConversationEntry, ConversationKind, ToolCallView, ViewBlock } from './view-types';
 
 export type LooseBlock = { type: string; [k: string]: unknown };
 export type Content = string | readonly LooseBlock[];

@@ -1,20 +1,12 @@
 // `branch_summary` entries: what happened on a branch the user left, a message of its own in the context
 // (skipped there when empty, as pi does).
-import type { BranchSummaryMessage } from '../../core/messages';
 import { summaryTitle } from '../../core/summary-title';
-import type { BranchSummaryEntry } from '../entries';
+import type { BranchSummaryEntry } from '../../session/entries';
 import type { EntryKind } from './kind';
-import { addFiles, stageOf, textView } from '../../app/entry-views';
-import { addSummarizerFigures } from '../../app/marker-figures';
-import { str } from '../search-text';
-
-function branchSummaryMessage(entry: BranchSummaryEntry): BranchSummaryMessage {
-  return { role: 'branchSummary', summary: entry.summary, fromId: entry.fromId, timestamp: Date.parse(entry.timestamp) };
-}
+import { addFiles, stageOf, textView } from '../entry-views';
+import { addSummarizerFigures } from '../marker-figures';
 
 export const branchSummaryKind: EntryKind<BranchSummaryEntry> = {
-  message: branchSummaryMessage,
-  contextMessage: (entry) => (entry.summary ? branchSummaryMessage(entry) : undefined),
   isShown: () => true,
   view(entry, label) {
     const view = textView(entry, 'branch_summary', entry.summary, label);
@@ -28,7 +20,6 @@ export const branchSummaryKind: EntryKind<BranchSummaryEntry> = {
   treeKind: () => 'branch_summary',
   summaryLine: (entry) => summaryTitle(entry.summary),
   look: (entry, t) => ({ kind: t('Branch summary'), icon: 'git-merge', text: entry.summary }),
-  searchable: (entry) => ({ kind: 'branchSummary', text: str(entry.summary) }),
   cliKind: (entry) => entry.type,
   cliText: (entry) => entry.summary,
   sections: (entry) => (entry.summary ? [{ title: 'Branch summary', text: entry.summary }] : []),

@@ -7,7 +7,7 @@
 import { estimateTokens, hasValidUsage, promptTokens } from '../compaction/tokens';
 import type { SessionEntry } from '../session/entries';
 import { messageFromEntry as messageOf } from '../session/context';
-import type { ConversationEntry } from './view-model';
+import type { ConversationEntry } from './view-types';
 
 /** How far after a compaction its next reply is looked for (a turn's entries; bounds a pathological path). */
 export const MEASURE_SCAN_LIMIT = 2_000;

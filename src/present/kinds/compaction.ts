@@ -1,30 +1,15 @@
 // `compaction` entries: a summary that stands for the conversation before it. Its summary (after pi 1.5's
 // system message) enters the context only where the compaction opens it (context.ts's path rules).
-import type { CompactionSummaryMessage } from '../../core/messages';
-import { nativePayloadsOf } from '../../core/native-compaction';
 import { summaryTitle } from '../../core/summary-title';
-import type { CompactionEntry } from '../entries';
+import type { CompactionEntry } from '../../session/entries';
 import type { EntryKind } from './kind';
-import { finiteCount, optionalText } from '../../app/normalize-view';
-import { addFiles, textView } from '../../app/entry-views';
+import { finiteCount, optionalText } from '../normalize-view';
+import { addFiles, textView } from '../entry-views';
 import { constraintsFromDetails } from '../../compaction/constraints';
-import { addSummarizerFigures, savedTokensAfter } from '../../app/marker-figures';
-import { markdownFirstLine } from '../../app/summary-text';
-import { join, str } from '../search-text';
-
-export function compactionSummaryMessage(entry: CompactionEntry): CompactionSummaryMessage {
-  const native = nativePayloadsOf(entry.preserveData);
-  return {
-    role: 'compactionSummary',
-    summary: entry.summary,
-    tokensBefore: entry.tokensBefore,
-    timestamp: Date.parse(entry.timestamp),
-    ...(native.length > 0 ? { native } : {}),
-  };
-}
+import { addSummarizerFigures, savedTokensAfter } from '../marker-figures';
+import { markdownFirstLine } from '../summary-text';
 
 export const compactionKind: EntryKind<CompactionEntry> = {
-  message: () => undefined, // its summary enters the context only where it opens it (context.ts)
   isShown: () => true,
   view(entry, label, problems) {
     const view = textView(entry, 'compaction', entry.summary, label);
@@ -46,7 +31,6 @@ export const compactionKind: EntryKind<CompactionEntry> = {
   // named by what the summary says (its goal), never by a heading or the recap's first words
   summaryLine: (entry) => summaryTitle(entry.summary) || markdownFirstLine(entry.shortSummary ?? ''),
   look: (entry, t) => ({ kind: t('Compaction summary ({0} tokens before)', entry.tokensBefore), icon: 'fold', text: entry.summary }),
-  searchable: (entry) => ({ kind: 'compaction', text: join([str(entry.summary), str(entry.shortSummary)]) }),
   cliKind: (entry) => entry.type,
   cliText: (entry) => entry.summary,
   sections: (entry, problems) => [{ title: `Compaction summary (${finiteCount(entry.tokensBefore, 'tokensBefore', problems)} tokens before)`, text: entry.summary }],

@@ -1,13 +1,12 @@
-// What Arbor does with one kind of session entry, everywhere it uses one (docs/architecture.md "Entry
-// kinds"): the message it adds to the LLM context, its chat view, its line in the trees, its search text,
-// its CLI description and its exported sections. Each kind is one module implementing EntryKind,
+// How Arbor shows one kind of session entry, everywhere it shows one (docs/architecture.md "Entry kinds"):
+// its chat view, its line in the trees, its Session Tree look, its CLI description and its exported
+// sections. What the session itself needs of a type (its context message, its search text) is
+// src/session/entry-types.ts, keyed by the same types. Each kind is one module implementing EntryKind,
 // registered in ./index.ts; consumers ask `kindOf(entry)` instead of switching on `entry.type`, so a new
 // kind cannot be forgotten by one of them, and an unknown type meets the explicit `unknownKind`.
-import type { AgentMessage } from '../../core/messages';
-import type { ConversationEntry, TreeNodeKind } from '../../app/view-model';
-import type { ViewProblems } from '../../app/normalize-view';
-import type { SessionEntry } from '../entries';
-import type { Searchable } from '../search-text';
+import type { ConversationEntry, TreeNodeKind } from '../view-types';
+import type { ViewProblems } from '../normalize-view';
+import type { SessionEntry } from '../../session/entries';
 
 /** A part of an exported document (`arbor-session export --format md|html`). */
 export interface ExportSection {
@@ -32,10 +31,6 @@ export interface EntryLook {
 }
 
 export interface EntryKind<E extends SessionEntry = SessionEntry> {
-  /** the message the entry stands for (pi's entry → message mapping), or undefined */
-  message(entry: E): AgentMessage | undefined;
-  /** what it adds while building context when that differs from `message` (context.ts applies the path rules) */
-  contextMessage?(entry: E): AgentMessage | undefined;
   /** whether the chat shows it (cheap: nothing is built) */
   isShown(entry: E): boolean;
   /** the chat's view of it (only called when `isShown`); repairs go to `problems` */
@@ -45,8 +40,6 @@ export interface EntryKind<E extends SessionEntry = SessionEntry> {
   summaryLine(entry: E): string;
   /** how the Session Tree and pickers show it */
   look(entry: E, t: Localize): EntryLook;
-  /** what session search matches, from the raw parsed line (search does not validate) */
-  searchable(entry: Record<string, unknown>): Searchable | undefined;
   /** the CLI's kind word (`tree`, `stats`) and text before flattening (`tree` preview) */
   cliKind(entry: E): string;
   cliText(entry: E): string;

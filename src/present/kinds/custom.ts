@@ -1,7 +1,7 @@
 // `custom` entries: an extension's (or Arbor's) data, never in the context or the chat. Arbor's file
 // checkpoints (`arbor.files`, src/checkpoints/) say in both trees how many files their turn changed.
 import { readManifest } from '../../checkpoints/manifest';
-import type { CustomEntry, SessionEntry } from '../entries';
+import type { CustomEntry, SessionEntry } from '../../session/entries';
 import type { EntryKind } from './kind';
 
 /** "N files changed" for an `arbor.files` manifest of a turn; undefined for other entries. */
@@ -14,7 +14,6 @@ export function filesChangedLine(entry: SessionEntry): string | undefined {
 }
 
 export const customKind: EntryKind<CustomEntry> = {
-  message: () => undefined,
   isShown: () => false,
   view: () => undefined,
   treeKind: () => 'custom',
@@ -24,7 +23,6 @@ export const customKind: EntryKind<CustomEntry> = {
     if (files) return { kind: t('Files'), icon: 'files', text: files };
     return { kind: t('Extension data ({0})', entry.customType), icon: 'symbol-misc', text: '' };
   },
-  searchable: () => undefined,
   cliKind: (entry) => entry.type,
   cliText: (entry) => entry.customType,
   sections: () => [],
