@@ -16,6 +16,8 @@ const PINNED = 'Invoice numbers look like INV-2024-00042: always five digits aft
 /** A summarizer that keeps nothing: the required headings, empty. */
 const LOSSY = ['## Goal', '## Constraints & Preferences', '## Progress', '## Key Decisions', '## Next Steps', '## Critical Context'].join('\n\n');
 
+const FILLER = 'Each row is split on commas outside quotes, the number is checked and the total kept in cents. '.repeat(20);
+
 const { wb, llm } = useFakeLlmWorkbench('pinned-compaction', { sessionsDir });
 
 async function send(chat, text, reply) {
@@ -23,7 +25,7 @@ async function send(chat, text, reply) {
   const input = chat.locator('#prompt-input textarea');
   await input.fill(text);
   await input.press('Enter');
-  await chat.locator('.msg-assistant', { hasText: reply }).waitFor({ timeout: 30_000 });
+  await chat.locator('.msg-assistant', { hasText: reply.slice(0, 30) }).first().waitFor({ timeout: 30_000 });
   await chat.locator('#app[data-busy="false"]').waitFor({ timeout: 30_000 });
 }
 
@@ -45,8 +47,9 @@ wb.test('a pinned message survives two compactions verbatim and the marker shows
   const chat = await readyChat(page);
   // summaries (and the corrective retry) come from the lossy rule; replies from the queue
   llm.server.addRule({ when: { lastUserIncludes: '<conversation>' }, then: { text: LOSSY } });
-  await send(chat, PINNED, 'Noted the invoice format.');
-  await send(chat, 'Draft the invoice parser.', 'Parser drafted in src/invoice.ts.');
+  // Replies long enough that a summary shrinks the context (a compaction that would not is refused).
+  await send(chat, PINNED, `Noted the invoice format. ${FILLER}`);
+  await send(chat, 'Draft the invoice parser.', `Parser drafted in src/invoice.ts. ${FILLER}`);
 
   const pinned = chat.locator('.msg-user', { hasText: 'Invoice numbers look like' });
   await pinned.hover();
@@ -56,7 +59,7 @@ wb.test('a pinned message survives two compactions verbatim and the marker shows
   assert.equal(await pinned.locator('[data-action="pin"]').getAttribute('aria-pressed'), 'true');
 
   await compact(chat, 1);
-  await send(chat, 'Add tests for the parser.', 'Tests added in test/invoice.test.ts.');
+  await send(chat, 'Add tests for the parser.', `Tests added in test/invoice.test.ts. ${FILLER}`);
   await compact(chat, 2);
 
   llm.server.reset();
