@@ -47,9 +47,10 @@ wb.test('a pinned message survives two compactions verbatim and the marker shows
   const chat = await readyChat(page);
   // summaries (and the corrective retry) come from the lossy rule; replies from the queue
   llm.server.addRule({ when: { lastUserIncludes: '<conversation>' }, then: { text: LOSSY } });
-  // Replies long enough that a summary shrinks the context (a compaction that would not is refused).
-  await send(chat, PINNED, `Noted the invoice format. ${FILLER}`);
-  await send(chat, 'Draft the invoice parser.', `Parser drafted in src/invoice.ts. ${FILLER}`);
+  // Long replies around the pinned message, so each compaction shrinks the context (one that would not is
+  // refused); the message is pinned while it is still in view.
+  await send(chat, 'Read the invoice export spec.', `Read it. ${FILLER}`);
+  await send(chat, PINNED, 'Noted the invoice format.');
 
   const pinned = chat.locator('.msg-user', { hasText: 'Invoice numbers look like' });
   await pinned.hover();
@@ -57,6 +58,7 @@ wb.test('a pinned message survives two compactions verbatim and the marker shows
   await chat.locator('.msg-user.pinned', { hasText: 'Invoice numbers look like' }).waitFor({ timeout: 20_000 });
   assert.equal(await pinned.locator('.pin-mark').count(), 1, 'the pin mark in the head');
   assert.equal(await pinned.locator('[data-action="pin"]').getAttribute('aria-pressed'), 'true');
+  await send(chat, 'Draft the invoice parser.', `Parser drafted in src/invoice.ts. ${FILLER}`);
 
   await compact(chat, 1);
   await send(chat, 'Add tests for the parser.', `Tests added in test/invoice.test.ts. ${FILLER}`);
@@ -68,7 +70,8 @@ wb.test('a pinned message survives two compactions verbatim and the marker shows
   assert.ok(request, 'the next request reached the model');
   assert.ok(sentText(request).includes(PINNED), 'the pinned words are in the context verbatim after two compactions');
 
-  const marker = chat.locator('.marker-compaction').nth(1);
+  // the second (newest) marker; the first may be scrolled out of the chat's virtual list
+  const marker = chat.locator('.marker-compaction').last();
   const kept = marker.locator('.marker-kept');
   assert.match(await kept.locator('summary').innerText(), /^Kept verbatim: 1 pinned/);
   assert.equal(await kept.getAttribute('open'), null, 'collapsed by default');
@@ -86,7 +89,7 @@ for (const [theme, kind, tag] of [
 ]) {
   wb.test(`the kept section is readable at 300 px in ${tag}`, async (page) => {
     const chat = await setColorTheme(page, theme, kind);
-    const marker = chat.locator('.marker-compaction').nth(1);
+    const marker = chat.locator('.marker-compaction').last();
     const kept = marker.locator('.marker-kept');
     if ((await kept.getAttribute('open')) === null) await kept.locator('summary').click();
     await kept.locator('.kept-pinned').waitFor();
