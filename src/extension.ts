@@ -63,6 +63,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   // The side bar's chat is the primary one; editor tabs open more (chat-panels.ts), each with its own session.
   const chats = new ArborChats({
     sessionsDir,
+    journalsDir: () => join(context.globalStorageUri.fsPath, 'restore-journals'),
     workspaceRoots: roots,
     // VS Code's own ripgrep first (linear-time search off the host's thread), then rg on PATH.
     tools: createTools({ ripgrep: bundledRipgrep(vscode.env.appRoot) }),

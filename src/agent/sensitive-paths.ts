@@ -1,13 +1,13 @@
-// The file-system half of "some files always ask": finds where a write/edit really lands (the path as
-// written and its real path, both relative to their workspace root), applies the protected-path rules of
-// protected-paths.ts to both, and counts hard links. The result feeds ApprovalPolicy.decide, which stays
-// free of fs. Never throws: a probe that cannot look asks, to be safe. See docs/reliability.md.
-import { lstat } from 'node:fs/promises';
-import { normalize, relative } from 'node:path';
+// The tools' side of "some files always ask": finds where a write/edit really lands and asks the shared
+// file-write policy (tools/write-policy.ts: protected names as written and as the real path, the folders git
+// decides, Arbor's own folders, hard links) about it. The result feeds ApprovalPolicy.decide, which
+// stays free of fs. Never throws: a probe that cannot look asks, to be safe. See docs/reliability.md.
+import { normalize } from 'node:path';
 import type { ApprovalWarning } from './approval';
-import { commandMentions, protectedPathMatch, type ProtectedMatch } from './protected-paths';
-import { isInside, realpathDeep, resolveInWorkspace, workspaceRootInfos } from './tools/paths';
+import { commandMentions, protectedPathMatch, type ProtectedMatch } from './tools/protected-paths';
+import { resolveInWorkspace } from './tools/paths';
 import type { WorkspaceRoots } from './tools/types';
+import { WritePolicy } from './tools/write-policy';
 
 export interface SensitivePathOptions {
   /** more absolute folders whose files always ask (e.g. Arbor's sessions directory inside the workspace) */
@@ -49,39 +49,19 @@ async function fileWarnings(path: string, workspace: WorkspaceRoots, options: Se
     return match ? [protectedWarning(path, match)] : [];
   }
   const warnings: ApprovalWarning[] = [];
-  const match = protectedPathMatch(resolved.display) ?? (await realMatch(workspace, resolved.absolute, options));
-  if (match) warnings.push(protectedWarning(resolved.display, match));
-  const links = await hardLinkCount(resolved.absolute);
-  if (links > 1) warnings.push(hardLinkWarning(resolved.display, links));
+  const policy = new WritePolicy(workspace, { protectedDirectories: options.protectedDirectories ?? [] });
+  const verdict = await policy.judge(resolved.absolute, resolved.display);
+  if (verdict.protected) warnings.push(protectedWarning(resolved.display, verdict.protected));
+  if (verdict.hardLinks > 1) warnings.push(hardLinkWarning(resolved.display, verdict.hardLinks));
   return warnings;
-}
-
-/** The rule the real path (symlinks resolved) falls under, relative to the root that contains it. */
-async function realMatch(workspace: WorkspaceRoots, absolute: string, options: SensitivePathOptions): Promise<ProtectedMatch | undefined> {
-  for (const directory of options.protectedDirectories ?? []) {
-    if (directory && isInside(await realpathDeep(directory), absolute)) return { kind: 'agent', rule: "Arbor's sessions directory" };
-  }
-  for (const root of await workspaceRootInfos(workspace)) {
-    if (isInside(root.real, absolute)) return protectedPathMatch(relative(root.real, absolute));
-  }
-  return undefined;
-}
-
-/** Links of an existing regular file; 1 for new files, directories and anything else. */
-async function hardLinkCount(absolute: string): Promise<number> {
-  try {
-    const stats = await lstat(absolute);
-    return stats.isFile() ? stats.nlink : 1;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 1;
-    throw error;
-  }
 }
 
 const KIND_TEXT: Record<ProtectedMatch['kind'], string> = {
   editor: 'it changes how VS Code behaves (settings, tasks, launch configurations can run commands)',
   git: 'it changes how git behaves (config and hooks run commands)',
-  agent: "it changes Arbor's own instructions or sessions",
+  agent: "it changes Arbor's or another agent's instructions, hooks or sessions",
+  ci: 'CI runs it with the repository\'s secrets on the next push',
+  shell: 'your shell runs it when you enter the folder',
 };
 
 function protectedWarning(path: string, match: ProtectedMatch): ApprovalWarning {

@@ -52,6 +52,7 @@ export abstract class AppCore implements Disposable {
     this.models = new ModelChoice({ settings: deps.settings, keys: deps.keys, ...(deps.log ? { log: deps.log } : {}), agent: () => this.agent });
     this.checkpoints = deps.checkpoints ?? new CheckpointService({
       sessionsDir: deps.sessionsDir,
+      journalsDir: deps.journalsDir,
       workspace: this.workspace,
       settings: () => deps.settings().checkpoints,
       trusted: deps.trusted,

@@ -31,6 +31,8 @@ export interface Disposable {
 export interface ArborAppDeps {
   /** where new sessions are created (read at each creation: the setting may change) */
   sessionsDir: () => string;
+  /** Arbor's own storage for restore journals (the extension's globalStorage), never the sessions folder */
+  journalsDir: () => string;
   /** workspace folder paths; the first is the session cwd (default: process.cwd()) */
   workspaceRoots: readonly string[];
   trusted: () => boolean;

@@ -2,11 +2,18 @@
 // sessions once (finishing any restore a crash interrupted), hands the agent a recorder, and answers the
 // surfaces that move the leaf: which files a switch would change, restoring them, comparing two nodes,
 // per-node counts, the store's size and garbage collection. No `vscode`; the host asks the user.
+// Restore journals live in Arbor's own storage (`journalsDir`, one folder per store and workspace), never
+// in the sessions folder: a repository can commit that folder, and its journals would be replayed at
+// start (docs/reliability.md, threat model). Journals found there are named in the log and left alone.
+import { createHash } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { TurnCheckpoints } from '../agent/agent-session-types';
 import type { WorkspaceRoots } from '../agent/tools/types';
 import {
   applyRestore,
   checkpointStoreDir,
+  chosenChanges,
   collectGarbage,
   diffNodeStates,
   openCheckpoints,
@@ -24,6 +31,7 @@ import {
   MANIFEST_VERSION,
   type FilesManifest,
 } from '../checkpoints';
+import { journalDir } from '../checkpoints/journal';
 import type { PlannedFile } from '../checkpoints/restore';
 import type { SessionEntry } from '../session/entries';
 import type { SessionStore } from '../session/store';
@@ -31,6 +39,8 @@ import type { CheckpointSettings } from './checkpoint-settings';
 
 export interface CheckpointServiceDeps {
   sessionsDir: () => string;
+  /** Arbor's own storage for restore journals (globalStorage): never a folder a repository can fill */
+  journalsDir: () => string;
   workspace: WorkspaceRoots;
   settings: () => CheckpointSettings;
   trusted: () => boolean;
@@ -75,17 +85,32 @@ export class CheckpointService {
     this.opened = undefined;
   }
 
+  /** This installation's journal folder for a store and this workspace's folders. */
+  private stateDirOf(storeDir: string): string {
+    const key = createHash('sha256').update(JSON.stringify([storeDir, this.deps.workspace.folders.map((f) => [f.name, f.path])])).digest('hex').slice(0, 16);
+    return join(this.deps.journalsDir(), key);
+  }
+
   private async open(storeDir: string, settings: CheckpointSettings): Promise<Checkpoints | undefined> {
     try {
-      const checkpoints = await openCheckpoints(storeDir, this.deps.workspace, { maxFileBytes: settings.maxFileBytes, exclude: [...settings.exclude, ...settings.filesExclude] }, this.deps.log);
-      for (const recovered of await recoverRestores(checkpoints.files, storeDir)) {
-        this.deps.log(`checkpoints: an interrupted restore was ${recovered.outcome} (${recovered.file})${recovered.error ? `: ${recovered.error}` : ''}`);
+      const options = { maxFileBytes: settings.maxFileBytes, exclude: [...settings.exclude, ...settings.filesExclude], protectedDirectories: [this.deps.sessionsDir()] };
+      const checkpoints = await openCheckpoints(storeDir, this.deps.workspace, options, this.deps.log, this.stateDirOf(storeDir));
+      await this.reportForeignJournals(storeDir);
+      for (const recovered of await recoverRestores(checkpoints.files, checkpoints.stateDir)) {
+        const leftAlone = recovered.leftAlone?.length ? `; protected files left as they were: ${recovered.leftAlone.join(', ')}` : '';
+        this.deps.log(`checkpoints: an interrupted restore was ${recovered.outcome} (${recovered.file})${recovered.error ? `: ${recovered.error}` : ''}${leftAlone}`);
       }
       return checkpoints;
     } catch (error) {
       this.deps.log(`checkpoints: could not open the store ${storeDir}: ${(error as Error).message}`);
       return undefined;
     }
+  }
+
+  /** Journals in the sessions folder (an older Arbor's, or a repository's) are never replayed: said once in the log. */
+  private async reportForeignJournals(storeDir: string): Promise<void> {
+    const names = (await readdir(join(storeDir, 'journals')).catch(() => [] as string[])).filter((n) => n.endsWith('.json'));
+    if (names.length > 0) this.deps.log(`checkpoints: ${names.length} restore journal(s) in the sessions folder (${join(storeDir, 'journals')}) were not replayed: Arbor only replays the journals it keeps in its own storage`);
   }
 
   /** The recorder the agent drives; it follows the settings (off: records nothing). */
@@ -111,7 +136,7 @@ export class CheckpointService {
     if (!this.deps.trusted()) return { kind: 'refused', message: 'Files are not restored in Restricted Mode.' };
     const checkpoints = await this.ready();
     if (!checkpoints) return { kind: 'refused', message: 'File checkpoints are turned off (arbor.checkpoints.enabled).' };
-    const outcome = await applyRestore(checkpoints.files, checkpoints.storeDir, plan, { overwrite, append: (type, data) => store.appendCustomEntry(type, data) });
+    const outcome = await applyRestore(checkpoints.files, checkpoints.stateDir, plan, { overwrite, append: (type, data) => store.appendCustomEntry(type, data) });
     this.deps.log(`checkpoints: restore ${plan.fromId ?? 'root'} → ${plan.toId ?? 'root'}: ${describeOutcome(outcome)}`);
     return outcome;
   }
@@ -136,7 +161,7 @@ export class CheckpointService {
     const preview = await this.preview(store, store.getLeafId(), toId);
     if (!preview) return { kind: 'refused', message: 'File checkpoints are turned off (arbor.checkpoints.enabled).' };
     const outcome = await this.restore(store, preview.plan, overwrite);
-    const applied = [...preview.plan.changes, ...preview.plan.outsideChanges.filter((c) => overwrite.has(c.key))];
+    const applied = chosenChanges(preview.plan, overwrite);
     if (outcome.kind === 'restored' && applied.length > 0) await store.appendCustomEntry(FILES_CUSTOM_TYPE, pointOf(applied));
     return outcome;
   }
@@ -150,6 +175,12 @@ export class CheckpointService {
   async blobPath(hash: string): Promise<string | undefined> {
     const checkpoints = await this.ready();
     return checkpoints && (await checkpoints.blobs.has(hash)) ? checkpoints.blobs.pathOf(hash) : undefined;
+  }
+
+  /** Where this installation keeps the open store's restore journals (its own storage), or undefined when off. */
+  async journalsFolder(): Promise<string | undefined> {
+    const checkpoints = await this.ready();
+    return checkpoints ? journalDir(checkpoints.stateDir) : undefined;
   }
 
   /** The absolute path of a file key in this workspace. */

@@ -1,7 +1,7 @@
 // Copies the raw `arbor.*` values out of a configuration (VS Code's, or a fake one in tests) for the
 // parsers in settings.ts and the section parsers. Kept free of `vscode` so that which settings layer a
 // value is taken from is unit-tested without an editor.
-// Settings that decide where an API key goes or what runs without asking are `machine` scoped in
+// Settings that decide where an API key goes, or what runs or is written without asking, are `machine` scoped in
 // package.json (docs/reliability.md, threat model): a cloned repository's `.vscode/settings.json` must
 // not set them. The reader enforces that itself, whatever the editor would merge in: it takes only the
 // user value (a remote window's user settings also arrive as the global value) or the default, and
@@ -37,6 +37,10 @@ export const MACHINE_SCOPED_SETTINGS: readonly string[] = [
   'arbor.models',
   'arbor.compaction.remoteEndpoint',
   'arbor.tools.approval',
+  // where sessions and their checkpoint store live, and whether a restore asks: a repository choosing
+  // them could have its own committed files restored into the workspace (docs/reliability.md)
+  'arbor.sessions.directory',
+  'arbor.checkpoints.restore',
 ];
 
 /** The user's value (or the default) of a machine-scoped setting; a repository's value is reported. */
@@ -92,6 +96,6 @@ export function readRawSettings(getConfiguration: GetConfiguration, onIgnored: O
 export function ignoredSettingWarning(setting: string): string {
   return (
     `${setting}: the value in this workspace's settings is ignored; set it in your user settings. ` +
-    'It decides where your API key is sent or what runs without asking, so a repository cannot set it.'
+    'It decides where your API key is sent, or what runs or is written without asking, so a repository cannot set it.'
   );
 }

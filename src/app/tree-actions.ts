@@ -82,10 +82,10 @@ export class TreeActions {
       );
       this.deps.syncLeaf();
       if (!result.cancelled) this.deps.agent()?.refreshFromStore(result.summaryEntry ? [result.summaryEntry] : []);
-      if (result.cancelled && restored?.kind === 'restored') await this.undoRestore(store, targetId);
+      if (result.cancelled && restored?.kind === 'restored') await this.undoRestore(store, targetId, restored.protectedApplied ?? []);
       return restored ? { ...result, files: restored } : result;
     } catch (error) {
-      if (restored?.kind === 'restored') await this.undoRestore(store, targetId);
+      if (restored?.kind === 'restored') await this.undoRestore(store, targetId, restored.protectedApplied ?? []);
       throw error;
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
@@ -125,9 +125,12 @@ export class TreeActions {
     return restored;
   }
 
-  /** The navigation did not happen: the files go back to the leaf's state (outside edits stay kept). */
-  private async undoRestore(store: SessionStore, targetId: string): Promise<void> {
-    const undone = await this.deps.checkpoints.restoreBetween(store, this.filesTargetOf(targetId), store.getLeafId(), new Set());
+  /**
+   * The navigation did not happen: the files go back to the leaf's state (outside edits stay kept). The
+   * protected files the user ticked for the restore are ticked again, so they are put back too.
+   */
+  private async undoRestore(store: SessionStore, targetId: string, ticked: readonly string[]): Promise<void> {
+    const undone = await this.deps.checkpoints.restoreBetween(store, this.filesTargetOf(targetId), store.getLeafId(), new Set(ticked));
     if (undone.kind !== 'restored') this.deps.log?.error(`checkpoints: could not put the files back after a cancelled switch: ${undone.message}`);
   }
 

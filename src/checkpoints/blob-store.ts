@@ -2,7 +2,9 @@
 // content is stored once under its sha256, whatever node or session refers to it, so a hundred turns
 // editing one file cost one copy per distinct content. Blobs are written durably (temp + fsync + rename,
 // src/session/files.ts) before any manifest naming them is appended, so a manifest never names a
-// missing blob.
+// missing blob. A store that lies inside the workspace (the user keeps sessions there) holds files a
+// repository may have committed: `verify` then checks a blob's content against its hash every time it
+// is looked up or used, so a planted blob is never restored (docs/reliability.md).
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -26,7 +28,11 @@ export interface StoreSize {
 export class BlobStore {
   private readonly known = new Set<string>();
 
-  constructor(readonly dir: string) {}
+  /** `verify`: the store's files are untrusted input (a store inside the workspace) */
+  constructor(
+    readonly dir: string,
+    readonly verify = false,
+  ) {}
 
   pathOf(hash: string): string {
     return join(this.dir, 'blobs', hash.slice(0, 2), hash.slice(2));
@@ -48,6 +54,7 @@ export class BlobStore {
   }
 
   async has(hash: string): Promise<boolean> {
+    if (this.verify) return this.verified(hash);
     if (this.known.has(hash)) return true;
     try {
       await stat(this.pathOf(hash));
@@ -56,6 +63,13 @@ export class BlobStore {
     } catch {
       return false;
     }
+  }
+
+  /** True when the blob's content hashes to its name (always, for a store that is not untrusted). */
+  async verified(hash: string): Promise<boolean> {
+    if (!this.verify) return true;
+    const content = await readFile(this.pathOf(hash)).catch(() => undefined);
+    return content !== undefined && hashContent(content) === hash;
   }
 
   async get(hash: string): Promise<Buffer> {

@@ -5,7 +5,10 @@
 // so a restore that died half-way is finished at the next start by applying every step again, then the
 // journal is removed. A step that cannot be applied (its blob is gone) makes the recovery roll every
 // step back to its `before` state instead. Either way the workspace ends as the state before or after
-// the restore, never a mix, and no temp file is left behind.
+// the restore, never a mix, and no temp file is left behind. Journals live in Arbor's own storage (the
+// caller's `stateDir`), never in the sessions folder, which a repository may have committed; recovery
+// leaves every step on a protected path (src/agent/tools/write-policy.ts) alone and names it, and a blob
+// from a store it cannot trust is checked against its hash just before it is written (blob-store.ts).
 import { randomBytes } from 'node:crypto';
 import { closeSync, type BigIntStats } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises';
@@ -34,16 +37,17 @@ export interface Journal {
   steps: JournalStep[];
 }
 
-export function journalDir(storeDir: string): string {
-  return join(storeDir, 'journals');
+/** The journals' folder below `stateDir` (Arbor's own storage for this workspace and store). */
+export function journalDir(stateDir: string): string {
+  return join(stateDir, 'journals');
 }
 
 export function newJournal(fromId: string | null, toId: string | null, steps: JournalStep[]): Journal {
   return { version: 1, id: randomBytes(8).toString('hex'), fromId, toId, steps };
 }
 
-export async function writeJournal(storeDir: string, journal: Journal): Promise<string> {
-  const dir = journalDir(storeDir);
+export async function writeJournal(stateDir: string, journal: Journal): Promise<string> {
+  const dir = journalDir(stateDir);
   await mkdir(dir, { recursive: true });
   const file = join(dir, `${journal.id}.json`);
   await writeFileAtomic(file, [JSON.stringify(journal)]);
@@ -63,7 +67,7 @@ function tempNameOf(absolute: string, journalId: string): string {
  * Puts `state` at `absolute`; applying it twice is the same as once. Returns the file's stat when the
  * write already read it (an in-place overwrite, overwrite.ts). What must reach the disk goes to `sync`.
  */
-export async function applyState(blobs: BlobStore, absolute: string, state: FileState, journalId: string, sync: RestoreSync): Promise<BigIntStats | undefined> {
+export async function applyState(blobs: BlobStore, absolute: string, state: FileState, journalId: string, sync: RestoreSync, inPlace = true): Promise<BigIntStats | undefined> {
   if (state.kind === 'absent') {
     const removed = await unlink(absolute).then(() => true, (error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
@@ -73,8 +77,9 @@ export async function applyState(blobs: BlobStore, absolute: string, state: File
     return undefined;
   }
   if (state.kind !== 'file') throw new Error('a file that was not checkpointed cannot be restored');
+  if (!(await blobs.verified(state.hash))) throw new Error(`the stored content ${state.hash.slice(0, 12)}… does not match its hash`);
   await sync.room();
-  const written = overwriteInPlace(blobs.pathOf(state.hash), state.size, absolute, Boolean(state.exec), (fd, modeChanged) => sync.syncAndClose(fd, modeChanged));
+  const written = inPlace && overwriteInPlace(blobs.pathOf(state.hash), state.size, absolute, Boolean(state.exec), (fd, modeChanged) => sync.syncAndClose(fd, modeChanged));
   if (written) return written;
   await replaceThroughTemp(blobs, absolute, state, tempNameOf(absolute, journalId), sync);
   return undefined;
@@ -113,9 +118,10 @@ function foldersCreated(absolute: string, first: string | undefined, sync: Resto
  * Applies every step's `to` (or `from`, rolling back), a few files at a time: deletions first (a file
  * may have to go before a folder of the same name is created), then writes. The files touched are
  * remembered. `resolved` are the steps' paths as the plan checked them (recovery resolves each key again).
- * Resolves once all of it is on disk (durable.ts): only then may the journal be removed.
+ * Resolves once all of it is on disk (durable.ts): only then may the journal be removed. `whole`: keys
+ * never overwritten in place (protected files: a cut write leaves them old or new, never torn).
  */
-export async function applySteps(files: WorkspaceFiles, journal: Journal, direction: 'to' | 'from', resolved?: readonly string[]): Promise<void> {
+export async function applySteps(files: WorkspaceFiles, journal: Journal, direction: 'to' | 'from', resolved?: readonly string[], whole?: ReadonlySet<FileKey>): Promise<void> {
   const indices = journal.steps.map((_, index) => index);
   const deletes = indices.filter((i) => journal.steps[i]![direction].kind === 'absent');
   const writes = indices.filter((i) => journal.steps[i]![direction].kind !== 'absent');
@@ -126,7 +132,7 @@ export async function applySteps(files: WorkspaceFiles, journal: Journal, direct
         const step = journal.steps[index]!;
         const absolute = resolved?.[index] ?? (await files.resolve(step.key));
         if (absolute === undefined) throw new Error(`${step.key} is not inside the workspace`);
-        const written = await applyState(files.blobs, absolute, step[direction], journal.id, sync);
+        const written = await applyState(files.blobs, absolute, step[direction], journal.id, sync, !whole?.has(step.key));
         await files.remember(absolute, step[direction], written);
       });
     }
@@ -155,11 +161,21 @@ function parseJournal(text: string): Journal | undefined {
   }
 }
 
-export type RecoveredJournal = { file: string; outcome: 'finished' | 'rolled-back' | 'unreadable'; journal?: Journal; error?: string };
+export type RecoveredJournal = {
+  file: string;
+  outcome: 'finished' | 'rolled-back' | 'unreadable';
+  journal?: Journal;
+  error?: string;
+  /** keys of protected files the recovery left as they were (never written at start) */
+  leftAlone?: FileKey[];
+};
 
-/** Finishes (or rolls back) every restore a crash interrupted; call once at start, before any capture. */
-export async function recoverRestores(files: WorkspaceFiles, storeDir: string): Promise<RecoveredJournal[]> {
-  const dir = journalDir(storeDir);
+/**
+ * Finishes (or rolls back) every restore a crash interrupted; call once at start, before any capture.
+ * `stateDir`: Arbor's own storage, where applyRestore wrote the journals (never the sessions folder).
+ */
+export async function recoverRestores(files: WorkspaceFiles, stateDir: string): Promise<RecoveredJournal[]> {
+  const dir = journalDir(stateDir);
   const names = await readdir(dir).catch(() => [] as string[]);
   const out: RecoveredJournal[] = [];
   // A journal whose write was cut before its rename was never in place: no restore step ran after it.
@@ -179,20 +195,36 @@ export async function recoverRestores(files: WorkspaceFiles, storeDir: string): 
   return out;
 }
 
-async function recoverOne(files: WorkspaceFiles, file: string, journal: Journal): Promise<RecoveredJournal> {
+/** The journal without its steps on protected paths (and those keys): recovery never writes them. */
+async function withoutProtected(files: WorkspaceFiles, journal: Journal): Promise<{ journal: Journal; leftAlone: FileKey[] }> {
+  const resolved = await Promise.all(journal.steps.map((step) => files.resolve(step.key)));
+  // Judged together, as the restore that wrote the journal was: files that would make a git folder count.
+  const policy = files.writePolicy(resolved.filter((p, i): p is string => p !== undefined && journal.steps[i]!.to.kind === 'file'));
+  const leftAlone: FileKey[] = [];
+  for (const [index, step] of journal.steps.entries()) {
+    const absolute = resolved[index];
+    const match = absolute === undefined ? undefined : await policy.protectedMatch(absolute, files.locate(step.key)?.rel).catch(() => ({ kind: 'agent' as const, rule: 'unchecked' }));
+    if (match) leftAlone.push(step.key);
+  }
+  return { journal: { ...journal, steps: journal.steps.filter((step) => !leftAlone.includes(step.key)) }, leftAlone };
+}
+
+async function recoverOne(files: WorkspaceFiles, file: string, original: Journal): Promise<RecoveredJournal> {
+  const { journal, leftAlone } = await withoutProtected(files, original);
+  const named = leftAlone.length > 0 ? { leftAlone } : {};
   try {
     await applySteps(files, journal, 'to');
-    await removeTemps(files, journal);
+    await removeTemps(files, original);
     await removeJournal(file);
-    return { file, outcome: 'finished', journal };
+    return { file, outcome: 'finished', journal: original, ...named };
   } catch (error) {
     try {
       await applySteps(files, journal, 'from');
-      await removeTemps(files, journal);
+      await removeTemps(files, original);
       await removeJournal(file);
-      return { file, outcome: 'rolled-back', journal, error: (error as Error).message };
+      return { file, outcome: 'rolled-back', journal: original, error: (error as Error).message, ...named };
     } catch (second) {
-      return { file, outcome: 'unreadable', journal, error: `${(error as Error).message}; rollback: ${(second as Error).message}` };
+      return { file, outcome: 'unreadable', journal: original, error: `${(error as Error).message}; rollback: ${(second as Error).message}`, ...named };
     }
   }
 }

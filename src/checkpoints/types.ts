@@ -42,9 +42,11 @@ export interface CheckpointOptions {
   exclude: readonly string[];
   /** watch the folders of git roots so a `bash` scan asks git about touched paths only (tree-watcher.ts; Linux) */
   watchFolders: boolean;
+  /** more folders whose files a restore treats as protected (Arbor's sessions folder; write-policy.ts) */
+  protectedDirectories: readonly string[];
 }
 
-export const DEFAULT_CHECKPOINT_OPTIONS: CheckpointOptions = { maxFileBytes: 5 * 1024 * 1024, exclude: [], watchFolders: true };
+export const DEFAULT_CHECKPOINT_OPTIONS: CheckpointOptions = { maxFileBytes: 5 * 1024 * 1024, exclude: [], watchFolders: true, protectedDirectories: [] };
 
 export function sameState(a: FileState | undefined, b: FileState | undefined): boolean {
   if (!a || !b) return a === b;

@@ -7,6 +7,7 @@ import { lstat, readFile, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve as resolvePath, sep } from 'node:path';
 import { compileGlob, type GlobMatcher } from '../agent/tools/glob';
 import { isInside, resolveInWorkspace } from '../agent/tools/paths';
+import { WritePolicy } from '../agent/tools/write-policy';
 import type { WorkspaceFolder, WorkspaceRoots } from '../agent/tools/types';
 import type { BlobStore } from './blob-store';
 import type { GitRepo } from './git';
@@ -55,6 +56,14 @@ export class WorkspaceFiles {
     this.excluded = options.exclude.map((glob) => compileGlob(glob));
     this.gitIndexes = new GitScanIndexes(blobs.dir);
     this.watchers = new RootWatchers(options.watchFolders, blobs.dir);
+  }
+
+  /**
+   * The shared file-write policy for one restore plan or recovery (its own folders and Arbor's store
+   * protected); `planned`: real paths of the files the operation creates or replaces.
+   */
+  writePolicy(planned: readonly string[] = []): WritePolicy {
+    return new WritePolicy(this.workspace, { protectedDirectories: [this.blobs.dir, ...this.options.protectedDirectories], planned });
   }
 
   /** Stops the folder watchers (the store is being replaced or the extension stops). */

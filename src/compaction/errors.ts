@@ -21,6 +21,14 @@ export class SummarizationFailed extends Error {
   }
 }
 
+/** The model answered but not with a summary (it called a tool, or wrote nothing): another form may work. */
+export class OffTaskAnswer extends SummarizationFailed {
+  constructor(detail: string) {
+    super(detail);
+    this.name = 'OffTaskAnswer';
+  }
+}
+
 export function isCancellation(error: unknown): boolean {
   return error instanceof CompactionCancelled || (error instanceof Error && error.name === 'AbortError');
 }

@@ -105,12 +105,13 @@ export class AnthropicMessagesProvider implements Provider {
   buildBody(model: ModelInfo, request: StreamRequest) {
     const maxTokens = request.maxTokens ?? model.maxOutputTokens;
     const budget = model.reasoning ? thinkingBudget(request.thinkingLevel, maxTokens) : undefined;
-    const system = toAnthropicSystem(request.systemPrompt);
-    const tools = toAnthropicTools(request.tools);
+    const cache = request.promptCache !== 'none';
+    const system = toAnthropicSystem(request.systemPrompt, cache);
+    const tools = toAnthropicTools(request.tools, cache);
     return {
       model: model.id,
       max_tokens: maxTokens,
-      messages: toAnthropicMessages(request.messages, true, model),
+      messages: toAnthropicMessages(request.messages, cache, model),
       stream: true as const,
       ...(system ? { system } : {}),
       ...(tools ? { tools } : {}),

@@ -46,6 +46,8 @@ export interface StreamRequest {
   toolChoice?: 'auto' | 'none';
   maxTokens?: number;
   thinkingLevel?: ThinkingLevel;
+  /** 'none': no cache breakpoints (a one-off request whose prefix is never sent again: a cache write costs more) */
+  promptCache?: 'none';
   signal?: AbortSignal;
 }
 

@@ -7,7 +7,7 @@ const idSchema = z.string().min(1).max(256);
 const keySchema = z.string().min(1).max(4096);
 const keysSchema = z.array(keySchema).max(10_000);
 
-/** the dialog's files choice: restore them (overwriting only the listed outside-changed files) or not */
+/** the dialog's files choice: restore them (overwriting only the listed outside-changed and protected files the user ticked) or not */
 export const navigateFilesSchema = z.strictObject({ restore: z.boolean(), overwrite: keysSchema });
 export type NavigateFiles = z.infer<typeof navigateFilesSchema>;
 
@@ -25,6 +25,8 @@ export const filesPreviewMessageSchema = z.strictObject({
   changes: z.array(z.strictObject({ key: keySchema, change: z.enum(['added', 'modified', 'deleted']) })).max(10_000),
   /** files changed outside Arbor since Arbor last wrote them: overwritten only when ticked */
   outside: keysSchema,
+  /** protected files (editor settings, git hooks, agent instructions, …): shown apart with a warning, restored only when ticked */
+  protected: z.array(z.strictObject({ key: keySchema, rule: z.string().max(1000) })).max(10_000),
   /** files the switch cannot restore (not checkpointed, content gone, path refused), with the reason worded by the host */
   notRestorable: z.array(z.strictObject({ key: keySchema, reason: z.string().max(1000) })).max(10_000),
   /** the dialog's words, localized by the host (`{0}` in `more` is the number of files not listed) */
@@ -36,6 +38,7 @@ export const filesPreviewMessageSchema = z.strictObject({
     summary: z.string().max(200),
     more: z.string().max(200),
     outside: z.string().max(500),
+    protected: z.string().max(1000),
     notRestorable: z.string().max(500),
     restricted: z.string().max(500),
     added: z.string().max(100),

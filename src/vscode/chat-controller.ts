@@ -10,6 +10,7 @@ import { wireId, wireIdOrNull } from '../present/wire-ids';
 import type { ChatApprovalPrompter } from './approval-prompter';
 import { toItem, toTreeNode, toUiEvent, toUsage } from './chat-items';
 import { handleChatRequest } from './chat-requests';
+import { markPromptSent } from './walkthrough';
 import type { Logger } from './log';
 import { TreePatchBuilder } from './tree-patch';
 import { DraftImages } from './draft-images';
@@ -169,7 +170,17 @@ export class ChatController implements vscode.Disposable {
 
   /** Adds text after the composer's draft (the editor's Add to Chat); true when the webview got it. */
   async addToInput(text: string): Promise<boolean> {
+    // a chat just brought forward reloads first (its hidden content was dropped): wait for its `ready`
+    if (!this.webviewReady && !(await this.handshake(15_000))) return false;
     return this.post({ type: 'editorText', text: text.slice(0, LIMITS.prompt), append: true });
+  }
+
+  /**
+   * The container hid the webview and dropped its content (no retained context): what is posted now is lost
+   * until it is shown again and says `ready`.
+   */
+  contentHidden(): void {
+    this.webviewReady = false;
   }
 
   /** Scrolls the chat to an entry and highlights it (Session Tree selection → Reveal in Chat). */
@@ -314,6 +325,7 @@ export class ChatController implements vscode.Disposable {
   private async handle(message: WebviewToHostMessage): Promise<void> {
     // the user works in this chat: its window got the focus, or they sent something from it
     if (message.type === 'focused' || message.type === 'prompt') this.deps.onFocus?.();
+    if (message.type === 'prompt') markPromptSent();
     if (message.type === 'ready') return this.ready();
     if (message.type === 'focused') return;
     return handleChatRequest(

@@ -165,6 +165,7 @@ export class ChatPanels implements vscode.Disposable, vscode.WebviewPanelSeriali
       }),
       panel.onDidChangeViewState(() => {
         if (panel.active) this.deps.chats.focus(app);
+        if (!panel.visible) chat.contentHidden();
       }),
     ];
     panel.onDidDispose(() => {

@@ -1,9 +1,13 @@
 // The one reader of the `arbor.*` settings, for the app and for every VS Code surface: validates them
 // through the core parsers (src/app/settings.ts). An invalid value gets ONE warning (per distinct
 // message) and its default; a change applies without a reload (the app is told through `onDidChange`).
+// A workspace's value of a user-only setting is dropped by VS Code before Arbor sees it: the workspace's
+// settings files are read too (machineSettingsIn) so that the user is warned once that it is ignored.
+import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { parseArborSettings, type ArborSettings, type RawArborSettings } from '../app/settings';
 import { ignoredSettingWarning, readRawSettings as readRaw } from '../app/settings-read';
+import { machineSettingsIn } from '../app/workspace-settings-file';
 import { detectContextWindow } from '../llm/context-window';
 import type { ModelInfo } from '../llm/types';
 import type { Logger } from './log';
@@ -18,6 +22,7 @@ export class ArborConfig implements vscode.Disposable {
   private readonly warned = new Set<string>();
   private readonly emitter = new vscode.EventEmitter<ArborSettings>();
   private readonly subscription: vscode.Disposable;
+  private readonly watcher: vscode.FileSystemWatcher;
   private local: { url: string; contextWindow?: number; modelId?: string } | undefined;
   private hostModels: readonly ModelInfo[] = [];
   readonly onDidChange = this.emitter.event;
@@ -30,7 +35,32 @@ export class ArborConfig implements vscode.Disposable {
     this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('arbor') || event.affectsConfiguration('files.exclude')) this.reload();
     });
+    this.watcher = vscode.workspace.createFileSystemWatcher('**/.vscode/settings.json');
+    for (const event of [this.watcher.onDidCreate, this.watcher.onDidChange]) event(() => void this.probeWorkspaceFiles());
+    void this.probeWorkspaceFiles();
     void this.detectLocal();
+  }
+
+  /** Warns (once per setting) about user-only settings a workspace's settings files try to set. */
+  private async probeWorkspaceFiles(): Promise<void> {
+    const files: [vscode.Uri, string | undefined][] = (vscode.workspace.workspaceFolders ?? []).map((f) => [vscode.Uri.joinPath(f.uri, '.vscode', 'settings.json'), undefined]);
+    const workspaceFile = vscode.workspace.workspaceFile;
+    if (workspaceFile?.scheme === 'file') files.push([workspaceFile, 'settings']);
+    for (const [uri, key] of files) {
+      if (uri.scheme !== 'file') continue;
+      const text = await readFile(uri.fsPath, 'utf8').catch(() => undefined);
+      if (text !== undefined) this.report(machineSettingsIn(text, key).map(ignoredSettingWarning));
+    }
+  }
+
+  /** Shows each warning once per window (and logs it). */
+  private report(warnings: readonly string[]): void {
+    for (const warning of warnings) {
+      if (this.warned.has(warning)) continue;
+      this.warned.add(warning);
+      this.log.warn(`settings: ${warning}`);
+      this.warn(warning);
+    }
   }
 
   get settings(): ArborSettings {
@@ -54,14 +84,8 @@ export class ArborConfig implements vscode.Disposable {
     }
     raw.hostModels = this.hostModels;
     const parsed = parseArborSettings(raw);
-    const settings = parsed.settings;
-    for (const warning of [...ignored, ...parsed.warnings]) {
-      if (this.warned.has(warning)) continue;
-      this.warned.add(warning);
-      this.log.warn(`settings: ${warning}`);
-      this.warn(warning);
-    }
-    return settings;
+    this.report([...ignored, ...parsed.warnings]);
+    return parsed.settings;
   }
 
   /** The editor's language models changed (src/vscode/language-models.ts): the model list follows. */
@@ -90,6 +114,7 @@ export class ArborConfig implements vscode.Disposable {
 
   dispose(): void {
     this.subscription.dispose();
+    this.watcher.dispose();
     this.emitter.dispose();
   }
 }

@@ -62,19 +62,42 @@ suite('file checkpoints: settings, Show changes, crash recovery, gc (issue #15)'
   test('a restore interrupted by a crash is finished when the store is opened again', async () => {
     const blob = await api.app.checkpoints.blobPath(hashOf('one\n'));
     assert.ok(blob, 'the first turn\'s content is stored');
+    const journals = await api.app.checkpoints.journalsFolder();
+    assert.ok(journals, 'the journals folder of the open store');
     const storeDir = dirname(dirname(dirname(blob)));
+    assert.ok(!journals.startsWith(storeDir), `journals live in Arbor's own storage, not beside the sessions (${journals})`);
     const key = `${vscode.workspace.workspaceFolders![0]!.name}/${FILE}`;
     const state = (text: string) => ({ kind: 'file', hash: hashOf(text), size: Buffer.byteLength(text) });
     // What a crash after the journal was written and before the file was replaced leaves behind.
     const journal = { version: 1, id: randomBytes(8).toString('hex'), fromId: api.app.currentStore!.getLeafId(), toId: replyOf(api, 'one'), steps: [{ key, from: state('two\n'), to: state('one\n') }] };
-    await mkdir(join(storeDir, 'journals'), { recursive: true });
-    await writeFile(join(storeDir, 'journals', `${journal.id}.json`), JSON.stringify(journal));
+    await mkdir(journals, { recursive: true });
+    await writeFile(join(journals, `${journal.id}.json`), JSON.stringify(journal));
     assert.equal(await readFile(workspaceFile(FILE), 'utf8'), 'two\n');
     // A new size cap opens the store again, as the next start does: recovery runs before anything else.
     await config().update('maxFileBytes', 4 * 1024 * 1024, vscode.ConfigurationTarget.Global);
     await api.app.previewSwitchFiles(replyOf(api, 'two'));
     assert.equal(await readFile(workspaceFile(FILE), 'utf8'), 'one\n', 'the interrupted restore was finished');
-    await assert.rejects(readFile(join(storeDir, 'journals', `${journal.id}.json`)), 'the journal is gone');
+    await assert.rejects(readFile(join(journals, `${journal.id}.json`)), 'the journal is gone');
+  });
+
+  test('issue #24: a journal in the sessions folder (where a repository could commit one) is never replayed', async () => {
+    const blob = await api.app.checkpoints.blobPath(hashOf('one\n'));
+    assert.ok(blob);
+    const storeDir = dirname(dirname(dirname(blob)));
+    const key = `${vscode.workspace.workspaceFolders![0]!.name}/${FILE}`;
+    const state = (text: string) => ({ kind: 'file', hash: hashOf(text), size: Buffer.byteLength(text) });
+    const journal = { version: 1, id: randomBytes(8).toString('hex'), fromId: null, toId: null, steps: [{ key, from: state('two\n'), to: state('one\n') }] };
+    const planted = join(storeDir, 'journals', `${journal.id}.json`);
+    await mkdir(dirname(planted), { recursive: true });
+    await writeFile(planted, JSON.stringify(journal));
+    try {
+      await config().update('maxFileBytes', 4 * 1024 * 1024, vscode.ConfigurationTarget.Global);
+      await api.app.previewSwitchFiles(replyOf(api, 'two'));
+      assert.equal(await readFile(workspaceFile(FILE), 'utf8'), 'two\n', 'the file is as it was: the journal was not replayed');
+      assert.equal(await readFile(planted, 'utf8'), JSON.stringify(journal), 'and left where it was');
+    } finally {
+      await rm(planted, { force: true });
+    }
   });
 
   test('deleting a session collects the blobs only it named; blobs other sessions name stay', async () => {

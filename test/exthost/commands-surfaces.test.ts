@@ -2,7 +2,7 @@
 // vscode.window stubbed: good paths, bad input (empty instructions, unknown ids, no session, cancelled
 // pickers), failures and cancellations that must leave the session where it was.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { parseArborSettings } from '../../src/app/settings';
@@ -372,6 +372,29 @@ suite('surfaces: commands', () => {
       assert.equal(await exportSession.run(depsFor(app)), undefined, 'dismissed format picker');
     } finally {
       ui.restore();
+    }
+  });
+
+  test('issue #24: Export Session asks before replacing a protected file (AGENTS.md), like every other writer', async () => {
+    const app = await twoBranchApp();
+    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const agents = join(folder, 'AGENTS.md');
+    const previous = existsSync(agents) ? readFileSync(agents, 'utf8') : undefined;
+    writeFileSync(agents, '# rules\n');
+    let answer: string | undefined;
+    const ui = stubWindow({ showWarningMessage: () => answer });
+    try {
+      assert.equal(await exportSession.run(depsFor(app), undefined, vscode.Uri.file(agents), 'md'), undefined, 'declined');
+      assert.equal(readFileSync(agents, 'utf8'), '# rules\n', 'not written without a yes');
+      assert.ok(ui.messages.some((m) => m.level === 'warning' && m.text.includes('AGENTS.md')), JSON.stringify(ui.messages));
+      answer = 'Export Anyway';
+      assert.ok(await exportSession.run(depsFor(app), undefined, vscode.Uri.file(agents), 'md'));
+      assert.match(readFileSync(agents, 'utf8'), /## User/, 'written once confirmed');
+    } finally {
+      ui.restore();
+      if (previous === undefined) rmSync(agents, { force: true });
+      else writeFileSync(agents, previous);
+      for (const name of readdirSync(folder).filter((f) => f.startsWith('AGENTS.md.') && f.endsWith('.bak'))) rmSync(join(folder, name), { force: true });
     }
   });
 

@@ -84,6 +84,7 @@ suite('idle compaction wiring (extension host)', () => {
     const settings = (): ArborSettings => ({ ...api.config.settings, compaction });
     const app = new ArborApp({
       sessionsDir: () => dir,
+      journalsDir: () => join(dir, 'own-storage'),
       workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
       trusted: () => true,
       settings,
@@ -146,6 +147,7 @@ suite('idle compaction wiring (extension host)', () => {
     const compaction: CompactionSettings = { ...api.config.settings.compaction, idleEnabled: true, idleThresholdTokens: 1, remoteEnabled: false };
     const app = new ArborApp({
       sessionsDir: () => dir,
+      journalsDir: () => join(dir, 'own-storage'),
       workspaceRoots: [],
       trusted: () => true,
       settings: () => ({ ...api.config.settings, compaction }),

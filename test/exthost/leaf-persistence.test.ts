@@ -56,6 +56,7 @@ function appLikeActivate(api: ArborApi, sessionsDir: string, memento: vscode.Mem
   const roots = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
   return new ArborApp({
     sessionsDir: () => sessionsDir,
+    journalsDir: () => join(sessionsDir, '..', 'own-storage'),
     workspaceRoots: roots,
     trusted: () => vscode.workspace.isTrusted,
     settings: () => api.config.settings,

@@ -109,6 +109,25 @@ export function chatFrame(page) {
     .contentFrame();
 }
 
+/** The Arbor webviews in the editor area (not the side bar), left to right, as their inner documents. */
+export async function editorChats(page, count) {
+  const frames = page.locator('iframe.webview.ready[src*="extensionId=arbor-dev.arbor"]:visible');
+  const sidebarRight = await page.locator('#workbench\\.parts\\.sidebar').evaluate((e) => (e.offsetParent ? e.getBoundingClientRect().right : 0)).catch(() => 0);
+  for (let attempt = 0; attempt < 60; attempt++) {
+    const boxes = [];
+    for (let i = 0; i < (await frames.count()); i++) {
+      const box = await frames.nth(i).boundingBox();
+      if (box && box.x >= sidebarRight - 1 && box.width > 0) boxes.push({ i, box });
+    }
+    if (boxes.length >= count) {
+      boxes.sort((a, b) => a.box.x - b.box.x);
+      return boxes.map(({ i, box }) => ({ box, doc: frames.nth(i).contentFrame().locator('iframe#active-frame').contentFrame() }));
+    }
+    await page.waitForTimeout(500);
+  }
+  throw new Error(`expected ${count} Arbor chat(s) in the editor area`);
+}
+
 /**
  * The chat document once the webview finished the ready -> state handshake. `openContainer: false` for
  * tests whose point is that something else (a command) revealed the chat.

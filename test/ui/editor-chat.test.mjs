@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clickMenuItem, expandPane, openWorkbench, readyChat, runCommand, screenshot, setColorTheme, sidebarPane } from '../harness/browser.mjs';
+import { clickMenuItem, editorChats, expandPane, openWorkbench, readyChat, runCommand, screenshot, setColorTheme, sidebarPane } from '../harness/browser.mjs';
 import { seedEntries } from '../harness/seed-entries.mjs';
 import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 
@@ -26,25 +26,6 @@ const header = { type: 'session', version: 3, id: 'ui-editor', timestamp: at(), 
 writeFileSync(join(sessionsDir, '2025-04-01T09-00-00-000Z_ui-editor.jsonl'), [header, ...entries].map((e) => JSON.stringify(e)).join('\n') + '\n');
 
 const { wb, llm } = useFakeLlmWorkbench('editor-chat', { sessionsDir });
-
-/** The Arbor webviews in the editor area (not the side bar), left to right, as their inner documents. */
-async function editorChats(page, count) {
-  const frames = page.locator('iframe.webview.ready[src*="extensionId=arbor-dev.arbor"]:visible');
-  const sidebarRight = await page.locator('#workbench\\.parts\\.sidebar').evaluate((e) => (e.offsetParent ? e.getBoundingClientRect().right : 0)).catch(() => 0);
-  for (let attempt = 0; attempt < 60; attempt++) {
-    const boxes = [];
-    for (let i = 0; i < (await frames.count()); i++) {
-      const box = await frames.nth(i).boundingBox();
-      if (box && box.x >= sidebarRight - 1 && box.width > 0) boxes.push({ i, box });
-    }
-    if (boxes.length >= count) {
-      boxes.sort((a, b) => a.box.x - b.box.x);
-      return boxes.map(({ i, box }) => ({ box, doc: frames.nth(i).contentFrame().locator('iframe#active-frame').contentFrame() }));
-    }
-    await page.waitForTimeout(500);
-  }
-  throw new Error(`expected ${count} Arbor chat(s) in the editor area`);
-}
 
 async function send(chat, text) {
   const input = chat.locator('#prompt-input textarea');

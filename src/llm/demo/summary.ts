@@ -5,7 +5,7 @@
 // leak into the next one's "In Progress". The recap request gets a recap, the split-turn request its own
 // sections, so no reply shows another prompt's headings or tags.
 
-function bullets(items: string[], empty = '(none)'): string {
+export function bullets(items: string[], empty = '(none)'): string {
   return items.length ? items.map((i) => `- ${i}`).join('\n') : empty;
 }
 

@@ -2,12 +2,11 @@
 // opens "Show changes", and turns the dialog's choice into navigate options. A navigate without a files
 // choice (the dialog was not shown, Continue from before a compaction) asks natively, like the Session
 // Tree does (files-choice.ts).
-import * as vscode from 'vscode';
 import type { ArborApp } from '../../app';
 import type { FileState, RestorePlan } from '../../checkpoints';
 import type { FilesPreviewMessage, NavigateFiles } from '../../protocol';
-import { askFilesDecision, planRows, type FilesDecision } from './files-choice';
-import { showFileChanges } from './file-diff';
+import { askFilesDecision, type FilesDecision } from './files-choice';
+import { showSwitchDiff } from './switch-diff';
 import { dialogText, notRestorableReason } from './files-text';
 
 function changeOf(current: FileState, target: FileState): 'added' | 'modified' | 'deleted' {
@@ -18,7 +17,7 @@ function changeOf(current: FileState, target: FileState): 'added' | 'modified' |
 /** The `filesPreview` answer for the dialog (`wireTargetId`: the id as the webview knows it). */
 export async function filesPreviewFor(app: ArborApp, targetId: string, wireTargetId: string): Promise<FilesPreviewMessage> {
   const preview = await app.previewSwitchFiles(targetId);
-  const plan: RestorePlan = preview?.plan ?? { fromId: null, toId: null, changes: [], outsideChanges: [], notRestorable: [] };
+  const plan: RestorePlan = preview?.plan ?? { fromId: null, toId: null, changes: [], outsideChanges: [], protectedChanges: [], notRestorable: [] };
   return {
     type: 'filesPreview',
     targetId: wireTargetId,
@@ -27,6 +26,7 @@ export async function filesPreviewFor(app: ArborApp, targetId: string, wireTarge
     mode: app.checkpoints.settings.restore,
     changes: plan.changes.map((c) => ({ key: c.key, change: changeOf(c.current, c.target) })),
     outside: plan.outsideChanges.map((c) => c.key),
+    protected: plan.protectedChanges.map((c) => ({ key: c.key, rule: c.match.rule.slice(0, 1000) })),
     notRestorable: plan.notRestorable.map((n) => ({ key: n.key, reason: notRestorableReason(n.why).slice(0, 1000) })),
     text: dialogText(plan),
   };
@@ -41,5 +41,5 @@ export async function filesDecisionFor(app: ArborApp, targetId: string, files: N
 /** "Show changes" from the dialog: the files the switch would change, as one diff. */
 export async function showSwitchChanges(app: ArborApp, targetId: string): Promise<void> {
   const preview = await app.previewSwitchFiles(targetId);
-  if (preview) await showFileChanges(vscode.l10n.t('Files this switch changes'), planRows(preview.plan));
+  if (preview) await showSwitchDiff(preview.plan);
 }

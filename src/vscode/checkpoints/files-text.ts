@@ -33,6 +33,11 @@ export function cannotRestoreHeading(count: number): string {
   return count === 1 ? vscode.l10n.t('1 file cannot be restored') : vscode.l10n.t('{0} files cannot be restored', count);
 }
 
+/** The warning above the protected files of a restore (the dialog and the native pick say the same). */
+export function protectedWarning(): string {
+  return vscode.l10n.t('Protected files — git, VS Code or another agent act on these (hooks, tasks, settings, instructions). They come from the session file: tick one only if you trust it, otherwise it is kept:');
+}
+
 /** The webview dialog's labels for `plan`. */
 export function dialogText(plan: RestorePlan): FilesPreviewMessage['text'] {
   return {
@@ -43,6 +48,7 @@ export function dialogText(plan: RestorePlan): FilesPreviewMessage['text'] {
     summary: filesWillChange(plan.changes.length + plan.outsideChanges.length),
     more: vscode.l10n.t('and {0} more', '{0}'),
     outside: vscode.l10n.t('Changed outside Arbor — tick to overwrite, otherwise kept:'),
+    protected: protectedWarning(),
     notRestorable: `${cannotRestoreHeading(plan.notRestorable.length)}:`,
     restricted: vscode.l10n.t('Files are not restored in Restricted Mode; only the conversation moves.'),
     added: vscode.l10n.t('added'),

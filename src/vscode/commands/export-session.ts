@@ -1,8 +1,11 @@
 // "Arbor: Export Session…": the root→current conversation as Markdown or HTML, to a file picked with a
 // save dialog. From the Sessions view it exports that session's file (opened read-only). An existing
-// target is backed up before it is replaced. The renderers are the CLI's (`arbor-session export`).
+// target is backed up before it is replaced; a protected target (the shared file-write policy,
+// src/agent/tools/write-policy.ts: `AGENTS.md`, `.vscode/`, git hooks, …) or one with several hard links is
+// written only after a modal question. The renderers are the CLI's (`arbor-session export`).
 import { copyFile, stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
+import { WritePolicy } from '../../agent/tools/write-policy';
 import { exportSession } from '../../cli/commands/export';
 import { timestampForFileName } from '../../session/files';
 import { SessionStore } from '../../session/store';
@@ -30,6 +33,21 @@ async function backupIfExists(path: string): Promise<string | undefined> {
   const backup = `${path}.${timestampForFileName()}.bak`;
   await copyFile(path, backup);
   return backup;
+}
+
+/** Asks before exporting over a protected file or a hard link (the same rule as the tools' write); true: go on. */
+async function confirmTarget(uri: vscode.Uri): Promise<boolean> {
+  if (uri.scheme !== 'file') return true;
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ name: f.name, path: f.uri.fsPath }));
+  const verdict = await new WritePolicy({ folders }).judge(uri.fsPath).catch(() => undefined);
+  const reasons = [
+    ...(verdict?.protected ? [vscode.l10n.t('It is a protected file ({0}): git, VS Code or an agent act on it.', verdict.protected.rule)] : []),
+    ...(verdict && verdict.hardLinks > 1 ? [vscode.l10n.t('It has {0} hard links: the other paths would change too.', verdict.hardLinks)] : []),
+  ];
+  if (reasons.length === 0) return true;
+  const replace = vscode.l10n.t('Export Anyway');
+  const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Export the session to {0}?', uri.fsPath), { modal: true, detail: reasons.join('\n') }, replace);
+  return answer === replace;
 }
 
 /** The notice after an export, with Open (the exported file in an editor). */
@@ -67,7 +85,7 @@ export async function run(deps: SurfaceDeps, arg?: unknown, target?: vscode.Uri,
       ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, `${name}.${format}`) } : {}),
       filters: format === 'md' ? { Markdown: ['md'] } : { HTML: ['html', 'htm'] },
     }));
-  if (!uri) return undefined;
+  if (!uri || !(await confirmTarget(uri))) return undefined;
   try {
     const text = exportSession(store, store.getLeafId(), format);
     const backup = uri.scheme === 'file' ? await backupIfExists(uri.fsPath) : undefined;

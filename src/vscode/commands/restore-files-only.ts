@@ -1,9 +1,10 @@
 // "Restore Files Only" (Session Tree): the files come back to this node's state while the conversation
-// stays where it is. Files changed outside Arbor are listed for a per-file choice; nothing runs in
-// Restricted Mode.
+// stays where it is. Files changed outside Arbor, and protected files (with a warning), are listed for
+// a per-file choice, none ticked; nothing runs in Restricted Mode.
 import * as vscode from 'vscode';
 import type { FilesRestoreResult } from '../../app/checkpoint-service';
-import { askOverwrite, hasFileWork, planRows } from '../checkpoints/files-choice';
+import { askOverwrite, hasFileWork } from '../checkpoints/files-choice';
+import { planRows } from '../checkpoints/switch-diff';
 import { showFileChanges } from '../checkpoints/file-diff';
 import { reportFiles } from './branch-switch';
 import { entryIdFrom, errorText, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
@@ -23,7 +24,7 @@ export async function run(deps: SurfaceDeps, arg?: unknown): Promise<FilesRestor
     void vscode.window.showInformationMessage(vscode.l10n.t('The files already match this point.'));
     return undefined;
   }
-  if (!(await confirm(preview.plan.changes.length + preview.plan.outsideChanges.length, () => showFileChanges(vscode.l10n.t('Files this restore changes'), planRows(preview.plan))))) return undefined;
+  if (!(await confirm(preview.plan.changes.length + preview.plan.outsideChanges.length + preview.plan.protectedChanges.length, () => showFileChanges(vscode.l10n.t('Files this restore changes'), planRows(preview.plan))))) return undefined;
   const overwrite = await askOverwrite(preview.plan);
   if (!overwrite) return undefined;
   try {

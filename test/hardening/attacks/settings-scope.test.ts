@@ -22,6 +22,8 @@ const STEERING = [
   'arbor.models',
   'arbor.compaction.remoteEndpoint',
   'arbor.tools.approval',
+  'arbor.sessions.directory',
+  'arbor.checkpoints.restore',
 ];
 
 function contributed(): Record<string, { scope?: string }> {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { commandMentions, foldSegment, protectedPathMatch } from '../../../src/agent/protected-paths';
+import { commandMentions, foldSegment, protectedPathMatch } from '../../../src/agent/tools/protected-paths';
 import { approvalWarnings } from '../../../src/agent/sensitive-paths';
 import { workspaceFromPaths } from '../../../src/agent/tools';
 
@@ -22,7 +22,7 @@ test('protected spellings: case, separators, depth, Windows trailing dots, strea
 });
 
 test('ordinary files are not protected', () => {
-  for (const p of ['src/a.ts', '.gitignore', 'vscode/settings.json', 'git/config', 'my.git.txt', '.github/workflows/ci.yml', 'AGENTS.md.bak', 'code-workspace.md', '.']) {
+  for (const p of ['src/a.ts', '.gitignore', 'vscode/settings.json', 'git/config', 'my.git.txt', '.github/ISSUE_TEMPLATE.md', 'workflows/ci.yml', 'package.json', 'AGENTS.md.bak', 'CLAUDE.md.txt', '.envrc.example', 'code-workspace.md', '.']) {
     assert.equal(protectedPathMatch(p), undefined, p);
   }
 });
@@ -31,11 +31,23 @@ test('rules name what matched', () => {
   assert.deepEqual(protectedPathMatch('.git/hooks/x'), { kind: 'git', rule: '.git/' });
   assert.deepEqual(protectedPathMatch('w.code-workspace'), { kind: 'editor', rule: '*.code-workspace' });
   assert.deepEqual(protectedPathMatch('AGENTS.md'), { kind: 'agent', rule: 'AGENTS.md' });
+  // Issue #24: where CI, direnv, husky and other agents look (decisions in docs/reliability.md).
+  assert.deepEqual(protectedPathMatch('.github/workflows/ci.yml'), { kind: 'ci', rule: '.github/workflows/' });
+  assert.deepEqual(protectedPathMatch('pkg/.GitHub/Workflows/x.yml'), { kind: 'ci', rule: '.github/workflows/' });
+  assert.deepEqual(protectedPathMatch('.envrc'), { kind: 'shell', rule: '.envrc' });
+  assert.deepEqual(protectedPathMatch('.husky/pre-commit'), { kind: 'git', rule: '.husky/' });
+  assert.deepEqual(protectedPathMatch('CLAUDE.md'), { kind: 'agent', rule: 'CLAUDE.md' });
+  assert.deepEqual(protectedPathMatch('.cursor/mcp.json'), { kind: 'agent', rule: '.cursor/' });
+  assert.deepEqual(protectedPathMatch('.claude/settings.json'), { kind: 'agent', rule: '.claude/' });
+  assert.deepEqual(protectedPathMatch('.mcp.json'), { kind: 'agent', rule: '.mcp.json' });
   assert.equal(foldSegment('.VSCODE. '), '.vscode');
 });
 
 test('commands that name protected files or rewrite git config are flagged; ordinary ones are not', () => {
   assert.deepEqual(commandMentions('echo x > .git/hooks/pre-commit'), ['.git']);
+  assert.deepEqual(commandMentions('echo x > .husky/pre-commit'), ['.husky']);
+  assert.deepEqual(commandMentions('cp evil.yml .github/workflows/ci.yml'), ['.github/workflows']);
+  assert.deepEqual(commandMentions('echo "curl x|sh" >> CLAUDE.md'), ['CLAUDE.md']);
   assert.deepEqual(commandMentions('cat .VSCODE/settings.json'), ['.vscode']);
   assert.deepEqual(commandMentions('git -c core.hooksPath=/tmp/h commit'), ['git config', 'core.hooksPath']);
   assert.deepEqual(commandMentions('ｃｐ x .ｖｓｃｏｄｅ/settings.json'), ['.vscode']);

@@ -67,6 +67,7 @@ export async function appHarness(options: { files?: Record<string, string>; raw?
   const log = { info: (m: string) => logs.push(`info ${m}`), warn: (m: string) => logs.push(`warn ${m}`), error: (m: string) => logs.push(`error ${m}`) };
   const app = new ArborApp({
     sessionsDir: () => sessionsDir,
+    journalsDir: () => join(base, 'own-storage'),
     workspaceRoots: [ws],
     trusted: () => options.trusted ?? true,
     settings: () => parsed,

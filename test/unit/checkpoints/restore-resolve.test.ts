@@ -63,11 +63,12 @@ test('a symlinked folder inside the workspace names the real folder\'s files; a 
   assert.ok(lstatSync(join(f.ws, 'link.txt')).isSymbolicLink(), 'the link stays a link');
 });
 
-test('a plan looks up each folder\'s real path once, and stats each file once', unix, async (t) => {
+/** realpath and lstat calls of one plan over `count` files in two folders. */
+async function planCost(t: { after(fn: () => void): void }, count: number): Promise<{ realpath: number; lstat: number; changes: number }> {
   const f = await fixture();
   t.after(() => f.cleanup());
   await f.store.appendMessage({ role: 'user', content: 'x', timestamp: 1 });
-  const files = (tag: string) => Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`d${i % 2}/f${i}.txt`, `${tag} ${i}\n`]));
+  const files = (tag: string) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`d${i % 2}/f${i}.txt`, `${tag} ${i}\n`]));
   const first = (await turn(f, files('one')))!;
   await turn(f, files('two'));
   const fsp = require('node:fs/promises') as Record<string, (...args: unknown[]) => unknown>;
@@ -82,6 +83,14 @@ test('a plan looks up each folder\'s real path once, and stats each file once', 
   t.after(() => Object.assign(fsp, originals));
   const plan = await planRestore(f.cp.files, f.store, f.store.getLeafId(), first);
   Object.assign(fsp, originals);
-  assert.equal(plan.changes.length, 20);
-  assert.deepEqual(counts, { realpath: 2, lstat: 20 }, 'one realpath per folder, one lstat per file');
+  return { ...counts, changes: plan.changes.length };
+}
+
+test('a plan looks up each folder\'s real path once, and stats each file once', unix, async (t) => {
+  // The write policy's look-ups (workspace roots, git folders above each folder) are per folder, not per file.
+  const small = await planCost(t, 20);
+  const large = await planCost(t, 40);
+  assert.equal(small.changes, 20);
+  assert.equal(large.changes, 40);
+  assert.deepEqual({ realpath: large.realpath - small.realpath, lstat: large.lstat - small.lstat }, { realpath: 0, lstat: 20 }, 'twenty more files: no more realpath, one lstat each');
 });

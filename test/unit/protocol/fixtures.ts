@@ -189,10 +189,10 @@ export const validHostMessages: HostToWebviewMessage[] = [
   { type: 'navigationProgress', targetId: 'u1', state: 'failed', message: 'provider down' },
   {
     type: 'filesPreview', targetId: 'u1', restorable: true, differ: true, mode: 'ask',
-    changes: [{ key: 'ws/notes.txt', change: 'modified' }], outside: ['ws/other.txt'], notRestorable: [{ key: 'ws/big.bin', reason: 'over the size cap' }],
+    changes: [{ key: 'ws/notes.txt', change: 'modified' }], outside: ['ws/other.txt'], protected: [{ key: 'ws/.vscode/tasks.json', rule: '.vscode/' }], notRestorable: [{ key: 'ws/big.bin', reason: 'over the size cap' }],
     text: {
       legend: 'Files', restore: 'Conversation and files', keep: 'Conversation only', show: 'Show changes', summary: '1 file will change', more: 'and {0} more',
-      outside: 'Changed outside Arbor', notRestorable: 'Cannot be restored:', restricted: 'Restricted Mode', added: 'added', modified: 'modified', deleted: 'deleted',
+      outside: 'Changed outside Arbor', protected: 'Protected files', notRestorable: 'Cannot be restored:', restricted: 'Restricted Mode', added: 'added', modified: 'modified', deleted: 'deleted',
     },
   },
   { type: 'editorText', text: 'hi' },
