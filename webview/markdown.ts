@@ -1,41 +1,10 @@
-// Markdown rendering for messages and summaries: markdown-it with raw HTML off (model output is never
-// trusted as HTML), links linkified and opened by VS Code, fenced code wrapped with a language label and
-// Copy / Insert buttons (handled by delegation in actions.ts through data-action attributes). A message
-// over the guard's limits (markdown-guard.ts) is shown as plain text with "Show as Markdown" instead.
-import MarkdownIt from 'markdown-it';
+// Markdown in the page: the HTML of ./markdown-render.ts for messages and summaries; a message over the
+// guard's limits (markdown-guard.ts) is shown as plain text with "Show as Markdown" instead.
+import { renderMarkdown } from './markdown-render';
 import type { MarkdownWords } from '../src/protocol';
 import { el } from './dom';
 import { markdownGuard } from './markdown-guard';
 
-const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
-
-md.renderer.rules.fence = (tokens, idx) => {
-  const token = tokens[idx]!;
-  const language = token.info.trim().split(/\s+/)[0] ?? '';
-  const code = md.utils.escapeHtml(token.content);
-  const lang = md.utils.escapeHtml(language || 'text');
-  return (
-    `<div class="code-block" data-lang="${lang}">` +
-    `<div class="code-head"><span class="code-lang">${lang}</span>` +
-    `<span class="code-actions">` +
-    `<button type="button" class="link-btn" data-action="copyCode" title="Copy the code">Copy</button>` +
-    `<button type="button" class="link-btn" data-action="insertCode" title="Insert the code at the cursor in the active editor">Insert</button>` +
-    `</span></div>` +
-    `<pre><code>${code}</code></pre></div>`
-  );
-};
-
-// Links: keep them real anchors (VS Code opens http(s) links from webviews externally) but never
-// javascript: or data: — markdown-it's validateLink already refuses those; add rel for safety.
-const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
-md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
-  tokens[idx]!.attrSet('rel', 'noopener noreferrer');
-  return defaultLinkOpen(tokens, idx, options, env, self);
-};
-
-export function renderMarkdown(text: string): string {
-  return md.render(text);
-}
 
 /** The guard's words until the host sends its localized ones (ChatState.markdownWords). */
 let words: MarkdownWords = {
@@ -70,3 +39,5 @@ export function showAsMarkdown(target: HTMLElement, text: string): void {
   target.classList.remove('markdown-guarded');
   target.innerHTML = renderMarkdown(text);
 }
+
+export { renderMarkdown };

@@ -87,7 +87,7 @@ export interface TurnCheckpoints extends ToolCheckpoints {
 
 export interface CompactOptions {
   /** preview-and-edit: return the result to save (maybe edited) or undefined to cancel */
-  review?: (result: CompactionResult, preparation: CompactionPreparation) => Promise<CompactionResult | undefined>;
+  review?: (result: CompactionResult, preparation: CompactionPreparation, signal?: AbortSignal) => Promise<CompactionResult | undefined>;
   /** "Compact Up To Here": keep the path from this entry on (see prepareCompactionAt) */
   keepFrom?: string;
   /** manual handoff: a handoff document seeds a new session, whatever `arbor.compaction.strategy` says */

@@ -2,7 +2,7 @@
 // threshold/idle maintenance", reference §3.3). Pure decisions over the live context messages; the
 // session runs them. Work is proportional to the messages since the newest usage, never the session.
 import type { AgentMessage, AssistantMessage } from '../core/messages';
-import { calculateContextTokens, hasValidUsage, promptTokens } from '../compaction';
+import { calculateContextTokens, estimatedContextTokens, hasValidUsage, promptTokens } from '../compaction';
 import { isContextOverflow } from '../llm/overflow';
 import type { ModelInfo } from '../llm/types';
 
@@ -86,5 +86,5 @@ export function contextTokensOf(
     for (let i = live.index + 1; i < messages.length; i++) contextTokens += estimate(messages[i]!);
     return { contextTokens, estimatedTokens: contextTokens };
   }
-  return { contextTokens: null, estimatedTokens: messages.reduce((sum, message) => sum + estimate(message), fixedOverheadTokens()) };
+  return { contextTokens: null, estimatedTokens: estimatedContextTokens(messages, estimate, fixedOverheadTokens()) };
 }

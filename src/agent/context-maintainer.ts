@@ -4,12 +4,10 @@
 // a run, between tool-loop steps, before a prompt), ask first (warnBeforeAuto) and hand off; the
 // compaction runner (src/compaction/runner.ts) runs the chosen strategy and returns a typed outcome.
 // The agent session is its host: the store, the model, events and persistence.
-import { dirname } from 'node:path';
 import type { AgentMessage, AssistantMessage, CustomMessage } from '../core/messages';
 import {
   CompactionRunner,
   DEFAULT_PRUNE_CONFIG,
-  HANDOFF_CUSTOM_TYPE,
   OVERFLOW_GIVE_UP_MESSAGE,
   OverflowGuard,
   applyPruning,
@@ -23,12 +21,13 @@ import {
   type RunOptions,
 } from '../compaction';
 import type { ModelInfo } from '../llm/types';
-import { SessionStore } from '../session/store';
+import type { SessionStore } from '../session/store';
 import { BackgroundCompaction } from './background-compaction';
 import { CompactionDeferral, type AutoCompactionQuestion, type CompactionConfirmer } from './auto-compaction-confirm';
 import { newestLiveUsage, replyContextTokens, type Recovery } from './compaction-triggers';
 import { choosePromotion, configuredPromotions, promotionNotice, type PromotionTrigger } from './context-promotion';
 import type { AgentEvent } from './events';
+import { startHandoffSession } from './handoff-session';
 
 export const AUTO_CONTINUE_CUSTOM_TYPE = 'auto-continue';
 
@@ -135,7 +134,7 @@ export class ContextMaintainer {
     if (isDone(outcome)) return signal.aborted ? 'reported' : 'retry';
     if (this.host.store().getEntry(entryId)) this.host.store().branch(entryId);
     // A short session cut off at the output limit is a normal stop: the user may continue it.
-    if (kind === 'length' && outcome.status === 'skipped' && outcome.why === 'nothing-to-compact') return 'none';
+    if (kind === 'length' && outcome.status === 'skipped' && (outcome.why === 'nothing-to-compact' || outcome.why === 'would-not-shrink')) return 'none';
     this.reportFailure(outcome, kind);
     return 'reported';
   }
@@ -322,7 +321,7 @@ export class ContextMaintainer {
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
-    if (outcome.status === 'handoff') await this.startHandoffSession(outcome.content);
+    if (outcome.status === 'handoff') await startHandoffSession(this.host, outcome.document, outcome.content);
     if (isDone(outcome)) this.host.refresh();
     return outcome;
   }
@@ -337,21 +336,6 @@ export class ContextMaintainer {
     } else if (outcome.status === 'skipped' && outcome.why !== 'already-compacted') {
       this.host.log?.(`compaction skipped: ${outcome.message}`);
     }
-  }
-
-  /** Handoff strategy: the document seeds a new session as a visible custom message. */
-  private async startHandoffSession(content: string): Promise<void> {
-    const previous = this.host.store();
-    const next = this.host.createHandoffSession
-      ? await this.host.createHandoffSession(previous)
-      : await SessionStore.create({ dir: dirname(previous.file), cwd: previous.header.cwd, parentSession: previous.file });
-    const thinkingLevel = previous.buildContext().thinkingLevel;
-    await next.appendModelChange(this.host.model().provider, this.host.model().id);
-    if (thinkingLevel !== 'off') await next.appendThinkingLevelChange(thinkingLevel);
-    this.host.replaceStore(next);
-    this.host.emit({ type: 'session_replaced', previousFile: previous.file, file: next.file });
-    const handoff: CustomMessage = { role: 'custom', customType: HANDOFF_CUSTOM_TYPE, content, display: true, timestamp: this.host.now() };
-    await this.host.persist(handoff);
   }
 
   /**

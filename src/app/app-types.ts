@@ -159,7 +159,7 @@ export interface InsertSummaryOptions {
   signal?: AbortSignal;
 }
 
-export type CompactReview = (result: CompactionResult, preparation: CompactionPreparation) => Promise<CompactionResult | undefined>;
+export type CompactReview = (result: CompactionResult, preparation: CompactionPreparation, signal?: AbortSignal) => Promise<CompactionResult | undefined>;
 
 export interface CompactAppOptions {
   /**

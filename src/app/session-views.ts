@@ -2,6 +2,7 @@
 // active path (a tail, or a page before an entry), the branch totals and the first user message, all kept
 // in step with appends and reloads without walking the session per turn. One per session the app has
 // open; it turns store changes into `AppChange`s and hands them to the app's emitter.
+import { stageStartIds } from '../branch/stage';
 import { pinChangeOf } from '../session/pins';
 import { userContentText } from '../core/messages';
 import type { SessionEntry } from '../session/entries';
@@ -47,6 +48,7 @@ function replyUsage(entry: SessionEntry): { cost: number; tokens: number } {
 }
 
 export class SessionViews {
+  private stageCache: { key: string; ids: Set<string> } | undefined;
   private tree: TreeIndex;
   /** the conversation's leaf as the UI last heard it; appends onto it are "appended", others "reset" */
   private conversationLeaf: string | null;
@@ -223,9 +225,17 @@ export class SessionViews {
     return view;
   }
 
+  /** Where "Summarize from Here" can start on the active path (the command's predicate), once per leaf. */
+  private stageStarts(): Set<string> {
+    const key = `${this.store.getLeafId() ?? ''}:${this.store.entryCount}`;
+    if (this.stageCache?.key !== key) this.stageCache = { key, ids: stageStartIds(this.store.getBranch()) };
+    return this.stageCache.ids;
+  }
+
   private decorate(view: ConversationEntry): void {
     if (view.problems) this.store.notePartlyShown(view.id, view.problems);
     if (this.tree.isPinned(view.id)) view.pinned = true;
+    if (this.stageStarts().has(view.id)) view.stageStart = true;
     if (view.kind === 'compaction' && view.reason === undefined) {
       const reason = this.deps.compactionReasons.get(view.id);
       if (reason) view.reason = reason;

@@ -55,14 +55,43 @@ export interface StagePlan {
 
 export type StagePlanResult = { status: 'planned'; plan: StagePlan } | Extract<StageOutcome, { status: 'refused' }>;
 
+/**
+ * Where on `path` a stage can start (inclusive indices; none when `from > to`): after the newest compaction
+ * (a stage cannot contain one) and no later than the newest entry that carries a message (something must
+ * be summarized). `planStage` refuses every other start, and the menus and the chat offer "Summarize from
+ * Here" on exactly these (`stageStartIds`): one predicate for the command and for where it is offered.
+ */
+export function stageStartRange(path: readonly SessionEntry[]): { from: number; to: number } {
+  let from = 0;
+  let to = -1;
+  for (let i = path.length - 1; i >= 0; i--) {
+    const entry = path[i]!;
+    if (entry.type === 'compaction') {
+      from = i + 1;
+      break;
+    }
+    if (to === -1 && branchMessageOf(entry) !== undefined) to = i;
+  }
+  return { from, to };
+}
+
+/** The ids of `path` a stage can start at (see `stageStartRange`). */
+export function stageStartIds(path: readonly SessionEntry[]): Set<string> {
+  const { from, to } = stageStartRange(path);
+  const ids = new Set<string>();
+  for (let i = from; i <= to; i++) ids.add(path[i]!.id);
+  return ids;
+}
+
 /** Plans a stage from `fromEntryId` to the end of `path` (the active path, root first). Pure. */
 export function planStage(path: readonly SessionEntry[], fromEntryId: string): StagePlanResult {
   const start = path.findIndex((entry) => entry.id === fromEntryId);
   if (start === -1) return stageRefused('off-path');
+  const range = stageStartRange(path);
+  if (start < range.from) return stageRefused('spans-compaction');
+  if (start > range.to) return stageRefused('nothing-to-summarize');
   const entries = path.slice(start);
-  if (entries.some((entry) => entry.type === 'compaction')) return stageRefused('spans-compaction');
   const messages = entries.map(branchMessageOf).filter((m): m is AgentMessage => m !== undefined);
-  if (messages.length === 0) return stageRefused('nothing-to-summarize');
   return {
     status: 'planned',
     plan: {

@@ -66,6 +66,7 @@ export {
   type ChosenCut,
   MANUAL_CUT_REASON,
 } from './runner';
-export { CompactionNotDone, failed, isDone, skipped, SKIP_MESSAGES, type CompactionDoneOutcome, type CompactionNotDoneOutcome } from './outcome';
+export { CompactionNotDone, failed, isDone, skipped, wouldNotShrink, SKIP_MESSAGES, type CompactionDoneOutcome, type CompactionNotDoneOutcome, type ContextFigures } from './outcome';
+export { contextTokensAfter, estimatedContextTokens, shrinks } from './context-figures';
 export { STRATEGIES, strategyFor } from './strategies';
 export type { CompactionStrategy, StrategyName } from './strategies/types';

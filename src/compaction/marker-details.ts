@@ -5,6 +5,7 @@ import type { ModelInfo } from '../llm/types';
 import type { SummarizerCost } from './metered-provider';
 import type { CompactionPreparation } from './prepare';
 import type { CompactionResult } from './summarize';
+import { contextTokensAfter } from './context-figures';
 import { estimateTokens, type TokenEstimator } from './tokens';
 
 export interface MarkerFacts {
@@ -25,18 +26,16 @@ export function withMarkerDetails(result: CompactionResult, facts: MarkerFacts):
     details: {
       ...details,
       reason: facts.reason,
-      tokensAfter: estimatedTokensAfter(result.summary, facts),
+      tokensAfter: markerTokensAfter(result.summary, facts),
       ...(facts.summarizer ? { summarizer: { provider: facts.summarizer.provider, id: facts.summarizer.id } } : {}),
       ...(facts.cost ? { cost: { ...facts.cost } } : {}),
     },
   };
 }
 
-/** The summary plus the kept messages plus the system prompt and tools: the next request's context. */
-function estimatedTokensAfter(summary: string, facts: MarkerFacts): number {
-  const estimator = facts.estimator ?? estimateTokens;
-  const kept = facts.preparation.keptMessages.reduce((sum, message) => sum + estimator(message), 0);
-  return Math.ceil(summary.length / 4) + kept + facts.fixedOverheadTokens;
+/** The summary plus the kept messages plus the system prompt and tools: the next request's context, as the preview and the meter count it. */
+export function markerTokensAfter(summary: string, facts: Pick<MarkerFacts, 'preparation' | 'estimator' | 'fixedOverheadTokens'>): number {
+  return contextTokensAfter({ text: summary }, facts.preparation.keptMessages, facts.estimator ?? estimateTokens, facts.fixedOverheadTokens);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

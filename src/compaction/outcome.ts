@@ -17,9 +17,16 @@ export interface ChosenCut {
 }
 
 /**
- * `invalid-cut`: the chosen entry is off the path or already summarized; `turn-running`: a chosen cut waits for the agent to finish (the path would change under it).
+ * `invalid-cut`: the chosen entry is off the path or already summarized; `turn-running`: a chosen cut waits for the agent to finish (the path would change under it);
+ * `would-not-shrink`: the summary plus the kept part would be no smaller than the context now (./context-figures.ts), so nothing is saved.
  */
-export type SkipReason = 'disabled' | 'already-compacted' | 'nothing-to-compact' | 'busy' | 'invalid-cut' | 'turn-running';
+export type SkipReason = 'disabled' | 'already-compacted' | 'nothing-to-compact' | 'busy' | 'invalid-cut' | 'turn-running' | 'would-not-shrink';
+
+/** The context now and after, for a `would-not-shrink` refusal (the figures the preview shows). */
+export interface ContextFigures {
+  tokensBefore: number;
+  tokensAfter: number;
+}
 
 export type CompactionOutcome =
   | {
@@ -33,7 +40,7 @@ export type CompactionOutcome =
       cut?: ChosenCut;
     }
   | { status: 'handoff'; document: string; customType: 'handoff'; content: string }
-  | { status: 'skipped'; why: SkipReason; message: string }
+  | { status: 'skipped'; why: SkipReason; message: string; figures?: ContextFigures }
   | { status: 'cancelled' }
   /** `errorMessage`: the whole sentence for the trigger (failureMessage); `detail`: the cause alone, for callers with their own wording */
   | { status: 'failed'; errorMessage: string; detail?: string };
@@ -45,7 +52,19 @@ export const SKIP_MESSAGES: Record<SkipReason, string> = {
   busy: 'A compaction is already running.',
   'invalid-cut': 'That entry cannot be compacted up to.',
   'turn-running': 'Wait for the agent to finish (or stop it) before compacting up to an entry.',
+  'would-not-shrink': 'Not compacted: a summary would not make the context smaller. Nothing was saved.',
 };
+
+/** "12.3k" / "950": token counts in messages, as the chat's meter writes them. */
+function tokensText(tokens: number): string {
+  return tokens >= 1000 ? `${(tokens / 1000).toFixed(1)}k` : String(Math.round(tokens));
+}
+
+/** The refusal of a compaction that would not shrink the context, with both figures. */
+export function wouldNotShrink(figures: ContextFigures): Extract<CompactionOutcome, { status: 'skipped' }> {
+  const message = `Not compacted: a summary would not make the context smaller (~${tokensText(figures.tokensBefore)} now, ~${tokensText(figures.tokensAfter)} after). Nothing was saved.`;
+  return { status: 'skipped', why: 'would-not-shrink', message, figures };
+}
 
 /** Failure wording per trigger, as the seeds word it. */
 export function failureMessage(reason: CompactionReason, detail: string): string {

@@ -1,6 +1,7 @@
 // What a compaction will summarize and keep (reference §3.4, pi 0.73.1 rule). Pure: reads the
 // root→leaf path, calls no model, writes nothing, so the UI preview and the CLI `plan` command show
 // exactly what the engine will do.
+import { estimatedContextTokens } from './context-figures';
 import type { AgentMessage } from '../core/messages';
 import type { CompactionEntry, SessionEntry } from '../session/entries';
 import { contextFromPath } from '../session/context';
@@ -364,7 +365,8 @@ export function measureContext(
       break;
     }
   }
-  if (usageIndex === -1) return { tokens: sumTokens(messages, 0, messages.length, estimator), ratio: 1, fromUsage: false };
+  // No usage: the estimates plus the system prompt and tools, as the meter counts it (./context-figures.ts).
+  if (usageIndex === -1) return { tokens: estimatedContextTokens(messages, estimator, fixedOverheadTokens), ratio: 1, fromUsage: false };
   const usage = (messages[usageIndex] as Extract<AgentMessage, { role: 'assistant' }>).usage;
   const usageTokens = calculateContextTokens(usage);
   const tokens = usageTokens + sumTokens(messages, usageIndex + 1, messages.length, estimator);

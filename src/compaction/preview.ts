@@ -1,5 +1,6 @@
 // What the user sees before a manual compaction: what will be summarized and kept, and the estimated
 // context size before → after.
+import { contextTokensAfter, estimatedTokensBefore, shrinks } from './context-figures';
 import { stripFileOperations } from './file-ops';
 import type { CompactionPreparation } from './prepare';
 import { estimateTokens, sumTokens, type TokenEstimator } from './tokens';
@@ -13,8 +14,14 @@ export interface CompactionPreview {
   /** estimated tokens of what gets summarized (what the summarizer reads) */
   summarizedTokens: number;
   tokensBefore: number;
-  /** kept part + an allowance for the summary itself + the system prompt and tools */
+  /** the size the summary is expected to have (its allowance) */
+  summaryTokens: number;
+  /** kept part + the summary message at its expected size + the system prompt and tools (./context-figures.ts) */
   estimatedTokensAfter: number;
+  /** the context now in the same unit as `estimatedTokensAfter` (equals `tokensBefore` when no usage is reported) */
+  estimatedTokensBefore: number;
+  /** whether the compaction would leave the context smaller; a run refuses it otherwise ('would-not-shrink') */
+  shrinks: boolean;
 }
 
 /** Rough size of the summary to come: grows with what it covers, bounded by its output budget. */
@@ -31,8 +38,9 @@ function summaryAllowance(preparation: CompactionPreparation, summarizedTokens: 
 export function buildPreview(preparation: CompactionPreparation, estimator: TokenEstimator = estimateTokens, fixedOverheadTokens = 0): CompactionPreview {
   const summarized = [...preparation.messagesToSummarize, ...preparation.turnPrefixMessages];
   const summarizedTokens = sumTokens(summarized, 0, summarized.length, estimator);
-  const keptTokens = sumTokens(preparation.keptMessages, 0, preparation.keptMessages.length, estimator);
-  const after = keptTokens + summaryAllowance(preparation, summarizedTokens) + fixedOverheadTokens;
+  const summaryTokens = summaryAllowance(preparation, summarizedTokens);
+  const after = contextTokensAfter({ expectedTokens: summaryTokens }, preparation.keptMessages, estimator, fixedOverheadTokens);
+  const before = estimatedTokensBefore(preparation, estimator, fixedOverheadTokens);
   return {
     preparation,
     summarizeCount: preparation.messagesToSummarize.length,
@@ -41,6 +49,9 @@ export function buildPreview(preparation: CompactionPreparation, estimator: Toke
     hasPreviousSummary: preparation.previousSummary !== undefined,
     summarizedTokens,
     tokensBefore: preparation.tokensBefore,
-    estimatedTokensAfter: Math.min(after, preparation.tokensBefore),
+    summaryTokens,
+    estimatedTokensAfter: after,
+    estimatedTokensBefore: before,
+    shrinks: shrinks(before, after),
   };
 }

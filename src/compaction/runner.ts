@@ -4,7 +4,7 @@
 // complete, so a failed or cancelled compaction leaves the file byte-identical.
 import { CompactionCancelled } from './errors';
 import { CompactionHookRegistry, type CompactionReason } from './hooks';
-import { SKIP_MESSAGES, failed, type CompactionOutcome, type SkipReason } from './outcome';
+import { SKIP_MESSAGES, failed, wouldNotShrink, type CompactionOutcome, type SkipReason } from './outcome';
 import { newestTurnTokens, prepareCompaction, prepareCompactionAt, type ChosenCutPreparation, type CompactionPreparation } from './prepare';
 import { buildPreview, type CompactionPreview } from './preview';
 import { compactionPrompt } from './prompt-text';
@@ -12,7 +12,7 @@ import type { CompactionSettings } from './settings';
 import { strategyFor } from './strategies';
 import { userWordsBudget } from './user-words';
 import { summarizePlan, type PreparedSummary } from './strategies/summary-step';
-import type { CompactionPlan, CompactionRunnerDeps, CompactionStrategy, Planned, RetryPolicy, RunOptions, StrategyName, StrategyRun } from './strategies/types';
+import type { CompactionPlan, CompactionRunnerDeps, CompactionStrategy, Planned, RetryPolicy, RunOptions, Skip, StrategyName, StrategyRun } from './strategies/types';
 
 export type { CompactionReason } from './hooks';
 export { failureMessage, type ChosenCut, type CompactionOutcome, type SkipReason } from './outcome';
@@ -155,7 +155,7 @@ export class CompactionRunner {
     settings: CompactionSettings,
     strategy: CompactionStrategy,
     { ignoreBusy = false } = {},
-  ): { skip: { why: SkipReason; message: string } } | { plan: CompactionPlan | undefined } {
+  ): Skip | { plan: CompactionPlan | undefined } {
     const skip = (why: SkipReason) => ({ skip: { why, message: SKIP_MESSAGES[why] } });
     if (this.running && !ignoreBusy) return skip('busy');
     const refused = strategy.refuse?.(options);
@@ -168,7 +168,16 @@ export class CompactionRunner {
       const branch = this.deps.store.getBranch();
       if (branch[branch.length - 1]?.type === 'compaction') return skip('already-compacted');
     }
-    return this.plan(options, settings);
+    return this.worthRunning(this.plan(options, settings));
+  }
+
+  /** A plan whose preview (the summary at its expected size) does not shrink the context is refused before any model call. */
+  private worthRunning(planned: Planned): Planned | Skip {
+    if ('skip' in planned) return planned;
+    const preview = this.previewOf(planned.plan.preparation);
+    if (preview.shrinks) return planned;
+    const refusal = wouldNotShrink({ tokensBefore: preview.estimatedTokensBefore, tokensAfter: preview.estimatedTokensAfter });
+    return { skip: { why: refusal.why, message: refusal.message, figures: refusal.figures! } };
   }
 
   /** What to summarize now: the chosen cut, or the automatic one (nothing-to-compact when there is none). */

@@ -90,8 +90,12 @@ export function assistantView(entry: SessionEntry, message: Extract<AgentMessage
 }
 
 /** An extension's message, whether stored as a `custom` role message or a `custom_message` entry. */
+/** A line that is only an opening or closing tag (`<handoff-context>`): the model's framing, not for the reader. */
+const TAG_LINE = /^[ \t]*<\/?[a-z][\w-]*>[ \t]*$/gim;
+
 export function customMessageView(entry: SessionEntry, content: Content, customType: string, label: string | undefined, problems: ViewProblems): ConversationEntry {
-  const view = baseView(entry, 'custom_message', contentText(content), textBlocks(content, problems), label);
+  const shown = typeof content === 'string' ? content.replace(TAG_LINE, '').trim() : content;
+  const view = baseView(entry, 'custom_message', contentText(shown), textBlocks(shown, problems), label);
   view.customType = customType;
   return view;
 }

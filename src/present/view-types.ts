@@ -32,6 +32,8 @@ export interface ConversationEntry {
   label?: string;
   /** pinned on the active path (user and assistant messages) */
   pinned?: boolean;
+  /** "Summarize from Here" can start here (src/branch/stage.ts, stageStartIds) */
+  stageStart?: boolean;
   // assistant
   model?: string;
   provider?: string;

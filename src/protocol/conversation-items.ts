@@ -12,6 +12,8 @@ const itemBase = {
   label: labelSchema.optional(),
   /** pinned on the active path: compactions keep the message verbatim (`pin` toggles it) */
   pinned: z.boolean().optional(),
+  /** "Summarize from here" can start at this entry (the command's own predicate, src/branch/stage.ts) */
+  stageStart: z.boolean().optional(),
 };
 
 export const textBlockSchema = z.strictObject({ type: z.literal('text'), text: contentSchema });

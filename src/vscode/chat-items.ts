@@ -58,7 +58,7 @@ function summarizerFields(entry: ConversationEntry): { model?: string; cost?: nu
 }
 
 export function toItem(entry: ConversationEntry): ConversationItem | undefined {
-  const base = { entryId: wireId(entry.id), timestamp: ms(entry.timestamp), ...(entry.label ? { label: entry.label.slice(0, LIMITS.label) } : {}), ...(entry.pinned ? { pinned: true } : {}) };
+  const base = { entryId: wireId(entry.id), timestamp: ms(entry.timestamp), ...(entry.label ? { label: entry.label.slice(0, LIMITS.label) } : {}), ...(entry.pinned ? { pinned: true } : {}), ...(entry.stageStart ? { stageStart: true } : {}) };
   switch (entry.kind) {
     case 'user': {
       const images = userImages(entry.blocks);

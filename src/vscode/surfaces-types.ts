@@ -66,7 +66,7 @@ export interface SurfaceCheckpoints {
 
 export interface SurfaceCompactOptions {
   /** called with the generated summary before it is saved: return it (maybe edited) or undefined to cancel */
-  review?: (result: CompactionResult, preparation: CompactionPreparation) => Promise<CompactionResult | undefined>;
+  review?: (result: CompactionResult, preparation: CompactionPreparation, signal?: AbortSignal) => Promise<CompactionResult | undefined>;
   /** "Compact Up To Here": keep the active path from this entry on (refused while a turn runs) */
   keepFrom?: string;
   /** "Hand Off to New Session": a handoff document seeds a new session */

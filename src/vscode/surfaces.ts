@@ -4,6 +4,8 @@
 import * as vscode from 'vscode';
 import type { ArborChats } from '../app/chats';
 import * as cancelCompaction from './commands/cancel-compaction';
+import * as cancelSummaryReview from './commands/cancel-summary-review';
+import * as saveSummaryReview from './commands/save-summary-review';
 import * as clearApiKey from './commands/clear-api-key';
 import * as newSession from './commands/new-session';
 import * as openChat from './commands/open-chat';
@@ -75,6 +77,8 @@ export const SURFACE_COMMANDS = [
   unpinEntry,
   handoffSession,
   cancelCompaction,
+  saveSummaryReview,
+  cancelSummaryReview,
   exportSession,
   toggleAutoCompaction,
   showLogs,

@@ -80,7 +80,8 @@ async function seed(api: ArborApi, summaryTtfbMs = 0) {
   await summaryRules(summaryTtfbMs);
   await api.app.newSession();
   await fakeAdmin('enqueue', [
-    { text: 'EARLY-ANSWER' },
+    // long enough that a summary of the early part shrinks the context (a compaction that would not is refused)
+    { text: `EARLY-ANSWER ${'The early answer explains the plan in detail. '.repeat(60)}` },
     { toolCalls: [{ id: 'call_ls', name: 'ls', input: { path: '.' } }] },
     { text: 'TOOL-ANSWER' },
     { text: 'MIDDLE-ANSWER' },

@@ -106,7 +106,7 @@ suite('idle compaction wiring (extension host)', () => {
     try {
       await app.newSession();
       for (const n of [1, 2, 3]) {
-        await fakeAdmin('enqueue', { text: `reply ${n} ${'lorem ipsum '.repeat(30)}` });
+        await fakeAdmin('enqueue', { text: `reply ${n} ${'lorem ipsum '.repeat(160)}` });
         await app.prompt(`question ${n} ${'dolor sit amet '.repeat(10)}`);
       }
       await fakeAdmin('rules', { when: { systemIncludes: SUMMARY_SYSTEM }, then: { text: SUMMARY } });

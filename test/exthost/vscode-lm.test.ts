@@ -100,7 +100,8 @@ suite('VS Code language models', () => {
   test('compaction summarises through the editor model', async () => {
     const state = await vendor();
     const api = await arborOnEcho();
-    await api.app.prompt('first question');
+    // a first turn long enough that its summary shrinks the context (a compaction that would not is refused)
+    await api.app.prompt(`first question ${'lorem ipsum '.repeat(300)}`);
     await api.app.prompt('second question');
     const before = state.requests.length;
     const outcome = await api.app.compact();

@@ -17,6 +17,8 @@ const PINNED = 'Invoice numbers look like INV-2024-00042: always five digits aft
 /** A summarizer that keeps nothing: the required headings, empty. */
 const LOSSY = ['## Goal', '## Constraints & Preferences', '## Progress', '## Key Decisions', '## Next Steps', '## Critical Context'].join('\n\n');
 
+const FILLER = 'Each row is split on commas outside quotes, the number is checked and the total kept in cents. '.repeat(20);
+
 const { wb, llm } = useFakeLlmWorkbench('pinned-compaction', { sessionsDir });
 
 async function send(chat, text, reply) {
@@ -24,7 +26,7 @@ async function send(chat, text, reply) {
   const input = chat.locator('#prompt-input textarea');
   await input.fill(text);
   await input.press('Enter');
-  await chat.locator('.msg-assistant', { hasText: reply }).waitFor({ timeout: 30_000 });
+  await chat.locator('.msg-assistant', { hasText: reply.slice(0, 30) }).first().waitFor({ timeout: 30_000 });
   await chat.locator('#app[data-busy="false"]').waitFor({ timeout: 30_000 });
 }
 
@@ -46,8 +48,10 @@ wb.test('a pinned message survives two compactions verbatim and the marker shows
   const chat = await readyChat(page);
   // summaries (and the corrective retry) come from the lossy rule; replies from the queue
   llm.server.addRule({ when: { lastUserIncludes: '<conversation>' }, then: { text: LOSSY } });
+  // Long replies around the pinned message, so each compaction shrinks the context (one that would not is
+  // refused); the message is pinned while it is still in view.
+  await send(chat, 'Read the invoice export spec.', `Read it. ${FILLER}`);
   await send(chat, PINNED, 'Noted the invoice format.');
-  await send(chat, 'Draft the invoice parser.', 'Parser drafted in src/invoice.ts.');
 
   const pinned = chat.locator('.msg-user', { hasText: 'Invoice numbers look like' });
   await pinned.hover();
@@ -55,9 +59,10 @@ wb.test('a pinned message survives two compactions verbatim and the marker shows
   await chat.locator('.msg-user.pinned', { hasText: 'Invoice numbers look like' }).waitFor({ timeout: 20_000 });
   assert.equal(await pinned.locator('.pin-mark').count(), 1, 'the pin mark in the head');
   assert.equal(await pinned.locator('[data-action="pin"]').getAttribute('aria-pressed'), 'true');
+  await send(chat, 'Draft the invoice parser.', `Parser drafted in src/invoice.ts. ${FILLER}`);
 
   await compact(chat, 1);
-  await send(chat, 'Add tests for the parser.', 'Tests added in test/invoice.test.ts.');
+  await send(chat, 'Add tests for the parser.', `Tests added in test/invoice.test.ts. ${FILLER}`);
   await compact(chat, 2);
 
   llm.server.reset();
@@ -67,7 +72,8 @@ wb.test('a pinned message survives two compactions verbatim and the marker shows
   assert.ok(sentText(request).includes(PINNED), 'the pinned words are in the context verbatim after two compactions');
   assert.ok(sentText(request).includes('Draft the invoice parser.'), 'and so is an ordinary message of the user (issue 25: every message, not only pinned ones)');
 
-  const marker = chat.locator('.marker-compaction').nth(1);
+  // the second (newest) marker; the first may be scrolled out of the chat's virtual list
+  const marker = chat.locator('.marker-compaction').last();
   const kept = marker.locator('.marker-kept');
   assert.match(await kept.locator('summary').innerText(), /^Kept verbatim: 1 pinned · [1-9]\d* messages? you wrote/);
   assert.equal(await kept.getAttribute('open'), null, 'collapsed by default');
@@ -86,7 +92,7 @@ for (const [theme, kind, tag] of [
 ]) {
   wb.test(`the kept section is readable at 300 px in ${tag}`, async (page) => {
     const chat = await setColorTheme(page, theme, kind);
-    const marker = chat.locator('.marker-compaction').nth(1);
+    const marker = chat.locator('.marker-compaction').last();
     const kept = marker.locator('.marker-kept');
     if ((await kept.getAttribute('open')) === null) await kept.locator('summary').click();
     await kept.locator('.kept-pinned').waitFor();

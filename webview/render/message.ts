@@ -36,7 +36,9 @@ function stageActions(item: ConversationItem, pinnable: boolean): HTMLElement[] 
     ? actionButton('pin', id, 'pin', 'Unpin (compactions may summarize it again)')
     : actionButton('pin', id, 'pin', 'Pin: keep this message verbatim through compactions');
   if (item.pinned) pin.setAttribute('aria-pressed', 'true');
-  return [...(pinnable ? [pin] : []), actionButton('summarizeFromHere', id, 'summarize', 'Summarize from here: close this stage into one summary (the originals stay in the tree)')];
+  // offered only where the command can run (the host's `stageStart`: after the newest compaction)
+  const summarize = item.stageStart ? [actionButton('summarizeFromHere', id, 'summarize', 'Summarize from here: close this stage into one summary (the originals stay in the tree)')] : [];
+  return [...(pinnable ? [pin] : []), ...summarize];
 }
 
 function pinMark(item: ConversationItem): HTMLElement | string {

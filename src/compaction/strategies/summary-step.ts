@@ -2,8 +2,10 @@
 // of time (docs/architecture.md, "Background compaction"): `summarizePlan` writes the summary and
 // touches nothing on disk; `commitSummary` reviews it, adds the marker figures and appends the entry.
 import { CompactionCancelled } from '../errors';
-import { withMarkerDetails } from '../marker-details';
-import type { ChosenCut, CompactionOutcome } from '../outcome';
+import { estimatedTokensBefore, shrinks } from '../context-figures';
+import { estimateTokens } from '../tokens';
+import { markerTokensAfter, withMarkerDetails } from '../marker-details';
+import { wouldNotShrink, type ChosenCut, type CompactionOutcome } from '../outcome';
 import type { CompactionResult } from '../summarize';
 import { startNativeCompaction } from './native-alongside';
 import { summarizeWithCandidates } from './summarizer-candidates';
@@ -48,14 +50,22 @@ export async function commitSummary(run: StepRun, prepared: PreparedSummary): Pr
   let result = prepared.result;
   if (signal.aborted) throw new CompactionCancelled();
   if (options.review) {
-    const reviewed = await options.review(result, preparation);
+    const reviewed = await options.review(result, preparation, signal);
     if (!reviewed || signal.aborted) throw new CompactionCancelled();
     result = reviewed;
+  }
+  // The summary as written (and edited) must leave the context smaller, or nothing is saved.
+  const fixedOverheadTokens = deps.fixedOverheadTokens?.() ?? 0;
+  const tokensAfter = markerTokensAfter(result.summary, { preparation, fixedOverheadTokens, ...(deps.estimator ? { estimator: deps.estimator } : {}) });
+  const tokensBefore = estimatedTokensBefore(preparation, deps.estimator ?? estimateTokens, fixedOverheadTokens);
+  if (!shrinks(tokensBefore, tokensAfter)) {
+    deps.log?.(`compaction: refused, the summary would not shrink the context (~${tokensBefore} → ~${tokensAfter} tokens)`);
+    return wouldNotShrink({ tokensBefore, tokensAfter });
   }
   result = withMarkerDetails(result, {
     reason: chosen?.ok ? MANUAL_CUT_REASON : options.reason,
     preparation,
-    fixedOverheadTokens: deps.fixedOverheadTokens?.() ?? 0,
+    fixedOverheadTokens,
     ...(deps.estimator ? { estimator: deps.estimator } : {}),
     ...(prepared.model ? { summarizer: prepared.model } : {}),
     ...(prepared.cost ? { cost: prepared.cost } : {}),

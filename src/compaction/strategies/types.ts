@@ -6,7 +6,7 @@ import type { KeyResolver, ModelInfo, Provider, ThinkingLevel, ToolDefinition } 
 import type { CompactionEntry, SessionEntry } from '../../session/entries';
 import type { CompactionFields } from '../../session/store-types';
 import type { CompactionHookRegistry, CompactionReason } from '../hooks';
-import type { CompactionOutcome, SkipReason } from '../outcome';
+import type { CompactionOutcome, ContextFigures, SkipReason } from '../outcome';
 import type { ChosenCutPreparation, CompactionPreparation } from '../prepare';
 import type { CompactionStrategy as StrategyName, CompactionSettings } from '../settings';
 import type { CompactionResult } from '../summarize';
@@ -62,7 +62,7 @@ export interface RunOptions {
    * Called with the generated result before it is saved (preview-and-edit UI). Return the result to
    * save (possibly with an edited summary) or undefined to cancel.
    */
-  review?: (result: CompactionResult, preparation: CompactionPreparation) => Promise<CompactionResult | undefined>;
+  review?: (result: CompactionResult, preparation: CompactionPreparation, signal?: AbortSignal) => Promise<CompactionResult | undefined>;
   /**
    * "Compact Up To Here": keep the path from this entry on and summarize what comes before it (see
    * prepareCompactionAt for the rules). Always compacts in place.
@@ -90,7 +90,7 @@ export interface PreparedSummary {
   usage?: Usage;
 }
 
-export type Skip = { skip: { why: SkipReason; message: string } };
+export type Skip = { skip: { why: SkipReason; message: string; figures?: ContextFigures } };
 export type Planned = Skip | { plan: CompactionPlan };
 
 /** One run of a strategy: everything it may use. */

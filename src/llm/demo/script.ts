@@ -2,6 +2,10 @@
 // to a reply (Markdown text and/or tool calls). No AI involved; it recognises a few phrasings so the
 // agent's tools, multi-turn tool loops and summaries can be tried without a key.
 
+import { bullets, demoRecap, demoSummary, demoTurnPrefix, oneLine } from './summary';
+
+export { demoSummary };
+
 export interface DemoToolCall {
   name: string;
   arguments: Record<string, unknown>;
@@ -164,55 +168,11 @@ function isSummaryRequest(system: string, user: string): boolean {
   return /<conversation>/.test(user) || (/summar/i.test(system) && /summar|checkpoint/i.test(system + user));
 }
 
-function bullets(items: string[], empty = '(none)'): string {
-  return items.length ? items.map((i) => `- ${i}`).join('\n') : empty;
-}
-
-function oneLine(s: string, max = 160): string {
-  const flat = s.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
-}
-
-/** Deterministic structured summary of the conversation text it was given. */
-export function demoSummary(source: string): string {
-  const conversation = /<conversation>([\s\S]*?)<\/conversation>/.exec(source)?.[1] ?? source;
-  const previous = /<previous-summary>([\s\S]*?)<\/previous-summary>/.exec(source)?.[1] ?? '';
-  const users = [...conversation.matchAll(/\[User\]:\s*([\s\S]*?)(?=\n\n\[|$)/g)].map((m) => m[1]!.trim()).filter(Boolean);
-  const calls = [...conversation.matchAll(/\[Assistant tool calls\]:\s*([^\n]+)/g)].flatMap((m) => m[1]!.split(/;\s*/)).map((c) => c.trim()).filter(Boolean);
-  const errors = [...conversation.matchAll(/\[Tool result\]:\s*((?:Error|error)[^\n]*)/g)].map((m) => oneLine(m[1]!));
-  const files = [...new Set([...conversation.matchAll(/((?:[\w-]+\/)*[\w-]+\.[A-Za-z0-9]{1,8})\b/g)].map((m) => m[1]!))].filter((f) => !/^\d/.test(f)).slice(0, 12);
-  const constraints = users.flatMap((u) => u.split(/(?<=[.!?])\s+/)).filter((s) => /\b(must|should|never|always|don't|do not|prefer|avoid)\b/i.test(s)).map((s) => oneLine(s));
-  const previousDone = [...previous.matchAll(/^- \[x\] (.+)$/gm)].map((m) => m[1]!);
-  const previousGoal = /## Goal\n([^\n#]+)/.exec(previous)?.[1]?.trim();
-  const goal = previousGoal ?? (users[0] ? oneLine(users[0]) : 'Continue the current task.');
-  const last = users.at(-1);
-  const done = [...previousDone, ...calls.map((c) => `Ran \`${oneLine(c, 100)}\``)];
-  return [
-    '## Goal',
-    goal,
-    '',
-    '## Constraints & Preferences',
-    bullets(constraints),
-    '',
-    '## Progress',
-    '### Done',
-    done.length ? done.map((d) => `- [x] ${d}`).join('\n') : '(none)',
-    '',
-    '### In Progress',
-    last ? `- [ ] ${oneLine(last)}` : '(none)',
-    '',
-    '### Blocked',
-    bullets(errors),
-    '',
-    '## Key Decisions',
-    `- **Demo summary**: written deterministically by Arbor Demo (offline) from ${users.length} user message(s) and ${calls.length} tool call(s)`,
-    '',
-    '## Next Steps',
-    last ? `1. Continue with: ${oneLine(last)}` : '1. Wait for the next request',
-    '',
-    '## Critical Context',
-    bullets(files.map((f) => `\`${f}\``)),
-  ].join('\n');
+/** Which summary the request asks for: a recap, the first part of a split turn, or a checkpoint. */
+function summaryReply(userText: string): string {
+  if (/Write a recap/.test(userText)) return demoRecap(userText);
+  if (/FIRST PART of one long turn/.test(userText)) return demoTurnPrefix(userText);
+  return demoSummary(userText);
 }
 
 const FILE_BLOCK = /\n*<file path="([^"]*)">\n?([\s\S]*?)\n?<\/file>/g;
@@ -261,7 +221,7 @@ export function demoReply(request: DemoRequest): DemoReply {
   const firstReply = !messages.some((m) => m.role === 'assistant');
   const label = firstReply ? `${DEMO_LABEL}\n\n` : '';
 
-  if (isSummaryRequest(system, userText)) return { text: demoSummary(userMessage), toolCalls: [] };
+  if (isSummaryRequest(system, userText)) return { text: summaryReply(userMessage), toolCalls: [] };
   if (last?.role === 'tool') {
     const append = appendIntent(userText);
     const calls = [...messages].reverse().find((m) => m.role === 'assistant' && m.tool_calls?.length)?.tool_calls ?? [];

@@ -1,11 +1,10 @@
 // `branch_summary` entries: what happened on a branch the user left, a message of its own in the context
 // (skipped there when empty, as pi does).
-import { withoutHeadings } from '../../core/plain-line';
+import { summaryTitle } from '../../core/summary-title';
 import type { BranchSummaryEntry } from '../../session/entries';
 import type { EntryKind } from './kind';
 import { addFiles, stageOf, textView } from '../entry-views';
 import { addSummarizerFigures } from '../marker-figures';
-import { markdownFirstLine } from '../summary-text';
 
 export const branchSummaryKind: EntryKind<BranchSummaryEntry> = {
   isShown: () => true,
@@ -19,7 +18,7 @@ export const branchSummaryKind: EntryKind<BranchSummaryEntry> = {
     return view;
   },
   treeKind: () => 'branch_summary',
-  summaryLine: (entry) => markdownFirstLine(withoutHeadings(entry.summary)),
+  summaryLine: (entry) => summaryTitle(entry.summary),
   look: (entry, t) => ({ kind: t('Branch summary'), icon: 'git-merge', text: entry.summary }),
   cliKind: (entry) => entry.type,
   cliText: (entry) => entry.summary,

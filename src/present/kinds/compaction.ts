@@ -2,6 +2,7 @@
 // system message) enters the context only where the compaction opens it (context.ts's path rules).
 import { nativeContextNotes } from '../../core/native-compaction';
 import { withoutHeadings } from '../../core/plain-line';
+import { summaryTitle } from '../../core/summary-title';
 import type { CompactionEntry } from '../../session/entries';
 import type { EntryKind } from './kind';
 import { finiteCount, optionalText } from '../normalize-view';
@@ -31,7 +32,8 @@ export const compactionKind: EntryKind<CompactionEntry> = {
     return view;
   },
   treeKind: () => 'compaction',
-  summaryLine: (entry) => markdownFirstLine(entry.shortSummary ?? withoutHeadings(entry.summary)),
+  // named by what the summary says (its goal), never by a heading or the recap's first words
+  summaryLine: (entry) => summaryTitle(entry.summary) || markdownFirstLine(entry.shortSummary ?? ''),
   look: (entry, t) => ({ kind: t('Compaction summary ({0} tokens before)', entry.tokensBefore), icon: 'fold', text: entry.summary }),
   cliKind: (entry) => entry.type,
   cliText: (entry) => entry.summary,

@@ -2,9 +2,10 @@
 // and kept with estimated tokens before → after (Compact / Edit summary before saving / Cancel), then the
 // compaction under a progress notification with Cancel. Cancelled or failed: the session is unchanged.
 import * as vscode from 'vscode';
-import { buildPreview, prepareCompaction, type CompactionPreview, type CompactionResult } from '../../compaction';
+import { buildPreview, prepareCompaction, type CompactionPreview } from '../../compaction';
+import { reviewInEditor } from '../summary-review';
 import { formatTokens } from '../status-bar';
-import { askFocus, compactWithProgress, reportNotDone } from './compaction-flow';
+import { askFocus, compactWithProgress, refuseByPreview, reportNotDone } from './compaction-flow';
 import { requireStore, type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.compactSession';
@@ -44,25 +45,6 @@ async function askAction(preview: CompactionPreview): Promise<ActionItem['action
   return picked?.action;
 }
 
-/** Opens the generated summary in an editor; saving keeps the (edited) text, anything else cancels. */
-export async function reviewInEditor(result: CompactionResult): Promise<CompactionResult | undefined> {
-  const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: result.summary });
-  await vscode.window.showTextDocument(document, { preview: false });
-  const save = vscode.l10n.t('Save Summary');
-  const answer = await vscode.window.showInformationMessage(
-    vscode.l10n.t('Edit the summary in the editor, then save it to compact. Cancel keeps the session unchanged.'),
-    { modal: true },
-    save,
-  );
-  const text = document.getText().trim();
-  if (answer !== save) return undefined;
-  if (text === '') {
-    void vscode.window.showWarningMessage(vscode.l10n.t('The summary is empty; compaction cancelled.'));
-    return undefined;
-  }
-  return { ...result, summary: text };
-}
-
 /** The app's preview (its token estimates) when it has one, else one computed from the current path. */
 function previewFor(deps: SurfaceDeps): CompactionPreview | undefined {
   if (deps.app.previewCompaction) return deps.app.previewCompaction();
@@ -74,20 +56,21 @@ function previewFor(deps: SurfaceDeps): CompactionPreview | undefined {
 export async function run(deps: SurfaceDeps, instructionsArg?: unknown): Promise<CompactOutcome> {
   const store = requireStore(deps);
   if (!store) return 'invalid';
-  const asked = await askFocus(vscode.l10n.t('Compact Session'), instructionsArg);
-  if (!asked) return 'cancelled';
-  const focus = asked.focus;
   const preview = previewFor(deps);
   if (!preview || preview.summarizeCount + preview.turnPrefixCount === 0) {
     void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to compact yet: the session is small enough, or was just compacted.'));
     return 'nothing';
   }
+  if (refuseByPreview(preview)) return 'nothing';
+  const asked = await askFocus(vscode.l10n.t('Compact Session'), instructionsArg);
+  if (!asked) return 'cancelled';
+  const focus = asked.focus;
   const action = await askAction(preview);
   if (action === undefined || action === 'cancel') return 'cancelled';
 
   try {
     await compactWithProgress(deps, vscode.l10n.t('Compacting the session…'), () =>
-      deps.app.compact(focus, action === 'edit' ? { review: (result) => reviewInEditor(result) } : {}),
+      deps.app.compact(focus, action === 'edit' ? { review: (result, _preparation, signal) => reviewInEditor(result, signal) } : {}),
     );
     deps.log.info(`manual compaction done${focus ? ` (focus: ${focus})` : ''}`);
     return 'compacted';

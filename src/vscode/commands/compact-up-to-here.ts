@@ -9,8 +9,9 @@ import * as vscode from 'vscode';
 import { buildPreview, compactionCutTargets, prepareCompactionAt } from '../../compaction';
 import type { SessionReader } from '../surfaces-types';
 import { presentEntry } from '../tree/entry-presentation';
-import { previewDetail, previewTitle, reviewInEditor } from './compact-session';
-import { askFocus, compactWithProgress, reportNotDone } from './compaction-flow';
+import { previewDetail, previewTitle } from './compact-session';
+import { reviewInEditor } from '../summary-review';
+import { askFocus, compactWithProgress, refuseByPreview, reportNotDone } from './compaction-flow';
 import { pickPathEntry } from './entry-picker';
 import { entryIdFrom, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
 
@@ -62,11 +63,12 @@ export async function run(deps: SurfaceDeps, arg?: unknown, instructionsArg?: un
     return 'refused';
   }
 
+  const preview = deps.app.previewCompactionOf?.(plan.preparation) ?? buildPreview(plan.preparation);
+  if (refuseByPreview(preview)) return 'refused';
   const asked = await askFocus(vscode.l10n.t('Compact Up To Here'), instructionsArg);
   if (!asked) return 'cancelled';
   const focus = asked.focus;
 
-  const preview = deps.app.previewCompactionOf?.(plan.preparation) ?? buildPreview(plan.preparation);
   const kept = store.getEntry(plan.preparation.firstKeptEntryId) ?? entry;
   const where = vscode.l10n.t('Keeps everything from “{0}” on.', presentEntry(kept).title);
   const detail = [where, ...(plan.note ? [plan.note] : []), previewDetail(preview)].join(' ');
@@ -80,7 +82,7 @@ export async function run(deps: SurfaceDeps, arg?: unknown, instructionsArg?: un
 
   try {
     await compactWithProgress(deps, vscode.l10n.t('Compacting up to the chosen entry…'), () =>
-      deps.app.compact(focus, { keepFrom: entry.id, ...(picked.action === 'edit' ? { review: (result) => reviewInEditor(result) } : {}) }),
+      deps.app.compact(focus, { keepFrom: entry.id, ...(picked.action === 'edit' ? { review: (result, _preparation, signal) => reviewInEditor(result, signal) } : {}) }),
     );
     deps.log.info(`compacted up to ${plan.preparation.firstKeptEntryId}${plan.snapped ? ` (chosen: ${entry.id})` : ''}${focus ? ` (focus: ${focus})` : ''}`);
     if (plan.note) void vscode.window.showInformationMessage(plan.note);

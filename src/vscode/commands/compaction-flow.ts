@@ -2,7 +2,7 @@
 // compaction under a progress notification whose Cancel stops the summarizer, and telling why none happened.
 import * as vscode from 'vscode';
 import { revealInTree } from './branch-switch';
-import { CompactionNotDone, type SkipReason } from '../../compaction';
+import { CompactionNotDone, wouldNotShrink, type CompactionPreview, type SkipReason } from '../../compaction';
 import { errorText, type SurfaceDeps } from './surface-deps';
 
 /**
@@ -21,6 +21,17 @@ export async function askFocus(title: string, given: unknown): Promise<{ focus: 
     if (instructions === undefined) return undefined;
   }
   return { focus: instructions.trim() || undefined };
+}
+
+/**
+ * The refusal a preview already shows (the compaction would not shrink the context: ../../compaction/context-figures.ts),
+ * told once as information; true when refused. The run would refuse the same way, before any model call.
+ */
+export function refuseByPreview(preview: CompactionPreview): boolean {
+  if (preview.shrinks !== false) return false;
+  const refusal = wouldNotShrink({ tokensBefore: preview.estimatedTokensBefore, tokensAfter: preview.estimatedTokensAfter });
+  void vscode.window.showInformationMessage(refusal.message);
+  return true;
 }
 
 /**

@@ -8,7 +8,8 @@ import type { SessionEntry } from '../../session/entries';
 import type { SessionReader } from '../surfaces-types';
 import type { Logger } from '../log';
 import type { SurfacesApp } from '../surfaces-types';
-import { isPinnable } from '../../session/pins';
+import { stageStartIds } from '../../branch/stage';
+import { contextValueFor } from './entry-context';
 import { presentEntry } from './entry-presentation';
 import { TreeModel } from './tree-model';
 import { displaySource } from './display-source';
@@ -22,6 +23,7 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<string>, vsc
 
   private model: TreeModel | undefined;
   private reader: SessionReader | undefined;
+  private stageCache: { key: string; ids: Set<string> } | undefined;
   private storeSubscriptions: (() => void)[] = [];
   private readonly changeEmitter = new vscode.EventEmitter<string | string[] | undefined>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
@@ -69,9 +71,21 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<string>, vsc
     this.fire(undefined);
   }
 
+  /** Where "Summarize from Here" can start on the current branch (the command's own predicate), per leaf. */
+  private stageStarts(): Set<string> {
+    const key = `${this.reader?.getLeafId() ?? ''}:${this.reader?.entryCount ?? 0}`;
+    if (this.stageCache?.key !== key) this.stageCache = { key, ids: this.reader ? stageStartIds(this.reader.getBranch()) : new Set() };
+    return this.stageCache.ids;
+  }
+
   private onAppend(entry: SessionEntry): void {
     if (!this.model || !this.reader) return;
     if (isHiddenInTree(entry)) return this.onManifest(entry);
+    // A compaction takes "Summarize from Here" away from every entry before it.
+    if (entry.type === 'compaction') {
+      this.model.onAppend(this.model.source.getEntry(entry.id) ?? entry);
+      return this.refreshAll();
+    }
     const affected = this.model.onAppend(this.model.source.getEntry(entry.id) ?? entry);
     if (affected.includes(undefined)) this.fire(undefined);
     else this.fire(affected as string[]);
@@ -133,7 +147,7 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<string>, vsc
       isLeaf ? new vscode.ThemeColor('charts.green') : onPath ? new vscode.ThemeColor('charts.blue') : undefined,
     );
     item.tooltip = tooltipFor(entry, look.kind, look.text, label, isLeaf, onPath, files);
-    item.contextValue = contextValueFor(entry, isLeaf, onPath, branches === 0, pinned);
+    item.contextValue = contextValueFor(entry, { isLeaf, onPath, isTip: branches === 0, pinned, stageStart: this.stageStarts().has(id) });
     item.accessibilityInformation = {
       label: [
         `${look.kind}: ${look.title}`,
@@ -152,17 +166,6 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<string>, vsc
     for (const d of this.disposables) d.dispose();
     this.changeEmitter.dispose();
   }
-}
-
-/** `arbor.entry` plus flags the menus' `viewItem =~ /…/` clauses test. */
-export function contextValueFor(entry: SessionEntry, isLeaf: boolean, onPath: boolean, isTip: boolean, pinned = false): string {
-  const flags = ['arbor.entry', entry.type === 'message' ? `role-${entry.message.role}` : `type-${entry.type}`];
-  flags.push(isLeaf ? 'current' : 'notCurrent');
-  flags.push(onPath ? 'onPath' : 'offPath');
-  if (isTip) flags.push('tip');
-  // Pin / Unpin: messages of the current branch the compaction can keep (src/session/pins.ts)
-  if (onPath && isPinnable(entry)) flags.push(pinned ? 'pinned' : 'pinnable');
-  return flags.join(' ');
 }
 
 function tooltipFor(entry: SessionEntry, kind: string, text: string, label: string | undefined, isLeaf: boolean, onPath: boolean, files: FilesBadge | undefined): vscode.MarkdownString {

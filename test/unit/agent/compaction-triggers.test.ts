@@ -23,7 +23,7 @@ function compactionEvents(events: AgentEvent[]) {
 async function withHistory(options: HarnessOptions = {}, turns = 3): Promise<Harness> {
   const h = await harness({ ...options, settings: { keepRecentTokens: 60, reserveTokens: 1000, ...options.settings } });
   for (let i = 0; i < turns; i++) {
-    h.fake.enqueue({ text: `ANSWER-${i} ${'lorem ipsum '.repeat(40)}` });
+    h.fake.enqueue({ text: `ANSWER-${i} ${'lorem ipsum '.repeat(160)}` });
     await h.agent.prompt(`QUESTION-${i} ${'dolor sit amet '.repeat(10)}`);
   }
   h.fake.requests.length = 0;
@@ -255,7 +255,7 @@ test('strategy "handoff": threshold maintenance moves the conversation to a new 
   assert.ok(replaced && replaced.type === 'session_replaced' && replaced.previousFile === oldFile);
   assert.notEqual(h.agent.store.file, oldFile);
   assert.equal(h.agent.store.header.parentSession, oldFile);
-  assert.deepEqual(await fileEntries(h.agent.store), ['model_change', 'custom_message:handoff', 'assistant:stop']);
+  assert.deepEqual(await fileEntries(h.agent.store), ['model_change', 'session_info', 'custom_message:handoff', 'assistant:stop']);
   const last = h.llmRequests().at(-1)!;
   assert.match(requestText(last), /We were working on QUESTION-2/);
   assert.doesNotMatch(requestText(last), /ANSWER-0/);

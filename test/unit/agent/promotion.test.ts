@@ -72,7 +72,7 @@ test('threshold: promoted instead of compacting; the next prompt uses the larger
 test('a promotion model whose window would not hold the context is not used: compaction runs', async () => {
   const { h } = await promoting({ contextWindow: 4400 });
   for (let i = 0; i < 2; i++) {
-    h.fake.enqueue({ text: `answer ${i} ${'lorem ipsum '.repeat(40)}` });
+    h.fake.enqueue({ text: `answer ${i} ${'lorem ipsum '.repeat(160)}` });
     await h.agent.prompt(`q${i} ${'lorem ipsum '.repeat(40)}`);
   }
   h.fake.enqueue({ overflow: 'openai' }, { text: summaryText('S') }, { text: 'short' }, { text: 'retried' });
@@ -96,9 +96,10 @@ test('no promotion without credentials, without a configured model, or to a smal
 
 test('overflow on the promoted model falls back to compaction (promotion does not use up the overflow retry)', async () => {
   const { h } = await promoting({});
-  h.fake.enqueue({ text: 'first', usage: { prompt_tokens: 100 } });
+  // Replies long enough that a summary shrinks the context (a compaction that would not is refused).
+  h.fake.enqueue({ text: `first ${'lorem ipsum '.repeat(160)}`, usage: { prompt_tokens: 100 } });
   await h.agent.prompt(`q0 ${'lorem ipsum '.repeat(40)}`);
-  h.fake.enqueue({ text: 'second', usage: { prompt_tokens: 200 } });
+  h.fake.enqueue({ text: `second ${'lorem ipsum '.repeat(160)}`, usage: { prompt_tokens: 200 } });
   await h.agent.prompt(`q1 ${'lorem ipsum '.repeat(40)}`);
   h.fake.requests.length = 0;
   h.fake.enqueue({ overflow: 'openai' }, { overflow: 'openai' }, { text: summaryText('AFTER-PROMOTION') }, { text: 'short' }, { text: 'finally' });

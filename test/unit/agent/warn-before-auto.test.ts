@@ -65,7 +65,7 @@ async function withHistory(confirmer: CompactionConfirmer, options: HarnessOptio
     deps: { ...options.deps, compaction: { settings: () => settings, retry: { baseDelayMs: 1, sleep: async () => {} }, confirmer } },
   });
   for (let i = 0; i < turns; i++) {
-    h.fake.enqueue({ text: `ANSWER-${i} ${'lorem ipsum '.repeat(40)}` });
+    h.fake.enqueue({ text: `ANSWER-${i} ${'lorem ipsum '.repeat(160)}` });
     await h.agent.prompt(`QUESTION-${i} ${'dolor sit amet '.repeat(10)}`);
   }
   h.fake.requests.length = 0;

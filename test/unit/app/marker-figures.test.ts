@@ -87,7 +87,7 @@ test('the next reply makes it real (its prompt tokens less what was added after)
 test('preview, marker and meter agree: same tokens before, and the meter after a compaction is the marker estimate', async () => {
   const h = await harness({ settings: { keepRecentTokens: 60, reserveTokens: 1000 } });
   for (let i = 0; i < 3; i++) {
-    h.fake.enqueue({ text: `ANSWER-${i} ${'lorem ipsum '.repeat(40)}` });
+    h.fake.enqueue({ text: `ANSWER-${i} ${'lorem ipsum '.repeat(160)}` });
     await h.agent.prompt(`QUESTION-${i} ${'dolor sit amet '.repeat(10)}`);
   }
   const preview = h.agent.compactionRunner.preview()!;
@@ -107,7 +107,7 @@ test('preview, marker and meter agree: same tokens before, and the meter after a
 test('a chosen cut (Compact Up To Here) is previewed like the marker: same tokens before, overhead counted after', async () => {
   const h = await harness({ settings: { keepRecentTokens: 60, reserveTokens: 1000 } });
   for (let i = 0; i < 3; i++) {
-    h.fake.enqueue({ text: `ANSWER-${i} ${'lorem ipsum '.repeat(40)}` });
+    h.fake.enqueue({ text: `ANSWER-${i} ${'lorem ipsum '.repeat(160)}` });
     await h.agent.prompt(`QUESTION-${i} ${'dolor sit amet '.repeat(10)}`);
   }
   const branch = h.store.getBranch();

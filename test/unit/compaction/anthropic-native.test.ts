@@ -12,7 +12,7 @@ import { openaiModel } from '../llm/helpers';
 async function withHistory(id: string): Promise<Harness> {
   const h = await harness({ api: 'anthropic', model: { id }, settings: { keepRecentTokens: 60, reserveTokens: 1000, remoteEnabled: true } });
   for (let i = 0; i < 3; i++) {
-    h.fake.enqueue({ text: `ANSWER-${i} ${'lorem ipsum '.repeat(40)}` });
+    h.fake.enqueue({ text: `ANSWER-${i} ${'lorem ipsum '.repeat(160)}` });
     await h.agent.prompt(`QUESTION-${i} ${'dolor sit amet '.repeat(10)}`);
   }
   h.fake.requests.length = 0;

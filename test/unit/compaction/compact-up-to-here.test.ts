@@ -182,6 +182,8 @@ test('compactionCutTargets lists exactly the entries a cut accepts without snapp
 
 // ---- the runner: what is written -------------------------------------------------------------------
 
+const PAD = 'pad '.repeat(400);
+
 async function toolSession(): Promise<{ store: SessionStore; dir: string; ids: string[] }> {
   const dir = await mkdtemp(join(tmpdir(), 'arbor-cut-'));
   const store = await SessionStore.create({ dir, cwd: dir });
@@ -189,15 +191,16 @@ async function toolSession(): Promise<{ store: SessionStore; dir: string; ids: s
     role: 'assistant', content, api: 'openai-completions', provider: 'fake', model: 'fake-1', usage: emptyUsage(),
     stopReason: content.some((c) => c.type === 'toolCall') ? 'toolUse' : 'stop', timestamp: Date.now(),
   });
+  // Each message is large enough that a summary of a few of them shrinks the context (else it is refused).
   const messages: AgentMessage[] = [
-    { role: 'user', content: 'EARLY-REQUEST', timestamp: Date.now() },
-    assistant([{ type: 'text', text: 'EARLY-ANSWER' }]),
-    { role: 'user', content: 'TOOL-REQUEST', timestamp: Date.now() },
+    { role: 'user', content: `EARLY-REQUEST ${PAD}`, timestamp: Date.now() },
+    assistant([{ type: 'text', text: `EARLY-ANSWER ${PAD}` }]),
+    { role: 'user', content: `TOOL-REQUEST ${PAD}`, timestamp: Date.now() },
     assistant([{ type: 'toolCall', id: 'c1', name: 'read', arguments: { path: 'notes.md' } }]),
     { role: 'toolResult', toolCallId: 'c1', toolName: 'read', content: [{ type: 'text', text: 'TOOL-OUTPUT' }], isError: false, timestamp: Date.now() },
-    assistant([{ type: 'text', text: 'TOOL-ANSWER' }]),
-    { role: 'user', content: 'LATE-REQUEST', timestamp: Date.now() },
-    assistant([{ type: 'text', text: 'LATE-ANSWER' }]),
+    assistant([{ type: 'text', text: `TOOL-ANSWER ${PAD}` }]),
+    { role: 'user', content: `LATE-REQUEST ${PAD}`, timestamp: Date.now() },
+    assistant([{ type: 'text', text: `LATE-ANSWER ${PAD}` }]),
   ];
   const ids: string[] = [];
   for (const message of messages) ids.push((await store.appendMessage(message)).id);

@@ -38,7 +38,7 @@ async function withHistory(options: HarnessOptions & { logs?: string[] } = {}): 
   h.fake.enqueue({ text: `ANSWER-0 ${'lorem ipsum '.repeat(40)}` });
   await h.agent.prompt(`QUESTION-0 ${'dolor sit amet '.repeat(10)}`);
   for (let i = 1; i < 3; i++) {
-    h.fake.enqueue({ text: `ANSWER-${i} ${'lorem ipsum '.repeat(40)}` });
+    h.fake.enqueue({ text: `ANSWER-${i} ${'lorem ipsum '.repeat(160)}` });
     await h.agent.prompt(`QUESTION-${i} ${'dolor sit amet '.repeat(10)}`);
   }
   h.fake.requests.length = 0;
@@ -153,7 +153,7 @@ test('a second native compaction sends the previous replacement history (with it
   await h.agent.compact();
   const first = nativeData(latestCompaction(h))!;
   for (let i = 3; i < 6; i++) {
-    h.fake.enqueue({ text: `ANSWER-${i} ${'lorem ipsum '.repeat(40)}` });
+    h.fake.enqueue({ text: `ANSWER-${i} ${'lorem ipsum '.repeat(160)}` });
     await h.agent.prompt(`QUESTION-${i} ${'dolor sit amet '.repeat(10)}`);
   }
   h.fake.requests.length = 0;
