@@ -109,8 +109,9 @@ test('navigate to an earlier user message returns its text; with a summary a bra
 test('compact via /compact writes a compaction entry with metadata; label and fork', async () => {
   const h = await appHarness({ raw: { compaction: { keepRecentTokens: 50 } } });
   const long = 'lorem '.repeat(100);
-  for (let i = 0; i < 4; i++) h.fake.enqueue({ text: `answer ${i}` });
-  for (let i = 0; i < 4; i++) await h.app.prompt(`question ${i} ${long}`);
+  // the bulk in the replies: what the user wrote is kept verbatim, so only replies can shrink the context
+  for (let i = 0; i < 4; i++) h.fake.enqueue({ text: `answer ${i} ${long}` });
+  for (let i = 0; i < 4; i++) await h.app.prompt(`question ${i}`);
   assert.ok(h.app.previewCompaction());
   const sections = ['Goal', 'Constraints & Preferences', 'Progress', 'Key Decisions', 'Next Steps', 'Critical Context'];
   h.fake.enqueue({ text: sections.map((s) => `## ${s}\n${s === 'Progress' ? 'Four answers.' : '-'}`).join('\n\n') }, { text: 'We tested.' });
@@ -150,8 +151,9 @@ test('tree deltas are incremental: an append reports one added node and its chan
 test('a reopened session meters the system prompt and tools before its first prompt, as the marker counts them', async () => {
   const h = await appHarness({ raw: { compaction: { keepRecentTokens: 50 } } });
   const long = 'lorem '.repeat(100);
-  for (let i = 0; i < 4; i++) h.fake.enqueue({ text: `answer ${i}` });
-  for (let i = 0; i < 4; i++) await h.app.prompt(`question ${i} ${long}`);
+  // the bulk in the replies: what the user wrote is kept verbatim, so only replies can shrink the context
+  for (let i = 0; i < 4; i++) h.fake.enqueue({ text: `answer ${i} ${long}` });
+  for (let i = 0; i < 4; i++) await h.app.prompt(`question ${i}`);
   const sections = ['Goal', 'Constraints & Preferences', 'Progress', 'Key Decisions', 'Next Steps', 'Critical Context'];
   h.fake.enqueue({ text: sections.map((s) => `## ${s}\n-`).join('\n\n') });
   assert.equal((await h.app.prompt('/compact')).kind, 'compacted');
