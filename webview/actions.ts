@@ -2,6 +2,7 @@
 // tool approvals, markers, notices): one listener, so re-rendered rows never carry stale handlers.
 import type { ConversationItem, WebviewToHostMessage } from '../src/protocol';
 import { icon } from './icons';
+import { showAsMarkdown } from './markdown';
 import type { Store } from './store';
 
 export interface ActionDeps {
@@ -82,6 +83,12 @@ export function installActions(root: HTMLElement, deps: ActionDeps): void {
         const code = target.closest('.code-block')?.querySelector('code')?.textContent ?? '';
         deps.post(action === 'copyCode' ? { type: 'copy', text: code } : { type: 'insertAtCursor', code });
         if (action === 'copyCode') flash(target, 'Copied');
+        return;
+      }
+      case 'showMarkdown': {
+        const body = target.closest<HTMLElement>('.markdown');
+        const text = body?.querySelector('.plain-markdown')?.textContent;
+        if (body && typeof text === 'string') showAsMarkdown(body, text);
         return;
       }
       case 'copyEntry':

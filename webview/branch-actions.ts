@@ -31,8 +31,10 @@ export function startEdit(deps: BranchActionDeps, root: HTMLElement, entryId: st
   if (!deps.editing.has(entryId)) deps.editing.set(entryId, userText(item));
   deps.rerender(entryId);
   const input = root.querySelector<HTMLTextAreaElement>(`textarea[data-edit="${CSS.escape(entryId)}"]`);
-  input?.focus();
+  input?.focus({ preventScroll: true });
   input?.setSelectionRange(input.value.length, input.value.length);
+  // the whole editor, buttons included, in view and clear of the "Jump to latest" pill (its scroll margin)
+  input?.closest('.inline-edit')?.scrollIntoView({ block: 'nearest' });
 }
 
 function finishEdit(deps: BranchActionDeps, root: HTMLElement, entryId: string, send: boolean): void {

@@ -4,6 +4,7 @@
 import './zod-config'; // must stay the first import
 import type { HostToWebviewMessage, WebviewToHostMessage } from '../src/protocol';
 import { connectToHost, sendReady, type HostChannel } from './host-channel';
+import { setMarkdownWords } from './markdown';
 import { loadPersisted } from './persist';
 import { mountApp, type App } from './render/app';
 import { mountTreePage } from './render/tree-page';
@@ -12,6 +13,7 @@ import { Store } from './store';
 function dispatch(store: Store, app: App, channel: HostChannel, message: HostToWebviewMessage): void {
   switch (message.type) {
     case 'state':
+      setMarkdownWords(message.state.markdownWords);
       store.setState(message.state);
       return;
     case 'conversation':

@@ -1,7 +1,11 @@
 // Markdown rendering for messages and summaries: markdown-it with raw HTML off (model output is never
 // trusted as HTML), links linkified and opened by VS Code, fenced code wrapped with a language label and
-// Copy / Insert buttons (handled by delegation in actions.ts through data-action attributes).
+// Copy / Insert buttons (handled by delegation in actions.ts through data-action attributes). A message
+// over the guard's limits (markdown-guard.ts) is shown as plain text with "Show as Markdown" instead.
 import MarkdownIt from 'markdown-it';
+import type { MarkdownWords } from '../src/protocol';
+import { el } from './dom';
+import { markdownGuard } from './markdown-guard';
 
 const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
 
@@ -33,7 +37,36 @@ export function renderMarkdown(text: string): string {
   return md.render(text);
 }
 
-/** Renders into an element (the string is markdown-it output with html:false, so it holds no raw HTML). */
+/** The guard's words until the host sends its localized ones (ChatState.markdownWords). */
+let words: MarkdownWords = {
+  plainText: 'Shown as plain text: too large to format as Markdown quickly.',
+  showAsMarkdown: 'Show as Markdown',
+};
+
+export function setMarkdownWords(localized: MarkdownWords | undefined): void {
+  if (localized) words = localized;
+}
+
+/** Texts the user chose to see as Markdown although over the limits (kept across re-renders). */
+const shownAnyway = new Set<string>();
+
+/**
+ * Renders into a new element (the string is markdown-it output with html:false, so it holds no raw
+ * HTML); a text over the guard's limits becomes plain text under a note with "Show as Markdown".
+ */
 export function setMarkdown(target: HTMLElement, text: string): void {
+  if (shownAnyway.has(text) || markdownGuard(text) === undefined) {
+    target.innerHTML = renderMarkdown(text);
+    return;
+  }
+  target.classList.add('markdown-guarded');
+  const show = el('button', { type: 'button', class: 'link-btn', 'data-action': 'showMarkdown' }, words.showAsMarkdown);
+  target.append(el('div', { class: 'markdown-guard-note' }, el('span', {}, words.plainText), ' ', show), el('pre', { class: 'plain-markdown' }, text));
+}
+
+/** "Show as Markdown": renders the guarded text in place, however long it takes, and keeps it so. */
+export function showAsMarkdown(target: HTMLElement, text: string): void {
+  shownAnyway.add(text);
+  target.classList.remove('markdown-guarded');
   target.innerHTML = renderMarkdown(text);
 }

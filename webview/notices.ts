@@ -1,7 +1,8 @@
 // The chat's inline notices as a small pure model, so their rules are unit-tested without a DOM: notices
 // belong to the session they were raised in (another session starts with none), a progress notice (a
 // compaction running, a retry waiting) sits in a slot and is replaced by the next one or by its result,
-// and a notice already shown is not shown a second time.
+// a notice already shown is not shown a second time, and a finished thing's result ("Conversation
+// compacted.") goes when the next turn starts (it stayed at the bottom of the chat for good, issue #28).
 
 import type { AgentUiEvent, ErrorAction } from '../src/protocol';
 
@@ -19,14 +20,11 @@ export interface InlineNotice {
   text: string;
   slot?: NoticeSlot;
   actions?: readonly NoticeAction[];
+  /** a result the conversation itself now shows (its marker): it goes when the next turn starts */
+  untilNextTurn?: boolean;
 }
 
-export interface NoticeInput {
-  level: NoticeLevel;
-  text: string;
-  slot?: NoticeSlot;
-  actions?: readonly NoticeAction[];
-}
+export type NoticeInput = Omit<InlineNotice, 'id'>;
 
 const MAX_NOTICES = 20;
 
@@ -55,6 +53,14 @@ export class NoticeBoard {
     if (result) this.add(result);
   }
 
+  /** A turn starts: results told until then go. Returns whether any went. */
+  nextTurn(): boolean {
+    const kept = this.list.filter((n) => !n.untilNextTurn);
+    const changed = kept.length !== this.list.length;
+    this.list = kept;
+    return changed;
+  }
+
   dismiss(id: number): void {
     this.list = this.list.filter((n) => n.id !== id);
   }
@@ -68,11 +74,14 @@ export class NoticeBoard {
   }
 }
 
-export type NoticeEvent = Extract<AgentUiEvent, { type: 'idle' | 'error' | 'retry' | 'compaction_start' | 'compaction_end' | 'notice' }>;
+export type NoticeEvent = Extract<AgentUiEvent, { type: 'busy' | 'idle' | 'error' | 'retry' | 'compaction_start' | 'compaction_end' | 'notice' }>;
 
 /** Puts what an agent event has to say on the board: progress in its slot, a result in its place. */
 export function eventNotice(board: NoticeBoard, event: NoticeEvent): void {
   switch (event.type) {
+    case 'busy':
+      board.nextTurn();
+      return;
     case 'idle':
       // a retry still announced is over: the turn ended with a reply or with an error notice
       board.settle('retry');
@@ -97,7 +106,7 @@ export function eventNotice(board: NoticeBoard, event: NoticeEvent): void {
 }
 
 function compactionResult(event: Extract<AgentUiEvent, { type: 'compaction_end' }>): Omit<NoticeInput, 'slot'> {
-  if (event.aborted) return { level: 'warning', text: 'Compaction cancelled.' };
+  if (event.aborted) return { level: 'warning', text: 'Compaction cancelled.', untilNextTurn: true };
   if (!event.ok) return { level: 'error', text: `Compaction failed${event.errorMessage ? `: ${event.errorMessage}` : ''}.` };
-  return { level: 'info', text: 'Conversation compacted.' };
+  return { level: 'info', text: 'Conversation compacted.', untilNextTurn: true };
 }

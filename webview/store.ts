@@ -224,6 +224,7 @@ export class Store implements LoadedPath {
     switch (event.type) {
       case 'busy':
       case 'idle':
+        if (event.type === 'busy') this.noticeOf(event);
         if (this.state) this.state = { ...this.state, busy: event.type === 'busy' };
         if (event.type === 'idle') {
           this.draft = undefined;

@@ -9,10 +9,10 @@ export function benchRoot(benchUrl) {
   return join(dirname(fileURLToPath(benchUrl)), '..');
 }
 
-/** Re-runs `benchUrl` under tsx unless it already runs there (then returns and the bench goes on). */
+/** Re-runs `benchUrl` (with its arguments) under tsx unless it already runs there (then returns and the bench goes on). */
 export function ensureTsx(benchUrl) {
   if (process.env.ARBOR_BENCH_TSX === '1') return;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(benchUrl)], {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(benchUrl), ...process.argv.slice(2)], {
     stdio: 'inherit',
     cwd: benchRoot(benchUrl),
     env: { ...process.env, ARBOR_BENCH_TSX: '1' },

@@ -1,18 +1,34 @@
 // Background compaction (issue 17; docs/architecture.md, "Background compaction"): once the context enters
 // the band below the threshold, the threshold compaction's summary is written ahead of time, while the
-// user goes on. At the threshold a ready summary is committed without waiting, if it is still valid: the
-// path it summarized is still a prefix of the current path (so its cut is still on it), no compaction came
-// after it, the settings and model are the same, and the context grew by at most keepRecentTokens since.
+// user goes on. The band adapts to the measured growth (tokens per second and per turn) and summary time
+// (../compaction/growth-rate.ts), and the summary keeps less than keepRecentTokens by the growth expected
+// before the commit, so the committed context is about what a foreground compaction leaves. At the
+// threshold a ready summary is committed without waiting, if it is still valid: the path it summarized is
+// still a prefix of the current path, no compaction came after it, the settings and model are the same,
+// and the kept part has not outgrown its allowance. A summary that was started too early (before the
+// summary time was known) is written once more closer to the threshold, the first kept as a fallback.
 // Anything else takes the normal path. Nothing is written before the commit; a failure is only logged.
-import { inBackgroundBand, type CompactionRunner, type CompactionSettings, type PreparedSummary } from '../compaction';
+import {
+  GrowthMeter,
+  compactionThreshold,
+  inBackgroundBand,
+  type CompactionRunner,
+  type CompactionSettings,
+  type PreparedSummary,
+} from '../compaction';
 import type { ModelInfo } from '../llm/types';
 import type { SessionEntry } from '../session/entries';
+
+/** A committed tail up to this share above keepRecentTokens is as good as a foreground compaction's. */
+const TAIL_SLACK = 1.1;
 
 export interface BackgroundHost {
   runner: CompactionRunner;
   branch(): readonly SessionEntry[];
   settings(): CompactionSettings;
   model(): ModelInfo;
+  /** the clock of the growth measurement (default Date.now) */
+  now?: () => number;
   log?: (message: string) => void;
 }
 
@@ -22,6 +38,10 @@ interface Snapshot {
   length: number;
   tokens: number;
   key: string;
+  /** the keepRecentTokens its plan used */
+  kept: number;
+  /** the growth it may absorb before the commit (kept part included) */
+  allowance: number;
 }
 
 interface Job {
@@ -36,8 +56,13 @@ export type Staleness = 'path' | 'compacted' | 'settings' | 'growth';
 
 export class BackgroundCompaction {
   private job: Job | undefined;
+  /** a ready summary kept while a better-placed one is written (at most one per compaction) */
+  private fallback: Job | undefined;
+  private rewritten = false;
   /** a failed summary is not retried in the background until the next compaction */
   private failed = false;
+  /** growth of the context and time of a summary, measured in this session */
+  readonly growth = new GrowthMeter();
 
   constructor(private readonly host: BackgroundHost) {}
 
@@ -48,74 +73,155 @@ export class BackgroundCompaction {
 
   /** A check below the threshold: starts the summary when the context is in the band and none is valid. */
   consider(tokens: number): void {
-    if (this.failed || !inBackgroundBand(tokens, this.host.model().contextWindow, this.host.settings())) return;
-    if (this.job && this.staleness(this.job.snapshot, tokens) === undefined) return;
-    if (this.job) this.cancel('it went stale before the threshold');
+    this.growth.observe(this.now(), tokens);
+    if (this.failed || !inBackgroundBand(tokens, this.host.model().contextWindow, this.host.settings(), this.growth.expectedGrowth())) return;
+    const job = this.job;
+    if (job && this.staleness(job.snapshot, tokens) === undefined) {
+      if (this.worthRewriting(job, tokens)) this.rewrite(job, tokens);
+      return;
+    }
+    if (job) this.cancel('it went stale before the threshold');
     this.start(tokens);
   }
 
   /**
    * At the threshold: the summary to commit, or undefined for the normal path. A valid one still being
-   * written is awaited: its remainder is never longer than writing a new one, and costs no new tokens.
+   * written is awaited unless a ready fallback is valid: its remainder is never longer than writing a new
+   * one, and costs no new tokens.
    */
   async take(tokens: number): Promise<PreparedSummary | undefined> {
+    this.growth.observe(this.now(), tokens);
     const job = this.job;
     if (!job) return undefined;
     const before = this.staleness(job.snapshot, tokens);
-    if (before) return this.discard(before);
+    if (before) return this.discard(before, tokens);
+    if (!job.ready) {
+      const fallback = this.validFallback(tokens);
+      if (fallback) return this.commit(fallback, tokens, 'the newer one is not ready');
+    }
     const prepared = job.ready ?? (await job.done);
     if (this.job !== job || !prepared) return undefined;
-    this.job = undefined;
     const after = this.staleness(job.snapshot, tokens);
-    if (after) return this.discard(after);
-    this.host.log?.(`background compaction: committing the summary written at ${job.snapshot.tokens} tokens (now ${tokens})`);
-    return prepared;
+    if (after) return this.discard(after, tokens);
+    return this.commit(job, tokens);
   }
 
   /** Stop, another session, a compaction of its own: the summary in flight (or ready) is dropped. */
   cancel(why: string): void {
-    const job = this.job;
-    if (!job) return;
+    const jobs = [this.job, this.fallback].filter((j): j is Job => j !== undefined);
     this.job = undefined;
-    job.controller.abort();
-    this.host.log?.(`background compaction cancelled: ${why}`);
+    this.fallback = undefined;
+    for (const job of jobs) job.controller.abort();
+    if (jobs.length > 0) this.host.log?.(`background compaction cancelled: ${why}`);
   }
 
   /** The leaf moved: a summary of a path that is no longer a prefix of the current one is dropped. */
   leafMoved(): void {
+    if (this.fallback && this.pathStale(this.fallback.snapshot)) this.fallback = undefined;
     if (this.job && this.pathStale(this.job.snapshot)) this.cancel('the leaf moved');
   }
 
   /** A compaction ran: a later band may try again. */
   reset(): void {
     this.failed = false;
+    this.rewritten = false;
+  }
+
+  private now(): number {
+    return (this.host.now ?? Date.now)();
+  }
+
+  /** The committed context would exceed keepRecentTokens by more than the slack, and now it would not. */
+  private worthRewriting(job: Job, tokens: number): boolean {
+    if (!job.ready || this.rewritten) return false;
+    const keep = this.host.settings().keepRecentTokens;
+    const committedTail = this.expectedTail(job.snapshot.kept, job.snapshot.tokens);
+    const fresh = this.expectedTail(this.keepFor(tokens), tokens);
+    return committedTail > keep * TAIL_SLACK && committedTail - fresh >= keep / 4;
+  }
+
+  private rewrite(job: Job, tokens: number): void {
+    this.rewritten = true;
+    this.fallback = job;
+    this.job = undefined;
+    this.host.log?.(`background compaction: the summary written at ${job.snapshot.tokens} tokens would keep too much; writing it again at ${tokens}`);
+    this.start(tokens);
+    if (!this.job) [this.job, this.fallback] = [job, undefined];
+  }
+
+  /** The context kept after a commit at the threshold of a summary started at `tokens` keeping `kept`. */
+  private expectedTail(kept: number, tokens: number): number {
+    return kept + Math.max(0, this.threshold() - tokens);
+  }
+
+  /** keepRecentTokens less the growth until the threshold, so the commit keeps about keepRecentTokens. */
+  private keepFor(tokens: number): number {
+    const keep = this.host.settings().keepRecentTokens;
+    return Math.max(Math.ceil(keep / 8), keep - Math.max(0, this.threshold() - tokens));
+  }
+
+  private threshold(): number {
+    return compactionThreshold(this.host.model().contextWindow, this.host.settings());
   }
 
   private start(tokens: number): void {
-    const plan = this.host.runner.planAhead('threshold');
+    const kept = this.keepFor(tokens);
+    const plan = this.host.runner.planAhead('threshold', kept);
     const branch = this.host.branch();
     const leaf = branch[branch.length - 1];
     if (!plan || !leaf) return;
     const controller = new AbortController();
-    const snapshot: Snapshot = { leafId: leaf.id, length: branch.length, tokens, key: this.key() };
+    const snapshot: Snapshot = { leafId: leaf.id, length: branch.length, tokens, key: this.key(), kept, allowance: this.allowance(kept) };
     const job: Job = { snapshot, controller, done: Promise.resolve(undefined) };
+    const started = this.now();
     job.done = this.host.runner.summarizeAhead('threshold', plan, controller.signal).then(
-      (prepared) => (job.ready = prepared),
+      (prepared) => {
+        this.growth.summaryTook(this.now() - started);
+        return (job.ready = prepared);
+      },
       (error: unknown) => this.failedJob(job, error),
     );
     this.job = job;
-    this.host.log?.(`background compaction: summarizing up to ${plan.preparation.firstKeptEntryId} at ${tokens} tokens`);
+    this.host.log?.(`background compaction: summarizing up to ${plan.preparation.firstKeptEntryId} at ${tokens} tokens (keeping ~${kept})`);
+  }
+
+  /**
+   * The kept part may grow to twice keepRecentTokens (half of it is the band, half the overshoot of the
+   * crossing turn), or to twice the expected growth when the context grows faster than that.
+   */
+  private allowance(kept: number): number {
+    const keep = this.host.settings().keepRecentTokens;
+    return Math.max(2 * keep, kept + 2 * (this.growth.expectedGrowth() ?? 0));
+  }
+
+  private validFallback(tokens: number): Job | undefined {
+    const fallback = this.fallback;
+    if (!fallback?.ready) return undefined;
+    return this.staleness(fallback.snapshot, tokens) === undefined ? fallback : undefined;
+  }
+
+  private commit(job: Job, tokens: number, note?: string): PreparedSummary | undefined {
+    const other = job === this.job ? this.fallback : this.job;
+    this.job = undefined;
+    this.fallback = undefined;
+    other?.controller.abort();
+    this.host.log?.(`background compaction: committing the summary written at ${job.snapshot.tokens} tokens (now ${tokens})${note ? `; ${note}` : ''}`);
+    return job.ready;
   }
 
   private failedJob(job: Job, error: unknown): undefined {
     if (this.job === job) this.job = undefined;
     if (job.controller.signal.aborted) return undefined;
-    this.failed = true;
+    if (this.fallback) {
+      [this.job, this.fallback] = [this.fallback, undefined];
+    } else this.failed = true;
     this.host.log?.(`background compaction failed (the threshold compaction will run as usual): ${(error as Error)?.message ?? String(error)}`);
     return undefined;
   }
 
-  private discard(why: Staleness): undefined {
+  private discard(why: Staleness, tokens: number): PreparedSummary | undefined {
+    const fallback = this.validFallback(tokens);
+    if (fallback) return this.commit(fallback, tokens, `the newer one is stale (${why})`);
     this.cancel(`the summary is stale (${why})`);
     return undefined;
   }
@@ -125,7 +231,7 @@ export class BackgroundCompaction {
     const added = this.host.branch().slice(snapshot.length);
     if (added.some((e) => e.type === 'compaction' || e.type === 'branch_summary')) return 'compacted';
     if (this.key() !== snapshot.key) return 'settings';
-    if (tokens - snapshot.tokens > this.host.settings().keepRecentTokens) return 'growth';
+    if (snapshot.kept + tokens - snapshot.tokens > snapshot.allowance) return 'growth';
     return undefined;
   }
 

@@ -85,6 +85,7 @@ export class ContextMaintainer {
       branch: () => host.store().getBranch(),
       settings: () => host.settings(),
       model: () => host.model(),
+      now: () => host.now(),
       ...(host.log ? { log: host.log } : {}),
     });
     // Any compaction (a manual one included) answers an earlier "later".

@@ -6,6 +6,7 @@
 // repository may have committed: `verify` then checks a blob's content against its hash every time it
 // is looked up or used, so a planted blob is never restored (docs/reliability.md).
 import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../session/files';
@@ -76,9 +77,9 @@ export class BlobStore {
     return readFile(this.pathOf(hash));
   }
 
-  /** Copies a blob to `target` (a temp name the caller renames into place). */
+  /** Copies a blob to `target` (a temp name the caller renames into place); never over an existing entry (EEXIST). */
   async copyTo(hash: string, target: string): Promise<void> {
-    await copyFile(this.pathOf(hash), target);
+    await copyFile(this.pathOf(hash), target, constants.COPYFILE_EXCL);
   }
 
   async remove(hash: string): Promise<void> {

@@ -11,7 +11,7 @@
 //    open), and runs in the thread pool while the next files are written; only the journal's removal
 //    waits for all of them. Data only (fdatasync: the content and the size) unless the step changed the
 //    file's mode or made a new file. Each changed folder is synced once, after the last step, in parallel.
-import { close, fdatasync, fsync, open } from 'node:fs';
+import { close, constants, fdatasync, fsync, open } from 'node:fs';
 import { syncDir } from '../session/files';
 import { forEachLimited, IO_WIDTH } from './parallel';
 
@@ -28,6 +28,9 @@ function closeFd(fd: number): Promise<void> {
 
 /** The syncs one application of a journal's steps owes before the journal may be removed. */
 export class RestoreSync {
+  /** `syncFolder`: how a changed folder is synced (restore-folders.ts: through its confined descriptor). */
+  constructor(private readonly syncFolder: (folder: string) => Promise<void> = syncDir) {}
+
   private readonly inFlight = new Set<Promise<void>>();
   private readonly folders = new Set<string>();
   private failure: { error: unknown } | undefined;
@@ -53,12 +56,15 @@ export class RestoreSync {
 
   /** Waits for every file's sync and syncs every changed folder; rejects when a file could not be synced. */
   async settle(): Promise<void> {
-    await Promise.all([Promise.all(this.inFlight), forEachLimited([...this.folders], IO_WIDTH, syncDir)]);
+    await Promise.all([Promise.all(this.inFlight), forEachLimited([...this.folders], IO_WIDTH, this.syncFolder)]);
     if (this.failure) throw this.failure.error;
   }
 }
 
-/** Opens `file` for a later `syncAndClose` (read-write: some platforms sync only what is open for writing). */
+/**
+ * Opens `file` for a later `syncAndClose` (read-write: some platforms sync only what is open for
+ * writing); a symbolic link at its name is not followed.
+ */
 export function openForSync(file: string): Promise<number> {
-  return new Promise((resolve, reject) => open(file, 'r+', (error, fd) => (error ? reject(error) : resolve(fd))));
+  return new Promise((resolve, reject) => open(file, constants.O_RDWR | (constants.O_NOFOLLOW ?? 0), (error, fd) => (error ? reject(error) : resolve(fd))));
 }

@@ -1,7 +1,8 @@
 // The restore journal (docs/reliability.md, "file checkpoints"): before a restore changes the first
 // file, a journal listing every step (file, state before, state after) is written durably. Each step is
 // idempotent (write = the blob's content written over the existing file in place, overwrite.ts, or for a
-// new file or a hard link copied to a temp name beside it and renamed over; delete = unlink),
+// new file or a hard link copied to a temp name beside it and renamed over; delete = unlink; every one
+// through its folder opened without following links, restore-folders.ts),
 // so a restore that died half-way is finished at the next start by applying every step again, then the
 // journal is removed. A step that cannot be applied (its blob is gone) makes the recovery roll every
 // step back to its `before` state instead. Either way the workspace ends as the state before or after
@@ -10,9 +11,9 @@
 // leaves every step on a protected path (src/agent/tools/write-policy.ts) alone and names it, and a blob
 // from a store it cannot trust is checked against its hash just before it is written (blob-store.ts).
 import { randomBytes } from 'node:crypto';
-import { closeSync, type BigIntStats } from 'node:fs';
-import { chmod, mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { closeSync, fchmodSync, type BigIntStats } from 'node:fs';
+import { mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { syncDir, writeFileAtomic } from '../session/files';
 import { removeStaleTemps } from '../session/stale-temps';
 import type { BlobStore } from './blob-store';
@@ -20,6 +21,7 @@ import { openForSync, RestoreSync } from './durable';
 import { parseFileState } from './manifest';
 import { overwriteInPlace } from './overwrite';
 import { forEachLimited, IO_WIDTH } from './parallel';
+import { RestoreFolders, type OpenFolder } from './restore-folders';
 import type { FileKey, FileState } from './types';
 import type { WorkspaceFiles } from './workspace-files';
 
@@ -59,17 +61,19 @@ export async function removeJournal(file: string): Promise<void> {
   await syncDir(dirname(file));
 }
 
-function tempNameOf(absolute: string, journalId: string): string {
-  return `${absolute}.arbor-restore-${journalId}`;
+function tempNameOf(name: string, journalId: string): string {
+  return `${name}.arbor-restore-${journalId}`;
 }
 
 /**
  * Puts `state` at `absolute`; applying it twice is the same as once. Returns the file's stat when the
- * write already read it (an in-place overwrite, overwrite.ts). What must reach the disk goes to `sync`.
+ * write already read it (an in-place overwrite, overwrite.ts). Every operation goes through the file's
+ * folder opened without following links (restore-folders.ts); what must reach the disk goes to `sync`.
  */
-export async function applyState(blobs: BlobStore, absolute: string, state: FileState, journalId: string, sync: RestoreSync, inPlace = true): Promise<BigIntStats | undefined> {
+export async function applyState(blobs: BlobStore, folders: RestoreFolders, absolute: string, state: FileState, journalId: string, sync: RestoreSync, inPlace = true): Promise<BigIntStats | undefined> {
+  const name = basename(absolute);
   if (state.kind === 'absent') {
-    const removed = await unlink(absolute).then(() => true, (error: NodeJS.ErrnoException) => {
+    const removed = await folders.within(dirname(absolute), false, (dir) => unlink(dir.child(name))).then(() => true, (error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
       return false;
     });
@@ -79,39 +83,34 @@ export async function applyState(blobs: BlobStore, absolute: string, state: File
   if (state.kind !== 'file') throw new Error('a file that was not checkpointed cannot be restored');
   if (!(await blobs.verified(state.hash))) throw new Error(`the stored content ${state.hash.slice(0, 12)}… does not match its hash`);
   await sync.room();
-  const written = inPlace && overwriteInPlace(blobs.pathOf(state.hash), state.size, absolute, Boolean(state.exec), (fd, modeChanged) => sync.syncAndClose(fd, modeChanged));
-  if (written) return written;
-  await replaceThroughTemp(blobs, absolute, state, tempNameOf(absolute, journalId), sync);
-  return undefined;
+  return folders.within(dirname(absolute), true, async (dir) => {
+    const written = inPlace && overwriteInPlace(blobs.pathOf(state.hash), state.size, dir.child(name), Boolean(state.exec), (fd, modeChanged) => sync.syncAndClose(fd, modeChanged));
+    if (written) return written;
+    await replaceThroughTemp(blobs, dir, name, state, tempNameOf(name, journalId), sync);
+    return undefined;
+  });
 }
 
-/** A new file, a hard link or a large content: copied to a temp name beside the target and renamed over it. */
-async function replaceThroughTemp(blobs: BlobStore, absolute: string, state: FileState & { kind: 'file' }, temp: string, sync: RestoreSync): Promise<void> {
-  await blobs.copyTo(state.hash, temp).catch(async (error: NodeJS.ErrnoException) => {
-    // The folder is created only when missing (most restores write into existing folders).
-    if (error.code !== 'ENOENT') throw error;
-    foldersCreated(absolute, await mkdir(dirname(absolute), { recursive: true }), sync);
-    await blobs.copyTo(state.hash, temp);
+/** A new file, a hard link or a large content: copied to a temp name in the same folder and renamed over it. */
+async function replaceThroughTemp(blobs: BlobStore, dir: OpenFolder, name: string, state: FileState & { kind: 'file' }, temp: string, sync: RestoreSync): Promise<void> {
+  // A temp file a cut restore left (same journal) is replaced; nothing at that name is followed.
+  await blobs.copyTo(state.hash, dir.child(temp)).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error;
+    await unlink(dir.child(temp));
+    await blobs.copyTo(state.hash, dir.child(temp));
   });
-  // Blobs are stored 0644 (0666 less the umask) and a copy keeps that; only executables need a chmod.
-  if (state.exec) await chmod(temp, 0o755);
   // Opened before the rename, so the sync reaches the very file renamed (a new inode: with its metadata).
-  const fd = await openForSync(temp);
-  await rename(temp, absolute).catch((error: unknown) => {
+  const fd = await openForSync(dir.child(temp));
+  try {
+    // Blobs are stored 0644 (0666 less the umask) and a copy keeps that; only executables need a chmod.
+    if (state.exec) fchmodSync(fd, 0o755);
+    await rename(dir.child(temp), dir.child(name));
+  } catch (error) {
     closeSync(fd);
     throw error;
-  });
-  sync.syncAndClose(fd, true);
-  sync.folderChanged(dirname(absolute));
-}
-
-/** `first`: the first folder mkdir created above `absolute` (none: undefined); each one's parent changed. */
-function foldersCreated(absolute: string, first: string | undefined, sync: RestoreSync): void {
-  if (first === undefined) return;
-  for (let folder = dirname(absolute); ; folder = dirname(folder)) {
-    sync.folderChanged(dirname(folder));
-    if (folder === first || dirname(folder) === folder) return;
   }
+  sync.syncAndClose(fd, true);
+  sync.folderChanged(dir.path);
 }
 
 /**
@@ -125,23 +124,32 @@ export async function applySteps(files: WorkspaceFiles, journal: Journal, direct
   const indices = journal.steps.map((_, index) => index);
   const deletes = indices.filter((i) => journal.steps[i]![direction].kind === 'absent');
   const writes = indices.filter((i) => journal.steps[i]![direction].kind !== 'absent');
-  const sync = new RestoreSync();
+  const { folders, sync } = restoreIo(files);
   try {
     for (const group of [deletes, writes]) {
       await forEachLimited(group, IO_WIDTH, async (index) => {
         const step = journal.steps[index]!;
         const absolute = resolved?.[index] ?? (await files.resolve(step.key));
         if (absolute === undefined) throw new Error(`${step.key} is not inside the workspace`);
-        const written = await applyState(files.blobs, absolute, step[direction], journal.id, sync, !whole?.has(step.key));
+        const written = await applyState(files.blobs, folders, absolute, step[direction], journal.id, sync, !whole?.has(step.key));
         await files.remember(absolute, step[direction], written);
       });
     }
   } catch (error) {
     // The descriptors still syncing are closed before the caller rolls back or gives up.
     await sync.settle().catch(() => undefined);
+    await folders.close();
     throw error;
   }
-  await sync.settle();
+  await sync.settle().finally(() => folders.close());
+}
+
+/** The confined folders and the pending syncs of one application of a journal. */
+function restoreIo(files: WorkspaceFiles): { folders: RestoreFolders; sync: RestoreSync } {
+  let sync: RestoreSync | undefined;
+  const folders = new RestoreFolders(files.roots.map((root) => root.real), (parent) => sync!.folderChanged(parent));
+  sync = new RestoreSync((folder) => folders.sync(folder));
+  return { folders, sync };
 }
 
 function parseJournal(text: string): Journal | undefined {
@@ -231,12 +239,18 @@ async function recoverOne(files: WorkspaceFiles, file: string, original: Journal
 
 /** Removes the temp files a cut restore left; their folders are synced, as the journal goes next. */
 async function removeTemps(files: WorkspaceFiles, journal: Journal): Promise<void> {
-  const folders = new Set<string>();
-  for (const step of journal.steps) {
-    const absolute = await files.resolve(step.key);
-    if (absolute === undefined) continue;
-    const temp = tempNameOf(absolute, journal.id);
-    if (await unlink(temp).then(() => true, () => false)) folders.add(dirname(temp));
+  const folders = new RestoreFolders(files.roots.map((root) => root.real), () => undefined);
+  const changed = new Set<string>();
+  try {
+    for (const step of journal.steps) {
+      const absolute = await files.resolve(step.key);
+      if (absolute === undefined) continue;
+      const temp = tempNameOf(basename(absolute), journal.id);
+      const removed = await folders.within(dirname(absolute), false, (dir) => unlink(dir.child(temp))).then(() => true, () => false);
+      if (removed) changed.add(dirname(absolute));
+    }
+    await forEachLimited([...changed], IO_WIDTH, (folder) => folders.sync(folder));
+  } finally {
+    await folders.close();
   }
-  await forEachLimited([...folders], IO_WIDTH, syncDir);
 }

@@ -1,5 +1,6 @@
 // Errors the compaction engine throws. Callers tell cancellation apart from failure by class, not by
 // message text.
+import { isRetryableKind } from '../llm/overflow';
 
 /** The user (or a hook) cancelled; nothing was written. */
 export class CompactionCancelled extends Error {
@@ -21,6 +22,14 @@ export class SummarizationFailed extends Error {
   }
 }
 
+/** The model answered but not with a summary (it called a tool, or wrote nothing): another form may work. */
+export class OffTaskAnswer extends SummarizationFailed {
+  constructor(detail: string) {
+    super(detail);
+    this.name = 'OffTaskAnswer';
+  }
+}
+
 export function isCancellation(error: unknown): boolean {
   return error instanceof CompactionCancelled || (error instanceof Error && error.name === 'AbortError');
 }
@@ -35,4 +44,10 @@ const TRANSIENT =
 
 export function isTransientErrorText(text: string): boolean {
   return TRANSIENT.test(text);
+}
+
+/** A failed summarizer call worth retrying: by the provider's classification when it made one, else by its text. */
+export function isTransient(failure: { message: string; errorKind?: string }): boolean {
+  const byKind = failure.errorKind === undefined || failure.errorKind === 'unknown' ? undefined : isRetryableKind(failure.errorKind);
+  return byKind ?? isTransientErrorText(failure.message);
 }

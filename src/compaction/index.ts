@@ -1,6 +1,7 @@
 // Public API of the compaction engine, for the agent runtime and the VS Code layer.
 export * from './settings';
 export * from './thresholds';
+export * from './growth-rate';
 export * from './tokens';
 export { findCutPoint, snapCutPoint, type CutPointResult, type ChosenCutResult } from './cut-point';
 export {

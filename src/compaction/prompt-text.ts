@@ -21,7 +21,9 @@ export type CompactionTemplate =
   | 'guard-retry'
   | 'user-constraints'
   | 'constraints-retry'
-  | 'kept-constraints';
+  | 'kept-constraints'
+  | 'continuation'
+  | 'continuation-earlier';
 
 export function compactionPrompt(name: CompactionTemplate, vars: Record<string, string> = {}): string {
   return renderPrompt(`compaction/${name}`, vars).replace(/\r?\n$/, '');

@@ -116,10 +116,13 @@ export class CompactionRunner {
 
   /**
    * Background compaction (../agent/background-compaction.ts): the plan an automatic run would take
-   * now, or undefined when the in-place strategy would not run or there is nothing to compact.
+   * now, or undefined when the in-place strategy would not run or there is nothing to compact;
+   * `keepRecentTokens` replaces the setting's for this plan.
    */
-  planAhead(reason: CompactionReason): CompactionPlan | undefined {
-    const settings = this.deps.settings();
+  planAhead(reason: CompactionReason, keepRecentTokens?: number): CompactionPlan | undefined {
+    const current = this.deps.settings();
+    // The summary is committed later: it keeps less now, the growth until the commit makes up the rest.
+    const settings = keepRecentTokens === undefined ? current : { ...current, keepRecentTokens: Math.max(1, Math.floor(keepRecentTokens)) };
     const options: RunOptions = { reason };
     const strategy = strategyFor(options, settings);
     if (strategy.name !== 'context-full') return undefined;

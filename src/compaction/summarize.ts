@@ -1,11 +1,13 @@
-// Summary generation (reference §3.6): the history summary (first or update), the turn-prefix summary
-// of a split turn, and the short UI recap. Each call sends only the span being summarized plus the
-// previous summary, never the whole history again.
+// Summary generation (docs/architecture.md, "Compaction"): the history summary (first or update), the
+// turn-prefix summary of a split turn, and the short UI recap. Each call sends only the span being
+// summarized plus the previous summary, never the whole history again; or, where the provider caches
+// prompts, the summary is asked as the continuation of the agent's own conversation (its cached prefix is
+// read at a tenth of the price) with the instructions as the last user message ("Compaction cost").
 import type { AgentMessage, AssistantMessage, LlmMessage, Usage } from '../core/messages';
-import type { ModelInfo, Provider, ThinkingLevel } from '../llm/types';
+import type { ModelInfo, Provider, ThinkingLevel, ToolDefinition } from '../llm/types';
 import { answerText, callSummarizerModel } from './summarizer-call';
 import { convertToLlm } from '../session/convert';
-import { CompactionCancelled, SummarizationFailed, isTransientErrorText, throwIfAborted } from './errors';
+import { CompactionCancelled, OffTaskAnswer, SummarizationFailed, isTransient, throwIfAborted } from './errors';
 import { computeFileLists, stripFileOperations, upsertFileOperations } from './file-ops';
 import { checkSummarySections } from './guard';
 import { constraintLines, keepConstraints, type KeptConstraint } from './constraint-guard';
@@ -46,8 +48,25 @@ export interface SummarizeOptions {
   remote?: { endpoint: string } & RemoteCallOptions;
   /** generate the short UI recap (default true) */
   shortSummary?: boolean;
+  /** the agent's request as it was last sent: the summary is asked as its continuation when it fits */
+  prefix?: ConversationPrefix;
   log?: (message: string) => void;
 }
+
+/** What the agent's model saw last: system prompt, tools and the context messages. */
+export interface ConversationPrefix {
+  systemPrompt: string;
+  messages: LlmMessage[];
+  tools?: ToolDefinition[];
+}
+
+/** How a summary request is framed: alone (the default), or after the agent's conversation. */
+interface Frame {
+  before: LlmMessage[];
+  continuation?: { systemPrompt: string; tools?: ToolDefinition[] };
+}
+
+const ALONE: Frame = { before: [] };
 
 const HISTORY_SHARE = 0.8;
 const TURN_PREFIX_SHARE = 0.5;
@@ -67,32 +86,70 @@ export function buildSummaryPrompt(
 ): string {
   const parts = [compactionPrompt('conversation', { conversation: serializeConversation(convertToLlm(messages)) })];
   if (previousSummary !== undefined) parts.push(compactionPrompt('previous-summary', { summary: previousSummary }));
+  const base = options.promptOverride ?? compactionPrompt(previousSummary !== undefined ? 'update-summary' : 'summary');
+  return [...parts, ...instructionParts(base, options, constraints)].join('\n\n');
+}
+
+/** Hook context, the user's constraints, the base instructions and the user's focus. */
+function instructionParts(
+  base: string,
+  options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext'>,
+  constraints: readonly KeptConstraint[],
+): string[] {
+  const parts: string[] = [];
   const context = (options.additionalContext ?? []).map((l) => l.trim()).filter((l) => l !== '');
   if (context.length > 0) parts.push(compactionPrompt('additional-context', { lines: context.map((l) => `- ${l}`).join('\n') }));
   if (constraints.length > 0) parts.push(compactionPrompt('user-constraints', { lines: constraintLines(constraints) }));
-  parts.push(options.promptOverride ?? compactionPrompt(previousSummary !== undefined ? 'update-summary' : 'summary'));
+  parts.push(base);
   const focus = options.customInstructions?.trim();
   if (focus) parts.push(compactionPrompt('focus', { focus }));
-  return parts.join('\n\n');
+  return parts;
 }
+
+/**
+ * The last user message of a summary asked as a continuation: where the kept part starts, then the same
+ * instructions as the transcript form (the summarizer's system prompt is the agent's here).
+ */
+export function buildContinuationPrompt(
+  preparation: Pick<CompactionPreparation, 'keptMessages' | 'previousSummary' | 'constraints'>,
+  options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext' | 'promptOverride'> = {},
+): string {
+  const earlier = preparation.previousSummary !== undefined ? `${compactionPrompt('continuation-earlier')}\n\n` : '';
+  const head = compactionPrompt('continuation', { earlier, keptStart: keptStartText(preparation.keptMessages) });
+  const base = options.promptOverride ?? compactionPrompt('summary');
+  return [head, ...instructionParts(base, options, preparation.constraints)].join('\n\n');
+}
+
+/** The opening of the first kept message, as the summarizer sees it in the conversation. */
+function keptStartText(kept: readonly AgentMessage[]): string {
+  const first = convertToLlm([...kept])[0];
+  const text = first ? serializeConversation([first]) : '';
+  return text.length > KEPT_START_CHARS ? `${text.slice(0, KEPT_START_CHARS)}…` : text;
+}
+
+const KEPT_START_CHARS = 300;
 
 function userMessage(text: string): LlmMessage {
   return { role: 'user', content: [{ type: 'text', text }], timestamp: Date.now() };
 }
 
 /** One model call; turns provider failures into SummarizationFailed / CompactionCancelled. */
-async function callModel(messages: LlmMessage[], maxTokens: number, options: SummarizeOptions): Promise<AssistantMessage> {
+async function callModel(messages: LlmMessage[], maxTokens: number, options: SummarizeOptions, frame: Frame = ALONE): Promise<AssistantMessage> {
   throwIfAborted(options.signal);
   const outcome = await callSummarizerModel({
     provider: options.provider,
     model: options.model,
-    messages,
+    messages: [...frame.before, ...messages],
     maxTokens,
+    ...(frame.continuation ? { continuation: frame.continuation } : {}),
     ...(options.thinkingLevel ? { thinkingLevel: options.thinkingLevel } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    // The candidate loop (strategies/summarizer-candidates.ts) owns the retries of a summary.
+    callerRetries: true,
   });
   if (outcome.kind === 'cancelled') throw new CompactionCancelled();
-  if (outcome.kind === 'failed') throw new SummarizationFailed(outcome.message, isTransientErrorText(outcome.message));
+  if (outcome.kind === 'failed' && outcome.offTask) throw new OffTaskAnswer(outcome.message);
+  if (outcome.kind === 'failed') throw new SummarizationFailed(outcome.message, isTransient(outcome));
   return outcome.reply;
 }
 
@@ -108,20 +165,20 @@ interface SummaryAnswer {
 }
 
 /** A correction after an answer: the prompt, the answer, the note, in one conversation. */
-async function corrected(prompt: string, answer: SummaryAnswer, note: string, maxTokens: number, options: SummarizeOptions): Promise<SummaryAnswer> {
-  const reply = await callModel([userMessage(prompt), answer.reply, userMessage(note)], maxTokens, options);
+async function corrected(prompt: string, answer: SummaryAnswer, note: string, maxTokens: number, options: SummarizeOptions, frame: Frame): Promise<SummaryAnswer> {
+  const reply = await callModel([userMessage(prompt), answer.reply, userMessage(note)], maxTokens, options, frame);
   return { text: answerText(reply), reply };
 }
 
 /** A checkpoint from the model, retried once with a corrective note when its structure is broken. */
-async function guardedSummary(prompt: string, maxTokens: number, options: SummarizeOptions): Promise<SummaryAnswer> {
+async function guardedSummary(prompt: string, maxTokens: number, options: SummarizeOptions, frame: Frame): Promise<SummaryAnswer> {
   const check = summaryCheck(options);
-  const reply = await callModel([userMessage(prompt)], maxTokens, options);
+  const reply = await callModel([userMessage(prompt)], maxTokens, options, frame);
   const first = { text: answerText(reply), reply };
   const problems = check(first.text);
   if (problems.length === 0) return first;
   options.log?.(`compaction: summary rejected by the guard (${problems.join('; ')}); retrying once`);
-  const retry = await corrected(prompt, first, compactionPrompt('guard-retry', { problems: problems.join('; ') }), maxTokens, options);
+  const retry = await corrected(prompt, first, compactionPrompt('guard-retry', { problems: problems.join('; ') }), maxTokens, options, frame);
   const retryProblems = check(retry.text);
   if (retryProblems.length > 0) options.log?.(`compaction: retried summary still malformed (${retryProblems.join('; ')}); keeping it`);
   return retryProblems.length <= problems.length ? retry : first;
@@ -133,13 +190,14 @@ async function constraintGuardedSummary(
   maxTokens: number,
   options: SummarizeOptions,
   constraints: readonly KeptConstraint[],
+  frame: Frame = ALONE,
 ): Promise<string> {
-  const answer = await guardedSummary(prompt, maxTokens, options);
+  const answer = await guardedSummary(prompt, maxTokens, options, frame);
   const missing = missingConstraints(answer.text, constraints);
   if (missing.length === 0) return answer.text;
   options.log?.(`compaction: the summary dropped ${missing.length} of the user's constraints; asking once more`);
   const note = compactionPrompt('constraints-retry', { lines: constraintLines(missing) });
-  const retry = await corrected(prompt, answer, note, maxTokens, options);
+  const retry = await corrected(prompt, answer, note, maxTokens, options, frame);
   const retryMissing = missingConstraints(retry.text, constraints);
   return retryMissing.length <= missing.length && checkSummarySectionsFor(options, retry.text) ? retry.text : answer.text;
 }
@@ -225,12 +283,14 @@ export function mergeSplitTurn(history: string, prefix: string): string {
 export async function compact(preparation: CompactionPreparation, options: SummarizeOptions): Promise<CompactionResult> {
   const reserve = preparation.settings.reserveTokens;
   const { messagesToSummarize, turnPrefixMessages, previousSummary, constraints } = preparation;
-  const historyTask: Promise<HistorySummary> =
-    messagesToSummarize.length > 0
+  const continued = await continuationSummary(preparation, options);
+  const historyTask: Promise<HistorySummary> = continued
+    ? Promise.resolve(continued)
+    : messagesToSummarize.length > 0
       ? generateSummary(messagesToSummarize, previousSummary, reserve, options, constraints)
       : Promise.resolve({ summary: previousSummary !== undefined ? stripFileOperations(previousSummary) : compactionPrompt('no-prior-history') });
   const prefixTask =
-    preparation.isSplitTurn && turnPrefixMessages.length > 0 ? generateTurnPrefixSummary(turnPrefixMessages, reserve, options) : undefined;
+    !continued && preparation.isSplitTurn && turnPrefixMessages.length > 0 ? generateTurnPrefixSummary(turnPrefixMessages, reserve, options) : undefined;
   const [history, prefix] = await Promise.all([historyTask, prefixTask]);
 
   const merged = prefix !== undefined ? mergeSplitTurn(stripFileOperations(history.summary), prefix) : stripFileOperations(history.summary);
@@ -255,6 +315,52 @@ export async function compact(preparation: CompactionPreparation, options: Summa
   if (shortSummary) result.shortSummary = shortSummary;
   return result;
 }
+
+/** Chars per token of what the window check adds to the measured context: 3, not 4 (code and JSON are denser). */
+const CHARS_PER_TOKEN = 3;
+
+/**
+ * The summary asked as the continuation of the agent's conversation (one request, no split turn: the model
+ * sees the whole context), when a prefix is given, there is something to summarize, prefix, prompt and
+ * answer fit the window, and the model's cache prices make it cheaper than the transcript. Undefined: use the transcript form (also when the model answered off task:
+ * a tool call or no text).
+ */
+async function continuationSummary(preparation: CompactionPreparation, options: SummarizeOptions): Promise<HistorySummary | undefined> {
+  const prefix = options.prefix;
+  if (!prefix || options.remote?.endpoint || preparation.messagesToSummarize.length + preparation.turnPrefixMessages.length === 0) return undefined;
+  const maxTokens = outputBudget(options.model, preparation.settings.reserveTokens, HISTORY_SHARE);
+  const prompt = buildContinuationPrompt(preparation, options);
+  // The context as measured for the threshold (calibrated by the provider's usage) plus what is added.
+  const added = (prefix.systemPrompt.length + JSON.stringify(prefix.tools ?? []).length + prompt.length) / CHARS_PER_TOKEN;
+  if (preparation.tokensBefore + added + maxTokens > options.model.contextWindow) return undefined;
+  if (!continuationIsCheaper(preparation, options, preparation.tokensBefore + added)) return undefined;
+  const frame: Frame = { before: prefix.messages, continuation: { systemPrompt: prefix.systemPrompt, ...(prefix.tools ? { tools: prefix.tools } : {}) } };
+  try {
+    return { summary: await constraintGuardedSummary(prompt, maxTokens, options, preparation.constraints, frame) };
+  } catch (error) {
+    // The provider's own failures (keys, limits, network) would fail the transcript form too.
+    if (!(error instanceof OffTaskAnswer)) throw error;
+    options.log?.(`compaction: the summary as a continuation failed (${(error as Error).message}); sending the transcript instead`);
+    return undefined;
+  }
+}
+
+/**
+ * Whether reading the whole context from the cache costs less than sending the transcript of the span:
+ * context × (cache read price / input price) against the transcript's tokens (chars / 4), with a margin
+ * for a cache that expired or hits only in part. Anthropic and GPT-5-class caches (0.1×) pass, a 0.5×
+ * cache (GPT-4o class) does not: reading 110k cached tokens costs more than 25k fresh ones.
+ */
+function continuationIsCheaper(preparation: CompactionPreparation, options: SummarizeOptions, contextTokens: number): boolean {
+  const { input, cacheRead } = options.model.pricing;
+  if (!(input > 0) || !(cacheRead >= 0)) return false;
+  const transcript = [...preparation.messagesToSummarize, ...preparation.turnPrefixMessages];
+  const transcriptTokens = serializeConversation(convertToLlm(transcript)).length / 4 + (preparation.previousSummary?.length ?? 0) / 4;
+  return contextTokens * (cacheRead / input) < CONTINUATION_MARGIN * transcriptTokens;
+}
+
+/** The continuation must cost less than this share of the transcript form to be chosen. */
+const CONTINUATION_MARGIN = 0.6;
 
 /** The recap is cosmetic: its failure never fails the compaction (cancellation still does). */
 async function tryShortSummary(summary: string, reserve: number, options: SummarizeOptions): Promise<string | undefined> {

@@ -24,21 +24,25 @@ export function shouldCompact(contextTokens: number, contextWindow: number, sett
   return contextTokens > compactionThreshold(contextWindow, settings);
 }
 
+/** The band never starts below this share of the threshold: a summary needs something to summarize. */
+export const MIN_BAND_START_SHARE = 0.25;
+
 /**
- * Where background compaction starts (docs/architecture.md, "Background compaction"): half of
- * keepRecentTokens below the threshold, never below half of it. A summary written there stays valid while
- * the context grows by at most keepRecentTokens, so the turn that crosses the threshold may overshoot it by
- * the other half and the summary is still ready and valid in the common case.
+ * Where background compaction starts (docs/architecture.md, "Background compaction"): as far below the
+ * threshold as the context is expected to grow while the summary is written (`expectedGrowth`, from
+ * ./growth-rate.ts), at least half of keepRecentTokens (also the band before any growth was measured),
+ * never below a quarter of the threshold. Started there, the summary is ready when the threshold is reached.
  */
-export function backgroundBandStart(contextWindow: number, settings: CompactionSettings): number {
+export function backgroundBandStart(contextWindow: number, settings: CompactionSettings, expectedGrowth?: number): number {
   const threshold = compactionThreshold(contextWindow, settings);
-  return Math.max(threshold - Math.floor(settings.keepRecentTokens / 2), Math.floor(threshold / 2));
+  const lead = Math.max(Math.floor(settings.keepRecentTokens / 2), Math.ceil(expectedGrowth ?? 0));
+  return Math.max(threshold - lead, Math.floor(threshold * MIN_BAND_START_SHARE));
 }
 
 /** Whether the context is in the band where the threshold summary is written ahead of time. */
-export function inBackgroundBand(contextTokens: number, contextWindow: number, settings: CompactionSettings): boolean {
+export function inBackgroundBand(contextTokens: number, contextWindow: number, settings: CompactionSettings, expectedGrowth?: number): boolean {
   if (!settings.background || !settings.enabled || settings.strategy !== 'context-full' || contextWindow <= 0) return false;
-  return contextTokens >= backgroundBandStart(contextWindow, settings) && !shouldCompact(contextTokens, contextWindow, settings);
+  return contextTokens >= backgroundBandStart(contextWindow, settings, expectedGrowth) && !shouldCompact(contextTokens, contextWindow, settings);
 }
 
 export function idleTimeoutMs(settings: Pick<CompactionSettings, 'idleTimeoutSeconds'>): number {

@@ -6,7 +6,7 @@ import type { KeyResolver, ModelInfo, Provider, StreamEvent, StreamRequest, Thin
 import { toAnthropicMessages, toAnthropicSystem, toAnthropicTools } from './convert-anthropic';
 import { guardedAttempt, failedMessage, ABORTED_TEXT, type WireOutcome, type IdleWatchdog } from './attempt';
 import type { MessageBuilder } from './message-builder';
-import { runWithRetry } from './retry';
+import { retryFor, runWithRetry } from './retry';
 import { withNativeFallback } from './native-fallback';
 import { checkKeyTransport, keyGuardedFetch } from './key-transport';
 import { defaultBaseUrl } from './providers';
@@ -74,7 +74,7 @@ export class AnthropicMessagesProvider implements Provider {
   stream(request: StreamRequest): AsyncIterable<StreamEvent> {
     const model = { ...this.model, ...request.model, api: this.model.api };
     return withNativeFallback(request, (sent) =>
-      runWithRetry(() => this.attempt(model, sent), this.options.retry, sent.signal, () => failedMessage(model, 'aborted', ABORTED_TEXT)),
+      runWithRetry(() => this.attempt(model, sent), retryFor(this.options.retry, request), sent.signal, () => failedMessage(model, 'aborted', ABORTED_TEXT)),
     );
   }
 
@@ -105,12 +105,13 @@ export class AnthropicMessagesProvider implements Provider {
   buildBody(model: ModelInfo, request: StreamRequest) {
     const maxTokens = request.maxTokens ?? model.maxOutputTokens;
     const budget = model.reasoning ? thinkingBudget(request.thinkingLevel, maxTokens) : undefined;
-    const system = toAnthropicSystem(request.systemPrompt);
-    const tools = toAnthropicTools(request.tools);
+    const cache = request.promptCache !== 'none';
+    const system = toAnthropicSystem(request.systemPrompt, cache);
+    const tools = toAnthropicTools(request.tools, cache);
     return {
       model: model.id,
       max_tokens: maxTokens,
-      messages: toAnthropicMessages(request.messages, true, model),
+      messages: toAnthropicMessages(request.messages, cache, model),
       stream: true as const,
       ...(system ? { system } : {}),
       ...(tools ? { tools } : {}),

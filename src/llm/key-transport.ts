@@ -47,13 +47,41 @@ export function checkKeyTransport(baseUrl: string, keyAttached: boolean): KeyTra
 
 /**
  * The provider SDKs' fetch, checked again per request (the SDK builds the final URL) and never
- * following a redirect, which could lead the key to another host.
+ * following a redirect, which could lead the key to another host: a 3xx answer becomes an error
+ * response that says so and must not be retried (x-should-retry: false; overflow.ts classifies it as
+ * `redirect`), instead of a "fetch failed" that looks like a network error worth retrying.
  */
 export function keyGuardedFetch(inner: typeof fetch, keyAttached: boolean): typeof fetch {
   return (async (input: string | URL | Request, init?: RequestInit) => {
     const target = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const verdict = checkKeyTransport(target, keyAttached);
     if (!verdict.ok) throw new Error(verdict.message);
-    return inner(input, { ...init, redirect: 'error' });
+    const response = await inner(input, { ...init, redirect: 'manual' });
+    return isRedirect(response) ? await refusedRedirect(response, verdict.url) : response;
   }) as typeof fetch;
+}
+
+function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+}
+
+/** The error answer the SDK sees instead of a redirect (the redirect's own body is dropped unread). */
+async function refusedRedirect(response: Response, from: URL): Promise<Response> {
+  await response.body?.cancel().catch(() => undefined);
+  const status = response.status >= 300 && response.status < 400 ? response.status : 307;
+  const location = response.headers.get('location');
+  const to = location === null ? undefined : hostOf(location, from);
+  const message = `${from.hostname} answered with a redirect (HTTP ${status})${to ? ` to ${to}` : ''}. Arbor does not follow redirects, so nothing was sent there and your API key stayed here. If that address is the right one, set it as the base URL.`;
+  return new Response(JSON.stringify({ error: { message, type: 'redirect_refused', code: 'redirect_refused' } }), {
+    status,
+    headers: { 'content-type': 'application/json', 'x-should-retry': 'false' },
+  });
+}
+
+function hostOf(location: string, base: URL): string | undefined {
+  try {
+    return new URL(location, base).host;
+  } catch {
+    return undefined;
+  }
 }

@@ -6,7 +6,7 @@ import type { KeyResolver, ModelInfo, Provider, StreamEvent, StreamRequest, Thin
 import { toOpenAIMessages, toOpenAITools } from './convert-openai';
 import { guardedAttempt, failedMessage, ABORTED_TEXT, type WireOutcome, type IdleWatchdog } from './attempt';
 import type { MessageBuilder } from './message-builder';
-import { runWithRetry } from './retry';
+import { retryFor, runWithRetry } from './retry';
 import { withNativeFallback } from './native-fallback';
 import { defaultBaseUrl } from './providers';
 import { resolveProviderOptions, type ProviderOptions, type ResolvedProviderOptions } from './provider-options';
@@ -66,7 +66,7 @@ export class OpenAICompletionsProvider implements Provider {
   stream(request: StreamRequest): AsyncIterable<StreamEvent> {
     const model = { ...this.model, ...request.model, api: this.model.api };
     return withNativeFallback(request, (sent) =>
-      runWithRetry(() => this.attempt(model, sent), this.options.retry, sent.signal, () => failedMessage(model, 'aborted', ABORTED_TEXT)),
+      runWithRetry(() => this.attempt(model, sent), retryFor(this.options.retry, request), sent.signal, () => failedMessage(model, 'aborted', ABORTED_TEXT)),
     );
   }
 

@@ -65,7 +65,11 @@ export type ErrorKind =
   | 'auth'
   | 'aborted'
   | 'invalid_request'
+  /** the server answered with a redirect, which Arbor never follows with a key (key-transport.ts) */
+  | 'redirect'
   | 'unknown';
+
+const KINDS: ReadonlySet<ErrorKind> = new Set<ErrorKind>(['overflow', 'rate_limit', 'quota', 'overloaded', 'server', 'network', 'timeout', 'auth', 'aborted', 'invalid_request', 'redirect', 'unknown']);
 
 export interface ClassifiedError {
   kind: ErrorKind;
@@ -110,6 +114,7 @@ function kindOf(err: unknown, f: ErrorFacts): ErrorKind {
   if (/timed? ?out|timeout/i.test(text)) return 'timeout';
   if (f.status !== undefined && f.status >= 500) return 'server';
   if (f.status === 408 || f.status === 409) return 'server';
+  if (f.status !== undefined && f.status >= 300 && f.status < 400) return 'redirect';
   if (f.status !== undefined && f.status >= 400) return 'invalid_request';
   if (/connection|terminated|socket|network|fetch failed|ECONNRESET|ECONNREFUSED|EPIPE|other side closed/i.test(text)) return 'network';
   if (/server.?error|internal.?error|api_error|service.?unavailable/i.test(text)) return 'server';
@@ -117,6 +122,11 @@ function kindOf(err: unknown, f: ErrorFacts): ErrorKind {
 }
 
 const RETRYABLE: ReadonlySet<ErrorKind> = new Set(['rate_limit', 'overloaded', 'server', 'network', 'timeout']);
+
+/** Whether an error of this kind is worth another attempt (a kind this file does not know: undefined). */
+export function isRetryableKind(kind: string): boolean | undefined {
+  return KINDS.has(kind as ErrorKind) ? RETRYABLE.has(kind as ErrorKind) : undefined;
+}
 
 /** Classifies anything a provider SDK throws, using status, code, type, message and retry headers. */
 export function classifyProviderError(err: unknown): ClassifiedError {

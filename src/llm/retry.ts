@@ -1,4 +1,5 @@
-// Arbor's own retry for transient provider errors (SDK retries are off). A failed attempt is retried
+// Arbor's own retry for transient provider errors (SDK retries are off; a caller that retries itself
+// turns this one off per request, retryFor). A failed attempt is retried
 // only if nothing was streamed to the caller yet, never for overflow, and never past the abort signal.
 // Delays: exponential backoff (2 s, 4 s, 8 s by default), or the server's retry-after if it is within
 // the cap; a server asking for longer than the cap gets no retry (the user sees the error instead).
@@ -46,6 +47,11 @@ export interface AttemptResult {
 }
 
 export type Attempt = () => AsyncGenerator<StreamEvent, AttemptResult>;
+
+/** The retry policy for one request: none when its caller retries itself (StreamRequest.callerRetries). */
+export function retryFor(options: RetryOptions, request: { callerRetries?: boolean }): RetryOptions {
+  return request.callerRetries ? { ...options, maxRetries: 0 } : options;
+}
 
 /** Delay before retry number `retry` (1-based), or undefined when we should not retry at all. */
 export function retryDelay(retry: number, error: ClassifiedError, options: RetryOptions): number | undefined {

@@ -3,7 +3,10 @@
 // header that contains it. Every run of at least MIN_RUN characters of the key or of one of its encoded
 // forms counts as an echo. Base64 depends on where the key starts within a 3-byte group, so the key is
 // encoded at all three alignments; only the characters that depend on key bytes alone are kept.
-// All forms share one set of MIN_RUN-character pieces, so a text is scanned once (about 0.1 s per MiB).
+// All forms share one set of MIN_RUN-character pieces, so a text is scanned once (about 0.1-0.15 s per MiB).
+// The scan ignores case (ASCII letters) and the blanks an echo may put between the key's characters
+// (spaces, tabs, line breaks, no-break and zero-width spaces): a key spelled out "s k - 1 2 …" or shouted
+// in upper case is the key too (issue #24); a masked stretch covers the blanks inside it.
 
 /** A run this long of the key, or of an encoded form of it, is treated as the key. */
 export const MIN_RUN = 12;
@@ -37,13 +40,36 @@ export function echoForms(secret: string): string[] {
   return [...forms].filter((form) => form.length >= MIN_RUN);
 }
 
-/** Every MIN_RUN-character piece of every form of every secret. */
+/** Every MIN_RUN-character piece of every form of every secret, squeezed like the text (squeeze()). */
 function pieces(secrets: readonly string[]): Set<string> {
   const out = new Set<string>();
   for (const secret of secrets) {
-    for (const form of echoForms(secret)) for (let i = 0; i + MIN_RUN <= form.length; i++) out.add(form.slice(i, i + MIN_RUN));
+    for (const form of echoForms(secret)) {
+      const { text } = squeeze(form);
+      for (let i = 0; i + MIN_RUN <= text.length; i++) out.add(text.slice(i, i + MIN_RUN));
+    }
   }
   return out;
+}
+
+function isBlank(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || (code >= 0x200b && code <= 0x200d) || code === 0x2060 || code === 0xfeff;
+}
+
+/** `text` without blanks and with ASCII letters lowered; `at[k]`: where its k-th character was in `text`. */
+function squeeze(text: string): { text: string; at: Int32Array } {
+  const codes = new Uint16Array(text.length);
+  const at = new Int32Array(text.length);
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (isBlank(code)) continue;
+    codes[n] = code >= 65 && code <= 90 ? code + 32 : code;
+    at[n++] = i;
+  }
+  let out = '';
+  for (let k = 0; k < n; k += 8192) out += String.fromCharCode(...codes.subarray(k, Math.min(n, k + 8192)));
+  return { text: out, at: at.subarray(0, n) };
 }
 
 /** `text` with each echoed stretch of any secret replaced by `mask` (overlapping stretches merged). */
@@ -51,11 +77,12 @@ export function maskEchoes(text: string, secrets: readonly string[], mask: strin
   if (secrets.length === 0 || text.length < MIN_RUN) return text;
   const known = pieces(secrets);
   const heads = new Set([...known].map((piece) => head(piece, 0)));
+  const squeezed = squeeze(text);
   const covered = new Uint8Array(text.length);
   let found = false;
-  for (let i = 0; i + MIN_RUN <= text.length; i++) {
-    if (heads.has(head(text, i)) && known.has(text.slice(i, i + MIN_RUN))) {
-      covered.fill(1, i, i + MIN_RUN);
+  for (let i = 0; i + MIN_RUN <= squeezed.text.length; i++) {
+    if (heads.has(head(squeezed.text, i)) && known.has(squeezed.text.slice(i, i + MIN_RUN))) {
+      covered.fill(1, squeezed.at[i]!, squeezed.at[i + MIN_RUN - 1]! + 1);
       found = true;
     }
   }

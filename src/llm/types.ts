@@ -46,7 +46,14 @@ export interface StreamRequest {
   toolChoice?: 'auto' | 'none';
   maxTokens?: number;
   thinkingLevel?: ThinkingLevel;
+  /** 'none': no cache breakpoints (a one-off request whose prefix is never sent again: a cache write costs more) */
+  promptCache?: 'none';
   signal?: AbortSignal;
+  /**
+   * true: the caller retries a failed request itself (compaction's candidate loop), so the provider makes
+   * one attempt. Retries are owned by one layer, never multiplied (docs/reliability.md, "retries").
+   */
+  callerRetries?: boolean;
 }
 
 export type StreamEvent =

@@ -9,6 +9,7 @@ import {
   type BranchSummaryEntry, type CompactionEntry, type CustomMessageEntry, type SessionEntry,
 } from './entries';
 import { messageSearchable } from './message-search';
+import { plainMarkdown } from '../core/plain-line';
 import { join, searchContentText, str, type Searchable } from './search-text';
 
 export interface EntryType {
@@ -58,15 +59,15 @@ const KNOWN_TYPES: Record<(typeof KNOWN_ENTRY_TYPES)[number], EntryType> = {
     searchable: messageSearchable,
   },
   // its summary enters the context only where the compaction opens it (context.ts's path rules)
-  compaction: { message: () => undefined, searchable: (entry) => ({ kind: 'compaction', text: join([str(entry.summary), str(entry.shortSummary)]) }) },
+  compaction: { message: () => undefined, searchable: (entry) => ({ kind: 'compaction', text: plainMarkdown(join([str(entry.summary), str(entry.shortSummary)])) }) },
   branch_summary: {
     message: (entry) => branchSummaryMessage(entry as BranchSummaryEntry),
     contextMessage: (entry) => ((entry as BranchSummaryEntry).summary ? branchSummaryMessage(entry as BranchSummaryEntry) : undefined),
-    searchable: (entry) => ({ kind: 'branchSummary', text: str(entry.summary) }),
+    searchable: (entry) => ({ kind: 'branchSummary', text: plainMarkdown(str(entry.summary)) }),
   },
   custom_message: {
     message: (entry) => customMessage(entry as CustomMessageEntry),
-    searchable: (entry) => (entry.display === false ? undefined : { kind: 'custom', text: searchContentText(entry.content) }),
+    searchable: (entry) => (entry.display === false ? undefined : { kind: 'custom', text: plainMarkdown(searchContentText(entry.content)) }),
   },
   custom: DATA,
   model_change: DATA,

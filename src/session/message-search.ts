@@ -1,6 +1,8 @@
 // What session search matches in a `message` entry, by role, read from the raw parsed line (search does
-// not validate entries): the words the user typed or read in the chat, never a signature.
+// not validate entries): the words the user typed or read in the chat, never a signature; Markdown as
+// plain lines (what a search result shows).
 import { imagesMarker } from '../core/messages';
+import { plainMarkdown } from '../core/plain-line';
 import { argumentText, join, searchContentText, str, type Searchable } from './search-text';
 
 export function messageSearchable(entry: Record<string, unknown>): Searchable | undefined {
@@ -17,7 +19,7 @@ export function messageSearchable(entry: Record<string, unknown>): Searchable | 
     case 'bashExecution':
       return { kind: 'bash', text: join([str(message.command), str(message.output)]) };
     case 'custom':
-      return message.display === false ? undefined : { kind: 'custom', text: searchContentText(message.content) };
+      return message.display === false ? undefined : { kind: 'custom', text: plainMarkdown(searchContentText(message.content)) };
     default:
       return undefined; // system and omp's roles: nothing the user typed or read in the chat
   }
@@ -36,7 +38,7 @@ function assistantSearchText(message: Record<string, unknown>): string {
   if (Array.isArray(message.content)) {
     for (const block of message.content as Record<string, unknown>[]) {
       if (!block || typeof block !== 'object') continue;
-      if (block.type === 'text') parts.push(str(block.text));
+      if (block.type === 'text') parts.push(plainMarkdown(str(block.text)));
       else if (block.type === 'thinking') parts.push(str(block.thinking)); // never the signature
       else if (block.type === 'toolCall') parts.push(join([str(block.name), argumentText(block.arguments)], ' '));
     }

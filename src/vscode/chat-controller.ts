@@ -10,6 +10,7 @@ import { wireId, wireIdOrNull } from '../present/wire-ids';
 import type { ChatApprovalPrompter } from './approval-prompter';
 import { toItem, toTreeNode, toUiEvent, toUsage } from './chat-items';
 import { handleChatRequest } from './chat-requests';
+import { markPromptSent } from './walkthrough';
 import type { Logger } from './log';
 import { TreePatchBuilder } from './tree-patch';
 import { DraftImages } from './draft-images';
@@ -324,6 +325,7 @@ export class ChatController implements vscode.Disposable {
   private async handle(message: WebviewToHostMessage): Promise<void> {
     // the user works in this chat: its window got the focus, or they sent something from it
     if (message.type === 'focused' || message.type === 'prompt') this.deps.onFocus?.();
+    if (message.type === 'prompt') markPromptSent();
     if (message.type === 'ready') return this.ready();
     if (message.type === 'focused') return;
     return handleChatRequest(

@@ -11,6 +11,7 @@ import { retryReply } from '../app/retry-reply';
 import { matchingFiles, promptWithMentions } from './file-mentions';
 import type { ChatApprovalPrompter } from './approval-prompter';
 import { filesDecisionFor, filesPreviewFor, showSwitchChanges } from './checkpoints/chat-files';
+import { closeSwitchDiffs } from './checkpoints/switch-diff';
 import { errorText, type ChatViewStats, type UiCommand } from './chat-controller';
 import { toItem } from './chat-items';
 import type { Logger } from './log';
@@ -223,8 +224,24 @@ async function editMessage(ctx: ChatRequestContext, message: WebviewMessageOf<'e
   if (await navigate(ctx, message.entryId, 'none', undefined, undefined, { editorText: false })) await prompt(ctx, message.text, images);
 }
 
-/** Moves the leaf; true when it moved. `editorText: false`: a user message's text is not put in the input. */
+/** Moves the leaf; true when it moved. The dialog's "Show changes" diff closes with the switch. */
 async function navigate(
+  ctx: ChatRequestContext,
+  targetId: string,
+  mode: 'none' | 'summarize' | 'custom',
+  instructions: string | undefined,
+  files?: NavigateFiles,
+  options: { editorText?: boolean } = {},
+): Promise<boolean> {
+  try {
+    return await moveLeaf(ctx, targetId, mode, instructions, files, options);
+  } finally {
+    await closeSwitchDiffs();
+  }
+}
+
+/** The navigation itself. `editorText: false`: a user message's text is not put in the input. */
+async function moveLeaf(
   ctx: ChatRequestContext,
   targetId: string,
   mode: 'none' | 'summarize' | 'custom',

@@ -1,9 +1,18 @@
 // The status bar context meter: tokens in the context and percent of the model's window, the automatic
 // compaction threshold in the tooltip, a warning background near or over the threshold, and a spinner
 // while a compaction or branch summary runs. Clicking it runs Compact Session (Cancel while compacting).
+// It follows the focused chat, so its tooltip names that chat's session first (issue #28).
 import * as vscode from 'vscode';
 import type { UsageInfo } from '../agent';
 import type { SurfaceActivity, SurfacesApp } from './surfaces-types';
+import type { SessionEntry } from '../session/entries';
+import { sessionDisplayTitle } from '../core/text';
+import { userContentText } from '../core/messages';
+
+function firstPromptOf(entries: readonly SessionEntry[]): string | undefined {
+  for (const entry of entries) if (entry.type === 'message' && entry.message.role === 'user') return userContentText(entry.message.content);
+  return undefined;
+}
 
 export const COMPACT_COMMAND = 'arbor.compactSession';
 export const CANCEL_COMPACTION_COMMAND = 'arbor.cancelCompaction';
@@ -23,8 +32,13 @@ export interface MeterView {
   command: string;
 }
 
-/** Pure: what the meter shows for a usage and activity (unit of the status bar tests). */
-export function meterView(usage: UsageInfo | undefined, activity: SurfaceActivity): MeterView {
+/** Pure: what the meter shows for a usage and activity, for the session named `session` (its title). */
+export function meterView(usage: UsageInfo | undefined, activity: SurfaceActivity, session?: string): MeterView {
+  const view = meterOf(usage, activity);
+  return session ? { ...view, tooltip: `${vscode.l10n.t('Session: {0}', session)}\n${view.tooltip}` } : view;
+}
+
+function meterOf(usage: UsageInfo | undefined, activity: SurfaceActivity): MeterView {
   if (activity === 'compacting') {
     return { text: `$(sync~spin) ${vscode.l10n.t('Compacting…')}`, tooltip: vscode.l10n.t('Arbor is compacting the session. Click to cancel.'), warning: false, command: CANCEL_COMPACTION_COMMAND };
   }
@@ -50,6 +64,7 @@ export function meterView(usage: UsageInfo | undefined, activity: SurfaceActivit
 export class StatusBar implements vscode.Disposable {
   readonly item: vscode.StatusBarItem;
   private readonly localActivities: SurfaceActivity[] = [];
+  private firstPrompt: { file: string; text: string | undefined } | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly app: Pick<SurfacesApp, 'store' | 'usage' | 'activity' | 'onDidChangeUsage' | 'onDidChangeSession' | 'onDidChangeLeaf'>) {
@@ -93,13 +108,21 @@ export class StatusBar implements vscode.Disposable {
     } catch {
       usage = undefined;
     }
-    const view = meterView(usage, this.currentActivity());
+    const view = meterView(usage, this.currentActivity(), this.sessionTitle());
     this.item.text = view.text;
     this.item.tooltip = view.tooltip;
     this.item.command = view.command;
     this.item.backgroundColor = view.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.accessibilityInformation = { label: view.tooltip };
     this.item.show();
+  }
+
+  /** The shown session's title (its name, else its first prompt); the first prompt is looked up once a file. */
+  private sessionTitle(): string | undefined {
+    const store = this.app.store;
+    if (!store) return undefined;
+    if (this.firstPrompt?.file !== store.file || this.firstPrompt.text === undefined) this.firstPrompt = { file: store.file, text: firstPromptOf(store.getEntries()) };
+    return sessionDisplayTitle(store.getSessionName(), this.firstPrompt.text);
   }
 
   dispose(): void {

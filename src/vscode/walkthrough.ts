@@ -5,6 +5,9 @@
 import * as vscode from 'vscode';
 
 export const WALKTHROUGH_ID = 'arbor.gettingStarted';
+/** set once a prompt is sent: it ticks the "Send a prompt" step (package.json completionEvents), which
+ * opening the chat used to tick before any prompt (issue #28) */
+export const PROMPT_SENT_CONTEXT = 'arbor.promptSent';
 const SHOWN_KEY = 'arbor.walkthroughShown';
 
 export interface WalkthroughDeps {
@@ -30,4 +33,9 @@ export function walkthroughDeps(context: vscode.ExtensionContext): WalkthroughDe
     openOnInstall: () => vscode.workspace.getConfiguration('workbench.welcomePage').get<boolean>('walkthroughs.openOnInstall', true),
     open: (walkthrough) => vscode.commands.executeCommand('workbench.action.openWalkthrough', walkthrough, false),
   };
+}
+
+/** Ticks the walkthrough's "Send a prompt" step (the context key its completion event waits for). */
+export function markPromptSent(): void {
+  void vscode.commands.executeCommand('setContext', PROMPT_SENT_CONTEXT, true);
 }

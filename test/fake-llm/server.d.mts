@@ -85,6 +85,8 @@ export interface FakeConfig {
   reasoningField?: 'reasoning_content' | 'reasoning';
   discovery?: 'vllm' | 'lmstudio' | 'llamacpp' | 'ollama' | 'none';
   strictAnthropic?: boolean;
+  /** OpenAI chat completions report automatic prompt caching (cached_tokens) */
+  openaiPromptCache?: boolean;
 }
 
 export interface FakeRequest {
@@ -97,6 +99,8 @@ export interface FakeRequest {
   promptTokens: number;
   auth: 'valid' | 'invalid' | 'missing' | 'unchecked';
   time: number;
+  /** the usage the answer reported (Anthropic: uncached input, cache writes and reads, output; OpenAI chat: prompt, cached, completion) */
+  usage?: Record<string, any>;
 }
 
 export interface FakeLlm {

@@ -27,6 +27,8 @@ const DEFAULT_CONFIG = {
   discovery: 'none',
   /** reject temperature/top_p/top_k with anthropic-version 2026-10-21, like the real API */
   strictAnthropic: true,
+  /** OpenAI chat completions report automatic prompt caching (cached_tokens); off: always 0 */
+  openaiPromptCache: false,
 };
 
 const wait = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -217,6 +219,7 @@ export async function startFakeLlm(options = {}) {
     rules: [],
     requests: [],
     cache: new Map(),
+    openaiCache: new Set(),
     config: { ...clone(DEFAULT_CONFIG), ...(options.config ?? {}) },
   };
   const sockets = new Set();
@@ -321,7 +324,7 @@ export async function startFakeLlm(options = {}) {
   async function handleOpenAI(req, res, body) {
     const model = body.model ?? 'fake-model';
     const prompt = openaiPromptTokens(body);
-    record(req, '/v1/chat/completions', 'openai', body, prompt);
+    const recorded = record(req, '/v1/chat/completions', 'openai', body, prompt);
     const ctx = { api: 'openai', model, lastUser: lastUserOpenAI(body), system: (body.messages ?? []).filter((m) => m.role === 'system' || m.role === 'developer').map((m) => textOf(m.content)).join('\n'), hasToolResult: (body.messages ?? []).at(-1)?.role === 'tool' };
     const turn = nextTurn(ctx);
     if (turn.ttfbMs) await wait(turn.ttfbMs);
@@ -345,9 +348,11 @@ export async function startFakeLlm(options = {}) {
     const completion = outputTokens(produced);
     const hasTools = (produced.toolCalls ?? []).length > 0;
     const finish = turn.stop && turn.stop !== 'auto' ? turn.stop : truncated ? 'length' : hasTools ? 'tool_calls' : 'stop';
-    let usage = { prompt_tokens: promptReported, completion_tokens: completion, total_tokens: promptReported + completion, prompt_tokens_details: { cached_tokens: 0 }, completion_tokens_details: { reasoning_tokens: produced.thinking ? tok(produced.thinking) : 0 } };
+    const cachedTokens = state.config.openaiPromptCache ? Math.min(openaiCachedTokens(body), promptReported) : 0;
+    let usage = { prompt_tokens: promptReported, completion_tokens: completion, total_tokens: promptReported + completion, prompt_tokens_details: { cached_tokens: cachedTokens }, completion_tokens_details: { reasoning_tokens: produced.thinking ? tok(produced.thinking) : 0 } };
     if (turn.usage) usage = { ...usage, ...turn.usage };
     if (turn.zeroUsage) usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+    recorded.usage = usage;
     const id = 'chatcmpl-' + randomBytes(8).toString('hex');
     const created = Math.floor(Date.now() / 1000);
     const toolCalls = (produced.toolCalls ?? []).map((c, i) => ({ id: c.id ?? `call_${hash(id + i).slice(0, 12)}`, name: c.name, args: JSON.stringify(c.input ?? {}) }));
@@ -415,11 +420,30 @@ export async function startFakeLlm(options = {}) {
     return { total, usage: { ...usage, ...(turnUsage ?? {}) } };
   }
 
+  /**
+   * OpenAI's automatic prompt caching: the longest prefix (whole messages, after the tools, per model) an
+   * earlier request sent, counted when it reaches minCacheableTokens, in 128-token steps.
+   */
+  function openaiCachedTokens(body) {
+    let tokens = 3 + (body.tools ? tok(JSON.stringify(body.tools)) : 0);
+    let key = hash(`${body.model}\u0000${JSON.stringify(body.tools ?? [])}`);
+    let cached = 0;
+    const keys = [];
+    for (const m of body.messages ?? []) {
+      tokens += 3 + tok(m.role) + contentTokens(m.content) + (m.tool_calls ?? []).reduce((n, c) => n + 3 + tok(c.function?.name) + tok(c.function?.arguments), 0);
+      key = hash(`${key}\u0000${JSON.stringify(m)}`);
+      if (state.openaiCache.has(key)) cached = tokens;
+      keys.push(key);
+    }
+    for (const k of keys) state.openaiCache.add(k);
+    return cached < state.config.minCacheableTokens ? 0 : Math.floor(cached / 128) * 128;
+  }
+
   async function handleAnthropic(req, res, body) {
     const model = body.model ?? 'fake-claude';
     const strict = state.config.strictAnthropic && req.headers['anthropic-version'] === '2026-10-21';
     const promptTotal = anthropicBlocks(body).reduce((s, b) => s + b.tokens, 0);
-    record(req, '/v1/messages', 'anthropic', body, promptTotal);
+    const recorded = record(req, '/v1/messages', 'anthropic', body, promptTotal);
     const compaction = body.compaction ? compactionAnswer(req, body) : compactionReplayError(req, body);
     if (compaction) return sendJson(res, compaction.status, compaction.body);
     if (strict && ['temperature', 'top_p', 'top_k'].some((k) => body[k] !== undefined)) {
@@ -454,6 +478,8 @@ export async function startFakeLlm(options = {}) {
     const stop = turn.stop && turn.stop !== 'auto' ? stopMap[turn.stop] ?? turn.stop : truncated ? (windowBound ? 'model_context_window_exceeded' : 'max_tokens') : hasTools ? 'tool_use' : 'end_turn';
     const { usage: inUsage } = anthropicUsage(body, turn.usage);
     const output = outputTokens(produced);
+    // what this request is billed for, read by bench/compaction-cost.mjs
+    recorded.usage = { ...inUsage, output_tokens: output };
     const id = 'msg_' + randomBytes(10).toString('hex');
     const toolUses = (produced.toolCalls ?? []).map((c, i) => ({ id: c.id ?? `toolu_${hash(id + i).slice(0, 20)}`, name: c.name, input: c.input ?? {} }));
     const content = [];
@@ -597,6 +623,7 @@ export async function startFakeLlm(options = {}) {
       state.requests = [];
       state.compactQueue = [];
       state.cache.clear();
+      state.openaiCache.clear();
       state.config = { ...clone(DEFAULT_CONFIG), ...(options.config ?? {}) };
       for (const res of hanging) res.destroy();
       hanging.clear();

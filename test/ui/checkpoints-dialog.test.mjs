@@ -199,12 +199,49 @@ wb.test('the switch dialog offers Conversation and files with the file list; cho
   await openArborContainer(page);
 }, { timeout: 240_000 });
 
+/** The text of one side ('original' or 'modified') of the multi-file diff's entry for `file`. */
+async function diffSide(page, file, side) {
+  const entry = page.locator('.part.editor .multiDiffEntry', { hasText: file }).first();
+  await entry.waitFor({ timeout: 20_000 });
+  return entry.locator(`.editor.${side} .view-lines`).first().innerText();
+}
+
+// Issue #28 item 3.2: the diff of a switch closes once the switch is made, and the next switch's diff shows
+// that switch's direction (the file now on the left, what the switch makes of it on the right).
+wb.test('"Files this switch changes" closes after the switch, and the next one shows its own direction', async (page) => {
+  const chat = chatFrame(page);
+  const switchTabs = page.locator('.tab', { hasText: 'Files this switch changes' });
+  await switchTabs.first().waitFor({ state: 'detached', timeout: 10_000 });
+  const tree = chat.locator('#tree-panel');
+  await retry('opening the branch dialog back to r2', async () => {
+    await tree.locator('.tree-row[data-id="r2"]').click();
+    await chat.locator('#branch-dialog').waitFor({ state: 'visible', timeout: 5000 });
+  });
+  await chat.locator('#switch-files').waitFor({ state: 'visible', timeout: 10_000 });
+  const listed = await chat.locator('#switch-files-list').innerText();
+  assert.match(listed, /cpws\/new\.txt\s+added/);
+  assert.match(listed, /cpws\/old\.txt\s+deleted/);
+  await chat.locator('#switch-files-show').click();
+  await switchTabs.first().waitFor({ timeout: 20_000 });
+  assert.equal(await switchTabs.count(), 1, 'one diff of this switch, none left from the last');
+  assert.match(await diffSide(page, 'notes.txt', 'original'), /alpha\snotes/, 'left: the file as it is now');
+  assert.match(await diffSide(page, 'notes.txt', 'modified'), /beta\snotes/, 'right: what the switch makes of it');
+  await screenshot(page, 'checkpoints-second-switch-diff');
+  await chat.locator('vscode-button#switch-none').click();
+  await chat.locator('#app[data-leaf="r2"]').waitFor({ timeout: 20_000 });
+  await switchTabs.first().waitFor({ state: 'detached', timeout: 10_000 });
+  const deadline = Date.now() + 10_000;
+  while (readFileSync(join(workspace, 'notes.txt'), 'utf8') !== 'beta notes\n' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  assert.equal(readFileSync(join(workspace, 'notes.txt'), 'utf8'), 'beta notes\n');
+}, { timeout: 180_000 });
+
 wb.test('Compare Files With… between two branches opens the multi-file diff', async (page) => {
   await expandPane(page, 'Session Tree');
   const tree = sidebarPane(page, 'Session Tree');
   const row = tree.locator('.monaco-list-row', { hasText: 'The notes say alpha.' }).first();
   await row.waitFor({ timeout: 20_000 });
   const quick = page.locator('.quick-input-widget');
+  let pickerRows = [];
   await retry('Compare Files With… from the context menu', async () => {
     try {
       await row.click({ button: 'right' });
@@ -212,13 +249,20 @@ wb.test('Compare Files With… between two branches opens the multi-file diff', 
       await item.waitFor({ timeout: 5000 });
       await item.hover();
       await item.click();
-      await quick.locator('.monaco-list-row', { hasText: 'The notes say gamma.' }).first().click({ timeout: 5000 });
+      const rows = quick.locator('.monaco-list-row', { hasText: 'The notes say gamma.' });
+      await rows.first().waitFor({ timeout: 5000 });
+      pickerRows = await quick.locator('.monaco-list-row').evaluateAll((all) => all.map((r) => ({ label: r.querySelector('.label-name')?.textContent?.trim() ?? '', description: r.querySelector('.label-description')?.textContent ?? '' })));
+      await rows.first().click({ timeout: 5000 });
     } catch (error) {
       await page.keyboard.press('Escape').catch(() => {});
       throw error;
     }
   });
-  const tab = page.locator('.tab', { hasText: /Files: r3 ↔ r1/ }).first();
+  // issue #28: the picker's rows do not repeat their label, and the tab names both points by their first words
+  console.log(`# Compare Files With… rows: ${JSON.stringify(pickerRows)}`);
+  assert.ok(pickerRows.length >= 2);
+  for (const row of pickerRows) assert.ok(!row.description.includes(row.label), `the row repeats its label: ${JSON.stringify(row)}`);
+  const tab = page.locator('.tab', { hasText: 'Files: The notes say gamma. ↔ The notes say alpha.' }).first();
   await tab.waitFor({ timeout: 20_000 });
   await page.locator('.monaco-editor .view-lines', { hasText: 'gamma notes' }).first().waitFor({ timeout: 20_000 });
   await screenshot(page, 'checkpoints-compare-files');

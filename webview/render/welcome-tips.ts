@@ -1,13 +1,9 @@
 // What to try, on the welcome of an empty session: a few prompts as buttons that fill the input (never
 // send), so a new user sees what Arbor does with files, branches and compaction.
 import { el } from '../dom';
+import { WELCOME_TIPS } from './welcome-tip-list';
 
-export const WELCOME_TIPS: readonly { label: string; prompt: string }[] = [
-  { label: 'Explain this project', prompt: 'Explain what this project does and how it is organised.' },
-  { label: 'Summarize a file with @', prompt: 'Summarize @README.md' },
-  { label: 'Find and fix a bug', prompt: 'Find a bug in this project, explain it, and fix it with a test.' },
-  { label: 'Add a test', prompt: 'Add a unit test for the main module and run the tests.' },
-];
+export { WELCOME_TIPS };
 
 /** The tips list; `fill` puts a prompt into the input. */
 export function welcomeTips(fill: (prompt: string) => void): HTMLElement {

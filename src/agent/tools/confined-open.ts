@@ -1,20 +1,18 @@
 // Opens a file the workspace check (paths.ts) approved without resolving its path again: a symlink
 // swapped in between the check and the open must not lead a read or a write outside the workspace
 // (docs/reliability.md, "another local process"). On Linux every folder from the workspace root down is
-// opened with O_NOFOLLOW through the previous folder's descriptor (/proc/self/fd/N/name, an `openat`
-// Node lacks), so no component is looked up by name twice. Elsewhere the file is opened with O_NOFOLLOW
-// and its descriptor compared (device, inode) with the checked path. Only regular files are opened:
+// opened with O_NOFOLLOW through the previous folder's descriptor (confined-folders.ts), so no component
+// is looked up by name twice. Elsewhere the file is opened with O_NOFOLLOW and its descriptor compared
+// (device, inode) with the checked path. Only regular files are opened:
 // FIFOs, sockets and devices are refused without blocking (O_NONBLOCK), so no libuv thread waits forever.
-import { constants, existsSync, type Stats } from 'node:fs';
-import { lstat, mkdir, open, realpath, stat, type FileHandle } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { mkdir, open, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, relative, sep } from 'node:path';
+import { codeOf, inFolder, NOFOLLOW, openFolderChain, VIA_PROC } from './confined-folders';
 import { isInside } from './paths';
 import { ToolError } from './types';
 
-const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const NONBLOCK = constants.O_NONBLOCK ?? 0;
-const DIRECTORY = constants.O_DIRECTORY ?? 0;
-const VIA_PROC = process.platform === 'linux' && existsSync('/proc/self/fd');
 
 /** Where a file is: the real workspace root it was checked against, its real path, how it is shown. */
 export interface ConfinedPath {
@@ -30,10 +28,6 @@ export interface OpenedFile {
   stats: Stats;
   /** the file did not exist and was created empty (writes only) */
   created: boolean;
-}
-
-function codeOf(error: unknown): string {
-  return (error as NodeJS.ErrnoException | undefined)?.code ?? '';
 }
 
 function changedUnderUs(target: ConfinedPath): ToolError {
@@ -64,22 +58,9 @@ function partsBelowRoot(root: string, folder: string): string[] {
 
 /** Opens each folder from `root` down through `parts` without following symlinks (Linux). */
 async function openChain(target: ConfinedPath, parts: readonly string[], createFolders: boolean): Promise<FileHandle> {
-  let dir = await open(target.root, constants.O_RDONLY | DIRECTORY);
   try {
-    for (const part of parts) {
-      const path = `/proc/self/fd/${dir.fd}/${part}`;
-      if (createFolders) await mkdir(path).catch((error: unknown) => (codeOf(error) === 'EEXIST' ? undefined : Promise.reject(error)));
-      const next = await open(path, constants.O_RDONLY | DIRECTORY | NOFOLLOW).catch(async (error: unknown) => {
-        // O_DIRECTORY|O_NOFOLLOW on a symlink says ENOTDIR, like a file would: tell the two apart.
-        if (codeOf(error) === 'ENOTDIR' && (await lstat(path).catch(() => undefined))?.isSymbolicLink()) throw changedUnderUs(target);
-        throw error;
-      });
-      await dir.close();
-      dir = next;
-    }
-    return dir;
+    return await openFolderChain(target.root, parts, createFolders);
   } catch (error) {
-    await dir.close();
     throw openError(target, error);
   }
 }
@@ -91,7 +72,7 @@ async function openNamed(target: ConfinedPath, flags: number, createFolders: boo
   }
   const dir = await openChain(target, partsBelowRoot(target.root, dirname(target.absolute)), createFolders);
   try {
-    return await open(`/proc/self/fd/${dir.fd}/${basename(target.absolute)}`, flags | NOFOLLOW | NONBLOCK, 0o666);
+    return await open(inFolder(dir.fd, basename(target.absolute)), flags | NOFOLLOW | NONBLOCK, 0o666);
   } finally {
     await dir.close();
   }

@@ -1,6 +1,6 @@
 // Runs a provider's native compaction alongside the local summary (docs/architecture.md "Native
 // compaction"): OpenAI's `/responses/compact` or Anthropic's on-demand compaction, for the current model
-// or else the first summarizer candidate that has one. It never fails the compaction: any error is one
+// or else the first summarizer candidate of the same provider that has one. It never fails the compaction: any error is one
 // log line and the local summary alone is saved. The result goes in the entry's preserveData.
 import type { AgentMessage } from '../../core/messages';
 import type { ModelInfo } from '../../llm/types';
@@ -38,9 +38,14 @@ export interface NativeTask {
   abort: () => void;
 }
 
+/**
+ * The compactor for the provider in use: its native items only help the requests that provider gets, so
+ * another listed model is never tried (a demo session logged a failed OpenAI compaction "for lack of a key").
+ */
 function chooseCompactor(deps: NativeRunnerDeps, settings: CompactionSettings): { compactor: NativeCompactor; model: ModelInfo } | undefined {
   const { current, available } = deps.models();
-  const models = [...(current ? [current] : []), ...modelCandidates(settings.summarizerModel, current, available)];
+  if (!current) return undefined;
+  const models = [current, ...modelCandidates(settings.summarizerModel, current, available).filter((m) => m.provider === current.provider)];
   for (const model of models) {
     const compactor = COMPACTORS.find((c) => c.supports(model));
     if (compactor) return { compactor, model };

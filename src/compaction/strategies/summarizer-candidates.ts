@@ -7,7 +7,7 @@ import { modelCandidates } from '../candidates';
 import { CompactionCancelled, SummarizationFailed } from '../errors';
 import { MeteredProvider, newMeter, type SummarizerCost } from '../metered-provider';
 import type { CompactionPreparation } from '../prepare';
-import { compact, type CompactionResult } from '../summarize';
+import { compact, type CompactionResult, type ConversationPrefix } from '../summarize';
 import type { StrategyRun } from './types';
 
 export interface Summarized {
@@ -37,7 +37,8 @@ export async function summarizeWithCandidates(
     for (let attempt = 0; ; attempt++) {
       if (run.signal.aborted) throw new CompactionCancelled();
       try {
-        const result = await compact(preparation, { provider, model, ...summarizeOptions(run, custom) });
+        const prefix = continuationPrefix(run, model);
+        const result = await compact(preparation, { provider, model, ...summarizeOptions(run, custom), ...(prefix ? { prefix } : {}) });
         return { result, model, cost: meter.cost, usage: meter.usage };
       } catch (error) {
         if (error instanceof CompactionCancelled) throw error;
@@ -51,6 +52,24 @@ export async function summarizeWithCandidates(
     if (hasNext) run.deps.log?.(`compaction: ${model.provider}/${model.id} failed (${lastError.message}); trying the next model`);
   }
   throw lastError;
+}
+
+/**
+ * The agent's live request, when the summary is written by the agent's own model on a provider that
+ * caches prompts (cache reads cheaper than input, from the model table): its prefix is then read from the
+ * cache instead of billed again (docs/architecture.md, "Compaction cost").
+ */
+function continuationPrefix(run: SummaryRun, model: ModelInfo): ConversationPrefix | undefined {
+  const current = run.deps.models().current;
+  if (!run.deps.liveContext || !current || current.provider !== model.provider || current.id !== model.id) return undefined;
+  if (!cachesPrompts(model)) return undefined;
+  const live = run.deps.liveContext();
+  // no turn yet in this window (no system prompt sent): nothing is cached to continue
+  return live.systemPrompt ? live : undefined;
+}
+
+export function cachesPrompts(model: ModelInfo): boolean {
+  return model.pricing.cacheRead > 0 && model.pricing.cacheRead < model.pricing.input;
 }
 
 /** A transient failure is retried on the same model unless retries ran out or the next model is quicker. */

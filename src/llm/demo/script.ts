@@ -215,6 +215,37 @@ export function demoSummary(source: string): string {
   ].join('\n');
 }
 
+const FILE_BLOCK = /\n*<file path="([^"]*)">\n?([\s\S]*?)\n?<\/file>/g;
+
+/** The user's own words: the message without the blocks of @-mentioned files (src/app/mentions.ts). */
+export function ownWords(message: string): string {
+  return message.replace(FILE_BLOCK, '').trim();
+}
+
+/** The @-mentioned files a message carries, as the model sees them. */
+export function attachedFiles(message: string): { path: string; content: string }[] {
+  return [...message.matchAll(FILE_BLOCK)].map((m) => ({ path: m[1]!.replace(/&quot;/g, '"'), content: m[2] ?? '' }));
+}
+
+/** A scripted summary of one attached file: its size, headings and first paragraph. */
+function fileSummary(file: { path: string; content: string }): string {
+  const lines = file.content.split('\n');
+  const headings = lines.filter((l) => /^#{1,3}\s/.test(l)).map((l) => l.replace(/^#+\s*/, '')).slice(0, 6);
+  const paragraph = lines.filter((l) => l.trim() && !/^#/.test(l)).slice(0, 3).join(' ');
+  return [
+    `Summary of \`${file.path}\` (${lines.length} lines):`,
+    '',
+    ...(headings.length ? ['Sections:', bullets(headings), ''] : []),
+    paragraph ? `It starts: "${oneLine(paragraph, 240)}"` : 'It has no text.',
+  ].join('\n');
+}
+
+/** "summarize/explain/describe" with attached files: a read-only summary of them, never a tool call. */
+function summaryOfAttachments(words: string, files: { path: string; content: string }[]): string | undefined {
+  if (files.length === 0 || !/\b(summari[sz]e|summary|explain|describe|what(?:'s| is) in)\b/i.test(words)) return undefined;
+  return [...files.map(fileSummary), '', '(Demo model: a scripted summary of the attached text.)'].join('\n\n');
+}
+
 function imageLine(images: number): string[] {
   return images === 0 ? [] : ['', `You attached ${images} image${images === 1 ? '' : 's'}; the offline demo cannot look at images.`];
 }
@@ -224,11 +255,13 @@ export function demoReply(request: DemoRequest): DemoReply {
   const system = messages.filter((m) => m.role === 'system' || m.role === 'developer').map((m) => text(m.content)).join('\n');
   const last = messages[messages.length - 1];
   const lastUser = [...messages].reverse().find((m) => m.role === 'user');
-  const userText = text(lastUser?.content);
+  const userMessage = text(lastUser?.content);
+  // the scripted rules read what the user typed, never the attached files' text
+  const userText = ownWords(userMessage);
   const firstReply = !messages.some((m) => m.role === 'assistant');
   const label = firstReply ? `${DEMO_LABEL}\n\n` : '';
 
-  if (isSummaryRequest(system, userText)) return { text: demoSummary(userText), toolCalls: [] };
+  if (isSummaryRequest(system, userText)) return { text: demoSummary(userMessage), toolCalls: [] };
   if (last?.role === 'tool') {
     const append = appendIntent(userText);
     const calls = [...messages].reverse().find((m) => m.role === 'assistant' && m.tool_calls?.length)?.tool_calls ?? [];
@@ -239,6 +272,8 @@ export function demoReply(request: DemoRequest): DemoReply {
     return { text: summarizeToolResults(messages), toolCalls: [] };
   }
 
+  const summary = summaryOfAttachments(userText, attachedFiles(userMessage));
+  if (summary) return { text: `${label}${summary}`, toolCalls: [] };
   const available = new Set((request.tools ?? []).map((t) => t.function?.name ?? '').filter(Boolean));
   const call = intentFor(userText, available);
   if (call) return { text: `${label}${intro(call)}`, toolCalls: [call] };

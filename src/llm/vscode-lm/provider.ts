@@ -4,7 +4,7 @@
 import type { ModelInfo, Provider, StreamEvent, StreamRequest } from '../types';
 import { guardedAttempt, failedMessage, ABORTED_TEXT, type WireOutcome, type IdleWatchdog } from '../attempt';
 import type { MessageBuilder } from '../message-builder';
-import { runWithRetry, type AttemptResult } from '../retry';
+import { retryFor, runWithRetry, type AttemptResult } from '../retry';
 import { resolveProviderOptions, type ProviderOptions, type ResolvedProviderOptions } from '../provider-options';
 import { countTextTokens } from '../tokens';
 import { promptText, toHostMessages, toHostTools } from './convert';
@@ -42,7 +42,7 @@ export class VscodeLmProvider implements Provider {
 
   stream(request: StreamRequest): AsyncIterable<StreamEvent> {
     const model = { ...this.model, ...request.model, api: this.model.api };
-    return runWithRetry(() => this.attempt(model, request), this.options.retry, request.signal, () => failedMessage(model, 'aborted', ABORTED_TEXT));
+    return runWithRetry(() => this.attempt(model, request), retryFor(this.options.retry, request), request.signal, () => failedMessage(model, 'aborted', ABORTED_TEXT));
   }
 
   private async *attempt(model: ModelInfo, request: StreamRequest): AsyncGenerator<StreamEvent, AttemptResult> {

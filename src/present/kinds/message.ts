@@ -10,6 +10,7 @@ import { assistantView, baseView, customMessageView, textBlocks } from '../entry
 import { contentFirstLine, firstLine, markdownFirstLine, type TextContent } from '../summary-text';
 import { argumentText, join, searchContentText, str, type Searchable } from '../../session/search-text';
 import { bashExecutionText } from '../../session/convert';
+import { toolCallLine } from '../../core/plain-line';
 
 type Role = AgentMessage['role'];
 const SHOWN_ROLES: ReadonlySet<string> = new Set<Role>(['user', 'assistant', 'toolResult', 'bashExecution']);
@@ -71,8 +72,8 @@ function summaryLine(entry: MessageEntry): string {
   if (message.role === 'assistant') {
     const text = markdownFirstLine(contentFirstLine(message.content as TextContent));
     if (text) return text;
-    const tools = message.content.filter((b) => b.type === 'toolCall').map((b) => (b as { name: string }).name);
-    if (tools.length > 0) return `→ ${tools.join(', ')}`;
+    const tools = message.content.filter((b) => b.type === 'toolCall').map((b) => toolCallLine((b as { name: string }).name, (b as { arguments?: unknown }).arguments));
+    if (tools.length > 0) return tools.join(', ');
     return message.stopReason === 'error' ? firstLine(message.errorMessage ?? 'error') : '';
   }
   if (message.role === 'toolResult') return contentFirstLine(message.content, `${message.toolName}: `);

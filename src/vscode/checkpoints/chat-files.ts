@@ -2,12 +2,11 @@
 // opens "Show changes", and turns the dialog's choice into navigate options. A navigate without a files
 // choice (the dialog was not shown, Continue from before a compaction) asks natively, like the Session
 // Tree does (files-choice.ts).
-import * as vscode from 'vscode';
 import type { ArborApp } from '../../app';
 import type { FileState, RestorePlan } from '../../checkpoints';
 import type { FilesPreviewMessage, NavigateFiles } from '../../protocol';
-import { askFilesDecision, planRows, type FilesDecision } from './files-choice';
-import { showFileChanges } from './file-diff';
+import { askFilesDecision, type FilesDecision } from './files-choice';
+import { showSwitchDiff } from './switch-diff';
 import { dialogText, notRestorableReason } from './files-text';
 
 function changeOf(current: FileState, target: FileState): 'added' | 'modified' | 'deleted' {
@@ -42,5 +41,5 @@ export async function filesDecisionFor(app: ArborApp, targetId: string, files: N
 /** "Show changes" from the dialog: the files the switch would change, as one diff. */
 export async function showSwitchChanges(app: ArborApp, targetId: string): Promise<void> {
   const preview = await app.previewSwitchFiles(targetId);
-  if (preview) await showFileChanges(vscode.l10n.t('Files this switch changes'), planRows(preview.plan));
+  if (preview) await showSwitchDiff(preview.plan);
 }

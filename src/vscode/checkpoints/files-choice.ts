@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { SwitchFilesPreview } from '../../app/checkpoint-service';
 import type { RestorePlan } from '../../checkpoints';
 import type { RestoreMode } from '../../app/checkpoint-settings';
-import { showFileChanges, type DiffRow } from './file-diff';
+import { showSwitchDiff } from './switch-diff';
 import { cannotRestoreHeading, filesWillChange, notRestorableLines, protectedWarning } from './files-text';
 
 /** undefined: the user cancelled; `files` absent: conversation only. */
@@ -26,11 +26,6 @@ export function hasFileWork(preview: SwitchFilesPreview | undefined): preview is
 
 function changeCount(plan: RestorePlan): number {
   return plan.changes.length + plan.outsideChanges.length;
-}
-
-/** The rows of a plan's "Show changes": the file on disk now against the state it would get. */
-export function planRows(plan: RestorePlan): DiffRow[] {
-  return [...plan.changes, ...plan.outsideChanges, ...plan.protectedChanges].map((c) => ({ key: c.key, left: { kind: 'state', state: c.current }, right: { kind: 'state', state: c.target } }));
 }
 
 /** `mode`: `arbor.checkpoints.restore` (undefined: checkpoints are not available here). */
@@ -57,7 +52,7 @@ async function askRestore(preview: SwitchFilesPreview): Promise<'files' | 'conve
   for (;;) {
     const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Switch branch: files'), placeHolder: vscode.l10n.t('Restore the files of that point too?'), ignoreFocusOut: true });
     if (picked?.choice === 'refused') await vscode.window.showWarningMessage(picked.label.replace(/^\$\([a-z-]+\) /, ''), { modal: true, detail: notRestorableLines(preview.plan.notRestorable).join('\n') });
-    else if (picked?.choice === 'show') await showFileChanges(vscode.l10n.t('Files this switch changes'), planRows(preview.plan));
+    else if (picked?.choice === 'show') await showSwitchDiff(preview.plan);
     else return picked?.choice;
   }
 }

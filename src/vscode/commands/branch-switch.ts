@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { shownId } from '../../app/display-tree';
 import type { FilesRestoreResult } from '../../app/checkpoint-service';
 import { askFilesDecision } from '../checkpoints/files-choice';
+import { closeSwitchDiffs } from '../checkpoints/switch-diff';
 import { errorText, requireEntry, requireStore, withCancellableProgress, type SurfaceDeps } from './surface-deps';
 
 export type SummaryChoice = { summarize: false } | { summarize: true; customInstructions?: string };
@@ -68,6 +69,7 @@ export async function switchTo(deps: SurfaceDeps, entryId: string | undefined, a
   const choice: SummaryChoice | undefined = offerDialog ? await askSummaryChoice() : { summarize: false };
   if (!choice) return { status: 'cancelled', message: 'dialog dismissed' };
   const files = await askFilesDecision(deps.app.checkpoints?.restoreMode(), await deps.app.checkpoints?.previewSwitch(entry.id));
+  await closeSwitchDiffs(); // the files question is answered: its "Show changes" diff has done its job
   if (!files) return { status: 'cancelled', message: 'files dialog dismissed' };
 
   const navigate = (signal?: AbortSignal) =>

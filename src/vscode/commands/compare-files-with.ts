@@ -4,6 +4,8 @@ import * as vscode from 'vscode';
 import { showFileChanges, type DiffRow } from '../checkpoints/file-diff';
 import { branchTargets } from './switch-branch';
 import { entryPickItem } from './entry-picker';
+import { pointName } from '../tree/entry-presentation';
+import type { SessionEntry } from '../../session/entries';
 import { entryIdFrom, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.compareFilesWith';
@@ -16,7 +18,9 @@ export async function run(deps: SurfaceDeps, arg?: unknown, otherId?: string): P
   const other = otherId ?? (await pickOther(deps, entry.id));
   if (!other) return undefined;
   const rows: DiffRow[] = checkpoints.diff(other, entry.id).map((c) => ({ key: c.key, left: { kind: 'state', state: c.from }, right: { kind: 'state', state: c.to } }));
-  await showFileChanges(vscode.l10n.t('Files: {0} ↔ {1}', other, entry.id), rows);
+  const otherEntry = store.getEntry(other);
+  const name = (e: SessionEntry) => pointName(e, store.getLabel(e.id));
+  await showFileChanges(vscode.l10n.t('Files: {0} ↔ {1}', otherEntry ? name(otherEntry) : other, name(entry)), rows);
   return rows;
 }
 

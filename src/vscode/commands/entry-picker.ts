@@ -16,11 +16,11 @@ export interface EntryPickItem extends vscode.QuickPickItem {
 export function entryPickItem(store: SessionReader, entry: SessionEntry, extra?: string): EntryPickItem {
   const look = presentEntry(entry);
   const label = store.getLabel(entry.id);
-  const parts = [look.kind];
-  if (label) parts.push(`🏷 ${label}`);
+  // a labelled entry is named by its label, its text follows once (never the label twice)
+  const parts = label ? [look.title] : [look.kind];
   if (store.getLeafId() === entry.id) parts.push(vscode.l10n.t('● current'));
   if (extra) parts.push(extra);
-  return { label: `$(${look.icon}) ${look.title}`, description: parts.join(' · '), entryId: entry.id };
+  return { label: label ? `$(tag) ${label}` : `$(${look.icon}) ${look.title}`, description: parts.join(' · '), entryId: entry.id };
 }
 
 export interface PathPickOptions {

@@ -3,7 +3,8 @@
 // a per-file choice, none ticked; nothing runs in Restricted Mode.
 import * as vscode from 'vscode';
 import type { FilesRestoreResult } from '../../app/checkpoint-service';
-import { askOverwrite, hasFileWork, planRows } from '../checkpoints/files-choice';
+import { askOverwrite, hasFileWork } from '../checkpoints/files-choice';
+import { planRows } from '../checkpoints/switch-diff';
 import { showFileChanges } from '../checkpoints/file-diff';
 import { reportFiles } from './branch-switch';
 import { entryIdFrom, errorText, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';

@@ -5,6 +5,7 @@
 // revealed in the chat, one on another branch is selected in the Session Tree with an offer to switch
 // there. Read-only, so it also works in untrusted workspaces.
 import * as vscode from 'vscode';
+import { plainMarkdownLine } from '../../core/plain-line';
 import { searchSessions, type SearchOptions, type SearchResult, type SearchTarget, type SessionSearchHit } from '../../session/search';
 import { relativeTime, sessionTitle } from '../sessions/sessions-provider';
 import { SESSION_TREE_VIEW_ID } from '../tree/session-tree-provider';
@@ -124,7 +125,8 @@ function escapeIcons(text: string): string {
 export function hitItem(hit: SessionSearchHit, now = Date.now()): SearchPickItem {
   const when = hit.timestamp ? relativeTime(new Date(hit.timestamp), now) : undefined;
   return {
-    label: `$(${KIND_ICONS[hit.kind]}) ${escapeIcons(hit.snippet)}`,
+    // plain text: Markdown marks off (VS Code highlights the typed words wherever they are)
+    label: `$(${KIND_ICONS[hit.kind]}) ${escapeIcons(plainMarkdownLine(hit.snippet))}`,
     description: escapeIcons(hit.title ?? vscode.l10n.t('(empty session)')),
     detail: when ? `${kindLabel(hit)} · ${when}` : kindLabel(hit),
     // VS Code filters and re-sorts by the typed text; the hits are already the answer.

@@ -1,12 +1,21 @@
 // Sessions view: delete a session file after a modal confirmation. A session a chat has open cannot be
 // deleted (start or open another one in that chat first).
+import { basename } from 'node:path';
 import * as vscode from 'vscode';
+import type { SessionSummary } from '../../session/catalog';
+import { sessionTitle } from '../sessions/sessions-provider';
 import { deleteSession } from '../../session/catalog';
 import { collectAfterDelete } from '../checkpoints/store-size';
 import { sessionFileFrom } from './sessions-open';
 import { errorText, type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.sessions.delete';
+
+/** The session as the Sessions view names it (its title), never the internal storage path (issue #28). */
+function deletedName(arg: unknown, file: string): string {
+  const summary = arg && typeof arg === 'object' ? (arg as Partial<SessionSummary>) : undefined;
+  return summary && 'firstUserMessage' in summary ? sessionTitle(summary as SessionSummary) : basename(file, '.jsonl');
+}
 
 export async function run(deps: SurfaceDeps, arg?: unknown): Promise<boolean> {
   const file = sessionFileFrom(arg);
@@ -20,7 +29,7 @@ export async function run(deps: SurfaceDeps, arg?: unknown): Promise<boolean> {
   }
   const remove = vscode.l10n.t('Delete');
   const answer = await vscode.window.showWarningMessage(
-    vscode.l10n.t('Delete this session? The file {0} is removed permanently, with all its branches.', file),
+    vscode.l10n.t('Delete the session "{0}"? It is removed permanently, with all its branches.', deletedName(arg, file)),
     { modal: true },
     remove,
   );

@@ -1,5 +1,5 @@
 // The few DOM calls the chat webview's render modules make (createElement, createTextNode, setAttribute,
-// append, classList), recorded as a plain tree, so a card can be rendered and read in Node.
+// createElementNS for icons, append, classList), recorded as a plain tree, so a card can be rendered and read in Node.
 export interface FakeNode {
   tag: string;
   attrs: Record<string, string>;
@@ -17,7 +17,7 @@ class FakeElement implements FakeNode {
     for (const node of nodes) this.children.push(typeof node === 'object' && 'text' in node && !('tag' in node) ? node.text : (node as FakeNode | string));
   }
   get classList() {
-    return { add: (name: string) => (this.attrs.class = `${this.attrs.class ?? ''} ${name}`.trim()) };
+    return { add: (...names: string[]) => (this.attrs.class = [this.attrs.class ?? '', ...names].join(' ').trim()) };
   }
 }
 
@@ -25,6 +25,7 @@ class FakeElement implements FakeNode {
 export function installFakeDocument(): void {
   (globalThis as { document?: unknown }).document = {
     createElement: (tag: string) => new FakeElement(tag),
+    createElementNS: (_ns: string, tag: string) => new FakeElement(tag),
     createTextNode: (text: string) => ({ text }),
   };
   // The store batches change notifications per frame; no frame ever comes here, which is fine.

@@ -4,13 +4,13 @@
 // out under the path the tools use must never let a write land outside or a read return outside content.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTools } from '../../../src/agent/tools/index';
 import { runTool, type AgentTool, type ToolOutput } from '../../../src/agent/tools/types';
 import { reportFigures, trials } from '../profile';
+import { startRacer } from './racer';
 
 const SECRET = 'OUTSIDE-SECRET-51d2';
 
@@ -77,33 +77,6 @@ test('binary files are refused by edit and read with a clear notice', async (t) 
   assert.equal(read.isError, true);
   assert.match(textOf(read), /binary/);
 });
-
-/** A separate process that keeps swapping `target` between a real entry and a symlink leading outside. */
-function startRacer(target: string, outsideTarget: string, kind: 'file' | 'dir') {
-  const fileScript = `
-    const fs = require('fs');
-    const [target, outside] = process.argv.slice(1);
-    const tmpLink = target + '.racer-link', tmpReal = target + '.racer-real';
-    for (;;) {
-      try { fs.rmSync(tmpLink, { force: true }); fs.symlinkSync(outside, tmpLink); fs.renameSync(tmpLink, target); } catch {}
-      try { fs.writeFileSync(tmpReal, 'inside\\n'); fs.renameSync(tmpReal, target); } catch {}
-    }`;
-  // Renames only, so the real folder is swapped out and back in at full speed.
-  const dirScript = `
-    const fs = require('fs');
-    const [target, outside] = process.argv.slice(1);
-    const aside = target + '.racer-real', link = target + '.racer-link';
-    fs.mkdirSync(target, { recursive: true });
-    for (;;) {
-      try { fs.lstatSync(link); } catch { try { fs.symlinkSync(outside, link); } catch {} }
-      try { fs.renameSync(target, aside); } catch {}
-      try { fs.renameSync(link, target); } catch {}
-      try { fs.renameSync(target, link); } catch {}
-      try { fs.renameSync(aside, target); } catch { try { fs.rmSync(target, { recursive: true, force: true }); fs.renameSync(aside, target); } catch {} }
-    }`;
-  const child = spawn(process.execPath, ['-e', kind === 'dir' ? dirScript : fileScript, target, outsideTarget], { stdio: 'ignore' });
-  return () => child.kill('SIGKILL');
-}
 
 async function race(t: { after(fn: () => void): void }, kind: 'file' | 'dir') {
   const { ws, outside, run, runRg } = sandbox(t);

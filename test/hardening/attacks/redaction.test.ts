@@ -35,6 +35,38 @@ test('the key URL-encoded is redacted', () => {
   assert.match(out, /&x=1 failed/);
 });
 
+/** `text` without the separators an echo may put between the key's characters, in lower case (ASCII). */
+function squeezed(text: string): string {
+  return text.replace(/[\s\u00a0\u200b-\u200d\u2060\ufeff]/g, '').replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
+/** Issue #24 item 5: the key echoed with its characters spaced out, or in another case, is found too. */
+test('the key echoed with spaces between its characters, or upper- or lower-cased, is redacted', () => {
+  const spaced = [...KEY].join(' ');
+  const variants: Record<string, string> = {
+    spaced,
+    'spaced, part': [...KEY.slice(5, 25)].join(' '),
+    'two spaces and tabs': [...KEY].join(' \t'),
+    'one per line': [...KEY].join('\n'),
+    'no-break and zero-width spaces': [...KEY].map((c, i) => c + (i % 2 ? '\u00a0' : '\u200b')).join(''),
+    upper: KEY.toUpperCase(),
+    lower: KEY.toLowerCase(),
+    'upper, spaced': [...KEY.toUpperCase()].join(' '),
+    'upper, part': KEY.toUpperCase().slice(3, 19),
+  };
+  const lowered = squeezed(KEY);
+  for (const [name, echo] of Object.entries(variants)) {
+    const out = redactSecrets(`the provider said: key ${echo} is invalid (check your settings)`, [KEY]);
+    const rest = squeezed(out);
+    for (let i = 0; i + 12 <= lowered.length; i++) assert.ok(!rest.includes(lowered.slice(i, i + 12)), `${name}: ${lowered.slice(i, i + 12)} survived in ${out}`);
+    assert.match(out, /\[REDACTED\]/, name);
+    assert.match(out, /^the provider said: key /, `${name}: the text before stays`);
+    assert.match(out, / is invalid \(check your settings\)$/, `${name}: the text after stays`);
+  }
+  const plain = 'Request failed: the model is overloaded, please try again in a moment. Quota: 1 2 3 4 5 6 7 8 9 0 1 2 3';
+  assert.equal(redactSecrets(plain, [KEY]), plain, 'ordinary spaced text is left alone');
+});
+
 /** Runs of 16 base64 characters of `encoded` that depend only on the key's bytes (bytes p..p+K-1). */
 function keyWindows(encoded: string, p: number): string[] {
   const pure = (j: number) => Math.floor((6 * j) / 8) >= p && Math.floor((6 * j + 5) / 8) < p + KEY.length;

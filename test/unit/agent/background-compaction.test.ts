@@ -1,7 +1,9 @@
 // Background compaction (issue 17): the threshold summary is written ahead of time in the band below the
 // threshold and committed at the threshold without a model call when it is ready and still valid; stale
 // (the branch moved, the context grew past keepRecentTokens, settings changed) it is discarded; a failure
-// is silent and the normal path runs; the session file is untouched until the commit.
+// is silent and the normal path runs; the session file is untouched until the commit. Issue 25: the band
+// adapts to the measured growth (a manual clock: deterministic), the summary keeps less by the growth
+// expected before the commit, and one written too early is written again with the first as a fallback.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -14,6 +16,7 @@ import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../../s
 import { BackgroundCompaction } from '../../../src/agent/background-compaction';
 import { FAKE_MODEL, FakeProvider, type Answer } from '../compaction/fake-provider';
 import { chars, wellFormedSummary } from '../compaction/fixtures';
+import { ManualClock } from './manual-clock';
 
 // Band: [threshold - keepRecentTokens / 2, threshold] = [9600, 10000].
 const THRESHOLD = 10_000;
@@ -41,9 +44,10 @@ async function setup(script: (request: { messages: unknown[] }) => Answer | Prom
     retry: { maxRetries: 0, baseDelayMs: 1, sleep: async () => {} },
     log: (m) => logs.push(m),
   });
-  const background = new BackgroundCompaction({ runner, branch: () => store.getBranch(), settings: () => settings, model: () => FAKE_MODEL, log: (m) => logs.push(m) });
+  const clock = new ManualClock();
+  const background = new BackgroundCompaction({ runner, branch: () => store.getBranch(), settings: () => settings, model: () => FAKE_MODEL, now: () => clock.now(), log: (m) => logs.push(m) });
   const bytes = () => readFile(store.file, 'utf8');
-  return { dir, store, settings, provider, runner, background, logs, bytes, done: () => rm(dir, { recursive: true, force: true }) };
+  return { dir, store, settings, provider, runner, background, logs, bytes, clock, done: () => rm(dir, { recursive: true, force: true }) };
 }
 
 /** A summarizer that answers only once `release` is called. */
@@ -113,12 +117,14 @@ test('stale: the branch moved → discarded', async () => {
   }
 });
 
-test('stale: more new context than keepRecentTokens, or other settings → discarded', async () => {
+test('stale: the kept part outgrew its allowance, or other settings → discarded', async () => {
   const h = await setup();
   try {
+    // Started 300 below the threshold, the summary keeps 800 - 300 = 500; with no growth measured the kept
+    // part may reach 2 × keepRecentTokens = 1600 by the commit, so 1101 more tokens are too many.
     h.background.consider(9_700);
     await h.background.pending;
-    assert.equal(await h.background.take(9_700 + 801), undefined, 'grew by more than keepRecentTokens');
+    assert.equal(await h.background.take(9_700 + 1_101), undefined, 'the kept part would exceed 1600');
     assert.ok(h.logs.some((l) => l.includes('stale (growth)')));
     h.background.consider(9_800);
     await h.background.pending;
@@ -176,6 +182,99 @@ test('a valid summary still being written is awaited at the threshold instead of
     assert.equal(outcome.status, 'compacted');
   } finally {
     release();
+    await h.done();
+  }
+});
+
+/** Turns of `tokens` each, `ms` apart, seen by `consider` from `from` on; returns the context reached. */
+function fastTurns(h: Awaited<ReturnType<typeof setup>>, from: number, tokens: number, ms: number, count: number): number {
+  let context = from;
+  for (let i = 0; i < count; i++) {
+    h.clock.advance(ms);
+    context += tokens;
+    h.background.consider(context);
+  }
+  return context;
+}
+
+test('fast turns: the band starts as far below the threshold as the context grows while a summary is written', async () => {
+  const { release, script } = gated();
+  const h = await setup(script);
+  try {
+    // 700 tokens per 200 ms turn (3,500 tokens/s): with the default 20 s summary time the band is wider
+    // than the static one ([9600, 10000]); the summary starts long before the threshold.
+    fastTurns(h, 4_300, 700, 200, 3);
+    assert.equal(h.background.pending, undefined, 'two turns of growth are not a rate yet; 6,400 is below the static band');
+    fastTurns(h, 6_400, 700, 200, 1);
+    assert.ok(h.background.pending, 'started at 7,100 tokens, 2,900 below the threshold');
+    // It keeps less than keepRecentTokens (the growth until the threshold makes up the rest): an eighth
+    // of it, the least it keeps.
+    assert.ok(h.logs.some((l) => /at 7100 tokens \(keeping ~100\)/.test(l)), h.logs.join('\n'));
+  } finally {
+    release();
+    await h.done();
+  }
+});
+
+test('slow turns: the band stays at keepRecentTokens / 2 below the threshold', async () => {
+  const h = await setup();
+  try {
+    fastTurns(h, 8_000, 300, 60_000, 5); // 5 tokens/s: 100 s of summary time is 500 tokens
+    assert.equal(h.background.pending, undefined, 'at 9,500 (below 9,600) nothing starts');
+    fastTurns(h, 9_500, 150, 60_000, 1);
+    assert.ok(h.background.pending, 'at 9,650 it starts');
+  } finally {
+    await h.done();
+  }
+});
+
+test('a summary started too early is written once more near the threshold; the first is the fallback', async () => {
+  const h = await setup();
+  const jobs = () => h.logs.filter((l) => l.includes('background compaction: summarizing')).length;
+  try {
+    fastTurns(h, 4_300, 700, 200, 4); // in the default-time band at 7,100
+    const first = h.background.pending;
+    assert.ok(first);
+    h.clock.advance(1_000); // the summary took 1 s: now known
+    await first;
+    assert.equal(jobs(), 1, h.logs.join('\n'));
+    // The next turn, 1.2 s later: 2,042 tokens/s (smoothed) × 1 s × 1.25 + 700 per turn → the band starts
+    // 3,252 below the threshold, at 6,748. The ready summary would keep 100 + 2,900 = 3,000 > 880
+    // (keepRecentTokens + 10%), one written now 100 + 2,200: written again.
+    fastTurns(h, 7_100, 700, 200, 1);
+    assert.ok(h.logs.some((l) => l.includes('would keep too much; writing it again at 7800')), h.logs.join('\n'));
+    await h.background.pending;
+    assert.equal(jobs(), 2, 'one more summary, no more');
+    fastTurns(h, 7_800, 700, 200, 1);
+    assert.equal(jobs(), 2, 'not rewritten twice');
+    const prepared = await h.background.take(10_300);
+    assert.ok(prepared, 'the second summary is committed');
+    assert.ok(h.logs.some((l) => l.includes('committing the summary written at 7800')), h.logs.join('\n'));
+  } finally {
+    await h.done();
+  }
+});
+
+test('the fallback is committed at the threshold when the rewritten summary is not ready', async () => {
+  let hold = false;
+  const held: (() => void)[] = [];
+  const h = await setup(async (request) => {
+    if (hold) await new Promise<void>((resolve) => held.push(resolve));
+    return summary(request);
+  });
+  try {
+    fastTurns(h, 4_300, 700, 200, 4);
+    h.clock.advance(1_000);
+    await h.background.pending;
+    hold = true;
+    fastTurns(h, 7_100, 700, 200, 1); // rewriting, held
+    assert.ok(h.logs.some((l) => l.includes('writing it again at 7800')), h.logs.join('\n'));
+    const prepared = await h.background.take(10_300);
+    assert.ok(prepared, 'no wait: the ready fallback');
+    assert.ok(h.logs.some((l) => l.includes('committing the summary written at 7100') && l.includes('not ready')), h.logs.join('\n'));
+  } finally {
+    hold = false;
+    for (const release of held) release();
     await h.done();
   }
 });

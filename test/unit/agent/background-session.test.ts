@@ -16,7 +16,8 @@ class CountingModel implements Provider {
 
   async *stream(request: StreamRequest): AsyncIterable<StreamEvent> {
     const prompt = Math.ceil(JSON.stringify([request.systemPrompt, request.messages, request.tools ?? []]).length / 4);
-    const summarizer = request.systemPrompt.includes('context checkpoints');
+    // the transcript form (the summarizer's system prompt) or the continuation of the conversation
+    const summarizer = request.systemPrompt.includes('context checkpoints') || JSON.stringify(request.messages.at(-1)).includes('<kept-start>');
     if (summarizer) this.summarizerCalls++;
     const reply: AssistantMessage = {
       role: 'assistant', content: [{ type: 'text', text: summarizer ? summaryText(`S${this.summarizerCalls}`) : 'ok' }],

@@ -12,8 +12,10 @@ import { fileEntries, harness, ManualClock, summaryText, waitFor, waitUntil, typ
 
 const SUMMARY_SYSTEM = 'You write context checkpoints';
 
+/** A summary request: the transcript form (the summarizer's system prompt) or the continuation of the conversation. */
 function isSummaryRequest(request: FakeRequest): boolean {
-  return JSON.stringify(request.body).includes(SUMMARY_SYSTEM);
+  const body = JSON.stringify(request.body);
+  return body.includes(SUMMARY_SYSTEM) || body.includes('<kept-start>');
 }
 
 /** Answers from a script (then `fallback`); 'hang' waits until the question is aborted. */

@@ -3,9 +3,21 @@
 // file owes a sync of its data (an fsync, not an fdatasync, once its mode changed), a folder whose
 // entries changed (a rename, a creation, a deletion, a new folder in it) owes a folder sync. A sync pays
 // only for what came before it; a rename carries the file's debt to its new name. When a journal is
-// unlinked, the debts of the workspace's paths at that moment are recorded (docs/reliability.md).
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+// unlinked, the debts of the workspace's paths at that moment are recorded (docs/reliability.md). Paths
+// named through a folder's descriptor (/proc/self/fd/N/name) are mapped to the folder's real path.
+import { existsSync, readlinkSync } from 'node:fs';
+import { dirname, join, resolve as resolvePath } from 'node:path';
+
+/**
+ * The real path a call named: a restore names files as /proc/self/fd/N/name, inside the folder open at
+ * descriptor N (src/checkpoints/restore-folders.ts), so that prefix is replaced by the folder's path.
+ */
+function resolve(p: string): string {
+  const viaFd = /^\/proc\/self\/fd\/(\d+)(?:\/(.*))?$/.exec(p);
+  if (!viaFd) return resolvePath(p);
+  const folder = readlinkSync(`/proc/self/fd/${viaFd[1]}`);
+  return viaFd[2] === undefined ? folder : join(folder, viaFd[2]);
+}
 
 type AnyFn = (...args: any[]) => any;
 type Module = Record<string, AnyFn>;
@@ -102,7 +114,7 @@ export function recordSyncs(workspace: string, journals: string): SyncRecorder {
     if (created) folderChanged(args[1]);
   });
   patch(fsp, 'mkdir', async (o, args) => {
-    let first = resolve(args[0]);
+    let first = resolve(String(args[0]));
     while (!existsSync(dirname(first))) first = dirname(first);
     const missing = !existsSync(first);
     const result = await o(...args);

@@ -20,7 +20,8 @@ import type { CompactionEntry } from '../../../src/session/entries';
 import { SessionStore } from '../../../src/session/store';
 import type { FakeCompactBehaviour } from '../../fake-llm/server.mjs';
 import { harness, requestText, summaryText, type Harness, type HarnessOptions } from '../agent/session-helpers';
-import { OPENAI_KEY, anthropicModel } from '../llm/helpers';
+import { OPENAI_KEY, anthropicModel, openaiModel } from '../llm/helpers';
+import type { ModelInfo } from '../../../src/llm/types';
 
 const COMPACT_PATH = '/v1/responses/compact';
 
@@ -209,6 +210,20 @@ test('non-OpenAI models (Anthropic, OpenAI-compatible local servers) never call 
     assert.equal(compactRequests(h).length, 0);
     assert.equal(nativeData(latestCompaction(h)), undefined);
   }
+});
+
+// Issue #28: with the offline demo (or any other provider) in use, an OpenAI model merely listed as a
+// summarizer candidate was tried natively, and the log told of a failed OpenAI compaction "for lack of a key".
+test('native compaction is tried only for the provider in use, never for another listed model', async () => {
+  const listed: ModelInfo[] = [];
+  const logs: string[] = [];
+  const h = await withHistory({ model: { provider: 'demo', api: 'openai-compatible' }, logs, deps: { availableModels: () => listed } });
+  listed.push(h.model, openaiModel(h.fake.openaiBaseUrl, { api: 'openai-responses', contextWindow: 400_000 }));
+  enqueueLocalSummary(h, 'DEMO');
+  await h.agent.compact();
+  assert.equal(compactRequests(h).length, 0, 'no /responses/compact for a model not in use');
+  assert.equal(nativeData(latestCompaction(h)), undefined);
+  assert.ok(!logs.some((l) => /native/i.test(l)), logs.join('\n'));
 });
 
 test('remoteEnabled=false never calls /responses/compact', async () => {

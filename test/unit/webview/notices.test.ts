@@ -38,3 +38,15 @@ test('the same error twice is shown once; an error offers the actions the host s
   eventNotice(board, { type: 'error', message: 'No API key for provider "openai".', kind: 'auth', actions: [...actions] });
   assert.deepEqual(board.notices.map((n) => [n.level, n.actions]), [['error', actions]]);
 });
+
+test('"Conversation compacted." goes when the next turn starts; an error stays', () => {
+  const board = new NoticeBoard();
+  eventNotice(board, { type: 'error', message: 'The key was refused.' });
+  eventNotice(board, { type: 'compaction_start', reason: 'manual', action: 'context-full' });
+  eventNotice(board, { type: 'compaction_end', reason: 'manual', ok: true, aborted: false, willRetry: false });
+  assert.deepEqual(texts(board), ['The key was refused.', 'Conversation compacted.']);
+  eventNotice(board, { type: 'idle' });
+  assert.deepEqual(texts(board), ['The key was refused.', 'Conversation compacted.'], 'still there until a turn starts');
+  eventNotice(board, { type: 'busy' });
+  assert.deepEqual(texts(board), ['The key was refused.']);
+});
