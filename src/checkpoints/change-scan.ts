@@ -6,7 +6,8 @@
 //    candidates too. Before the command no tree-wide scan runs once the root has been scanned: the files
 //    Arbor already knows (the last scan's dirty files, tool targets, restored files: the stat cache) are
 //    re-stat'ed, and a candidate Arbor did not know was HEAD's version (`git cat-file --batch`) unless its
-//    change time predates the command (an outside edit, left out of the turn). The first command in a
+//    change time, and that of every folder above it in the root, predates the command (an outside edit, left out
+//    of the turn; a folder the command renamed is new, though the files below it keep their change times). The first command in a
 //    root gets a full `git status` before it too. So one git status per command, no second repository.
 //    The status runs on a private copy of the index (git-index.ts) so git keeps its untracked cache.
 //    Where the root's folders are watched (tree-watcher.ts, Linux), the status after a command covers

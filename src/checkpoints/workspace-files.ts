@@ -222,10 +222,21 @@ export class WorkspaceFiles {
     return [...this.known].filter((p) => p.startsWith(prefix));
   }
 
-  /** True when the file (or, for a missing file, its folder) last changed before `cutoffMs`. */
+  /**
+   * True when the file (or, for a missing file, its folder) and every folder between it and its root last
+   * changed before `cutoffMs`. Renaming a folder changes its own change time only: the files below its new
+   * name keep theirs, yet the command put them there. (The cost: without a folder watcher, a file made
+   * outside Arbor in a folder the command then writes in counts as the command's.)
+   */
   async changedBefore(absolute: string, cutoffMs: number): Promise<boolean> {
-    const info = (await lstat(absolute).catch(() => undefined)) ?? (await lstat(dirname(absolute)).catch(() => undefined));
-    return info !== undefined && info.ctimeMs < cutoffMs;
+    const root = this.roots.find((r) => isInside(r.real, absolute))?.real;
+    let at = await lstat(absolute).then(() => absolute, () => dirname(absolute));
+    for (;;) {
+      const info = await lstat(at).catch(() => undefined);
+      if (info === undefined || info.ctimeMs >= cutoffMs) return false;
+      at = dirname(at);
+      if (root === undefined || at === root || !isInside(root, at)) return true;
+    }
   }
 }
 

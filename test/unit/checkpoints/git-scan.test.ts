@@ -5,13 +5,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashContent } from '../../../src/checkpoints/blob-store';
 import { CHANGE_TIME_SLACK_MS } from '../../../src/checkpoints/change-scan';
 import { gitHead, gitRepoOf, gitStatus } from '../../../src/checkpoints/git';
 import { readHead } from '../../../src/checkpoints/git-head';
-import type { FileState } from '../../../src/checkpoints';
+import { openCheckpoints, type FileState } from '../../../src/checkpoints';
 import { fixture, type Fixture } from './helpers';
 
 function git(cwd: string, ...args: string[]): string {
@@ -71,6 +71,28 @@ test('after the first scan, an outside edit between two commands is not the seco
   assert.deepEqual(third?.before, { 'ws/a.txt': file('a-outside\n') });
   assert.deepEqual(third?.after, { 'ws/a.txt': file('a3\n') });
 });
+
+for (const watchFolders of [false, true]) {
+  test(`a folder a command renames: the files below its new name are the command's, though their own change time is old (${watchFolders ? 'watched' : 'full scan'})`, async (t) => {
+    const f = await gitFixture({ 'pkg/deep/tracked.txt': 't\n', 'x.txt': 'x\n' });
+    t.after(() => f.cleanup());
+    const cp = await openCheckpoints(join(f.base, 'store-rename'), { folders: [{ name: 'ws', path: f.ws }] }, { watchFolders });
+    t.after(() => cp.files.close());
+    const g: Fixture = { ...f, cp };
+    const made = await bashTurn(g, () => writeFileSync(join(f.ws, 'pkg/deep/untracked.txt'), 'u\n'));
+    assert.deepEqual(made?.after, { 'ws/pkg/deep/untracked.txt': file('u\n') });
+    await cp.files.watchers.settled();
+    // Both files last changed "long" before the command (see bashTurn); renaming their folder keeps their change times.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const moved = await bashTurn(g, () => renameSync(join(f.ws, 'pkg'), join(f.ws, 'moved')), CHANGE_TIME_SLACK_MS - 30);
+    assert.deepEqual(moved?.after, {
+      'ws/moved/deep/tracked.txt': file('t\n'),
+      'ws/moved/deep/untracked.txt': file('u\n'),
+      'ws/pkg/deep/tracked.txt': { kind: 'absent' },
+      'ws/pkg/deep/untracked.txt': { kind: 'absent' },
+    });
+  });
+}
 
 test('a tracked file deleted by one command and recreated by the next was absent before the second', async (t) => {
   const f = await gitFixture({ 'gone.txt': 'g0\n', 'x.txt': 'x\n' });

@@ -48,9 +48,25 @@ async function twin(f: Fixture, name: string, folder: string, watchFolders: bool
   return { name, cp, store: await SessionStore.create({ dir: join(f.base, `sessions-${name}`), cwd: folder }) };
 }
 
-/** One command seen by every twin: all check before, the command runs, all scan after; their manifests. */
+/**
+ * One command seen by every twin: all check before, the command runs, all scan after; their manifests.
+ * The twins stand for one command starting once: every twin's check before reads the clock the first one
+ * read at its start. The check keeps a file Arbor did not know out of the command when its change time is
+ * older than the start less CHANGE_TIME_SLACK_MS (change-scan.ts); on a loaded machine a later twin's check
+ * starts later, and a change time between the two cutoffs would count for one twin only.
+ */
 async function command(twins: Twin[], run: () => void): Promise<(FilesManifest | undefined)[]> {
-  for (const t of twins) await t.cp.recorder.beforeTool('bash', { command: 'x' });
+  const realNow = Date.now;
+  const start = realNow();
+  try {
+    for (const t of twins) {
+      const late = realNow() - start;
+      Date.now = () => realNow() - late;
+      await t.cp.recorder.beforeTool('bash', { command: 'x' });
+    }
+  } finally {
+    Date.now = realNow;
+  }
   run();
   const out: (FilesManifest | undefined)[] = [];
   for (const t of twins) {
