@@ -76,9 +76,13 @@ export class WritePolicy {
     return (await this.own).some((directory) => isInside(directory, real)) ? { kind: 'agent', rule: "Arbor's sessions directory" } : undefined;
   }
 
+  /** Judged against every workspace folder that contains the path: a folder may itself be `.vscode` (a `.code-workspace` can list it). */
   private async rootMatch(real: string): Promise<ProtectedMatch | undefined> {
-    const root = (await this.rootsOf()).find((r) => isInside(r.real, real));
-    return root ? protectedPathMatch(relative(root.real, real)) : undefined;
+    for (const root of await this.rootsOf()) {
+      const match = isInside(root.real, real) ? protectedPathMatch(relative(root.real, real)) : undefined;
+      if (match) return match;
+    }
+    return undefined;
   }
 
   private async gitMatch(real: string): Promise<ProtectedMatch | undefined> {
