@@ -3,7 +3,8 @@
 // folders, worktrees, submodules) and its common folder; any folder git would take for a git folder
 // (`HEAD` with `objects/` and `refs/`, or a `commondir`: an embedded bare repository); and the hooks
 // folder git really runs, the effective `core.hooksPath` (git's own answer, united with the repository's
-// config read as text, so a missing or refusing git still protects it). Looked up at every folder above a
+// config read as text, so a missing or refusing git still protects it); and the config files the
+// repository's config includes (git-config-files.ts). Looked up at every folder above a
 // path, as git discovers repositories; cached per instance, never throws. Files written together (a
 // restore, or the one file a tool writes) that would complete a git folder's shape count too: a session
 // must not assemble an embedded repository (HEAD, objects/, refs/, a config with hooks) file by file.
@@ -11,6 +12,7 @@ import { execFile } from 'node:child_process';
 import { lstat, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { includedConfigFiles } from './git-config-files';
 import { realpathDeep } from './paths';
 
 export interface GitProtectedFolder {
@@ -67,6 +69,7 @@ async function foldersAt(dir: string): Promise<GitProtectedFolder[]> {
     if (common !== gitDir.dir) found.push({ dir: common, rule: `the common git folder of ${gitDir.dir}` });
   }
   for (const hooks of await hooksFolders(dir, gitDir.dir)) found.push(hooks);
+  for (const file of await includedConfigFiles(gitDir.dir, await commonDirOf(gitDir.dir))) found.push({ dir: file, rule: `a config file the repository's git config includes (${file})` });
   return found;
 }
 
