@@ -75,7 +75,7 @@ export function nativePayloadsOf(preserveData: unknown): NativeCompactionPayload
 export interface NativeContextNote {
   provider: string;
   model: string;
-  /** the host of the base URL it is bound to (OpenAI); absent for Anthropic's block */
+  /** the host of the base URL it is bound to */
   host?: string;
 }
 
