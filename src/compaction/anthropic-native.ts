@@ -4,7 +4,7 @@
 // (stop_reason "compaction"). The block is kept in `preserveData.anthropicCompaction`; the next request
 // to such a model sends it first in `messages` in place of the local summary, the kept messages after it
 // word for word. Any failure is logged and ignored: the local summary stays what every context uses.
-import { ANTHROPIC_COMPACTION_KEY } from '../core/native-compaction';
+import { ANTHROPIC_COMPACTION_KEY, nativeBaseUrl } from '../core/native-compaction';
 import { ANTHROPIC_COMPACTION_BETA, supportsAnthropicCompaction } from '../llm/anthropic-compaction';
 import { toAnthropicMessages, toAnthropicSystem } from '../llm/convert-anthropic';
 import { checkKeyTransport, keyGuardedFetch } from '../llm/key-transport';
@@ -18,6 +18,8 @@ export { ANTHROPIC_COMPACTION_KEY, supportsAnthropicCompaction };
 export interface AnthropicCompaction {
   provider: string;
   model: string;
+  /** the base URL the block was made at (nativeBaseUrl): it is replayed to that endpoint only */
+  baseUrl: string;
   /** the `compaction` block exactly as returned (content, encrypted_content, signature, tool_changes) */
   block: Record<string, unknown> & { type: 'compaction' };
   createdAt: string;
@@ -62,7 +64,8 @@ export async function requestAnthropicCompaction(options: AnthropicCompactionOpt
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   try {
     const block = compactionBlockOf(await callCompaction(options, key, signal));
-    return { provider: options.model.provider, model: options.model.id, block, createdAt: new Date().toISOString() };
+    const baseUrl = nativeBaseUrl(options.model.baseUrl ?? defaultBaseUrl(options.model), 'anthropic');
+    return { provider: options.model.provider, model: options.model.id, baseUrl, block, createdAt: new Date().toISOString() };
   } catch (error) {
     if (options.signal?.aborted) throw new CompactionCancelled();
     if (timeout.aborted) throw new Error(`timed out after ${options.timeoutMs ?? 120_000} ms`);

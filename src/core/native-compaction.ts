@@ -3,6 +3,7 @@
 // summary; context building puts it on the summary message; the Responses and Anthropic converters
 // send it in place of the summary text, and every other provider (or model) sends the summary.
 // Nothing here talks to a network: src/compaction/openai-native.ts and anthropic-native.ts fetch it.
+import { anthropicCompactionBlock } from './native-anthropic-block';
 import { openaiCompactItems } from './native-items';
 
 /** preserveData key of OpenAI's `/responses/compact` output (omp's name, so files stay interchangeable). */
@@ -16,7 +17,7 @@ export interface NativeCompactionPayload {
   kind: NativeCompactionKind;
   provider: string;
   model: string;
-  /** OpenAI: the base URL the items were made at, normalized (nativeBaseUrl); they go nowhere else */
+  /** the base URL the payload was made at, normalized (nativeBaseUrl); it goes nowhere else */
   baseUrl?: string;
   /** OpenAI: the replacement history items; Anthropic: the one compaction block */
   items: unknown[];
@@ -43,15 +44,24 @@ function openaiPayload(data: Record<string, unknown> | undefined): NativeCompact
 /** The default OpenAI endpoint, for a model without a base URL. */
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
-/** A base URL as native payloads are bound to it: the default when unset, no trailing slash. */
-export function nativeBaseUrl(baseUrl: string | undefined): string {
-  return (baseUrl ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
+/** The default Anthropic endpoint, for a model without a base URL. */
+export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+
+/** A base URL as native payloads are bound to it: the provider's default when unset, no trailing slash. */
+export function nativeBaseUrl(baseUrl: string | undefined, kind: NativeCompactionKind = 'openai'): string {
+  return (baseUrl ?? (kind === 'anthropic' ? ANTHROPIC_DEFAULT_BASE_URL : OPENAI_DEFAULT_BASE_URL)).replace(/\/+$/, '');
 }
 
+/**
+ * Anthropic's block is used only in the shape Anthropic returns (a signed `compaction` block, no other
+ * field: native-anthropic-block.ts) and bound to the provider, model and base URL stored with it; a
+ * session file cannot make Arbor send other text in place of the summary the chat shows.
+ */
 function anthropicPayload(data: Record<string, unknown> | undefined): NativeCompactionPayload | undefined {
-  const block = record(data?.block);
-  if (!data || !block || block.type !== 'compaction' || typeof data.provider !== 'string') return undefined;
-  return { kind: 'anthropic', provider: data.provider, model: String(data.model ?? ''), items: [block] };
+  if (!data || typeof data.provider !== 'string' || typeof data.model !== 'string' || typeof data.baseUrl !== 'string') return undefined;
+  const block = anthropicCompactionBlock(data.block);
+  if (!block) return undefined;
+  return { kind: 'anthropic', provider: data.provider, model: data.model, baseUrl: nativeBaseUrl(data.baseUrl, 'anthropic'), items: [block] };
 }
 
 /** The native payloads a compaction entry's preserveData holds (none when absent or malformed). */
@@ -65,7 +75,7 @@ export function nativePayloadsOf(preserveData: unknown): NativeCompactionPayload
 export interface NativeContextNote {
   provider: string;
   model: string;
-  /** the host of the base URL it is bound to (OpenAI); absent for Anthropic's block */
+  /** the host of the base URL it is bound to */
   host?: string;
 }
 
@@ -92,9 +102,7 @@ export const NATIVE_COMPACTION_FIELD = 'nativeCompaction';
 
 /**
  * The items to send instead of this message, when it is a compaction summary with a payload of this
- * kind from the same provider. Anthropic's block is also bound to models that support compaction: it
- * is used for the model that wrote it, or a model marked `nativeCompaction`. OpenAI's items are bound
- * to the model and base URL of the request that made them.
+ * kind from the same provider, bound to the model and base URL of the request that made it.
  */
 export function nativeItemsFor(
   message: Record<string, unknown>,
@@ -105,14 +113,12 @@ export function nativeItemsFor(
   if (!Array.isArray(payloads)) return undefined;
   const found = (payloads as NativeCompactionPayload[]).find((p) => p.kind === kind && p.provider === model.provider);
   if (!found) return undefined;
-  if (kind === 'anthropic' && found.model !== model.id && !model.nativeCompaction) return undefined;
-  if (kind === 'openai' && !boundTo(found, model)) return undefined;
-  return found.items;
+  return boundTo(found, model) ? found.items : undefined;
 }
 
-/** OpenAI's items go only to the model and endpoint that made them. */
+/** A native payload goes only to the model and endpoint that made it. */
 function boundTo(payload: NativeCompactionPayload, model: { id: string; baseUrl?: string }): boolean {
-  return payload.model === model.id && payload.baseUrl === nativeBaseUrl(model.baseUrl);
+  return payload.model === model.id && payload.baseUrl === nativeBaseUrl(model.baseUrl, payload.kind);
 }
 
 /** The heading Arbor's user-words section starts with (prompts/compaction/user-words.md). */

@@ -49,17 +49,20 @@ function assistantBlocks(message: Extract<LlmMessage, { role: 'assistant' }>): A
   return out;
 }
 
+/** What the replay of a native compaction block is bound to (the block goes to its own model and endpoint). */
+type NativeModel = Pick<ModelInfo, 'provider' | 'api' | 'id' | 'nativeCompaction'> & { baseUrl?: string };
+
 /** The compaction block a summary message carries for this model, when it may be replayed to it. */
-function compactionBlocks(message: LlmMessage, model: Pick<ModelInfo, 'provider' | 'api' | 'id' | 'nativeCompaction'> | undefined): AnthropicBlock[] | undefined {
+function compactionBlocks(message: LlmMessage, model: NativeModel | undefined): AnthropicBlock[] | undefined {
   if (!model || !supportsAnthropicCompaction(model)) return undefined;
-  return nativeItemsFor(message, { ...model, nativeCompaction: true }, 'anthropic') as AnthropicBlock[] | undefined;
+  return nativeItemsFor(message, model, 'anthropic') as AnthropicBlock[] | undefined;
 }
 
 /**
  * With `model`, a compaction summary carrying Anthropic's own compaction block (src/core/native-compaction.ts)
  * is sent as that block, first in `messages` (the API requires it there) in an assistant turn.
  */
-export function toAnthropicMessages(messages: readonly LlmMessage[], cache = true, model?: Pick<ModelInfo, 'provider' | 'api' | 'id' | 'nativeCompaction'>): AnthropicMessageParam[] {
+export function toAnthropicMessages(messages: readonly LlmMessage[], cache = true, model?: NativeModel): AnthropicMessageParam[] {
   const out: AnthropicMessageParam[] = [];
   let compaction: AnthropicMessageParam | undefined;
   let keptWords: string | undefined;

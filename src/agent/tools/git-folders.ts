@@ -3,14 +3,16 @@
 // folders, worktrees, submodules) and its common folder; any folder git would take for a git folder
 // (`HEAD` with `objects/` and `refs/`, or a `commondir`: an embedded bare repository); and the hooks
 // folder git really runs, the effective `core.hooksPath` (git's own answer, united with the repository's
-// config read as text, so a missing or refusing git still protects it). Looked up at every folder above a
+// config read as text, so a missing or refusing git still protects it); and the config files the
+// repository's config includes (git-config-files.ts). Looked up at every folder above a
 // path, as git discovers repositories; cached per instance, never throws. Files written together (a
 // restore, or the one file a tool writes) that would complete a git folder's shape count too: a session
 // must not assemble an embedded repository (HEAD, objects/, refs/, a config with hooks) file by file.
 import { execFile } from 'node:child_process';
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { includedConfigFiles } from './git-config-files';
 import { realpathDeep } from './paths';
 
 export interface GitProtectedFolder {
@@ -67,6 +69,7 @@ async function foldersAt(dir: string): Promise<GitProtectedFolder[]> {
     if (common !== gitDir.dir) found.push({ dir: common, rule: `the common git folder of ${gitDir.dir}` });
   }
   for (const hooks of await hooksFolders(dir, gitDir.dir)) found.push(hooks);
+  for (const file of await includedConfigFiles(gitDir.dir, await commonDirOf(gitDir.dir))) found.push({ dir: file, rule: `a config file the repository's git config includes (${file})` });
   return found;
 }
 
@@ -118,7 +121,7 @@ interface FolderParts {
 }
 
 async function partsOnDisk(dir: string): Promise<FolderParts> {
-  const [head, common, objects, refs] = await Promise.all([isFile(join(dir, 'HEAD')), isFile(join(dir, 'commondir')), isDirectory(join(dir, 'objects')), isDirectory(join(dir, 'refs'))]);
+  const [head, common, objects, refs] = await Promise.all([isHead(join(dir, 'HEAD')), isFile(join(dir, 'commondir')), isDirectory(join(dir, 'objects')), isDirectory(join(dir, 'refs'))]);
   return { head, common, objects, refs };
 }
 
@@ -131,17 +134,25 @@ function shapedWith(planned: PlannedView, dir: string, disk: FolderParts): boole
   return head && (common || (objects && refs));
 }
 
+// git follows symbolic links when it checks a folder's shape (objects/ may be a link to a folder), so
+// these checks follow them too.
 async function isFile(path: string): Promise<boolean> {
-  return (await lstat(path).catch(() => undefined))?.isFile() ?? false;
+  return (await stat(path).catch(() => undefined))?.isFile() ?? false;
 }
 
 async function isDirectory(path: string): Promise<boolean> {
-  return (await lstat(path).catch(() => undefined))?.isDirectory() ?? false;
+  return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
+}
+
+/** git accepts a HEAD that is a file or a symbolic link (even one to a ref not yet written). */
+async function isHead(path: string): Promise<boolean> {
+  const info = await lstat(path).catch(() => undefined);
+  return info?.isSymbolicLink() ? true : await isFile(path);
 }
 
 /** What git's own check accepts as a git folder: a HEAD, and objects/ with refs/ (or a commondir). */
 async function looksLikeGitFolder(dir: string): Promise<boolean> {
-  if (!(await isFile(join(dir, 'HEAD')))) return false;
+  if (!(await isHead(join(dir, 'HEAD')))) return false;
   if (await isFile(join(dir, 'commondir'))) return true;
   return (await isDirectory(join(dir, 'objects'))) && (await isDirectory(join(dir, 'refs')));
 }

@@ -83,6 +83,12 @@ function nestedMatch(segment: string, next: string): ProtectedMatch | undefined 
   return NESTED_DIRECTORY_RULES.find(([first, second]) => first === segment && second === next)?.[2];
 }
 
+/** True when a folder at this workspace-relative path holds protected paths below it (`.github` holds `workflows/`). */
+export function leadsToProtected(relativePath: string): boolean {
+  const segments = pathSegments(relativePath);
+  return segments.length === 1 && NESTED_DIRECTORY_RULES.some(([first]) => first === segments[0]);
+}
+
 /** The rule a workspace-relative path falls under, or undefined for an ordinary file. */
 export function protectedPathMatch(relativePath: string): ProtectedMatch | undefined {
   const segments = pathSegments(relativePath);

@@ -2,13 +2,14 @@
 // writer"): the tools' write/edit, a restore (branch switch, Restore Files Only), the recovery of a cut
 // restore at start, and export. For a path it answers: is it inside the workspace, which protected rule
 // does it fall under (the names of protected-paths.ts, for the path as written and for its real path;
-// Arbor's own folders; the folders git decides, git-folders.ts), and how many hard links does the file
+// the targets of protected symbolic links, protected-links.ts; Arbor's own folders; the folders git decides, git-folders.ts), and how many hard links does the file
 // have. What a writer does with the answer is its own: the tools ask, a restore lists the file apart
 // and unticked, recovery leaves it alone, export asks. Make one instance per operation (a tool call, a
 // restore plan): it caches what it looked up, and the hooks folder may change between operations.
 import { lstat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { GitFolders, PlannedFiles } from './git-folders';
+import { protectedLinkTargets, type ProtectedTarget } from './protected-links';
 import { protectedPathMatch, type ProtectedMatch } from './protected-paths';
 import { isInside, realpathDeep, workspaceRootInfos, type RootInfo } from './paths';
 import type { WorkspaceRoots } from './types';
@@ -42,6 +43,7 @@ export class WritePolicy {
   private readonly planned: PlannedFiles;
   private roots: Promise<readonly RootInfo[]> | undefined;
   private own: Promise<string[]> | undefined;
+  private linkTargets: Promise<ProtectedTarget[]> | undefined;
 
   constructor(
     private readonly workspace: WorkspaceRoots,
@@ -68,7 +70,14 @@ export class WritePolicy {
 
   private async protectedMatchOfReal(real: string, asWritten: string | undefined): Promise<ProtectedMatch | undefined> {
     const spelled = asWritten === undefined ? undefined : protectedPathMatch(asWritten);
-    return spelled ?? (await this.ownMatch(real)) ?? (await this.rootMatch(real)) ?? (await this.gitMatch(real));
+    return spelled ?? (await this.ownMatch(real)) ?? (await this.rootMatch(real)) ?? (await this.linkTargetMatch(real)) ?? (await this.gitMatch(real));
+  }
+
+  /** The real target of a protected symbolic link (`AGENTS.md -> docs/guide.md`) is the protected file. */
+  private async linkTargetMatch(real: string): Promise<ProtectedMatch | undefined> {
+    this.linkTargets ??= this.rootsOf().then((roots) => protectedLinkTargets(roots.map((r) => r.real)));
+    const target = (await this.linkTargets).find((t) => isInside(t.real, real));
+    return target ? { kind: target.match.kind, rule: `${target.match.rule} (the target of the symbolic link ${target.link})` } : undefined;
   }
 
   private async ownMatch(real: string): Promise<ProtectedMatch | undefined> {
@@ -76,9 +85,13 @@ export class WritePolicy {
     return (await this.own).some((directory) => isInside(directory, real)) ? { kind: 'agent', rule: "Arbor's sessions directory" } : undefined;
   }
 
+  /** Judged against every workspace folder that contains the path: a folder may itself be `.vscode` (a `.code-workspace` can list it). */
   private async rootMatch(real: string): Promise<ProtectedMatch | undefined> {
-    const root = (await this.rootsOf()).find((r) => isInside(r.real, real));
-    return root ? protectedPathMatch(relative(root.real, real)) : undefined;
+    for (const root of await this.rootsOf()) {
+      const match = isInside(root.real, real) ? protectedPathMatch(relative(root.real, real)) : undefined;
+      if (match) return match;
+    }
+    return undefined;
   }
 
   private async gitMatch(real: string): Promise<ProtectedMatch | undefined> {
