@@ -40,7 +40,7 @@ export type Item = { label: string; description?: string; detail?: string };
  * Answers the summary picker with "No summary" and the files picker with `files` (`A|B`: A the first time
  * it is asked, B after); records the files picker.
  */
-export function answers(files: string, outsideTicks: string[] = []) {
+export function answers(files: string, outsideTicks: string[] = [], onFilesAsked?: () => void) {
   const seen: { files?: Item[]; outside?: Item[]; filesAsked?: number } = {};
   const ui = stubWindow({
     showQuickPick: (items: Item[], options: { canPickMany?: boolean }) => {
@@ -51,6 +51,7 @@ export function answers(files: string, outsideTicks: string[] = []) {
       if (items.some((i) => i.label.includes('Conversation only'))) {
         seen.files = items;
         seen.filesAsked = (seen.filesAsked ?? 0) + 1;
+        onFilesAsked?.();
         const pick = files.split('|')[Math.min(seen.filesAsked - 1, files.split('|').length - 1)]!;
         return items.find((i) => i.label.includes(pick));
       }

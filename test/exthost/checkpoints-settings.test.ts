@@ -44,18 +44,20 @@ suite('file checkpoints: settings, Show changes, crash recovery, gc (issue #15)'
   }
 
   test('"Show changes" in the files question opens the multi-file diff, then the question comes back', async () => {
-    const { ui, seen } = answers('Show changes|Conversation and files');
+    const diffTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.label.startsWith('Files this switch changes'));
+    const whileAsked: vscode.Tab[][] = [];
+    const { ui, seen } = answers('Show changes|Conversation and files', [], () => whileAsked.push(diffTabs()));
     try {
       await vscode.commands.executeCommand('arbor.switchHere', replyOf(api, 'one'));
     } finally {
       ui.restore();
     }
     assert.equal(seen.filesAsked, 2, 'asked again after showing the changes');
-    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.label.startsWith('Files this switch changes'));
-    assert.equal(tabs.length, 1, `the diff tab: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label).join(', ')}`);
+    const tabs = whileAsked[1]!;
+    assert.equal(tabs.length, 1, 'the diff tab is open while the question comes back');
     // vscode.TabInputTextMultiDiff (newer than the typings this builds with): one diff per file.
     assert.equal((tabs[0]!.input as { textDiffs?: unknown[] }).textDiffs?.length, 1, 'a multi-file diff of one file');
-    await vscode.window.tabGroups.close(tabs);
+    assert.equal(diffTabs().length, 0, 'closed once the switch is made (issue #28: it showed the opposite direction next time)');
     assert.equal(await readFile(workspaceFile(FILE), 'utf8'), 'one\n');
   });
 

@@ -37,9 +37,11 @@ suite('compaction as a continuation of the cached conversation', () => {
       assert.equal(await vscode.commands.executeCommand('arbor.selectModel', 'fake/fake-cached'), true);
       await fakeAdmin('reset', {});
       await api.app.newSession();
-      await fakeAdmin('enqueue', [{ text: 'ANSWER-ONE' }, { text: 'ANSWER-TWO' }, { text: 'ANSWER-THREE' }]);
+      // the bulk in the replies: what the user wrote is kept verbatim, so only replies can shrink the context
+      const filler = 'the parser reads its tokens '.repeat(150);
+      await fakeAdmin('enqueue', [{ text: `ANSWER-ONE ${filler}` }, { text: `ANSWER-TWO ${filler}` }, { text: 'ANSWER-THREE' }]);
       for (const word of ['ONE', 'TWO', 'THREE']) {
-        assert.equal((await api.app.prompt(`QUESTION-${word} ${'about the parser and its tokens '.repeat(120)}`)).kind, 'sent');
+        assert.equal((await api.app.prompt(`QUESTION-${word} about the parser and its tokens`)).kind, 'sent');
         await waitFor('the turn to end', () => !api.app.busy);
       }
       const turns = (await fakeAdmin('requests')) as FakeRequest[];

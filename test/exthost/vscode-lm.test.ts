@@ -100,8 +100,9 @@ suite('VS Code language models', () => {
   test('compaction summarises through the editor model', async () => {
     const state = await vendor();
     const api = await arborOnEcho();
-    // a first turn long enough that its summary shrinks the context (a compaction that would not is refused)
-    await api.app.prompt(`first question ${'lorem ipsum '.repeat(300)}`);
+    // a first reply long enough that its summary shrinks the context (a compaction that would not is refused;
+    // what the user wrote is kept verbatim, so only replies can shrink it)
+    await api.app.prompt('first question, PLEASE BE LONG');
     await api.app.prompt('second question');
     const before = state.requests.length;
     const outcome = await api.app.compact();

@@ -43,6 +43,7 @@ async function respond(messages, options, progress, token) {
   requests.push({ texts, tools: (options.tools ?? []).map((t) => t.name), toolMode: options.toolMode });
   if (last.includes('PLEASE DENY')) throw vscode.LanguageModelError.NoPermissions('the test vendor says no');
   if (last.includes('PLEASE BE SLOW')) return streamText('slow '.repeat(400), progress, token, 50);
+  if (last.includes('PLEASE BE LONG')) return streamText('long reply '.repeat(400), progress, token, 0);
   if (last.includes('PLEASE USE A TOOL')) {
     progress.report(new vscode.LanguageModelTextPart('Listing. '));
     progress.report(new vscode.LanguageModelToolCallPart('call-ls-1', 'ls', { path: '.' }));
