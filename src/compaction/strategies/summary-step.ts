@@ -7,6 +7,9 @@ import { estimateTokens } from '../tokens';
 import { markerTokensAfter, withMarkerDetails } from '../marker-details';
 import { wouldNotShrink, type ChosenCut, type CompactionOutcome } from '../outcome';
 import type { CompactionResult } from '../summarize';
+import { formatFileOperations } from '../file-ops';
+import { summarizerPart, withUserWords } from '../user-ledger';
+import type { UserWords } from '../user-words';
 import { startNativeCompaction } from './native-alongside';
 import { summarizeWithCandidates } from './summarizer-candidates';
 import type { CompactionPlan, PreparedSummary, StrategyRun } from './types';
@@ -50,9 +53,9 @@ export async function commitSummary(run: StepRun, prepared: PreparedSummary): Pr
   let result = prepared.result;
   if (signal.aborted) throw new CompactionCancelled();
   if (options.review) {
-    const reviewed = await options.review(result, preparation, signal);
+    const reviewed = await options.review(forReview(result), preparation, signal);
     if (!reviewed || signal.aborted) throw new CompactionCancelled();
-    result = reviewed;
+    result = afterReview(reviewed, result);
   }
   // The summary as written (and edited) must leave the context smaller, or nothing is saved.
   const fixedOverheadTokens = deps.fixedOverheadTokens?.() ?? 0;
@@ -109,4 +112,24 @@ function chosenCut(chosen: NonNullable<CompactionPlan['chosen']>, firstKeptEntry
     snapped: chosen.snapped,
     ...(chosen.note ? { note: chosen.note } : {}),
   };
+}
+
+/** The user's kept words Arbor wrote into the result (docs/architecture.md, "What the user said"), if any. */
+function keptWords(result: CompactionResult): UserWords | undefined {
+  const words = (result.details as { userWords?: UserWords } | undefined)?.userWords;
+  return words && words.verbatim.length + words.ledger.length > 0 ? words : undefined;
+}
+
+/** What "Edit summary before saving" shows: the summarizer's part only (the user's words are Arbor's, not edited). */
+function forReview(result: CompactionResult): CompactionResult {
+  return keptWords(result) ? { ...result, summary: summarizerPart(result.summary) } : result;
+}
+
+/** The edited summary with the user's kept words and the file lists put back after it. */
+function afterReview(reviewed: CompactionResult, original: CompactionResult): CompactionResult {
+  const words = keptWords(original);
+  if (!words) return reviewed;
+  const details = original.details as { readFiles?: string[]; modifiedFiles?: string[] } | undefined;
+  const lists = { readFiles: details?.readFiles ?? [], modifiedFiles: details?.modifiedFiles ?? [] };
+  return { ...reviewed, summary: withUserWords(summarizerPart(reviewed.summary), words) + formatFileOperations(lists) };
 }

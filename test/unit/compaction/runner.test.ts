@@ -108,14 +108,20 @@ test('a failed or cancelled compaction leaves the session file byte-identical', 
   }
 });
 
-test('the review step can edit the summary before it is saved', async () => {
+test('the review step can edit the summary before it is saved; the user\'s kept words are Arbor\'s, shown apart and put back', async () => {
   const { store, dir } = await sessionWithHistory();
   try {
+    let shown = '';
     const outcome = await runnerFor(store, new FakeProvider(good)).run({
       reason: 'manual',
-      review: async (result) => ({ ...result, summary: 'EDITED BY USER' }),
+      review: async (result) => {
+        shown = result.summary;
+        return { ...result, summary: 'EDITED BY USER' };
+      },
     });
-    assert.equal(outcome.status === 'compacted' && outcome.entry.summary, 'EDITED BY USER');
+    assert.doesNotMatch(shown, /What the User Said/, 'the editor holds the summarizer\'s part only');
+    const saved = outcome.status === 'compacted' ? outcome.entry.summary : '';
+    assert.match(saved, /^EDITED BY USER\n\n## What the User Said \(verbatim\)/, 'the edit, then the words the user wrote');
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
