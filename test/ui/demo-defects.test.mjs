@@ -67,7 +67,8 @@ async function send(chat, text) {
 
 wb.test('"Conversation compacted." goes when the next turn starts; no native compaction for another provider', async (page, server) => {
   const chat = await readyChat(page);
-  for (const prompt of ['list files', 'grep TODO']) {
+  // enough read output that a summary makes the context smaller (a compaction that would not is refused)
+  for (const prompt of ['list files', 'grep TODO', 'read README.md', 'read src/inventory.js', 'read package.json']) {
     await send(chat, prompt);
     await chat.locator('#app[data-busy="true"]').waitFor({ timeout: 10_000 }).catch(() => {});
     await chat.locator('#app[data-busy="false"]').waitFor({ timeout: 30_000 });
