@@ -17,6 +17,7 @@
 // agent loop sends it, so the provider's cache holds what a real session would; it is not billed to
 // compaction. Prices in units of the input price: Anthropic (Claude Sonnet) cache writes 1.25, reads 0.1,
 // output 5; OpenAI cached input 0.5 and output 4 (GPT-4o class), cached 0.1 and output 8 (GPT-5 class).
+// BENCH_TRACE=1 prints every compaction request Arbor sent with its billed usage (to see where the cost goes).
 // Target: Arbor's billed cost (continuation form) ≤ 0.7 × pi's at every price. Results:
 // bench/results/compaction-cost.{json,md}, as `metrics` rows that bench/run-all.mjs collects.
 import { spawn } from 'node:child_process';
@@ -133,6 +134,7 @@ async function playArbor(label, continuation) {
     const outcome = await runner.run({ reason: 'threshold' });
     if (outcome.status !== 'compacted') throw new Error(`Arbor compaction ${outcome.status}: ${outcome.errorMessage ?? outcome.message ?? ''}`);
     const bill = billed(from);
+    if (process.env.BENCH_TRACE) for (const r of fake.requests.slice(from)) { const m = r.body.messages ?? []; const last = JSON.stringify(m.at(-1)?.content ?? '').slice(0, 50); console.error(label, continuation ? 'cont' : 'tx', turn, r.promptTokens, JSON.stringify(r.usage).slice(0,110), m.length, last); }
     spent = add(spent, bill);
     compactions.push({ turn, requests: bill.requests, summaryChars: store.getBranch().at(-1).summary.length });
   }

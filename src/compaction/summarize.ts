@@ -10,7 +10,7 @@ import { convertToLlm } from '../session/convert';
 import { CompactionCancelled, OffTaskAnswer, SummarizationFailed, isTransient, throwIfAborted } from './errors';
 import { computeFileLists, formatFileOperations, stripFileOperations } from './file-ops';
 import { checkSummarySections } from './guard';
-import { ledgerAfter, ledgerRequest, ledgerRetryNote, missingLedgerTags, summarizerPart, withUserWords } from './user-ledger';
+import { ledgerAfter, ledgerRequest, ledgerRetryRequest, mergeLedgerAnswers, missingLedgerIndexes, summarizerPart, withUserWords } from './user-ledger';
 import { capLedger, type KeptMessage, type UserWords } from './user-words';
 import type { CompactionPreparation } from './prepare';
 import { compactionPrompt } from './prompt-text';
@@ -192,8 +192,10 @@ async function guardedSummary(prompt: string, maxTokens: number, options: Summar
 }
 
 /**
- * The guarded checkpoint, asked once more when its ledger left out messages over the budget (those then
- * get their own first words: compact). With everything in the budget there is no ledger and no retry.
+ * The guarded checkpoint, and when its ledger left out messages over the budget, one small request for
+ * those messages' lines alone (never the conversation or the checkpoint again: docs/architecture.md,
+ * "Compaction cost"); a message still without a line then gets its own first words. With everything in the
+ * budget there is no ledger and no second request.
  */
 async function ledgerGuardedSummary(
   prompt: string,
@@ -203,17 +205,25 @@ async function ledgerGuardedSummary(
   frame: Frame = ALONE,
 ): Promise<string> {
   const answer = await guardedSummary(prompt, maxTokens, options, frame);
-  const missing = missingLedgerTags(answer.text, toLedger);
+  const missing = missingLedgerIndexes(answer.text, toLedger);
   if (missing.length === 0) return answer.text;
-  options.log?.(`compaction: the ledger left out ${missing.length} of the user's messages over the budget; asking once more`);
-  const retry = await corrected(prompt, answer, ledgerRetryNote(missing), maxTokens, options, frame);
-  const retryMissing = missingLedgerTags(retry.text, toLedger);
-  return retryMissing.length < missing.length && checkSummarySectionsFor(options, retry.text) ? retry.text : answer.text;
+  options.log?.(`compaction: the ledger left out ${missing.length} of the user's messages over the budget; asking for their lines`);
+  const correction = await ledgerCorrection(toLedger, missing, options);
+  return correction === undefined ? answer.text : mergeLedgerAnswers(answer.text, correction, toLedger);
 }
 
-/** Whether a corrected answer still has the structure the first pass was held to. */
-function checkSummarySectionsFor(options: SummarizeOptions, text: string): boolean {
-  return summaryCheck(options)(text).length === 0;
+const LEDGER_LINE_TOKENS = 100;
+
+/** The ledger lines for the messages left out; a failure only costs those lines (cancellation still stops). */
+async function ledgerCorrection(toLedger: readonly KeptMessage[], missing: readonly number[], options: SummarizeOptions): Promise<string | undefined> {
+  const maxTokens = Math.min(outputBudget(options.model, Number.MAX_SAFE_INTEGER, 1), 256 + missing.length * LEDGER_LINE_TOKENS);
+  try {
+    return answerText(await callModel([userMessage(ledgerRetryRequest(toLedger, missing))], maxTokens, options));
+  } catch (error) {
+    if (error instanceof CompactionCancelled) throw error;
+    options.log?.(`compaction: the ledger correction failed (${(error as Error).message}); the messages keep their own first words`);
+    return undefined;
+  }
 }
 
 export interface HistorySummary {
@@ -333,11 +343,11 @@ const CHARS_PER_TOKEN = 3;
 async function continuationSummary(preparation: CompactionPreparation, options: SummarizeOptions): Promise<HistorySummary | undefined> {
   const prefix = options.prefix;
   if (!prefix || options.remote?.endpoint || preparation.messagesToSummarize.length + preparation.turnPrefixMessages.length === 0) return undefined;
-  const maxTokens = outputBudget(options.model, preparation.settings.reserveTokens, HISTORY_SHARE);
   const prompt = buildContinuationPrompt(preparation, options);
   // The context as measured for the threshold (calibrated by the provider's usage) plus what is added.
   const added = (prefix.systemPrompt.length + JSON.stringify(prefix.tools ?? []).length + prompt.length) / CHARS_PER_TOKEN;
-  if (preparation.tokensBefore + added + maxTokens > options.model.contextWindow) return undefined;
+  const maxTokens = continuationOutput(outputBudget(options.model, preparation.settings.reserveTokens, HISTORY_SHARE), options.model.contextWindow - preparation.tokensBefore - added);
+  if (maxTokens === undefined) return undefined;
   if (!continuationIsCheaper(preparation, options, preparation.tokensBefore + added)) return undefined;
   const frame: Frame = { before: prefix.messages, continuation: { systemPrompt: prefix.systemPrompt, ...(prefix.tools ? { tools: prefix.tools } : {}) } };
   try {
@@ -349,6 +359,19 @@ async function continuationSummary(preparation: CompactionPreparation, options: 
     return undefined;
   }
 }
+
+/**
+ * The output budget of a continuation: the history budget, or what the window has left after the context
+ * when that is less (a context past the threshold leaves less than the reserve, and a checkpoint needs far
+ * less than the reserve); undefined when not even MIN_CONTINUATION_OUTPUT is left.
+ */
+export function continuationOutput(budget: number, room: number): number | undefined {
+  const tokens = Math.min(budget, Math.floor(room));
+  return tokens >= Math.min(budget, MIN_CONTINUATION_OUTPUT) ? tokens : undefined;
+}
+
+/** A checkpoint of the summarizer's part (the user's words are Arbor's, not generated) fits in this. */
+const MIN_CONTINUATION_OUTPUT = 4096;
 
 /**
  * Whether reading the whole context from the cache costs less than sending the transcript of the span:
