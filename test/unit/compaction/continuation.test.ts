@@ -152,7 +152,7 @@ test('a context past the threshold: the continuation asks for what the window ha
     await h.runner.run({ reason: 'threshold' });
     const summary = h.provider.requests[0]!;
     assert.equal(summary.systemPrompt, AGENT_SYSTEM, 'still the continuation');
-    assert.ok(summary.maxTokens < 8192 && summary.maxTokens >= 4096, `output budget ${summary.maxTokens}: the room left in the window`);
+    assert.ok(summary.maxTokens !== undefined && summary.maxTokens < 8192 && summary.maxTokens >= 4096, `output budget ${summary.maxTokens}: the room left in the window`);
   } finally {
     await h.done();
   }

@@ -184,7 +184,7 @@ test('the ledger correction is a small request of its own: only the messages lef
   assert.match(correction, /<user-messages-over-budget>\n\[#1\] Never run migrations against staging\./, 'the message left out, under its own tag');
   assert.doesNotMatch(correction, /Mira|CONVERSATION-ONLY|## Goal/, 'neither the message that has its line, nor the conversation, nor the checkpoint');
   assert.equal(provider.requests[at]!.messages.length, 1, 'one message: not a follow-up of the summary conversation');
-  assert.ok(provider.requests[at]!.maxTokens <= 256 + 100, 'an answer of a few lines');
+  assert.ok((provider.requests[at]!.maxTokens ?? Infinity) <= 256 + 100, 'an answer of a few lines');
   assert.deepEqual(words!.ledger.map((l) => [l.text, l.fallback ?? false]), [['never run migrations against staging', false], ['Mira is the product owner', false]]);
   assert.doesNotMatch(summarizerPart(result.summary), /User Ledger|never run migrations/, "the merged ledger is not part of the summarizer's text");
 });
