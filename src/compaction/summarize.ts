@@ -99,13 +99,14 @@ function instructionParts(
   base: string,
   options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext'>,
   toLedger: readonly KeptMessage[],
+  quote: 'whole' | 'opening' = 'whole',
 ): string[] {
   const parts: string[] = [];
   const context = (options.additionalContext ?? []).map((l) => l.trim()).filter((l) => l !== '');
   if (context.length > 0) parts.push(compactionPrompt('additional-context', { lines: context.map((l) => `- ${l}`).join('\n') }));
   parts.push(base);
   parts.push(compactionPrompt('user-words-note'));
-  const ledger = ledgerRequest(toLedger);
+  const ledger = ledgerRequest(toLedger, quote);
   if (ledger !== '') parts.push(ledger);
   const focus = options.customInstructions?.trim();
   if (focus) parts.push(compactionPrompt('focus', { focus }));
@@ -115,7 +116,8 @@ function instructionParts(
 /**
  * The last user message of a summary asked as a continuation: where the kept part starts, then the same
  * instructions as the transcript form (the summarizer's system prompt is the agent's here): the note that
- * Arbor adds the user's words after the answer and the ledger request, never the words themselves.
+ * Arbor adds the user's words after the answer and the ledger request naming each message by its opening,
+ * never the words themselves (they are in the conversation above).
  */
 export function buildContinuationPrompt(
   preparation: Pick<CompactionPreparation, 'keptMessages' | 'previousSummary' | 'userWords'>,
@@ -124,7 +126,7 @@ export function buildContinuationPrompt(
   const earlier = preparation.previousSummary !== undefined ? `${compactionPrompt('continuation-earlier')}\n\n` : '';
   const head = compactionPrompt('continuation', { earlier, keptStart: keptStartText(preparation.keptMessages) });
   const base = options.promptOverride ?? compactionPrompt('summary');
-  return [head, ...instructionParts(base, options, preparation.userWords.toLedger)].join('\n\n');
+  return [head, ...instructionParts(base, options, preparation.userWords.toLedger, 'opening')].join('\n\n');
 }
 
 /** The opening of the first kept message, as the summarizer sees it in the conversation. */

@@ -19,12 +19,22 @@ function tag(index: number): string {
   return `[#${index + 1}]`;
 }
 
-/** The part of the summary prompt that asks for the ledger ('' when everything fits). */
-export function ledgerRequest(toLedger: readonly KeptMessage[]): string {
+/**
+ * The part of the summary prompt that asks for the ledger ('' when everything fits). `opening`: each message
+ * by its opening only, for a summary asked as the continuation of the conversation, where the whole message
+ * is already in the (cached) prefix: quoting it again would be billed again (docs/architecture.md,
+ * "Compaction cost").
+ */
+export function ledgerRequest(toLedger: readonly KeptMessage[], quote: 'whole' | 'opening' = 'whole'): string {
   if (toLedger.length === 0) return '';
-  const messages = toLedger.map((m, i) => `${tag(i)} ${m.text}`).join('\n\n');
-  return compactionPrompt('user-ledger-request', { messages });
+  const text = (m: KeptMessage) => (quote === 'whole' || m.text.length <= OPENING_CHARS ? m.text : `${m.text.slice(0, OPENING_CHARS).trimEnd()}…`);
+  const messages = toLedger.map((m, i) => `${tag(i)} ${text(m)}`).join('\n\n');
+  const where = quote === 'opening' ? '(each is in the conversation, whole, where it begins as quoted) ' : '';
+  return compactionPrompt('user-ledger-request', { messages, where });
 }
+
+/** How much of a message over the budget a continuation's ledger request quotes to name it. */
+const OPENING_CHARS = 120;
 
 /** Words of three letters or more (any script), lower-cased: what grounding compares. */
 function wordsIn(text: string): string[] {

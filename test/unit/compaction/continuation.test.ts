@@ -17,6 +17,7 @@ import { CompactionRunner } from '../../../src/compaction/runner';
 import { DEFAULT_COMPACTION_SETTINGS } from '../../../src/compaction/settings';
 import { chars, wellFormedSummary } from './fixtures';
 import { buildContinuationPrompt, continuationOutput } from '../../../src/compaction/summarize';
+import { ledgerRequest } from '../../../src/compaction/user-ledger';
 
 const CACHING: ModelInfo = {
   provider: 'anthropic', id: 'claude-x', name: 'Claude X', api: 'anthropic-messages', contextWindow: 200_000,
@@ -190,3 +191,15 @@ test('the continuation prompt carries the ledger request for messages over the b
   assert.match(prompt, /"What the User Said \(verbatim\)" is not yours/, 'the earlier checkpoint\'s section is named as Arbor\'s');
   assert.doesNotMatch(buildContinuationPrompt({ keptMessages: [], previousSummary: undefined, userWords: { ...plan, toLedger: [] } }), /User Ledger/);
 });
+
+test('a long message over the budget is named by its opening in the continuation (it is in the cached prefix), quoted whole in the transcript', () => {
+  const long = { entryId: 'e7', role: 'user' as const, text: `The staging proxy listens on 8443. ${'PASTED-LOG-LINE '.repeat(200)}END-OF-MESSAGE` };
+  const plan = { budgetTokens: 10, verbatim: [], toLedger: [long], ledger: [], ledgerDropped: 0 };
+  const continued = buildContinuationPrompt({ keptMessages: [], previousSummary: undefined, userWords: plan });
+  assert.match(continued, /\[#1\] The staging proxy listens on 8443\. PASTED-LOG-LINE/, 'the opening names the message');
+  assert.doesNotMatch(continued, /END-OF-MESSAGE/, 'the rest is not sent again');
+  assert.ok(continued.length < long.text.length, 'the prompt is shorter than the message');
+  assert.match(continued, /each is in the conversation, whole/);
+  assert.match(ledgerRequest([long]), /END-OF-MESSAGE/, 'the transcript form has no conversation to point at: whole');
+});
+
