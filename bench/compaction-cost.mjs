@@ -5,6 +5,8 @@
 // had, the pi column is skipped with the reason printed and the bench fails.
 //
 // One scripted coding session (bench/lib/cost-session.mjs: user requests, tool calls, large tool results)
+// and a summarizer that answers every summary request with the same checkpoint (plus, when Arbor's prompt
+// lists messages over the user-words budget, their ledger lines, as the prompt asks: ledgerAnswer)
 // is played three times per API against the same loopback fake provider (test/fake-llm/server.mjs), which
 // counts what each request is billed for with the provider's prompt caching (Anthropic Messages with
 // cache_control breakpoints: uncached input, cache writes, cache reads; OpenAI chat completions with
@@ -26,7 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchRoot, ensureTsx } from './lib/under-tsx.mjs';
-import { costSession, summaryAnswer } from './lib/cost-session.mjs';
+import { costSession, ledgerAnswer, summaryAnswer } from './lib/cost-session.mjs';
 import { PI_VERSION, preparePi } from './lib/pi-package.mjs';
 
 const root = benchRoot(import.meta.url);
@@ -54,7 +56,11 @@ const answers = costSession();
 function script() {
   fake.reset();
   fake.addRule({ when: { lastUserIncludes: 'Write a recap of it' }, then: { text: 'We refactored the parser and moved the cache into its own module. Next we wire the cache into the renderer.' } });
-  fake.addRule({ when: {}, then: { text: summaryAnswer(costSession().text) } });
+  // A summarizer that follows the instructions: asked for ledger lines (Arbor, messages over the budget),
+  // it writes them, after the checkpoint or (a correction) alone.
+  const checkpoint = summaryAnswer(costSession().text);
+  fake.addRule({ when: { lastUserIncludes: 'Write only a "## User Ledger" section' }, then: (ctx) => ({ text: ledgerAnswer(ctx.lastUser) }) });
+  fake.addRule({ when: {}, then: (ctx) => ({ text: [checkpoint, ledgerAnswer(ctx.lastUser)].filter(Boolean).join('\n\n') }) });
 }
 
 /** One model per price class: its own pricing decides whether Arbor asks the summary as a continuation. */
