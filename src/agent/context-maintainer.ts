@@ -259,12 +259,27 @@ export class ContextMaintainer {
     if (!shouldCompact(tokens, window, settings)) {
       this.deferral.observeBelowThreshold(tokens);
       this.background.consider(tokens);
-      return undefined;
+      return this.background.commitDue(tokens) ? this.earlyBackgroundCommit(tokens, signal) : undefined;
     }
     if (await this.tryPromotion('threshold', tokens)) return undefined;
     const threshold = compactionThreshold(window, settings);
     if (!(await this.confirmAutoCompaction({ reason: 'threshold', contextTokens: tokens, threshold, window }, signal))) return undefined;
     const outcome = await this.thresholdRun(tokens, signal);
+    this.reportFailure(outcome);
+    return outcome;
+  }
+
+  /**
+   * A background summary ready below the threshold whose kept part has grown to keepRecentTokens: committed
+   * now (docs/architecture.md, "Background compaction"), with the same question as at the threshold.
+   */
+  private async earlyBackgroundCommit(tokens: number, signal: AbortSignal): Promise<CompactionOutcome | undefined> {
+    const window = this.host.model().contextWindow;
+    const question = { reason: 'threshold' as const, contextTokens: tokens, threshold: compactionThreshold(window, this.host.settings()), window };
+    if (!(await this.confirmAutoCompaction(question, signal))) return undefined;
+    const prepared = await this.background.take(tokens);
+    if (!prepared || signal.aborted) return undefined;
+    const outcome = await this.runCompaction({ reason: 'threshold', prepared }, signal);
     this.reportFailure(outcome);
     return outcome;
   }

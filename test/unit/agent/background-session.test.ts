@@ -56,7 +56,7 @@ test('through the agent: the summary is written in the band and committed at the
   assert.equal(entries.filter((e) => e === 'compaction').length, 1, entries.join(','));
   assert.ok(logs.some((l) => l.startsWith('background compaction: summarizing')), logs.join('\n'));
   assert.ok(logs.some((l) => l.startsWith('background compaction: committing')), logs.join('\n'));
-  assert.equal(provider.summarizerCalls, callsAtThreshold, 'the threshold turn made no summarizer call');
+  assert.equal(provider.summarizerCalls, callsAtThreshold, `the threshold turn made no summarizer call\n${logs.join("\n")}`);
 });
 
 test('through the agent: a failed background summary is only logged, and the threshold compacts as usual', async () => {
