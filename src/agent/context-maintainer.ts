@@ -259,7 +259,9 @@ export class ContextMaintainer {
     if (!shouldCompact(tokens, window, settings)) {
       this.deferral.observeBelowThreshold(tokens);
       this.background.consider(tokens);
-      return this.background.commitDue(tokens) ? this.earlyBackgroundCommit(tokens, signal) : undefined;
+      // Not a threshold compaction: a finished run does not auto-continue after it (undefined).
+      if (this.background.commitDue(tokens)) await this.earlyBackgroundCommit(tokens, signal);
+      return undefined;
     }
     if (await this.tryPromotion('threshold', tokens)) return undefined;
     const threshold = compactionThreshold(window, settings);
@@ -273,15 +275,13 @@ export class ContextMaintainer {
    * A background summary ready below the threshold whose kept part has grown to keepRecentTokens: committed
    * now (docs/architecture.md, "Background compaction"), with the same question as at the threshold.
    */
-  private async earlyBackgroundCommit(tokens: number, signal: AbortSignal): Promise<CompactionOutcome | undefined> {
+  private async earlyBackgroundCommit(tokens: number, signal: AbortSignal): Promise<void> {
     const window = this.host.model().contextWindow;
     const question = { reason: 'threshold' as const, contextTokens: tokens, threshold: compactionThreshold(window, this.host.settings()), window };
-    if (!(await this.confirmAutoCompaction(question, signal))) return undefined;
+    if (!(await this.confirmAutoCompaction(question, signal))) return;
     const prepared = await this.background.take(tokens);
-    if (!prepared || signal.aborted) return undefined;
-    const outcome = await this.runCompaction({ reason: 'threshold', prepared }, signal);
-    this.reportFailure(outcome);
-    return outcome;
+    if (!prepared || signal.aborted) return;
+    this.reportFailure(await this.runCompaction({ reason: 'threshold', prepared }, signal));
   }
 
   /** The summary written in the background when it is ready and valid, else the normal compaction. */

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { emptyUsage, type AssistantMessage } from '../../../src/core/messages';
 import type { Provider, StreamEvent, StreamRequest } from '../../../src/llm/types';
 import { fileEntries, harness, summaryText } from './session-helpers';
+import { AUTO_CONTINUE_CUSTOM_TYPE } from '../../../src/agent/context-maintainer';
 
 const WINDOW = 12_000; // reserveTokens 2000 → threshold 10,000; keepRecentTokens 3000 → band from 8,500
 
@@ -34,12 +35,12 @@ class CountingModel implements Provider {
   }
 }
 
-async function converse(failSummaries: number) {
+async function converse(failSummaries: number, autoContinue = false) {
   const provider = new CountingModel(failSummaries);
   const logs: string[] = [];
   const h = await harness({
     model: { contextWindow: WINDOW },
-    settings: { reserveTokens: 2000, keepRecentTokens: 3000, autoContinue: false },
+    settings: { reserveTokens: 2000, keepRecentTokens: 3000, autoContinue },
     deps: { providerFactory: () => provider, log: (m) => logs.push(m) },
   });
   let callsAtThreshold: number | undefined;
@@ -66,3 +67,13 @@ test('through the agent: a failed background summary is only logged, and the thr
   assert.ok(logs.some((l) => l.startsWith('background compaction failed')), logs.join('\n'));
   assert.ok(!h.events.some((e) => e.type === 'error'), 'no error shown to the user');
 });
+
+test('through the agent: a summary committed in the band, below the threshold, does not make a finished run go on (no auto-continue)', async () => {
+  const { logs, h } = await converse(0, true);
+  const commit = logs.map((l) => /committing the summary written at \d+ tokens \(now (\d+)\)/.exec(l)).find((m) => m);
+  assert.ok(commit, logs.join('\n'));
+  assert.ok(Number(commit[1]) < 10_000, `committed below the threshold (${commit[1]})`);
+  const hidden = h.store.getBranch().filter((e) => e.type === 'custom_message' && e.customType === AUTO_CONTINUE_CUSTOM_TYPE);
+  assert.equal(hidden.length, 0, 'no hidden continue message');
+});
+
