@@ -259,8 +259,10 @@ export class ContextMaintainer {
     if (!shouldCompact(tokens, window, settings)) {
       this.deferral.observeBelowThreshold(tokens);
       this.background.consider(tokens);
-      // Not a threshold compaction: a finished run does not auto-continue after it (undefined).
-      if (this.background.commitDue(tokens)) await this.earlyBackgroundCommit(tokens, signal);
+      // Not a threshold compaction: a finished run does not auto-continue after it (undefined). With
+      // warnBeforeAuto the user is asked once, at the threshold, not earlier.
+      const asks = this.host.confirmer !== undefined && settings.warnBeforeAuto;
+      if (!asks && this.background.commitDue(tokens)) await this.earlyBackgroundCommit(tokens, signal);
       return undefined;
     }
     if (await this.tryPromotion('threshold', tokens)) return undefined;
@@ -273,12 +275,9 @@ export class ContextMaintainer {
 
   /**
    * A background summary ready below the threshold whose kept part has grown to keepRecentTokens: committed
-   * now (docs/architecture.md, "Background compaction"), with the same question as at the threshold.
+   * now (docs/architecture.md, "Background compaction").
    */
   private async earlyBackgroundCommit(tokens: number, signal: AbortSignal): Promise<void> {
-    const window = this.host.model().contextWindow;
-    const question = { reason: 'threshold' as const, contextTokens: tokens, threshold: compactionThreshold(window, this.host.settings()), window };
-    if (!(await this.confirmAutoCompaction(question, signal))) return;
     const prepared = await this.background.take(tokens);
     if (!prepared || signal.aborted) return;
     this.reportFailure(await this.runCompaction({ reason: 'threshold', prepared }, signal));

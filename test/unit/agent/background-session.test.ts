@@ -7,6 +7,8 @@ import { emptyUsage, type AssistantMessage } from '../../../src/core/messages';
 import type { Provider, StreamEvent, StreamRequest } from '../../../src/llm/types';
 import { fileEntries, harness, summaryText } from './session-helpers';
 import { AUTO_CONTINUE_CUSTOM_TYPE } from '../../../src/agent/context-maintainer';
+import type { AutoCompactionQuestion, CompactionConfirmer } from '../../../src/agent/auto-compaction-confirm';
+import { DEFAULT_COMPACTION_SETTINGS } from '../../../src/compaction';
 
 const WINDOW = 12_000; // reserveTokens 2000 → threshold 10,000; keepRecentTokens 3000 → band from 8,500
 
@@ -35,13 +37,17 @@ class CountingModel implements Provider {
   }
 }
 
-async function converse(failSummaries: number, autoContinue = false) {
+async function converse(failSummaries: number, autoContinue = false, confirmer?: CompactionConfirmer) {
   const provider = new CountingModel(failSummaries);
   const logs: string[] = [];
+  const settings = { ...DEFAULT_COMPACTION_SETTINGS, remoteEnabled: false, reserveTokens: 2000, keepRecentTokens: 3000, autoContinue, warnBeforeAuto: confirmer !== undefined };
   const h = await harness({
     model: { contextWindow: WINDOW },
-    settings: { reserveTokens: 2000, keepRecentTokens: 3000, autoContinue },
-    deps: { providerFactory: () => provider, log: (m) => logs.push(m) },
+    settings,
+    deps: {
+      providerFactory: () => provider, log: (m) => logs.push(m),
+      ...(confirmer ? { compaction: { settings: () => settings, retry: { baseDelayMs: 1, sleep: async () => {} }, confirmer } } : {}),
+    },
   });
   let callsAtThreshold: number | undefined;
   for (let i = 0; i < 14 && !h.store.getBranch().some((e) => e.type === 'compaction'); i++) {
@@ -75,5 +81,16 @@ test('through the agent: a summary committed in the band, below the threshold, d
   assert.ok(Number(commit[1]) < 10_000, `committed below the threshold (${commit[1]})`);
   const hidden = h.store.getBranch().filter((e) => e.type === 'custom_message' && e.customType === AUTO_CONTINUE_CUSTOM_TYPE);
   assert.equal(hidden.length, 0, 'no hidden continue message');
+});
+
+test('through the agent, with warnBeforeAuto: no early commit, so the user is asked once, at the threshold, not before', async () => {
+  const asked: AutoCompactionQuestion[] = [];
+  const confirmer: CompactionConfirmer = { confirm: async (question) => (asked.push(question), 'compact') };
+  const { logs, h } = await converse(0, false, confirmer);
+  const entries = await fileEntries(h.store);
+  assert.equal(entries.filter((e) => e === 'compaction').length, 1, entries.join(','));
+  assert.equal(asked.length, 1, JSON.stringify(asked));
+  assert.ok(asked[0]!.contextTokens >= asked[0]!.threshold, `asked at ${asked[0]!.contextTokens}, threshold ${asked[0]!.threshold}`);
+  assert.ok(logs.some((l) => l.startsWith('background compaction: committing')), 'the background summary is still what is committed');
 });
 
