@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { renderPrompt } from '../../core/prompts';
 import { openConfined, readAll, replaceContent } from './confined-open';
 import { planSplice, toLf, type SplicePlan } from './exact-splice';
-import { resolveInWorkspace } from './paths';
+import { pathTarget, resolveInWorkspace } from './paths';
 import { cutLine, formatBytes, looksBinary } from './text';
 import { ToolError, defineTool, limitsOf, throwIfAborted, type AgentTool } from './types';
 import { lineNumber } from './read';
@@ -100,7 +100,7 @@ export function createEditTool(): AgentTool<EditArgs> {
     name: 'edit',
     description: renderPrompt('system/tools/edit'),
     argsSchema: editArgs,
-    mutating: true,
+    effect: { kind: 'writesFiles', targets: pathTarget },
     async execute(args, ctx) {
       const limits = limitsOf(ctx);
       const target = await resolveInWorkspace(ctx.workspace, args.path);

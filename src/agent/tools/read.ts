@@ -130,7 +130,8 @@ export function createReadTool(): AgentTool<ReadArgs> {
       maxBytes: formatBytes(DEFAULT_TOOL_LIMITS.readMaxBytes),
     }),
     argsSchema: readArgs,
-    mutating: false,
+    effect: { kind: 'readOnly' },
+    keepOutput: true,
     async execute(args, ctx) {
       const limits = limitsOf(ctx);
       const target = await resolveInWorkspace(ctx.workspace, args.path);
