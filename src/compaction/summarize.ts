@@ -16,6 +16,8 @@ import type { CompactionPreparation } from './prepare';
 import { compactionPrompt } from './prompt-text';
 import { RemoteEndpointRefused, requestRemoteSummary, type RemoteCallOptions } from './remote';
 import { serializeConversation } from './serialize';
+import { continuationIsCheaper, continuationOutput } from './continuation-budget';
+export { continuationOutput } from './continuation-budget';
 
 export interface CompactionDetails {
   readFiles: string[];
@@ -350,7 +352,7 @@ async function continuationSummary(preparation: CompactionPreparation, options: 
   const added = (prefix.systemPrompt.length + JSON.stringify(prefix.tools ?? []).length + prompt.length) / CHARS_PER_TOKEN;
   const maxTokens = continuationOutput(outputBudget(options.model, preparation.settings.reserveTokens, HISTORY_SHARE), options.model.contextWindow - preparation.tokensBefore - added);
   if (maxTokens === undefined) return undefined;
-  if (!continuationIsCheaper(preparation, options, preparation.tokensBefore + added)) return undefined;
+  if (!continuationIsCheaper(preparation, options.model, preparation.tokensBefore + added)) return undefined;
   const frame: Frame = { before: prefix.messages, continuation: { systemPrompt: prefix.systemPrompt, ...(prefix.tools ? { tools: prefix.tools } : {}) } };
   try {
     return { summary: await ledgerGuardedSummary(prompt, maxTokens, options, preparation.userWords.toLedger, frame) };
@@ -361,36 +363,6 @@ async function continuationSummary(preparation: CompactionPreparation, options: 
     return undefined;
   }
 }
-
-/**
- * The output budget of a continuation: the history budget, or what the window has left after the context
- * when that is less (a context past the threshold leaves less than the reserve, and a checkpoint needs far
- * less than the reserve); undefined when not even MIN_CONTINUATION_OUTPUT is left.
- */
-export function continuationOutput(budget: number, room: number): number | undefined {
-  const tokens = Math.min(budget, Math.floor(room));
-  return tokens >= Math.min(budget, MIN_CONTINUATION_OUTPUT) ? tokens : undefined;
-}
-
-/** A checkpoint of the summarizer's part (the user's words are Arbor's, not generated) fits in this. */
-const MIN_CONTINUATION_OUTPUT = 4096;
-
-/**
- * Whether reading the whole context from the cache costs less than sending the transcript of the span:
- * context × (cache read price / input price) against the transcript's tokens (chars / 4), with a margin
- * for a cache that expired or hits only in part. Anthropic and GPT-5-class caches (0.1×) pass, a 0.5×
- * cache (GPT-4o class) does not: reading 110k cached tokens costs more than 25k fresh ones.
- */
-function continuationIsCheaper(preparation: CompactionPreparation, options: SummarizeOptions, contextTokens: number): boolean {
-  const { input, cacheRead } = options.model.pricing;
-  if (!(input > 0) || !(cacheRead >= 0)) return false;
-  const transcript = [...preparation.messagesToSummarize, ...preparation.turnPrefixMessages];
-  const transcriptTokens = serializeConversation(convertToLlm(transcript)).length / 4 + (preparation.previousSummary?.length ?? 0) / 4;
-  return contextTokens * (cacheRead / input) < CONTINUATION_MARGIN * transcriptTokens;
-}
-
-/** The continuation must cost less than this share of the transcript form to be chosen. */
-const CONTINUATION_MARGIN = 0.6;
 
 /** What `details.userWords` records: the verbatim messages, and the ledger with this compaction's lines. */
 function userWordsAfter(plan: CompactionPreparation['userWords'], answer: string, options: SummarizeOptions): UserWords {
