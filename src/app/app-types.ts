@@ -6,6 +6,7 @@ import type { AgentCompactionOptions, AgentSessionDeps } from '../agent/agent-se
 import type { AgentEvent, ApprovalPrompter, UsageInfo } from '../agent/events';
 import type { CompactionConfirmer } from '../agent/auto-compaction-confirm';
 import type { AgentTool } from '../agent/tools';
+import type { EditFeedback } from '../agent/tools/editor/after-edit';
 import type { NavigateResult, TreeNavigationHookRegistry } from '../branch';
 import type { CompactionHookRegistry, CompactionOutcome, CompactionPreparation, CompactionResult } from '../compaction';
 import { modelKey } from '../llm/models';
@@ -49,6 +50,8 @@ export interface ArborAppDeps {
   compaction?: Omit<AgentCompactionOptions, 'settings' | 'hooks'>;
   /** default: all seven built-in tools */
   tools?: readonly AgentTool[];
+  /** the editor's problems after a tool writes files (the VS Code host; src/agent/tools/editor/after-edit.ts) */
+  editFeedback?: EditFeedback;
   /** the workspace's file checkpoints, shared by every open chat (default: a new service) */
   checkpoints?: CheckpointService;
   /** registries exported to other extensions (default: new ones) */
