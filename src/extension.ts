@@ -5,7 +5,8 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
-import { bundledRipgrep, createTools } from './agent/tools';
+import { bundledRipgrep, createTools, workspaceFromPaths } from './agent/tools';
+import { ToolRegistry } from './agent/tools/tool-registry';
 import type { ArborApp } from './app/arbor-app';
 import { ArborChats } from './app/chats';
 import { setPromptRoot } from './core/prompts';
@@ -26,6 +27,7 @@ import { createLogger } from './vscode/log';
 import { hostKeyResolver, SecretKeys } from './vscode/secrets';
 import { openWalkthroughOnce, walkthroughDeps } from './vscode/walkthrough';
 import { registerSurfaces } from './vscode/surfaces';
+import { liveToolList, registerEditorTools } from './vscode/editor-tools';
 import { VscodeLanguageModels } from './vscode/language-models';
 import { hostModelInfo } from './llm/providers/vscode-lm';
 import type { ImageContent } from './core/messages';
@@ -47,6 +49,9 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   const secrets = new SecretKeys(context.secrets);
   const prompter = new ChatApprovalPrompter();
   const languageModels = new VscodeLanguageModels();
+  // VS Code's own ripgrep first (linear-time search off the host's thread), then rg on PATH.
+  const tools = new ToolRegistry(createTools({ ripgrep: bundledRipgrep(vscode.env.appRoot) }));
+  const editorTools = registerEditorTools(tools, workspaceFromPaths(roots));
   const refreshLanguageModels = () =>
     languageModels.models().then(
       (models) => config.setHostModels(models.map(hostModelInfo)),
@@ -65,8 +70,9 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     sessionsDir,
     journalsDir: () => join(context.globalStorageUri.fsPath, 'restore-journals'),
     workspaceRoots: roots,
-    // VS Code's own ripgrep first (linear-time search off the host's thread), then rg on PATH.
-    tools: createTools({ ripgrep: bundledRipgrep(vscode.env.appRoot) }),
+    // TODO(seam): pass the registry itself once the app reads it at each request.
+    tools: liveToolList(tools),
+    editFeedback: editorTools.editFeedback,
     trusted: () => vscode.workspace.isTrusted,
     settings: () => config.settings,
     keys: hostKeyResolver(secrets),
@@ -124,6 +130,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
 
   const applySettings = () => chats.applySettings().catch((error) => log.error(`applying settings failed: ${(error as Error).message}`));
   context.subscriptions.push(
+    editorTools,
     config,
     secrets,
     prompter,
@@ -168,6 +175,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     treeTabs,
     sessionTree: surfaces.sessionTree,
     config,
+    tools,
   };
 }
 

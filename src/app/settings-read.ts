@@ -41,6 +41,9 @@ export const MACHINE_SCOPED_SETTINGS: readonly string[] = [
   // them could have its own committed files restored into the workspace (docs/reliability.md)
   'arbor.sessions.directory',
   'arbor.checkpoints.restore',
+  // other extensions' tools: which Arbor offers and which run without asking (docs/reliability.md)
+  'arbor.vscodeTools.enabled',
+  'arbor.vscodeTools.readOnly',
 ];
 
 /** The user's value (or the default) of a machine-scoped setting; a repository's value is reported. */

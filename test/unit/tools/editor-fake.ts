@@ -17,6 +17,10 @@ export class FakeKnowledge implements EditorKnowledge {
     this.calls.push({ method: 'diagnostics', ...(path ? { path } : {}) });
     return path ? this.diagnosticsList.filter((d) => d.path === path) : this.diagnosticsList;
   }
+  knownDiagnostics(paths: readonly string[]) {
+    this.calls.push({ method: 'knownDiagnostics', paths });
+    return this.diagnosticsList.filter((d) => paths.includes(d.path));
+  }
   async definition(path: string, position: EditorPosition) {
     this.calls.push({ method: 'definition', path, position });
     return this.definitions;

@@ -140,3 +140,13 @@ test('symbols: a file outline nested, a workspace query, and one of the two requ
   assert.match(textOf(neither), /give `path`/);
   assert.match(textOf(await call(tools.symbols!, { path: 'src/none.ts' }, ctx)), /File not found/);
 });
+
+test('a location outside the workspace is shown by its absolute path, its text never quoted (also through a symlink)', async () => {
+  const { tools, knowledge, ctx, ws, outside } = await setup();
+  const { symlink } = await import('node:fs/promises');
+  await symlink(join(outside, 'secret.txt'), join(ws, 'link.txt'));
+  knowledge.definitions = [{ path: join(outside, 'secret.txt'), range: at(0, 0) }, { path: join(ws, 'link.txt'), range: at(0, 0) }];
+  const out = textOf(await call(tools.definition!, { path: 'src/app.ts', symbol: 'total' }, ctx));
+  assert.equal(out, `Definition of \`total\` (src/app.ts:1:10):\n${join(outside, 'secret.txt')}:1:1\nlink.txt:1:1`);
+  assert.doesNotMatch(out, /TOP SECRET/);
+});

@@ -31,7 +31,7 @@ export function createEditFeedback(knowledge: EditorKnowledge, options: EditFeed
   return {
     async before(paths) {
       if (!options.enabled() || paths.length === 0) return NO_NOTE;
-      const earlier = await errorsIn(knowledge, paths);
+      const earlier = knowledge.knownDiagnostics(paths).filter(isErrorIn(paths));
       return async (signal) => {
         const timeoutMs = options.timeoutMs ?? AFTER_EDIT_TIMEOUT_MS;
         const now = (await knowledge.settledDiagnostics(paths, { timeoutMs, signal })).filter(isErrorIn(paths));
@@ -39,11 +39,6 @@ export function createEditFeedback(knowledge: EditorKnowledge, options: EditFeed
       };
     },
   };
-}
-
-async function errorsIn(knowledge: EditorKnowledge, paths: readonly string[]): Promise<EditorDiagnostic[]> {
-  const lists = await Promise.all(paths.map((path) => knowledge.diagnostics(path).catch(() => [])));
-  return lists.flat().filter(isErrorIn(paths));
 }
 
 function isErrorIn(paths: readonly string[]): (d: EditorDiagnostic) => boolean {

@@ -1,8 +1,10 @@
 // How editor knowledge reads to the model: `path:line:column` (workspace-relative, 1-based, like grep's
 // output) with the line's text, one per line, at most `limit` of them and a note of how many were left out.
-// Paths outside the workspace (a library's declaration file) stay absolute so the model can tell.
-import { displayPathSync, type RootInfo } from '../paths';
+// Paths outside the workspace (a library's declaration file) stay absolute so the model can tell, and
+// their lines are not shown: only files the `read` tool could read are quoted.
+import { displayPathSync, isInside, resolveInWorkspace, type RootInfo } from '../paths';
 import { cutLine } from '../text';
+import type { WorkspaceRoots } from '../types';
 import type { EditorDiagnostic, EditorKnowledge, EditorLocation, EditorRange } from './knowledge';
 
 const PREVIEW_CHARS = 200;
@@ -12,11 +14,22 @@ export function place(roots: readonly RootInfo[], path: string, range: EditorRan
   return `${displayPathSync(roots, path)}:${range.start.line + 1}:${range.start.character + 1}`;
 }
 
+export function insideWorkspace(roots: readonly RootInfo[], path: string): boolean {
+  return roots.some((root) => isInside(root.real, path) || isInside(root.lexical, path));
+}
+
+/** The lines of a file inside the workspace (symbolic links leading out are refused), else undefined. */
+async function confinedLines(knowledge: EditorKnowledge, workspace: WorkspaceRoots, path: string): Promise<string[] | undefined> {
+  const resolved = await resolveInWorkspace(workspace, path).catch(() => undefined);
+  if (!resolved) return undefined;
+  return (await knowledge.text(resolved.absolute).catch(() => undefined))?.split(/\r?\n/);
+}
+
 /** `path:line:col: text of that line` for each location, the file texts read once each. */
-export async function locationLines(knowledge: EditorKnowledge, roots: readonly RootInfo[], locations: readonly EditorLocation[]): Promise<string[]> {
+export async function locationLines(knowledge: EditorKnowledge, workspace: WorkspaceRoots, roots: readonly RootInfo[], locations: readonly EditorLocation[]): Promise<string[]> {
   const texts = new Map<string, Promise<string[] | undefined>>();
   const linesOf = (path: string) => {
-    if (!texts.has(path)) texts.set(path, knowledge.text(path).then((t) => t?.split(/\r?\n/), () => undefined));
+    if (!texts.has(path)) texts.set(path, confinedLines(knowledge, workspace, path));
     return texts.get(path)!;
   };
   const out: string[] = [];

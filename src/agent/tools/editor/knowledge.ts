@@ -52,6 +52,8 @@ export interface EditorKnowledge {
   references(path: string, position: EditorPosition): Promise<EditorLocation[]>;
   documentSymbols(path: string): Promise<EditorSymbol[]>;
   workspaceSymbols(query: string): Promise<EditorSymbol[]>;
+  /** What the editor reports now for these files, without opening them or waiting (before an edit). */
+  knownDiagnostics(paths: readonly string[]): EditorDiagnostic[];
   /** The file's text as the editor has it (an unsaved buffer wins over the disk); undefined when unreadable. */
   text(path: string): Promise<string | undefined>;
   /**

@@ -3,9 +3,9 @@
 // every tool's (resolveInWorkspace); results are capped by `limit` like grep's.
 import { z } from 'zod';
 import { renderPrompt } from '../../../core/prompts';
-import { isInside, resolveInWorkspace, workspaceRootInfos, type RootInfo } from '../paths';
+import { resolveInWorkspace, workspaceRootInfos } from '../paths';
 import { DEFAULT_TOOL_LIMITS, ToolError, defineTool, limitsOf, textOutput, type AgentTool, type ToolContext } from '../types';
-import { countBySeverity, diagnosticLine, locationLines, moreNote, place, SEVERITY_RANK, sortDiagnostics, uniqueLocations } from './format';
+import { countBySeverity, diagnosticLine, insideWorkspace, locationLines, moreNote, place, SEVERITY_RANK, sortDiagnostics, uniqueLocations } from './format';
 import type { EditorDiagnostic, EditorKnowledge, EditorLocation, EditorSymbol } from './knowledge';
 import { positionFields, resolvePosition } from './position';
 
@@ -46,10 +46,6 @@ function limitOf(ctx: ToolContext, requested: number | undefined): number {
   return Math.min(requested ?? limits.grepDefaultLimit, limits.maxResultLimit);
 }
 
-export function insideWorkspace(roots: readonly RootInfo[], path: string): boolean {
-  return roots.some((root) => isInside(root.real, path) || isInside(root.lexical, path));
-}
-
 async function diagnostics(knowledge: EditorKnowledge, args: DiagnosticsArgs, ctx: ToolContext) {
   const roots = await workspaceRootInfos(ctx.workspace);
   const target = args.path === undefined ? undefined : await resolveInWorkspace(ctx.workspace, args.path);
@@ -76,7 +72,7 @@ async function definition(knowledge: EditorKnowledge, args: PositionArgs, ctx: T
   const { at, found, roots } = await located(knowledge, args, ctx, (path, pos) => knowledge.definition(path, pos));
   if (found.length === 0) return textOutput(`No definition found for ${at.label}. Check the position, or the language server may not know this file type.`, { count: 0 });
   const limit = limitOf(ctx, args.limit);
-  const lines = await locationLines(knowledge, roots, found.slice(0, limit));
+  const lines = await locationLines(knowledge, ctx.workspace, roots, found.slice(0, limit));
   return textOutput([`Definition of ${at.label}:`, ...lines, ...moreNote(found.length, limit)].join('\n'), { count: found.length });
 }
 
@@ -84,7 +80,7 @@ async function references(knowledge: EditorKnowledge, args: PositionArgs, ctx: T
   const { at, found, roots } = await located(knowledge, args, ctx, (path, pos) => knowledge.references(path, pos));
   if (found.length === 0) return textOutput(`No references found for ${at.label}.`, { count: 0 });
   const limit = limitOf(ctx, args.limit);
-  const lines = await locationLines(knowledge, roots, found.slice(0, limit));
+  const lines = await locationLines(knowledge, ctx.workspace, roots, found.slice(0, limit));
   const head = `${found.length} reference${found.length === 1 ? '' : 's'} to ${at.label}:`;
   return textOutput([head, ...lines, ...moreNote(found.length, limit)].join('\n'), { count: found.length, truncated: found.length > limit });
 }
