@@ -2,6 +2,9 @@
 // Problems panel's diagnostics and the definition, reference and symbol providers every language
 // extension registers (TypeScript's ships with VS Code). Paths arrive already confined to the workspace by
 // the core tools; results are converted to plain absolute paths and 0-based positions.
+// Language servers report problems only for files open in an editor tab (TypeScript's does so for tabs,
+// not for documents merely loaded): a file whose problems are asked for is shown in a preview tab without
+// taking the focus, beside the chat when the chat is an editor tab.
 import { readFile, stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { DiagnosticSeverity, EditorDiagnostic, EditorKnowledge, EditorLocation, EditorPosition, EditorRange, EditorSymbol } from '../agent/tools/editor/knowledge';
@@ -11,15 +14,16 @@ const FIRST_REPORT_MS = 3000;
 /** Problems arrive in steps (syntax, then semantics): quiet this long counts as settled. */
 const QUIET_MS = 300;
 const MAX_TEXT_BYTES = 10 * 1024 * 1024;
+/** Most files one call opens in tabs (an edit of many files does not flood the editor). */
+const MAX_SHOWN = 3;
 const SEVERITIES: readonly DiagnosticSeverity[] = ['error', 'warning', 'information', 'hint'];
 
 export class VscodeEditorKnowledge implements EditorKnowledge {
   async diagnostics(path?: string): Promise<EditorDiagnostic[]> {
     if (path === undefined) return vscode.languages.getDiagnostics().flatMap(([uri, list]) => (uri.scheme === 'file' ? list.map((d) => diagnosticOf(uri.fsPath, d)) : []));
     const uri = vscode.Uri.file(path);
-    const wasOpen = isOpen(uri);
-    const settled = wasOpen ? Promise.resolve() : problemsSettle([uri], FIRST_REPORT_MS, new AbortController().signal);
-    await vscode.workspace.openTextDocument(uri);
+    const settled = inTab(uri) ? Promise.resolve() : problemsSettle([uri], FIRST_REPORT_MS, new AbortController().signal);
+    await showInTabs([uri]);
     await settled;
     return this.knownDiagnostics([path]);
   }
@@ -59,8 +63,8 @@ export class VscodeEditorKnowledge implements EditorKnowledge {
   async settledDiagnostics(paths: readonly string[], options: { timeoutMs: number; signal: AbortSignal }): Promise<EditorDiagnostic[]> {
     const uris = paths.map((path) => vscode.Uri.file(path));
     const settled = problemsSettle(uris, options.timeoutMs, options.signal);
-    // An open document follows the file on disk by itself; a closed one is opened so its language server looks at it.
-    await Promise.all(uris.filter((uri) => !isOpen(uri)).map((uri) => Promise.resolve(vscode.workspace.openTextDocument(uri)).catch(() => undefined)));
+    // A document in a tab follows the file on disk by itself; another is shown so its language server looks at it.
+    await showInTabs(uris);
     await settled;
     return this.knownDiagnostics(paths);
   }
@@ -73,8 +77,25 @@ export class VscodeEditorKnowledge implements EditorKnowledge {
   }
 }
 
-function isOpen(uri: vscode.Uri): boolean {
-  return vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
+function inTab(uri: vscode.Uri): boolean {
+  const key = uri.toString();
+  return vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === key));
+}
+
+/** Shows the files not in a tab yet in preview tabs, keeping the focus (and the chat, when it is a tab, visible). */
+async function showInTabs(uris: readonly vscode.Uri[]): Promise<void> {
+  const active = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  const viewColumn = active instanceof vscode.TabInputWebview ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+  const missing = uris.filter((u) => !inTab(u)).slice(0, MAX_SHOWN);
+  // one preview tab replaces another: several files get tabs of their own
+  const preview = missing.length === 1;
+  for (const uri of missing) {
+    try {
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview, preserveFocus: true, viewColumn });
+    } catch {
+      // a file the editor cannot open (binary, deleted): its problems are simply not known
+    }
+  }
 }
 
 /**
