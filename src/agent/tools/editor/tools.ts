@@ -55,7 +55,10 @@ async function diagnostics(knowledge: EditorKnowledge, args: DiagnosticsArgs, ct
   const where = target ? target.display : 'the workspace';
   const limit = limitOf(ctx, args.limit);
   const details = { path: target?.display, count: wanted.length, truncated: wanted.length > limit };
-  if (wanted.length === 0) return textOutput(`No problems reported in ${where} (at least as severe as ${args.severity ?? 'warning'}).`, details);
+  if (wanted.length === 0) {
+    const scope = target ? '' : ' Only files the language servers have checked are known; give `path` to check a particular file.';
+    return textOutput(`No problems reported in ${where} (at least as severe as ${args.severity ?? 'warning'}).${scope}`, details);
+  }
   const files = new Set(wanted.map((d) => d.path)).size;
   const head = `${countBySeverity(wanted)} in ${files} file${files === 1 ? '' : 's'}${target ? '' : ' of the workspace'}:`;
   return textOutput([head, ...wanted.slice(0, limit).map((d) => diagnosticLine(roots, d)), ...moreNote(wanted.length, limit)].join('\n'), details);
