@@ -21,13 +21,13 @@ import { EditorChatMemory } from './vscode/editor-chat-memory';
 import { ConversationTreeTabs } from './vscode/tree-tabs';
 import { NotificationCompactionConfirmer } from './vscode/compaction-confirmer';
 import { collectChatState, onDidChangeChatState } from './vscode/chat-state';
-import { ArborConfig } from './vscode/config';
+import { ArborConfig } from './vscode/settings/arbor-settings';
 import { LastSessionMemory, WorkspaceLeafMemory } from './vscode/leaf-memory';
 import { createLogger } from './vscode/log';
 import { hostKeyResolver, SecretKeys } from './vscode/secrets';
 import { openWalkthroughOnce, walkthroughDeps } from './vscode/walkthrough';
 import { registerSurfaces } from './vscode/surfaces';
-import { liveToolList, registerEditorTools } from './vscode/editor-tools';
+import { registerEditorTools } from './vscode/editor-tools';
 import { VscodeLanguageModels } from './vscode/language-models';
 import { hostModelInfo } from './llm/providers/vscode-lm';
 import type { ImageContent } from './core/messages';
@@ -49,9 +49,6 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   const secrets = new SecretKeys(context.secrets);
   const prompter = new ChatApprovalPrompter();
   const languageModels = new VscodeLanguageModels();
-  // VS Code's own ripgrep first (linear-time search off the host's thread), then rg on PATH.
-  const tools = new ToolRegistry(createTools({ ripgrep: bundledRipgrep(vscode.env.appRoot) }));
-  const editorTools = registerEditorTools(tools, workspaceFromPaths(roots));
   const refreshLanguageModels = () =>
     languageModels.models().then(
       (models) => config.setHostModels(models.map(hostModelInfo)),
@@ -65,13 +62,18 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     }
     return defaultSessionDir(join(context.globalStorageUri.fsPath, 'sessions'), cwd);
   };
+  // The one live tool list of this host: the built-ins, and whatever other sources (MCP servers, VS Code's
+  // tools, skills) add with `tools.set(source, …)`; every chat's every request reads it then.
+  // VS Code's own ripgrep first (linear-time search off the host's thread), then rg on PATH.
+  const tools = new ToolRegistry(createTools({ ripgrep: bundledRipgrep(vscode.env.appRoot) }));
+  // the editor's knowledge (source `editor`) and VS Code's tools the user chose (`vscode-lm`)
+  const editorTools = registerEditorTools(tools, workspaceFromPaths(roots));
   // The side bar's chat is the primary one; editor tabs open more (chat-panels.ts), each with its own session.
   const chats = new ArborChats({
     sessionsDir,
     journalsDir: () => join(context.globalStorageUri.fsPath, 'restore-journals'),
     workspaceRoots: roots,
-    // TODO(seam): pass the registry itself once the app reads it at each request.
-    tools: liveToolList(tools),
+    tools,
     editFeedback: editorTools.editFeedback,
     trusted: () => vscode.workspace.isTrusted,
     settings: () => config.settings,

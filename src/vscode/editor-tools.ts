@@ -5,11 +5,11 @@ import * as vscode from 'vscode';
 import { createEditFeedback, type EditFeedback } from '../agent/tools/editor/after-edit';
 import { createEditorTools } from '../agent/tools/editor/tools';
 import type { ToolRegistry } from '../agent/tools/tool-registry';
-import type { AgentTool, WorkspaceRoots } from '../agent/tools/types';
+import type { WorkspaceRoots } from '../agent/tools/types';
 import * as chooseVscodeTools from './commands/choose-vscode-tools';
 import { VscodeEditorKnowledge } from './editor-knowledge';
 import { VscodeLmTools } from './lm-tools';
-import { readEditorToolSettings } from './tool-settings';
+import { readEditorToolSettings } from './settings/arbor-settings';
 
 export const EDITOR_SOURCE = 'editor';
 
@@ -30,15 +30,4 @@ export function registerEditorTools(registry: ToolRegistry, workspace: Workspace
       registry.remove(EDITOR_SOURCE);
     },
   };
-}
-
-/**
- * The registry as the array the app takes today, kept equal to `registry.list()` in place so that every
- * request (which reads the array) sees tools come and go.
- * TODO(seam): the seam's wiring passes the registry itself through the app; then this bridge goes.
- */
-export function liveToolList(registry: ToolRegistry): readonly AgentTool[] {
-  const tools: AgentTool[] = [...registry.list()];
-  registry.onDidChange(() => tools.splice(0, tools.length, ...registry.list()));
-  return tools;
 }

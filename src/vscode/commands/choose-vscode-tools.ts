@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { chosenList, listedIn, type LmToolInfo } from '../lm-tool-adapter';
 import { lmToolsApi } from '../lm-tools';
-import { readEditorToolSettings, writeVscodeToolsEnabled } from '../tool-settings';
+import { readEditorToolSettings, saveVscodeToolsEnabled } from '../settings/arbor-settings';
 
 export const id = 'arbor.vscodeTools.choose';
 
@@ -36,7 +36,7 @@ export async function run(): Promise<void> {
     title: vscode.l10n.t('VS Code tools Arbor may use (each call asks first)'),
   });
   if (!picked) return;
-  await writeVscodeToolsEnabled(chosenList(enabled, tools, picked.map((item) => item.tool.name)));
+  await saveVscodeToolsEnabled(chosenList(enabled, tools, picked.map((item) => item.tool.name)));
 }
 
 export function register(): vscode.Disposable {

@@ -22,7 +22,6 @@ test('the editor tools are read-only built-ins', async () => {
   for (const tool of Object.values(tools)) {
     assert.equal(tool.effect.kind, 'readOnly');
     assert.deepEqual(tool.origin, { kind: 'builtin' });
-    assert.equal(tool.mutating, false);
   }
 });
 
