@@ -15,11 +15,18 @@ const CART = `${FOLDER}/cart.ts`;
 const PRICE_TEXT = 'export function priceOf(cents: number): string {\n  return (cents / 100).toFixed(2);\n}\n';
 const CART_TEXT = "import { priceOf } from './price';\n\nexport const total: number = priceOf(250);\nexport const label = priceOf(100);\n";
 
+/** The tools that asked for approval in the last toolTurn. */
+let asked: string[] = [];
+
 /** One turn in which the model makes `calls` (all approved) and then says "done"; returns each call's result text. */
 async function toolTurn(api: ArborApi, calls: { name: string; input: Record<string, unknown> }[]): Promise<string[]> {
+  asked = [];
   const ids = calls.map((_, i) => `call_ed_${Date.now()}_${i}`);
   await fakeAdmin('enqueue', [{ toolCalls: calls.map((c, i) => ({ id: ids[i], ...c })) }, { text: 'done' }]);
-  const subscription = api.approvals.onDidRequest((pending) => api.approvals.answer(pending.toolCallId, { kind: 'approve' }));
+  const subscription = api.approvals.onDidRequest((pending) => {
+    asked.push(pending.toolName);
+    api.approvals.answer(pending.toolCallId, { kind: 'approve' });
+  });
   try {
     assert.equal((await api.app.prompt('use the editor')).kind, 'sent');
     await waitFor('the turn to end', () => !api.app.busy, 60_000);
@@ -85,12 +92,14 @@ suite('editor knowledge tools (TypeScript language server)', () => {
     }
     assert.match(outline!, /^Symbols in arbor-editor\/price\.ts:\nFunction priceOf/);
     assert.match(outside!, /outside the workspace/);
+    assert.deepEqual(asked, [], 'read-only tools run without asking');
   });
 
   test('an edit that introduces a type error gets "Problems after this edit" naming it', async function () {
     this.timeout(120_000);
     const [edited] = await toolTurn(api, [{ name: 'edit', input: { path: CART, oldText: 'export const label = ', newText: 'export const label: boolean = ' } }]);
     assert.match(edited!, /^Edited arbor-editor\/cart\.ts/);
+    assert.deepEqual(asked, ['edit']);
     assert.match(edited!, /Problems after this edit \(1 new error reported by the editor's language server\):\narbor-editor\/cart\.ts:4:14: error: Type 'string' is not assignable to type 'boolean'\. \[ts 2322\]/);
     assert.match(edited!, /\(1 error that was there before this edit remains\.\)/);
   });

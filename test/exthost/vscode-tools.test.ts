@@ -29,6 +29,7 @@ suite('VS Code language-model tools', () => {
   });
   teardown(async () => {
     await setting().update('enabled', undefined, vscode.ConfigurationTarget.Global);
+    await setting().update('readOnly', undefined, vscode.ConfigurationTarget.Global);
   });
 
   test('another extension\'s tool is not offered until the user enables it; enabled by tag it is, as a tool that runs', async () => {
@@ -82,5 +83,29 @@ suite('VS Code language-model tools', () => {
     const chat = requests.filter((r) => r.path === '/v1/chat/completions');
     assert.ok(chat[0]!.body.tools!.some((t) => t.function.name === 'arbor_test_echo'), 'offered to the model');
     assert.match(JSON.stringify(chat[1]!.body.messages), /echo: hello from arbor/);
+  });
+
+  test('a tool the user lists as read-only runs without asking', async function () {
+    this.timeout(60_000);
+    const state = await fixture();
+    await setting().update('enabled', ['arbor_test_echo'], vscode.ConfigurationTarget.Global);
+    await setting().update('readOnly', ['arbor_test_echo'], vscode.ConfigurationTarget.Global);
+    await waitFor('the tool as read-only', () => api.tools.get('arbor_test_echo')?.effect.kind === 'readOnly');
+    await api.app.newSession();
+    await fakeAdmin('enqueue', [{ toolCalls: [{ id: 'call_echo_ro', name: 'arbor_test_echo', input: { text: 'trusted' } }] }, { text: 'done' }]);
+    const asked: string[] = [];
+    const subscription = api.approvals.onDidRequest((pending) => {
+      asked.push(pending.toolName);
+      api.approvals.answer(pending.toolCallId, { kind: 'deny' });
+    });
+    const before = state.invocations.length;
+    try {
+      assert.equal((await api.app.prompt('echo trusted')).kind, 'sent');
+      await waitFor('the turn to end', () => !api.app.busy, 30_000);
+    } finally {
+      subscription.dispose();
+    }
+    assert.deepEqual(asked, []);
+    assert.deepEqual(state.invocations.slice(before).map((i) => i.input), [{ text: 'trusted' }]);
   });
 });
