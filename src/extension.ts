@@ -67,7 +67,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   // VS Code's own ripgrep first (linear-time search off the host's thread), then rg on PATH.
   const tools = new ToolRegistry(createTools({ ripgrep: bundledRipgrep(vscode.env.appRoot) }));
   // the editor's knowledge (source `editor`) and VS Code's tools the user chose (`vscode-lm`)
-  const editorTools = registerEditorTools(tools, workspaceFromPaths(roots));
+  const editorTools = registerEditorTools(tools, workspaceFromPaths(roots), () => config.settings.editorTools);
   // The side bar's chat is the primary one; editor tabs open more (chat-panels.ts), each with its own session.
   const chats = new ArborChats({
     sessionsDir,

@@ -92,6 +92,10 @@ export function readRawSettings(getConfiguration: GetConfiguration, onIgnored: O
     filesExclude: getConfiguration('files').get('exclude'),
     baseUrls: Object.fromEntries(baseUrlProviders().map((p) => [p.id, get(`providers.${p.id}.baseUrl`)])),
     sessionsDirectory: get('sessions.directory'),
+    editorTools: {
+      ...readSection(getConfiguration, 'arbor.tools', ['diagnosticsAfterEdit'], onIgnored),
+      ...readSection(getConfiguration, 'arbor.vscodeTools', ['enabled', 'readOnly'], onIgnored),
+    },
   };
 }
 

@@ -9,7 +9,7 @@ import type { WorkspaceRoots } from '../agent/tools/types';
 import * as chooseVscodeTools from './commands/choose-vscode-tools';
 import { VscodeEditorKnowledge } from './editor-knowledge';
 import { VscodeLmTools } from './lm-tools';
-import { readEditorToolSettings } from './settings/arbor-settings';
+import type { EditorToolSettings } from '../app/editor-tool-settings';
 
 export const EDITOR_SOURCE = 'editor';
 
@@ -17,13 +17,14 @@ export interface EditorTools extends vscode.Disposable {
   editFeedback: EditFeedback;
 }
 
-export function registerEditorTools(registry: ToolRegistry, workspace: WorkspaceRoots): EditorTools {
+/** `settings` gives the current `arbor.tools.diagnosticsAfterEdit` and `arbor.vscodeTools.*` (the settings module's). */
+export function registerEditorTools(registry: ToolRegistry, workspace: WorkspaceRoots, settings: () => EditorToolSettings): EditorTools {
   const knowledge = new VscodeEditorKnowledge();
   registry.set(EDITOR_SOURCE, createEditorTools(knowledge));
-  const lmTools = new VscodeLmTools(registry, readEditorToolSettings);
-  const command = chooseVscodeTools.register();
+  const lmTools = new VscodeLmTools(registry, settings);
+  const command = chooseVscodeTools.register(settings);
   return {
-    editFeedback: createEditFeedback(knowledge, { workspace, enabled: () => readEditorToolSettings().diagnosticsAfterEdit }),
+    editFeedback: createEditFeedback(knowledge, { workspace, enabled: () => settings().diagnosticsAfterEdit }),
     dispose: () => {
       command.dispose();
       lmTools.dispose();

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { ToolRegistry } from '../agent/tools/tool-registry';
 import { adaptLmTools, type LmInvoke, type LmToolInfo } from './lm-tool-adapter';
-import type { EditorToolSettings } from './settings/arbor-settings';
+import type { EditorToolSettings } from '../app/editor-tool-settings';
 
 export const VSCODE_LM_SOURCE = 'vscode-lm';
 const POLL_MS = 5000;

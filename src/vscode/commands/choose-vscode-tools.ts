@@ -4,7 +4,8 @@
 import * as vscode from 'vscode';
 import { chosenList, listedIn, type LmToolInfo } from '../lm-tool-adapter';
 import { lmToolsApi } from '../lm-tools';
-import { readEditorToolSettings, saveVscodeToolsEnabled } from '../settings/arbor-settings';
+import type { EditorToolSettings } from '../../app/editor-tool-settings';
+import { saveVscodeToolsEnabled } from '../settings/arbor-settings';
 
 export const id = 'arbor.vscodeTools.choose';
 
@@ -23,13 +24,13 @@ function itemOf(tool: LmToolInfo, enabled: readonly string[]): ToolItem {
   };
 }
 
-export async function run(): Promise<void> {
+export async function run(settings: () => EditorToolSettings): Promise<void> {
   const tools = [...(lmToolsApi()?.tools ?? [])].sort((a, b) => a.name.localeCompare(b.name));
   if (tools.length === 0) {
     void vscode.window.showInformationMessage(vscode.l10n.t('VS Code has no language-model tools right now: other extensions and the MCP servers configured in VS Code add them.'));
     return;
   }
-  const enabled = readEditorToolSettings().vscodeToolsEnabled;
+  const enabled = settings().vscodeToolsEnabled;
   const picked = await vscode.window.showQuickPick(tools.map((tool) => itemOf(tool, enabled)), {
     canPickMany: true,
     matchOnDetail: true,
@@ -39,6 +40,6 @@ export async function run(): Promise<void> {
   await saveVscodeToolsEnabled(chosenList(enabled, tools, picked.map((item) => item.tool.name)));
 }
 
-export function register(): vscode.Disposable {
-  return vscode.commands.registerCommand(id, run);
+export function register(settings: () => EditorToolSettings): vscode.Disposable {
+  return vscode.commands.registerCommand(id, () => run(settings));
 }

@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { parseArborSettings, type ArborSettings, type RawArborSettings } from '../../app/settings';
-import { ignoredSettingWarning, readRawSettings as readRaw, readSection } from '../../app/settings-read';
+import { ignoredSettingWarning, readRawSettings as readRaw } from '../../app/settings-read';
 import { machineSettingsIn } from '../../app/workspace-settings-file';
 import { detectContextWindow } from '../../llm/context-window';
 import type { ModelInfo } from '../../llm/types';
@@ -164,32 +164,6 @@ export async function saveAutoCompactionSetting(enabled: boolean): Promise<void>
 export async function saveWarnBeforeAutoOff(): Promise<void> {
   const config = vscode.workspace.getConfiguration('arbor.compaction');
   await config.update('warnBeforeAuto', false, workspaceOrUser(config.inspect<boolean>('warnBeforeAuto')));
-}
-
-/**
- * The settings of the tools that come from the editor (src/vscode/editor-tools.ts), read at each use:
- * `arbor.tools.diagnosticsAfterEdit` and which of VS Code's language-model tools are offered
- * (`arbor.vscodeTools.enabled`) and trusted as read-only (`arbor.vscodeTools.readOnly`). Both vscodeTools
- * settings are user settings only (machine scope, enforced by readSection): a repository must not switch
- * on, or lower the approval of, another extension's code (docs/reliability.md).
- */
-export interface EditorToolSettings {
-  diagnosticsAfterEdit: boolean;
-  /** tool names or tags of `vscode.lm.tools` to offer */
-  vscodeToolsEnabled: readonly string[];
-  /** tool names or tags that run without asking (effect readOnly) */
-  vscodeToolsReadOnly: readonly string[];
-}
-
-export function readEditorToolSettings(): EditorToolSettings {
-  const get = (section: string) => vscode.workspace.getConfiguration(section);
-  const tools = readSection(get, 'arbor.tools', ['diagnosticsAfterEdit']);
-  const lm = readSection(get, 'arbor.vscodeTools', ['enabled', 'readOnly']);
-  return { diagnosticsAfterEdit: tools.diagnosticsAfterEdit !== false, vscodeToolsEnabled: stringList(lm.enabled), vscodeToolsReadOnly: stringList(lm.readOnly) };
-}
-
-function stringList(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim()) : [];
 }
 
 /** The user's list of enabled VS Code tools (Arbor: Choose VS Code Tools…). */
