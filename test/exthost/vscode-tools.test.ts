@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ArborApi } from '../../src/vscode/api';
 import { activateArbor, fakeAdmin, waitFor } from './helpers';
+import { stubWindow } from './surfaces-fixtures';
 
 interface FixtureState {
   invocations: { input: Record<string, unknown> }[];
@@ -107,5 +108,20 @@ suite('VS Code language-model tools', () => {
     }
     assert.deepEqual(asked, []);
     assert.deepEqual(state.invocations.slice(before).map((i) => i.input), [{ text: 'trusted' }]);
+  });
+
+  test('Arbor: Choose VS Code Tools… lists vscode.lm.tools with the enabled ones checked and writes the checked names to the user setting', async () => {
+    await setting().update('enabled', ['some-tag'], vscode.ConfigurationTarget.Global);
+    type Item = { label: string; picked?: boolean };
+    const window = stubWindow({ showQuickPick: (items: unknown) => (items as Item[]).filter((item) => item.label === 'arbor_test_echo') });
+    try {
+      await vscode.commands.executeCommand('arbor.vscodeTools.choose');
+    } finally {
+      window.restore();
+    }
+    const items = window.pickers[0]!.items as Item[];
+    assert.ok(items.some((item) => item.label === 'arbor_test_echo' && !item.picked), 'listed, not checked yet');
+    assert.deepEqual(setting().inspect('enabled')?.globalValue, ['some-tag', 'arbor_test_echo'], 'the tag is kept, the checked tool added');
+    await waitFor('the chosen tool in the live list', () => api.tools.get('arbor_test_echo') !== undefined);
   });
 });
