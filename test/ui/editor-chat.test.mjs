@@ -1,5 +1,5 @@
 // Issue #19, the chat in an editor tab (real workbench, fake LLM, a pre-written session): the Sessions
-// view's "Open Chat in Editor" opens a session in a wide editor tab; "Arbor: Open Chat in Editor" opens a
+// view's "Open Chat in Editor" opens a session in a wide editor tab; "Arbor: New Chat in Editor" opens a
 // second chat beside it on a new session, where a prompt gets its reply; after a window reload both tabs
 // come back on their sessions (also when the workbench restores a tab without its state, or not at all).
 // Screenshots of the wide tab in dark, light, high-contrast dark and high-contrast light go to
@@ -50,9 +50,9 @@ wb.test("the Sessions view's Open Chat in Editor shows the session in a wide edi
   assert.ok(tab.box.width >= 900, `the chat fills a wide editor tab (${tab.box.width} px)`);
 });
 
-wb.test('Open Chat in Editor opens a second chat beside it on a new session, and a prompt there gets its reply', async (page) => {
+wb.test('New Chat in Editor opens a second chat beside it on a new session, and a prompt there gets its reply', async (page) => {
   llm.server.enqueue({ text: 'Hello from the second tab.', chunkSize: 4 });
-  await runCommand(page, 'Arbor: Open Chat in Editor');
+  await runCommand(page, 'Arbor: New Chat in Editor');
   const [left, right] = await editorChats(page, 2);
   assert.ok(right.box.x >= left.box.x + left.box.width - 2, 'the new chat sits beside the first');
   await right.doc.locator('#app[data-status="ready"]').waitFor({ timeout: 30_000 });
