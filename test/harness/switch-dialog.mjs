@@ -45,3 +45,21 @@ export async function openSwitchDialog(chat, rowId) {
   await chat.locator('#switch-files').waitFor({ state: 'visible', timeout: 10_000 });
 }
 
+/**
+ * Where the open switch dialog sits against the view's width: its right edge, the view's width and what
+ * reaches past the view's edge (the dialog cut off at 300 px before its padding counted in its width) or
+ * past the dialog's own border (the Files box widened by a long protected path).
+ */
+export async function switchDialogFit(chat) {
+  return chat.locator('#branch-dialog').evaluate((dialog) => {
+    const viewWidth = document.documentElement.clientWidth;
+    const box = dialog.getBoundingClientRect();
+    const inner = box.right - parseFloat(getComputedStyle(dialog).borderRightWidth);
+    const name = (e) => e.id || String(e.className) || e.tagName;
+    const cut = [
+      ...(box.right > viewWidth + 0.5 ? [dialog] : []),
+      ...[...dialog.querySelectorAll('*')].filter((e) => e.getBoundingClientRect().right > Math.min(viewWidth, inner) + 0.5),
+    ];
+    return { right: Math.round(box.right), viewWidth, cut: cut.map(name).slice(0, 6) };
+  });
+}

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSessionFromList, screenshot, setColorTheme } from '../harness/browser.mjs';
-import { blobStore, filesManifest, openSwitchDialog, openTreePanel, showTreeList } from '../harness/switch-dialog.mjs';
+import { blobStore, filesManifest, openSwitchDialog, openTreePanel, showTreeList, switchDialogFit } from '../harness/switch-dialog.mjs';
 import { THEMES } from '../harness/themes.mjs';
 import { seedEntries } from '../harness/seed-entries.mjs';
 import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
@@ -67,6 +67,9 @@ wb.test('protected files of a switch are listed apart, unticked, under a warning
   const listed = await chat.locator('#switch-files-list').innerText();
   assert.match(listed, /pws\/notes\.txt/);
   assert.doesNotMatch(listed, /tasks\.json|AGENTS/, 'protected files are not in the ordinary list');
+  // issue #28: at 300 px the dialog reached past the view's right edge ("Show changes", "Close" cut off)
+  const fit = await switchDialogFit(chat);
+  assert.deepEqual(fit.cut, [], `the dialog fits the ${fit.viewWidth} px view: ${JSON.stringify(fit)}`);
   await screenshot(page, 'checkpoints-protected-dark');
   for (const [theme, kind, name] of THEMES.slice(1)) {
     await setColorTheme(page, theme, kind);
