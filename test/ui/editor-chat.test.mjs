@@ -104,6 +104,13 @@ for (const [theme, kind, tag] of [
     await tab.doc.locator('.msg[data-entry="a2"] pre code').waitFor();
     const overflow = await tab.doc.locator('body').evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
     assert.ok(overflow.scrollWidth <= overflow.clientWidth, `no horizontal scrollbar in ${tag}: ${JSON.stringify(overflow)}`);
+    // issue #28 walk-through: code in a block took the inline-code chip (a box behind the text; white on navy in hc-light)
+    const code = await tab.doc.locator('.msg[data-entry="a2"] pre code').evaluate((e) => {
+      const own = getComputedStyle(e);
+      return { background: own.backgroundColor, color: own.color, blockBackground: getComputedStyle(e.closest('.code-block')).backgroundColor };
+    });
+    assert.equal(code.background, 'rgba(0, 0, 0, 0)', `no chip behind code in a block in ${tag}: ${JSON.stringify(code)}`);
+    assert.notEqual(code.color, code.blockBackground, `block code is readable in ${tag}: ${JSON.stringify(code)}`);
     await screenshot(page, `editor-chat-theme-${tag}`);
   });
 }
