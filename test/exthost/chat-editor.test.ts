@@ -134,6 +134,13 @@ suite('chat in editor tabs', () => {
     assert.notEqual(api.app.sessionView()?.file, file, 'the side bar went on with another session');
     assert.equal(api.app.sessionView()?.persisted, false, 'a new, empty one');
     assert.equal(api.chats.focused, tab.app, 'the tab is the focused chat');
+    await fakeAdmin('enqueue', { text: 'Answered in the tab.' });
+    await tab.receive({ type: 'prompt', text: 'Asked in the tab' });
+    assert.deepEqual(
+      messagesOf(await sessionLines(file)),
+      ['user: Asked in the side bar', 'assistant: Answered in the side bar.', 'user: Asked in the tab', 'assistant: Answered in the tab.'],
+      'the moved session goes on in the tab, in the same file',
+    );
 
     assert.equal(await vscode.commands.executeCommand('arbor.openChatInEditor'), true);
     assert.equal(api.chatPanels.panels.length, 1, 'the focused tab came forward: no second tab');
