@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { openSessionFromList, screenshot, setColorTheme } from '../harness/browser.mjs';
 import { blobStore, filesManifest, openSwitchDialog, openTreePanel, showTreeList, switchDialogFit } from '../harness/switch-dialog.mjs';
 import { THEMES } from '../harness/themes.mjs';
+import { measureContrast } from '../harness/contrast.mjs';
 import { seedEntries } from '../harness/seed-entries.mjs';
 import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 
@@ -71,8 +72,12 @@ wb.test('protected files of a switch are listed apart, unticked, under a warning
   const fit = await switchDialogFit(chat);
   assert.deepEqual(fit.cut, [], `the dialog fits the ${fit.viewWidth} px view: ${JSON.stringify(fit)}`);
   await screenshot(page, 'checkpoints-protected-dark');
+  const warning = chat.locator('#switch-files-protected-warning');
   for (const [theme, kind, name] of THEMES.slice(1)) {
     await setColorTheme(page, theme, kind);
+    // issue #28 walk-through: the warning's text in the light theme was 2.9:1 (warning yellow on the dialog)
+    const contrast = await warning.evaluate(measureContrast);
+    assert.ok(contrast.ratio >= 4.5, `the protected-files warning is readable in ${name}: ${JSON.stringify(contrast)}`);
     await screenshot(page, `checkpoints-protected-${name}`);
   }
   await chat.locator('#switch-files-restore').check();
