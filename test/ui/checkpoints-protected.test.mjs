@@ -71,10 +71,9 @@ wb.test('protected files of a switch are listed apart, unticked, under a warning
   // issue #28: at 300 px the dialog reached past the view's right edge ("Show changes", "Close" cut off)
   const fit = await switchDialogFit(chat);
   assert.deepEqual(fit.cut, [], `the dialog fits the ${fit.viewWidth} px view: ${JSON.stringify(fit)}`);
-  await screenshot(page, 'checkpoints-protected-dark');
   const warning = chat.locator('#switch-files-protected-warning');
-  for (const [theme, kind, name] of THEMES.slice(1)) {
-    await setColorTheme(page, theme, kind);
+  for (const [theme, kind, name] of THEMES) {
+    if (name !== 'dark') await setColorTheme(page, theme, kind);
     // issue #28 walk-through: the warning's text in the light theme was 2.9:1 (warning yellow on the dialog)
     const contrast = await warning.evaluate(measureContrast);
     assert.ok(contrast.ratio >= 4.5, `the protected-files warning is readable in ${name}: ${JSON.stringify(contrast)}`);
