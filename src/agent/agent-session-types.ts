@@ -21,7 +21,7 @@ import type { ToolCheckpoints } from './tool-calls';
 import type { AgentTool, ToolLimits, WorkspaceRoots } from './tools';
 
 export interface AgentCompactionOptions {
-  /** current `arbor.compaction.*` settings (read at every decision); default: the seed defaults */
+  /** current `arbor.compaction.*` settings (read at every decision); default: docs/pi-compatibility.md "Settings" */
   settings?: () => CompactionSettings;
   hooks?: CompactionHookRegistry;
   /** summarizer retry policy (tests inject an instant sleep) */
