@@ -1,6 +1,7 @@
 // Small text formatters shared by render modules.
 import { lineCount, visibleString } from './visible-text';
 import type { ChatState } from '../src/protocol';
+import { t } from './l10n';
 
 export function formatTokens(n: number): string {
   if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(n >= 10_000_000 ? 0 : 1)}M`;
@@ -55,5 +56,5 @@ export function safeJson(value: unknown): string {
 
 /** The chat header's title: the session's name (or first message); a file name says nothing to the user. */
 export function sessionTitle(state: ChatState): string {
-  return state.sessionName || 'New session';
+  return state.sessionName || t('New session');
 }

@@ -20,6 +20,7 @@ import type { RenderContext } from './message';
 import { createMeter } from './meter';
 import { createSwitchFlow } from './switch-flow';
 import { createTreePanel } from './tree';
+import { t } from '../l10n';
 
 export interface App {
   setDroppedCount(count: number): void;
@@ -35,7 +36,6 @@ export interface App {
 
 /** A page request whose answer has not come by then is given up (the host refuses stale ones silently). */
 const PAGE_TIMEOUT_MS = 15_000;
-const NOT_ON_PATH = 'That entry is not on the active path shown here. Use Switch Here in the Session Tree (or click it in the conversation tree) to continue from it.';
 
 /**
  * Scrolling that waits for its entry to be loaded: a Session Tree reveal (which then highlights it), or the
@@ -102,7 +102,7 @@ export function mountApp(
       const gaveUp = pending;
       pending = undefined;
       // a restore leaves the view where it is (the end of the path); a reveal the user asked for says why
-      if (gaveUp.kind === 'reveal') store.addNotice('warning', 'The earlier messages did not load, so that entry cannot be shown yet. Try again.');
+      if (gaveUp.kind === 'reveal') store.addNotice('warning', t('The earlier messages did not load, so that entry cannot be shown yet. Try again.'));
       else conversation.scroller.dataset.restored = 'gave-up';
     }, PAGE_TIMEOUT_MS);
   }
@@ -123,7 +123,7 @@ export function mountApp(
       loadEarlier(LIMITS.page);
       return;
     }
-    store.addNotice('info', NOT_ON_PATH);
+    store.addNotice('info', t('That entry is not on the active path shown here. Use Switch Here in the Session Tree (or click it in the conversation tree) to continue from it.'));
   }
 
   /**
@@ -337,7 +337,7 @@ export function mountApp(
       container.dataset.navigation = nav?.state ?? '';
       if (nav && (nav.state === 'failed' || nav.state === 'cancelled')) revealAfterSwitch = undefined;
       if (nav && (nav.state === 'failed' || nav.state === 'cancelled') && !dialog.isOpen) {
-        store.addNotice(nav.state === 'failed' ? 'error' : 'warning', nav.message ?? `Switch ${nav.state}.`);
+        store.addNotice(nav.state === 'failed' ? 'error' : 'warning', nav.message ?? (nav.state === 'failed' ? t('Switch failed.') : t('Switch cancelled.')));
       }
     }
     if (parts.has('conversation') || parts.has('earlier') || parts.has('draft')) jumpToLatest.update();
