@@ -11,6 +11,7 @@ import { VirtualList } from './virtual-list';
 import { welcomeTips } from './welcome-tips';
 import { noticeActionButtons } from './notice-actions';
 import { t } from '../l10n';
+import { followOutput } from '../scroll-controller';
 
 export interface ConversationHooks {
   /** the user is near the top of the loaded items (or asked for more): load the page before them */
@@ -154,7 +155,7 @@ export function createConversation(ctx: RenderContext, hooks: ConversationHooks)
           ...renderBlocks(ctx, 'draft', d.blocks, d),
         ),
       );
-      if (list.atBottom) scroller.scrollTop = scroller.scrollHeight;
+      followOutput(list, scroller);
     },
     renderTools() {
       list.refresh(hasToolCalls);
@@ -172,7 +173,7 @@ export function createConversation(ctx: RenderContext, hooks: ConversationHooks)
           ),
         ),
       );
-      if (list.atBottom) scroller.scrollTop = scroller.scrollHeight;
+      followOutput(list, scroller);
     },
     rerenderEntry(entryId) {
       list.refresh((item) => item.entryId === entryId);

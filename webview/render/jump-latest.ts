@@ -3,9 +3,7 @@
 // anchor placed right after the scroller (root), drawn over the conversation's bottom edge: no room taken.
 import { el } from '../dom';
 import { t } from '../l10n';
-
-/** Farther than this from the bottom (px) counts as scrolled up. */
-const SLACK_PX = 48;
+import { awayFromEnd } from '../scroll-controller';
 
 export interface JumpToLatest {
   /** goes right after the scroller in the page */
@@ -18,8 +16,7 @@ export function createJumpToLatest(scroller: HTMLElement, jump: () => void): Jum
   const button = el('button', { type: 'button', class: 'jump-latest', id: 'jump-latest', title: t('Scroll to the newest message'), hidden: true }, t('↓ Jump to latest'));
   const root = el('div', { class: 'jump-latest-anchor' }, button);
   const update = () => {
-    const away = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
-    button.hidden = away <= SLACK_PX;
+    button.hidden = !awayFromEnd(scroller);
   };
   button.addEventListener('click', () => {
     jump();
