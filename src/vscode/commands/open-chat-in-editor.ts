@@ -7,7 +7,6 @@ import { errorText, type SurfaceDeps } from './surface-deps';
 export const id = 'arbor.openChatInEditor';
 
 export async function run(deps: SurfaceDeps, arg?: unknown): Promise<boolean> {
-  if (!deps.chatPanels) return false;
   try {
     await deps.chatPanels.openChat(sessionFileFrom(arg));
     return true;
