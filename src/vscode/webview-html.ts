@@ -35,12 +35,18 @@ export function stringsAttribute(strings: WebviewStrings): string {
   return JSON.stringify(strings).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/** The page's language: VS Code's display language, as the translated words are (a BCP 47 tag, else English). */
+function htmlLanguage(): string {
+  const language = vscode.env.language;
+  return /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(language) ? language : 'en';
+}
+
 /** `view`: the chat, or the Conversation Tree editor tab (the same bundle, webview/render/tree-page.ts). */
 export function renderChatHtml(webview: vscode.Webview, extensionUri: vscode.Uri, nonce = createNonce(), view: 'chat' | 'tree' = 'chat'): string {
   const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', name));
   const csp = contentSecurityPolicy(webview.cspSource, nonce);
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${htmlLanguage()}">
 <head>
   <meta charset="UTF-8">
   <meta http-equiv="Content-Security-Policy" content="${csp}">

@@ -45,6 +45,7 @@ let translation: (message: string, ...args: string[]) => string = (message) => m
 const fakeVscode = {
   Uri: FakeUri,
   l10n: { t: (message: string, ...args: string[]) => translation(message, ...args) },
+  env: { language: 'en' },
   EventEmitter: FakeEventEmitter,
   Disposable: { from: (...items: { dispose(): unknown }[]) => ({ dispose: () => items.forEach((i) => i.dispose()) }) },
 };
