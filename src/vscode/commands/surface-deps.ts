@@ -39,7 +39,7 @@ export interface HostServices {
 export interface SurfaceDeps extends ViewServices, HostServices {
   app: SurfacesApp;
   log: Logger & { show?(preserveFocus?: boolean): void };
-  /** the current settings, from the one reader (config.ts) */
+  /** the current settings, from the one reader (settings/arbor-settings.ts) */
   settings: () => ArborSettings;
 }
 

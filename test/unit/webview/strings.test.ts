@@ -64,8 +64,9 @@ const VISIBLE_LITERAL = [
   /\.(?:textContent|title|placeholder)\s*=[^;=]*?(['"`])(?=[^'"`]*[A-Za-z]{2}[^'"`]*\1)/,
   /setAttribute\('(?:aria-label|title|placeholder)',\s*(['"`])/,
   /addNotice\('\w+',\s*(['"`])/,
-  /\},\s*(['"`])(?=[A-Za-z(][^'"`]*[a-z]{2})[^'"`]*\1\s*\)/, // el('tag', { … }, 'Some words')
+  /\},\s*(['"`])(?=[A-Za-z(#][^'"`]*[a-z]{2})[^'"`]*\1\s*\)/, // el('tag', { … }, 'Some words'), also `${x} words`
   /text:\s*(['"`])(?=[A-Z][a-z]+ [a-z])/, // notice texts
+  /(?:\?|['"`)]\s+:)\s*\(?\s*(['"`])(?=[A-Za-z#][a-z]* [a-z]+[^'"`]*\1)/, // cond ? 'some words' : 'other words'
 ];
 /** Literals that are not words to translate: the product's name, and log lines for the output channel. */
 const NOT_WORDS = [/'Arbor'/, /channel\.report\(/, /new Error\(/];
@@ -89,6 +90,8 @@ test('the scan catches the literals it is for', () => {
     "'aria-label': `Alternative ${n}`",
     "send.textContent = busy ? 'Queue' : 'Send';",
     "store.addNotice('info', 'Already there.');",
+    "const effect = writes ? 'writes files' : '';",
+    "el('div', { class: 'x' }, `${name} does not read images.`)".replace(/\$\{[^}]*\}/g, '#'),
   ];
   for (const sample of samples) assert.ok(VISIBLE_LITERAL.some((p) => p.test(sample)), sample);
   assert.ok(!VISIBLE_LITERAL.some((p) => p.test("el('span', { class: 'x' }, t('Retry'))".replace(/\bt\('[^']*'/, 't(…)'))), 't() passes');
