@@ -4,6 +4,7 @@ import type { ConversationItem, WebviewToHostMessage } from '../src/protocol';
 import { icon } from './icons';
 import { showAsMarkdown } from './markdown';
 import type { Store } from './store';
+import { t } from './l10n';
 
 export interface ActionDeps {
   store: Store;
@@ -43,9 +44,9 @@ function startLabelEdit(target: HTMLElement, item: ConversationItem, deps: Actio
   const input = document.createElement('input');
   input.className = 'label-input';
   input.value = item.label ?? '';
-  input.placeholder = 'Label (empty removes it)';
+  input.placeholder = t('Label (empty removes it)');
   input.maxLength = 200;
-  input.setAttribute('aria-label', 'Label for this entry; Enter saves, Escape cancels');
+  input.setAttribute('aria-label', t('Label for this entry; Enter saves, Escape cancels'));
   head.insertBefore(input, head.querySelector('.when'));
   input.focus();
   let done = false;
@@ -82,7 +83,7 @@ export function installActions(root: HTMLElement, deps: ActionDeps): void {
       case 'insertCode': {
         const code = target.closest('.code-block')?.querySelector('code')?.textContent ?? '';
         deps.post(action === 'copyCode' ? { type: 'copy', text: code } : { type: 'insertAtCursor', code });
-        if (action === 'copyCode') flash(target, 'Copied');
+        if (action === 'copyCode') flash(target, t('Copied'));
         return;
       }
       case 'showMarkdown': {
@@ -93,7 +94,7 @@ export function installActions(root: HTMLElement, deps: ActionDeps): void {
       }
       case 'copyEntry':
         if (item) deps.post({ type: 'copy', text: itemText(item) });
-        flash(target, 'Copied');
+        flash(target, t('Copied'));
         return;
       case 'edit':
         if (item?.kind === 'user') deps.startEdit(id);
@@ -101,7 +102,7 @@ export function installActions(root: HTMLElement, deps: ActionDeps): void {
       case 'branch':
         // The leaf becomes this entry itself (a user message keeps its place; its reply leaves the path).
         if (item && item.entryId !== deps.store.leafId) deps.post({ type: 'branchHere', entryId: id });
-        else if (item) deps.store.addNotice('info', 'This is already where your next message continues.');
+        else if (item) deps.store.addNotice('info', t('This is already where your next message continues.'));
         return;
       case 'label':
         if (item) startLabelEdit(target, item, deps);

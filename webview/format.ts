@@ -1,6 +1,7 @@
 // Small text formatters shared by render modules.
 import { lineCount, visibleString } from './visible-text';
 import type { ChatState, ToolEffectKind, ToolOriginView } from '../src/protocol';
+import { t } from './l10n';
 
 export function formatTokens(n: number): string {
   if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(n >= 10_000_000 ? 0 : 1)}M`;
@@ -55,17 +56,17 @@ export function safeJson(value: unknown): string {
 
 /** The chat header's title: the session's name (or first message); a file name says nothing to the user. */
 export function sessionTitle(state: ChatState): string {
-  return state.sessionName || 'New session';
+  return state.sessionName || t('New session');
 }
 
 /** "writes files" / "runs a command" / "from MCP server X": what the card says about the tool; '' for a built-in reader. */
 export function toolTraitsText(call: { effect?: ToolEffectKind; origin?: ToolOriginView }): string {
   const outside = call.origin !== undefined && call.origin.kind !== 'builtin';
   const effect =
-    call.effect === 'writesFiles' ? 'writes files'
-    : call.effect === 'runs' ? (outside ? 'may change anything' : 'runs a command')
-    : call.effect === 'readOnly' && outside ? 'reads only'
+    call.effect === 'writesFiles' ? t('writes files')
+    : call.effect === 'runs' ? (outside ? t('may change anything') : t('runs a command'))
+    : call.effect === 'readOnly' && outside ? t('reads only')
     : '';
-  const origin = call.origin?.kind === 'mcp' ? `from MCP server ${call.origin.server}` : call.origin?.kind === 'vscode' ? 'from VS Code' : '';
+  const origin = call.origin?.kind === 'mcp' ? t('from MCP server {0}', call.origin.server) : call.origin?.kind === 'vscode' ? t('from VS Code') : '';
   return [effect, origin].filter(Boolean).join(' · ');
 }

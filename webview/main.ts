@@ -4,7 +4,7 @@
 import './zod-config'; // must stay the first import
 import type { HostToWebviewMessage, WebviewToHostMessage } from '../src/protocol';
 import { connectToHost, sendReady, type HostChannel } from './host-channel';
-import { setMarkdownWords } from './markdown';
+import { loadStrings } from './l10n';
 import { loadPersisted } from './persist';
 import { mountApp, type App } from './render/app';
 import { mountTreePage } from './render/tree-page';
@@ -13,7 +13,6 @@ import { Store } from './store';
 function dispatch(store: Store, app: App, channel: HostChannel, message: HostToWebviewMessage): void {
   switch (message.type) {
     case 'state':
-      setMarkdownWords(message.state.markdownWords);
       store.setState(message.state);
       return;
     case 'conversation':
@@ -76,6 +75,8 @@ function dispatch(store: Store, app: App, channel: HostChannel, message: HostToW
 function bootstrap(): void {
   const container = document.getElementById('app');
   if (!container) throw new Error('Arbor chat: #app element missing');
+  // the host's translations (src/vscode/webview-html.ts) before anything is drawn
+  const stringsProblem = loadStrings(container.dataset.strings);
   const api = acquireVsCodeApi();
   const store = new Store();
   let channelRef: ReturnType<typeof connectToHost> | undefined;
@@ -84,6 +85,7 @@ function bootstrap(): void {
   const app = container.dataset.view === 'tree' ? mountTreePage(container, store, post, api) : mountApp(container, store, post, api, loadPersisted(api));
   const channel = connectToHost(api, (message) => dispatch(store, app, channel, message), (count) => app.setDroppedCount(count));
   channelRef = channel;
+  if (stringsProblem) channel.report('warn', `${stringsProblem}; the chat shows English`);
   // A blocked resource means the CSP and the page disagree; make that visible in the output channel.
   document.addEventListener('securitypolicyviolation', (event) => {
     container.dataset.cspViolations = String(Number(container.dataset.cspViolations ?? '0') + 1);

@@ -3,8 +3,15 @@
 // Insert buttons (handled by delegation in actions.ts through data-action attributes), task items as
 // disabled checkboxes. No DOM here: ./markdown.ts puts the HTML into the page, behind the size guard.
 import MarkdownIt from 'markdown-it';
+import { t } from './l10n';
+import type { WebviewString } from '../src/protocol/webview-strings';
 
 const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
+
+/** A localized word, escaped for the HTML it goes into. */
+function text(message: WebviewString): string {
+  return md.utils.escapeHtml(t(message));
+}
 
 md.renderer.rules.fence = (tokens, idx) => {
   const token = tokens[idx]!;
@@ -15,8 +22,8 @@ md.renderer.rules.fence = (tokens, idx) => {
     `<div class="code-block" data-lang="${lang}">` +
     `<div class="code-head"><span class="code-lang">${lang}</span>` +
     `<span class="code-actions">` +
-    `<button type="button" class="link-btn" data-action="copyCode" title="Copy the code">Copy</button>` +
-    `<button type="button" class="link-btn" data-action="insertCode" title="Insert the code at the cursor in the active editor">Insert</button>` +
+    `<button type="button" class="link-btn" data-action="copyCode" title="${text('Copy the code')}">${text('Copy')}</button>` +
+    `<button type="button" class="link-btn" data-action="insertCode" title="${text('Insert the code at the cursor in the active editor')}">${text('Insert')}</button>` +
     `</span></div>` +
     `<pre><code>${code}</code></pre></div>`
   );
@@ -44,7 +51,7 @@ md.core.ruler.after('inline', 'task-boxes', (state) => {
     const done = mark[1] !== ' ';
     first.content = first.content.slice(mark[0].length);
     const box = new state.Token('html_inline', '', 0);
-    box.content = `<input type="checkbox" class="task-box" disabled${done ? ' checked' : ''} aria-label="${done ? 'Done' : 'Not done'}"> `;
+    box.content = `<input type="checkbox" class="task-box" disabled${done ? ' checked' : ''} aria-label="${done ? text('Done') : text('Not done')}"> `;
     inline.children!.unshift(box);
     tokens[i - 2]!.attrJoin('class', 'task-item');
   }

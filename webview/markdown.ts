@@ -1,20 +1,9 @@
 // Markdown in the page: the HTML of ./markdown-render.ts for messages and summaries; a message over the
 // guard's limits (markdown-guard.ts) is shown as plain text with "Show as Markdown" instead.
 import { renderMarkdown } from './markdown-render';
-import type { MarkdownWords } from '../src/protocol';
 import { el } from './dom';
 import { markdownGuard } from './markdown-guard';
-
-
-/** The guard's words until the host sends its localized ones (ChatState.markdownWords). */
-let words: MarkdownWords = {
-  plainText: 'Shown as plain text: too large to format as Markdown quickly.',
-  showAsMarkdown: 'Show as Markdown',
-};
-
-export function setMarkdownWords(localized: MarkdownWords | undefined): void {
-  if (localized) words = localized;
-}
+import { t } from './l10n';
 
 /** Texts the user chose to see as Markdown although over the limits (kept across re-renders). */
 const shownAnyway = new Set<string>();
@@ -29,8 +18,8 @@ export function setMarkdown(target: HTMLElement, text: string): void {
     return;
   }
   target.classList.add('markdown-guarded');
-  const show = el('button', { type: 'button', class: 'link-btn', 'data-action': 'showMarkdown' }, words.showAsMarkdown);
-  target.append(el('div', { class: 'markdown-guard-note' }, el('span', {}, words.plainText), ' ', show), el('pre', { class: 'plain-markdown' }, text));
+  const show = el('button', { type: 'button', class: 'link-btn', 'data-action': 'showMarkdown' }, t('Show as Markdown'));
+  target.append(el('div', { class: 'markdown-guard-note' }, el('span', {}, t('Shown as plain text: too large to format as Markdown quickly.')), ' ', show), el('pre', { class: 'plain-markdown' }, text));
 }
 
 /** "Show as Markdown": renders the guarded text in place, however long it takes, and keeps it so. */

@@ -5,6 +5,7 @@
 // compacted.") goes when the next turn starts (it stayed at the bottom of the chat for good, issue #28).
 
 import type { AgentUiEvent, ErrorAction } from '../src/protocol';
+import { t } from './l10n';
 
 export type NoticeLevel = 'info' | 'warning' | 'error';
 
@@ -91,10 +92,10 @@ export function eventNotice(board: NoticeBoard, event: NoticeEvent): void {
       board.add({ level: 'error', text: event.message, ...(event.actions?.length ? { actions: event.actions } : {}) });
       return;
     case 'retry':
-      board.add({ level: 'warning', slot: 'retry', text: `Retrying (${event.attempt}/${event.maxAttempts}) in ${Math.round(event.delayMs / 100) / 10} s: ${event.errorMessage}` });
+      board.add({ level: 'warning', slot: 'retry', text: t('Retrying ({0}/{1}) in {2} s: {3}', event.attempt, event.maxAttempts, Math.round(event.delayMs / 100) / 10, event.errorMessage) });
       return;
     case 'compaction_start':
-      board.add({ level: 'info', slot: 'compaction', text: `Compacting the conversation (${event.reason})…` });
+      board.add({ level: 'info', slot: 'compaction', text: t('Compacting the conversation ({0})…', event.reason) });
       return;
     case 'compaction_end':
       board.settle('compaction', compactionResult(event));
@@ -106,7 +107,7 @@ export function eventNotice(board: NoticeBoard, event: NoticeEvent): void {
 }
 
 function compactionResult(event: Extract<AgentUiEvent, { type: 'compaction_end' }>): Omit<NoticeInput, 'slot'> {
-  if (event.aborted) return { level: 'warning', text: 'Compaction cancelled.', untilNextTurn: true };
-  if (!event.ok) return { level: 'error', text: `Compaction failed${event.errorMessage ? `: ${event.errorMessage}` : ''}.` };
-  return { level: 'info', text: 'Conversation compacted.', untilNextTurn: true };
+  if (event.aborted) return { level: 'warning', text: t('Compaction cancelled.'), untilNextTurn: true };
+  if (!event.ok) return { level: 'error', text: event.errorMessage ? t('Compaction failed: {0}.', event.errorMessage) : t('Compaction failed.') };
+  return { level: 'info', text: t('Conversation compacted.'), untilNextTurn: true };
 }

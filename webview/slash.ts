@@ -1,8 +1,11 @@
 // Slash commands typed in the input. Parsing is separate from the UI so it is easy to test and extend.
+import type { WebviewString } from '../src/protocol/webview-strings';
+
 export interface SlashCommand {
   name: string;
   args: string;
-  hint: string;
+  /** English; the list shows it through t() */
+  hint: WebviewString;
 }
 
 export const SLASH_COMMANDS: SlashCommand[] = [

@@ -28,6 +28,7 @@ import {
 } from './conversation-pages';
 import { eventNotice, NoticeBoard, type InlineNotice, type NoticeAction, type NoticeEvent } from './notices';
 import { applyTreePatch, treeModelOf, type TreeModel, type TreePatch } from './tree-patch';
+import { t } from './l10n';
 
 /** 'earlier': a page of older items was put in front, or the page request started or ended. */
 export type Part = 'state' | 'conversation' | 'earlier' | 'tree' | 'draft' | 'tools' | 'navigation' | 'notices';
@@ -281,7 +282,7 @@ export class Store implements LoadedPath {
         this.noticeOf(event);
         return;
       case 'cut_off':
-        this.addNotice('warning', 'The reply was cut off at the output limit.', [{ kind: 'continueReply' }]);
+        this.addNotice('warning', t('The reply was cut off at the output limit.'), [{ kind: 'continueReply' }]);
         return;
     }
   }

@@ -3,6 +3,7 @@
 // and other invisible characters, unusual spaces and lone surrogates become distinct badges; a long run
 // of spaces (padding that pushes the rest of a command out of view) becomes one "⟨300 spaces⟩" badge;
 // newlines stay newlines.
+import { t } from './l10n';
 
 export type VisiblePiece =
   | { kind: 'text'; text: string }
@@ -45,14 +46,14 @@ function isInvisible(cp: number): boolean {
 /** The badge for one code point, or undefined when it shows as itself. */
 export function badgeFor(cp: number): { text: string; title: string } | undefined {
   if (cp === 0x0a) return undefined;
-  if (cp === 0x09) return { text: '⇥', title: 'tab (U+0009)' };
-  if (cp < 0x20) return { text: String.fromCodePoint(0x2400 + cp), title: `control character ${hex(cp)}` };
-  if (cp === 0x7f) return { text: '␡', title: 'control character DEL (U+007F)' };
-  if (cp >= 0x80 && cp <= 0x9f) return { text: `⟨${hex(cp)}⟩`, title: `C1 control character ${hex(cp)}` };
+  if (cp === 0x09) return { text: '⇥', title: t('tab (U+0009)') };
+  if (cp < 0x20) return { text: String.fromCodePoint(0x2400 + cp), title: t('control character {0}', hex(cp)) };
+  if (cp === 0x7f) return { text: '␡', title: t('control character DEL (U+007F)') };
+  if (cp >= 0x80 && cp <= 0x9f) return { text: `⟨${hex(cp)}⟩`, title: t('C1 control character {0}', hex(cp)) };
   const bidi = BIDI_NAMES[cp];
-  if (bidi) return { text: `⟨${hex(cp)}⟩`, title: `bidirectional control: ${bidi} (reorders the text around it)` };
-  if (cp >= 0xd800 && cp <= 0xdfff) return { text: `⟨${hex(cp)}⟩`, title: `lone surrogate ${hex(cp)}` };
-  if (isInvisible(cp)) return { text: `⟨${hex(cp)}⟩`, title: `invisible or unusual space character ${hex(cp)}` };
+  if (bidi) return { text: `⟨${hex(cp)}⟩`, title: t('bidirectional control: {0} (reorders the text around it)', bidi) };
+  if (cp >= 0xd800 && cp <= 0xdfff) return { text: `⟨${hex(cp)}⟩`, title: t('lone surrogate {0}', hex(cp)) };
+  if (isInvisible(cp)) return { text: `⟨${hex(cp)}⟩`, title: t('invisible or unusual space character {0}', hex(cp)) };
   return undefined;
 }
 
@@ -69,7 +70,7 @@ function pushPlain(pieces: VisiblePiece[], text: string): void {
   for (const match of text.matchAll(pattern)) {
     if (match.index > at) pushText(pieces, text.slice(at, match.index));
     const count = match[0].length;
-    pieces.push({ kind: 'spaces', text: `⟨${count} spaces⟩`, title: `${count} spaces in a row`, raw: match[0] });
+    pieces.push({ kind: 'spaces', text: t('⟨{0} spaces⟩', count), title: t('{0} spaces in a row', count), raw: match[0] });
     at = match.index + match[0].length;
   }
   if (at < text.length) pushText(pieces, text.slice(at));

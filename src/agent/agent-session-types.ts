@@ -23,7 +23,7 @@ import type { EditFeedback } from './tools/editor/after-edit';
 import type { ToolRegistry } from './tools/tool-registry';
 
 export interface AgentCompactionOptions {
-  /** current `arbor.compaction.*` settings (read at every decision); default: the seed defaults */
+  /** current `arbor.compaction.*` settings (read at every decision); default: docs/pi-compatibility.md "Settings" */
   settings?: () => CompactionSettings;
   hooks?: CompactionHookRegistry;
   /** summarizer retry policy (tests inject an instant sleep) */

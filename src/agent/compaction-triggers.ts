@@ -1,5 +1,5 @@
-// When the agent runtime starts a compaction by itself (seed 001 "Overflow/incomplete recovery vs
-// threshold/idle maintenance", reference §3.3). Pure decisions over the live context messages; the
+// When the agent runtime starts a compaction by itself (docs/pi-compatibility.md
+// "When compaction runs"). Pure decisions over the live context messages; the
 // session runs them. Work is proportional to the messages since the newest usage, never the session.
 import type { AgentMessage, AssistantMessage } from '../core/messages';
 import { calculateContextTokens, estimatedContextTokens, hasValidUsage, promptTokens } from '../compaction';

@@ -1,4 +1,4 @@
-// Context promotion (seed 001; omp `contextPromotion`): before compacting on overflow, on an incomplete
+// Context promotion (omp's `contextPromotion`, docs/pi-compatibility.md "When compaction runs"): before compacting on overflow, on an incomplete
 // (`length`) reply or at the threshold, switch to a configured model with a larger context window when
 // the current context fits it, and retry without compacting. Nothing is summarized, so nothing is lost.
 // The host passes the configured model(s) (`arbor.compaction.promotionModel`); this file only decides.

@@ -1,4 +1,4 @@
-// Which entries a branch switch leaves behind (reference §4.2): the old leaf's path back to, and not
+// Which entries a branch switch leaves behind (docs/pi-compatibility.md "Branch summaries"): the old leaf's path back to, and not
 // including, the deepest entry it shares with the target's path. Both paths come from the store's
 // parent walk, which stops at cycles, so a corrupted file cannot loop here either.
 import type { SessionEntry } from '../session/entries';

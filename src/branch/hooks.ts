@@ -1,5 +1,5 @@
 // Hooks other extensions register around tree navigation (exported from activate() by the VS Code
-// layer; payloads follow the seeds' session_before_tree / session_tree). A hook that throws or rejects
+// layer; payloads follow pi's session_before_tree / session_tree, docs/pi-compatibility.md "Branch summaries"). A hook that throws or rejects
 // is logged and counts as "no opinion": hooks can change a navigation, never break it.
 import type { BranchSummaryEntry, SessionEntry } from '../session/entries';
 

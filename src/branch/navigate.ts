@@ -1,4 +1,4 @@
-// Moving to another point of the conversation tree (reference §4.1), optionally summarizing the branch
+// Moving to another point of the conversation tree (docs/pi-compatibility.md "Branch summaries"), optionally summarizing the branch
 // being left. Everything that can fail or be cancelled (hooks, the summarizer) runs before the store is
 // touched, so a cancelled or failed navigation leaves the leaf where it was and the file unchanged.
 import type { ImageContent, Usage } from '../core/messages';

@@ -1,4 +1,4 @@
-// Turns abandoned entries into summarizer input within a token budget (reference §4.3).
+// Turns abandoned entries into summarizer input within a token budget (docs/pi-compatibility.md "Branch summaries").
 // Newest entries win: the summary is about where the branch ended up. Tool results are left out
 // (the assistant's calls and replies say what mattered), and an earlier summary near the budget edge is
 // still taken while the budget is under 90 % used, because it stands for everything before it.

@@ -1,5 +1,5 @@
 // `arbor.branchSummary.*` settings. `enabled` defaults to true (the product asks on every switch),
-// deliberately overriding seed 001's false; `reserveTokens` follows the seeds (16384). Each key is
+// deliberately unlike omp's false; `reserveTokens` is omp's 16384 (docs/pi-compatibility.md "Settings"). Each key is
 // validated on its own: a bad value gets a warning and its default, the other key still applies.
 
 export interface BranchSummarySettings {

@@ -1,4 +1,4 @@
-// Branch summary generation (reference §4.4): the abandoned entries that fit the budget are serialized
+// Branch summary generation (docs/pi-compatibility.md "Branch summaries"): the abandoned entries that fit the budget are serialized
 // into <conversation>, followed by our branch prompt (or the user's replacement for it), and sent with
 // the summarizer system prompt the compaction engine uses. The stored text is
 // preamble + model answer + file tags. Nothing is written here; the caller stores the result.

@@ -1,4 +1,4 @@
-// Where the leaf goes when the user picks an entry (reference §4.1 step 6). Picking a message the user
+// Where the leaf goes when the user picks an entry (docs/pi-compatibility.md "Branch summaries"). Picking a message the user
 // wrote means "edit and resend it": the leaf goes to its parent and the text comes back for the editor,
 // so sending creates a sibling branch and the old one stays in the tree; its images come back with it.
 import { contentText, type ImageContent } from '../core/messages';

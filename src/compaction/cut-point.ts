@@ -1,4 +1,4 @@
-// Where the kept part of the history starts (reference §3.5), with pi's quirks fixed:
+// Where the kept part of the history starts (docs/pi-compatibility.md "What a compaction summarizes"), with pi's quirks fixed:
 //  (a) whether the cut splits a turn is decided on the cut entry itself, before metadata entries just
 //      before it are pulled into the kept part, so a user message preceded by a label or model change
 //      is a clean turn boundary, not a "split turn";

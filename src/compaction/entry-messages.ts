@@ -6,7 +6,7 @@ import type { AgentMessage } from '../core/messages';
 import type { SessionEntry } from '../session/entries';
 import { messageFromEntry } from '../session/context';
 
-/** The message an entry contributes to the summarized / kept span, if any (reference §3.4 step 6). */
+/** The message an entry contributes to the summarized / kept span, if any (docs/pi-compatibility.md "What a compaction summarizes"). */
 export const compactionMessageOf: (entry: SessionEntry) => AgentMessage | undefined = messageFromEntry;
 
 export function messagesOf(entries: readonly SessionEntry[]): AgentMessage[] {
@@ -18,7 +18,7 @@ export function messagesOf(entries: readonly SessionEntry[]): AgentMessage[] {
   return out;
 }
 
-/** A valid place to start the kept part: anything but tool results and metadata (reference §3.5). */
+/** A valid place to start the kept part: anything but tool results and metadata (docs/pi-compatibility.md "What a compaction summarizes"). */
 export function isCutPoint(entry: SessionEntry): boolean {
   if (entry.type === 'custom_message' || entry.type === 'branch_summary') return true;
   if (entry.type !== 'message') return false;

@@ -38,7 +38,7 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new CompactionCancelled();
 }
 
-/** Transient provider failures worth another attempt (reference §3.10), never context overflow. */
+/** Transient provider failures worth another attempt (docs/pi-compatibility.md "What a compaction summarizes"), never context overflow. */
 const TRANSIENT =
   /overloaded|provider.?returned.?error|rate.?limit|too many requests|429|500|502|503|504|service.?unavailable|server.?error|internal.?error|network.?error|connection.?(error|refused|lost|reset)|socket hang up|fetch failed|upstream.?connect|reset before headers|ended without|timed? ?out|timeout|terminated|ECONNRESET|ECONNREFUSED/i;
 

@@ -1,4 +1,4 @@
-// Which files the summarized work read and changed (reference §3.8). The lists travel with every
+// Which files the summarized work read and changed (docs/pi-compatibility.md "What a compaction summarizes"). The lists travel with every
 // compaction (entry.details) so they accumulate across compactions, and are appended to the summary as
 // <read-files>/<modified-files> blocks. These tags are a stored format that later compactions parse
 // and replace, so they are built here rather than in a prompt template.

@@ -2,7 +2,7 @@
 // in every later update, so a malformed one gets one corrective retry.
 import type { FileLists } from './file-ops';
 
-/** Headings every checkpoint must contain (the seeds' structure). */
+/** Headings every checkpoint must contain (pi's structure, docs/pi-compatibility.md "What a compaction summarizes"). */
 export const REQUIRED_SECTIONS = [
   '## Goal',
   '## Constraints & Preferences',

@@ -1,4 +1,4 @@
-// OpenAI native compaction (seed 001 "Remote summarization modes", llm-providers §2.4): when remote
+// OpenAI native compaction (docs/providers.md "Native compaction"): when remote
 // compaction is enabled and the model is OpenAI's own on the Responses API, the summarized messages are
 // also sent to `POST {baseUrl}/responses/compact`, and the provider's replacement history (the real user
 // messages plus one opaque, encrypted `compaction` item) is kept in the compaction entry as

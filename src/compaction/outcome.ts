@@ -66,7 +66,7 @@ export function wouldNotShrink(figures: ContextFigures): Extract<CompactionOutco
   return { status: 'skipped', why: 'would-not-shrink', message, figures };
 }
 
-/** Failure wording per trigger, as the seeds word it. */
+/** Failure wording per trigger, as omp words it (docs/pi-compatibility.md "When compaction runs"). */
 export function failureMessage(reason: CompactionReason, detail: string): string {
   switch (reason) {
     case 'overflow':

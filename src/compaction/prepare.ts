@@ -1,4 +1,4 @@
-// What a compaction will summarize and keep (reference §3.4, pi 0.73.1 rule). Pure: reads the
+// What a compaction will summarize and keep (pi 0.73.1's rule, docs/pi-compatibility.md "What a compaction summarizes"). Pure: reads the
 // root→leaf path, calls no model, writes nothing, so the UI preview and the CLI `plan` command show
 // exactly what the engine will do.
 import { estimatedContextTokens } from './context-figures';

@@ -1,4 +1,4 @@
-// Tool-output pruning (reference §3.11, omp): before the threshold check, old bulky tool output in the
+// Tool-output pruning (omp; docs/pi-compatibility.md "What a compaction summarizes"): before the threshold check, old bulky tool output in the
 // live context is replaced by a one-line notice. An output is protected when the outputs newer than it
 // (of every tool, pruned ones included) are still inside the 40k window, so the newest output is always
 // kept whatever its size; output of tools whose result *is* the working material (those that say

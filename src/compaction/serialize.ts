@@ -1,4 +1,4 @@
-// Turns messages into plain text for the summarizer (reference §3.7). Serializing (instead of sending
+// Turns messages into plain text for the summarizer (docs/pi-compatibility.md "What a compaction summarizes"). Serializing (instead of sending
 // the conversation as chat turns) keeps the summarizer from continuing the conversation, and lets tool
 // output be cut to a bounded size.
 import { systemMessageText, type AssistantMessage, type LlmMessage, type ToolResultMessage, type UserMessage } from '../core/messages';

@@ -1,4 +1,4 @@
-// `arbor.compaction.*` settings. Defaults follow seed 001 (the newest design). Every key is validated
+// `arbor.compaction.*` settings. Defaults follow omp's newest schema (docs/pi-compatibility.md "Settings"). Every key is validated
 // on its own so one bad value costs only that value: it gets a clear warning and its default, and the
 // rest of the user's configuration still applies.
 import { z } from 'zod';
@@ -44,7 +44,7 @@ export const DEFAULT_COMPACTION_SETTINGS: Readonly<CompactionSettings> = Object.
   reserveTokens: 16384,
   keepRecentTokens: 20000,
   autoContinue: true,
-  // Seed 001 defaults this to true. It only matters for OpenAI models (native /responses/compact, which
+  // omp defaults this to true (docs/pi-compatibility.md "Settings"). It only matters for OpenAI models (native /responses/compact, which
   // goes to the provider the user already talks to) or when the user sets remoteEndpoint explicitly.
   // Native compaction (openai-native.ts) adds preserveData.openaiRemoteCompaction; the local summary is
   // still generated, because Chat Completions cannot take the encrypted compaction item.

@@ -293,7 +293,7 @@ export async function generateShortSummary(summary: string, reserveTokens: numbe
   return answerText(reply);
 }
 
-/** Joins the history summary and the turn-prefix summary the way the seeds specify. */
+/** Joins the history summary and the turn-prefix summary as omp does (prompts/compaction/split-turn.md). */
 export function mergeSplitTurn(history: string, prefix: string): string {
   return compactionPrompt('split-turn', { history, prefix });
 }

@@ -1,4 +1,4 @@
-// When automatic compaction should run. Follows seed 001: a positive thresholdTokens wins, then a
+// When automatic compaction should run. Follows omp (docs/pi-compatibility.md "When compaction runs"): a positive thresholdTokens wins, then a
 // positive thresholdPercent, otherwise the window minus max(15% of the window, reserveTokens).
 import type { CompactionSettings } from './settings';
 import { IDLE_TIMEOUT_MAX_SECONDS, IDLE_TIMEOUT_MIN_SECONDS } from './settings';

@@ -36,7 +36,7 @@ function assistantChars(message: AssistantMessage): number {
   return chars;
 }
 
-/** Characters pi attributes to a message, per role (reference §3.2). */
+/** Characters pi attributes to a message, per role (docs/pi-compatibility.md "Token accounting"). */
 export function messageChars(message: AgentMessage): number {
   switch (message.role) {
     case 'user':
@@ -65,7 +65,7 @@ export function promptTokens(usage: Usage): number {
   return prompt > 0 ? prompt : calculateContextTokens(usage);
 }
 
-/** Reported usage of the newest reply plus estimates for what came after it (reference §3.2). */
+/** Reported usage of the newest reply plus estimates for what came after it (docs/pi-compatibility.md "Token accounting"). */
 export function estimateContextTokens(
   messages: readonly AgentMessage[],
   estimator: TokenEstimator = estimateTokens,

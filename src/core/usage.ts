@@ -65,7 +65,7 @@ export function sumTokens(messages: readonly AgentMessage[], from: number, to: n
 }
 
 /**
- * Reported usage of the newest valid reply plus estimates for what came after it (pi reference §3.2).
+ * Reported usage of the newest valid reply plus estimates for what came after it (docs/pi-compatibility.md "Token accounting").
  * Work is proportional to the messages after that reply, so a per-turn check stays cheap.
  */
 export function estimateContextTokens(messages: readonly AgentMessage[], estimator: TokenEstimator): ContextTokenEstimate {

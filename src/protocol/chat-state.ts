@@ -43,13 +43,6 @@ export const uiSettingsSchema = z.strictObject({
 });
 export type UiSettings = z.infer<typeof uiSettingsSchema>;
 
-/** The words of a message shown as plain text because it is too large for Markdown (webview/markdown.ts), localized by the host. */
-export const markdownWordsSchema = z.strictObject({
-  plainText: z.string().max(300),
-  showAsMarkdown: z.string().max(100),
-});
-export type MarkdownWords = z.infer<typeof markdownWordsSchema>;
-
 /**
  * Everything the chat view's chrome renders from (the conversation and the tree come in their own
  * messages). Fields after `modelLabel` are optional so an older host still validates; the webview uses
@@ -82,7 +75,5 @@ export const chatStateSchema = z.strictObject({
   usage: usageSchema.nullable().optional(),
   /** default { branchSummaryEnabled: true } */
   settings: uiSettingsSchema.optional(),
-  /** default: English words */
-  markdownWords: markdownWordsSchema.optional(),
 });
 export type ChatState = z.infer<typeof chatStateSchema>;

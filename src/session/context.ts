@@ -1,4 +1,4 @@
-// Builds the conversation an LLM sees from a session tree (pi's `buildSessionContext`, pi-behaviour §2.1).
+// Builds the conversation an LLM sees from a session tree (pi's `buildSessionContext`, docs/pi-compatibility.md "Building the context").
 // Only the root→leaf path is walked, so the cost follows the path, never the whole file.
 import type { AgentMessage } from '../core/messages';
 import type { CompactionEntry, ModelChangeEntry, SessionEntry, ThinkingLevelChangeEntry } from './entries';

@@ -1,4 +1,4 @@
-// Turns the session's AgentMessages into what a provider accepts (pi's `convertToLlm`, pi-behaviour §2.2).
+// Turns the session's AgentMessages into what a provider accepts (pi's `convertToLlm`, docs/pi-compatibility.md "Building the context").
 // The summary wrappers come from prompts/*.md and must equal pi's bytes, so a pi session gives the LLM
 // the same context in Arbor as in pi.
 import type {

@@ -1,4 +1,4 @@
-// In-memory migration of v1/v2 session files to v3 (pi-behaviour §1.7). The caller decides when to write
+// In-memory migration of v1/v2 session files to v3 (docs/pi-compatibility.md "Session files"). The caller decides when to write
 // the result (and keeps a backup of the original first); this module never touches the disk.
 import { CURRENT_SESSION_VERSION } from './entries';
 import { generateEntryId } from './ids';

@@ -7,6 +7,7 @@ import type { ApprovalAnswer, ApprovalWarning } from '../agent/approval';
 import type { ApprovalPrompter, ApprovalRequest } from '../agent/events';
 import { asFileChange, canDiff } from '../app/approval-preview';
 import { approvalRequestProblem } from './chat-items';
+import { Disposable } from './disposable';
 
 export const PROPOSED_SCHEME = 'arbor-proposed';
 
@@ -34,21 +35,21 @@ async function closeReviewTabs(toolCallId: string): Promise<void> {
   if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
 }
 
-export class ChatApprovalPrompter implements ApprovalPrompter, vscode.Disposable {
+export class ChatApprovalPrompter extends Disposable implements ApprovalPrompter {
   private readonly pending = new Map<string, Pending>();
   private readonly proposed = new Map<string, string>();
-  private readonly emitter = new vscode.EventEmitter<PendingApproval>();
-  private readonly contentEmitter = new vscode.EventEmitter<vscode.Uri>();
+  private readonly emitter = this.register(new vscode.EventEmitter<PendingApproval>());
+  private readonly contentEmitter = this.register(new vscode.EventEmitter<vscode.Uri>());
   /** fires when a new approval is waiting (the host reveals the chat) */
   readonly onDidRequest = this.emitter.event;
-  private readonly registration: vscode.Disposable;
 
   constructor() {
+    super();
     const provider: vscode.TextDocumentContentProvider = {
       onDidChange: this.contentEmitter.event,
       provideTextDocumentContent: (uri) => this.proposed.get(uri.query) ?? '',
     };
-    this.registration = vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, provider);
+    this.register(vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, provider));
   }
 
   ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
@@ -108,10 +109,8 @@ export class ChatApprovalPrompter implements ApprovalPrompter, vscode.Disposable
     return { toolCallId: request.toolCallId, toolName: request.toolName, args: request.args, canDiff: canDiff(request), warnings: request.warnings ?? [] };
   }
 
-  dispose(): void {
+  override dispose(): void {
     for (const pending of [...this.pending.values()]) pending.resolve({ kind: 'deny', feedback: 'Arbor was closed.' });
-    this.registration.dispose();
-    this.emitter.dispose();
-    this.contentEmitter.dispose();
+    super.dispose();
   }
 }

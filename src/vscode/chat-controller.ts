@@ -17,6 +17,7 @@ import { DraftImages } from './draft-images';
 import { renderChatHtml, webviewResourceRoots } from './webview-html';
 import type { ImageContent } from '../core/messages';
 import { backToInput } from './chat-images';
+import { Disposable } from './disposable';
 
 export interface ChatControllerDeps {
   extensionUri: vscode.Uri;
@@ -53,7 +54,7 @@ export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export class ChatController implements vscode.Disposable {
+export class ChatController extends Disposable {
   readonly stats: ChatViewStats = { accepted: 0, rejected: 0, handshakes: 0, posted: 0, failed: 0, refusedPages: 0 };
   /** the newest messages the host tried to post (bounded), for tests and diagnostics */
   readonly recentPosts: HostToWebviewMessage[] = [];
@@ -61,8 +62,7 @@ export class ChatController implements vscode.Disposable {
   postCount = 0;
   private webview: vscode.Webview | undefined;
   private webviewReady = false;
-  private readonly disposables: vscode.Disposable[] = [];
-  private readonly handshakeEmitter = new vscode.EventEmitter<void>();
+  private readonly handshakeEmitter = this.register(new vscode.EventEmitter<void>());
   private treeTimer: ReturnType<typeof setTimeout> | undefined;
   /** tree changes since the webview's last full tree, posted as a `treePatch` */
   private readonly treePatches = new TreePatchBuilder();
@@ -77,10 +77,8 @@ export class ChatController implements vscode.Disposable {
   readonly onDidHandshake = this.handshakeEmitter.event;
 
   constructor(protected readonly deps: ChatControllerDeps) {
-    if (deps.app) {
-      const subscription = deps.app.onDidChange((change) => this.onAppChange(change));
-      this.disposables.push({ dispose: () => subscription.dispose() });
-    }
+    super();
+    if (deps.app) this.register(deps.app.onDidChange((change) => this.onAppChange(change)));
   }
 
   /** The app this chat shows (undefined only in tests of the bare view). */
@@ -213,11 +211,10 @@ export class ChatController implements vscode.Disposable {
     return this.post({ type: 'uiCommand', command });
   }
 
-  dispose(): void {
+  override dispose(): void {
     if (this.treeTimer) clearTimeout(this.treeTimer);
     if (this.stateTimer) clearTimeout(this.stateTimer);
-    this.handshakeEmitter.dispose();
-    vscode.Disposable.from(...this.disposables).dispose();
+    super.dispose();
   }
 
   // ---- app → webview ----------------------------------------------------------------------------------

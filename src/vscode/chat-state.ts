@@ -16,10 +16,6 @@ export function collectChatState(context: vscode.ExtensionContext, app?: ArborAp
     workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.name),
     workspaceTrusted: trusted,
     modelLabel: null,
-    markdownWords: {
-      plainText: vscode.l10n.t('Shown as plain text: too large to format as Markdown quickly.'),
-      showAsMarkdown: vscode.l10n.t('Show as Markdown'),
-    },
   };
   if (!app) return base;
   // No conversation: a state post (busy, idle, model…) must not cost O(path); totals come from the app.

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { ToolRegistry } from '../agent/tools/tool-registry';
 import { adaptLmTools, type LmInvoke, type LmToolInfo } from './lm-tool-adapter';
 import type { EditorToolSettings } from '../app/editor-tool-settings';
+import { Disposable } from './disposable';
 
 export const VSCODE_LM_SOURCE = 'vscode-lm';
 const POLL_MS = 5000;
@@ -37,8 +38,7 @@ export const invokeLmTool: LmInvoke = async (name, input, signal) => {
   }
 };
 
-export class VscodeLmTools implements vscode.Disposable {
-  private readonly subscriptions: vscode.Disposable[] = [];
+export class VscodeLmTools extends Disposable {
   private readonly timer: NodeJS.Timeout;
   private signature = '';
 
@@ -46,10 +46,9 @@ export class VscodeLmTools implements vscode.Disposable {
     private readonly registry: ToolRegistry,
     private readonly settings: () => EditorToolSettings,
   ) {
-    this.subscriptions.push(
-      vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration('arbor.vscodeTools') && this.refresh()),
-      vscode.extensions.onDidChange(() => this.refresh()),
-    );
+    super();
+    this.register(vscode.workspace.onDidChangeConfiguration((event) => event.affectsConfiguration('arbor.vscodeTools') && this.refresh()));
+    this.register(vscode.extensions.onDidChange(() => this.refresh()));
     this.timer = setInterval(() => this.refresh(), POLL_MS);
     this.timer.unref?.();
     this.refresh();
@@ -66,9 +65,9 @@ export class VscodeLmTools implements vscode.Disposable {
     this.registry.set(VSCODE_LM_SOURCE, adaptLmTools(infos, choice, invokeLmTool));
   }
 
-  dispose(): void {
+  override dispose(): void {
     clearInterval(this.timer);
-    for (const s of this.subscriptions) s.dispose();
+    super.dispose();
     this.registry.remove(VSCODE_LM_SOURCE);
   }
 }

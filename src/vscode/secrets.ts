@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { chainKeyResolvers, envKeyResolver } from '../llm/keys';
 import { keyedProviders } from '../llm/providers';
 import type { KeyResolver } from '../llm/types';
+import { Disposable } from './disposable';
 
 /** Providers whose key may be stored (from the provider table): product names as they are, optional keys marked. */
 export const KEY_PROVIDERS: readonly { id: string; readonly label: string }[] = keyedProviders().map((p) => ({
@@ -17,16 +18,18 @@ export function secretName(provider: string): string {
   return `arbor.apiKey.${provider}`;
 }
 
-export class SecretKeys implements KeyResolver {
-  private readonly changeEmitter = new vscode.EventEmitter<string>();
+export class SecretKeys extends Disposable implements KeyResolver {
+  private readonly changeEmitter = this.register(new vscode.EventEmitter<string>());
   /** fires with the provider id when its key was stored or removed (also from another window) */
   readonly onDidChange = this.changeEmitter.event;
-  private readonly subscription: vscode.Disposable;
 
   constructor(private readonly secrets: vscode.SecretStorage) {
-    this.subscription = secrets.onDidChange((event) => {
-      if (event.key.startsWith('arbor.apiKey.')) this.changeEmitter.fire(event.key.slice('arbor.apiKey.'.length));
-    });
+    super();
+    this.register(
+      secrets.onDidChange((event) => {
+        if (event.key.startsWith('arbor.apiKey.')) this.changeEmitter.fire(event.key.slice('arbor.apiKey.'.length));
+      }),
+    );
   }
 
   async getKey(provider: string): Promise<string | undefined> {
@@ -46,10 +49,6 @@ export class SecretKeys implements KeyResolver {
     await this.secrets.delete(secretName(provider));
   }
 
-  dispose(): void {
-    this.subscription.dispose();
-    this.changeEmitter.dispose();
-  }
 }
 
 /** SecretStorage first, then each provider's environment variables (src/llm/keys.ts). */

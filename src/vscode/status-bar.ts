@@ -8,6 +8,7 @@ import type { SurfaceActivity, SurfacesApp } from './surfaces-types';
 import type { SessionEntry } from '../session/entries';
 import { sessionDisplayTitle } from '../core/text';
 import { userContentText } from '../core/messages';
+import { Disposable } from './disposable';
 
 function firstPromptOf(entries: readonly SessionEntry[]): string | undefined {
   for (const entry of entries) if (entry.type === 'message' && entry.message.role === 'user') return userContentText(entry.message.content);
@@ -61,20 +62,16 @@ function meterOf(usage: UsageInfo | undefined, activity: SurfaceActivity): Meter
   return { text, tooltip, warning, command: COMPACT_COMMAND };
 }
 
-export class StatusBar implements vscode.Disposable {
+export class StatusBar extends Disposable {
   readonly item: vscode.StatusBarItem;
   private readonly localActivities: SurfaceActivity[] = [];
   private firstPrompt: { file: string; text: string | undefined } | undefined;
-  private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly app: Pick<SurfacesApp, 'store' | 'usage' | 'activity' | 'onDidChangeUsage' | 'onDidChangeSession' | 'onDidChangeLeaf'>) {
-    this.item = vscode.window.createStatusBarItem('arbor.contextMeter', vscode.StatusBarAlignment.Right, 100);
+    super();
+    this.item = this.register(vscode.window.createStatusBarItem('arbor.contextMeter', vscode.StatusBarAlignment.Right, 100));
     this.item.name = vscode.l10n.t('Arbor Context');
-    this.subscriptions.push(
-      app.onDidChangeUsage(() => this.update()),
-      app.onDidChangeSession(() => this.update()),
-      app.onDidChangeLeaf(() => this.update()),
-    );
+    for (const event of [app.onDidChangeUsage, app.onDidChangeSession, app.onDidChangeLeaf]) this.register(event(() => this.update()));
     this.update();
   }
 
@@ -125,8 +122,4 @@ export class StatusBar implements vscode.Disposable {
     return sessionDisplayTitle(store.getSessionName(), this.firstPrompt.text);
   }
 
-  dispose(): void {
-    for (const s of this.subscriptions) s.dispose();
-    this.item.dispose();
-  }
 }

@@ -37,7 +37,7 @@ import * as sessionsOpen from './commands/sessions-open';
 import * as sessionsRefresh from './commands/sessions-refresh';
 import * as sessionsRename from './commands/sessions-rename';
 import * as showLogs from './commands/show-logs';
-import type { SurfaceDeps } from './commands/surface-deps';
+import type { HostServices, SurfaceDeps } from './commands/surface-deps';
 import * as switchBranch from './commands/switch-branch';
 import * as switchHere from './commands/switch-here';
 import * as compareFilesWith from './commands/compare-files-with';
@@ -111,11 +111,9 @@ export interface Surfaces {
 
 type Log = Logger & { show?(preserveFocus?: boolean): void };
 
-/** What only the real host has: the keys, the editor chats and tree tabs (absent in tests with a fake app). */
-export type HostServices = Pick<SurfaceDeps, 'keys' | 'chatPanels' | 'conversationTree'>;
 
 /** With the real chats (src/extension.ts): the surfaces act on the focused one. */
-export function registerSurfaces(context: vscode.ExtensionContext, chats: ArborChats, log: Log, settings: () => ArborSettings, chat?: ChatHooks, host: HostServices = {}): Surfaces {
+export function registerSurfaces(context: vscode.ExtensionContext, chats: ArborChats, log: Log, settings: () => ArborSettings, chat: ChatHooks | undefined, host: HostServices): Surfaces {
   useLocalizer((message, ...args) => vscode.l10n.t(message, ...args));
   const adapted = adaptChats(chats, chat);
   context.subscriptions.push(adapted);
@@ -123,7 +121,7 @@ export function registerSurfaces(context: vscode.ExtensionContext, chats: ArborC
 }
 
 /** With any SurfacesApp (tests use a fake); everything is disposed through `subscriptions`. */
-export function registerSurfacesFor(subscriptions: vscode.Disposable[], app: SurfacesApp, log: Log, settings: () => ArborSettings, host: HostServices = {}): Surfaces {
+export function registerSurfacesFor(subscriptions: vscode.Disposable[], app: SurfacesApp, log: Log, settings: () => ArborSettings, host: HostServices): Surfaces {
   const sessionTree = new SessionTreeProvider(app, log);
   const sessionTreeView = vscode.window.createTreeView(SessionTreeProvider.viewId, { treeDataProvider: sessionTree, showCollapseAll: true });
   const sessions = new SessionsProvider(app, log);

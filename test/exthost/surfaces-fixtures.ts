@@ -8,7 +8,7 @@ import { navigateTree, type StageOutcome } from '../../src/branch';
 import type { PinOutcome } from '../../src/app/pin-entry';
 import { PIN_CUSTOM_TYPE, pinData } from '../../src/session/pins';
 import { SessionStore } from '../../src/session/store';
-import type { SurfaceDeps } from '../../src/vscode/commands/surface-deps';
+import type { HostServices, SurfaceDeps, ViewServices } from '../../src/vscode/commands/surface-deps';
 import { parseArborSettings, type ArborSettings } from '../../src/app/settings';
 import type { ModelView } from '../../src/app/app-types';
 import { renameSession } from '../../src/session/catalog';
@@ -212,8 +212,25 @@ export function fixedSettings(branchSummaryEnabled: boolean): () => ArborSetting
   return () => settings;
 }
 
+/**
+ * The views and host services a command gets, inert: these tests run commands without the real views (the
+ * surfaces and UI suites use those), so a refresh or an activity does nothing and nothing is revealed.
+ */
+function inertServices(): ViewServices & HostServices {
+  const keys = new Map<string, string>();
+  return {
+    tree: { treeModel: undefined },
+    treeView: { visible: false, reveal: async () => undefined },
+    sessions: { refresh: () => undefined },
+    status: { beginActivity: () => () => undefined },
+    keys: { hasKey: async (p) => keys.has(p), setKey: async (p, k) => void keys.set(p, k), clearKey: async (p) => void keys.delete(p) },
+    chatPanels: { openChat: async () => Promise.reject(new Error('no editor chats in this test')), showInEditor: async () => Promise.reject(new Error('no editor chats in this test')) },
+    conversationTree: { show: () => undefined },
+  };
+}
+
 export function depsFor(app: FakeApp, options: { branchSummaryEnabled?: boolean } = {}): SurfaceDeps & { log: Log } {
-  return { app, log: memoryLog(), settings: fixedSettings(options.branchSummaryEnabled ?? true) };
+  return { app, log: memoryLog(), settings: fixedSettings(options.branchSummaryEnabled ?? true), ...inertServices() };
 }
 
 type WindowStubs = Partial<Record<'showQuickPick' | 'showInputBox' | 'showInformationMessage' | 'showWarningMessage' | 'showErrorMessage' | 'showSaveDialog' | 'showOpenDialog' | 'withProgress', (...args: any[]) => unknown>>;

@@ -557,7 +557,7 @@ export async function startFakeLlm(options = {}) {
   }
 
   /**
-   * OpenAI native compaction (llm-providers §2.4): echoes the input's user messages and appends one
+   * OpenAI native compaction (docs/providers.md "Native compaction"): echoes the input's user messages and appends one
    * opaque `compaction` item. Behaviour per request from the compaction queue (enqueueCompact), else
    * success: `error` (HTTP error body), `malformed` (invalid JSON), `noCompactionItem`, `hang` (headers
    * never sent), `ttfbMs`.

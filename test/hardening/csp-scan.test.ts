@@ -40,8 +40,12 @@ class FakeEventEmitter<T> {
     this.listeners = [];
   }
 }
+/** What vscode.l10n.t answers; English unless a test installs a translation. */
+let translation: (message: string, ...args: string[]) => string = (message) => message;
 const fakeVscode = {
   Uri: FakeUri,
+  l10n: { t: (message: string, ...args: string[]) => translation(message, ...args) },
+  env: { language: 'en' },
   EventEmitter: FakeEventEmitter,
   Disposable: { from: (...items: { dispose(): unknown }[]) => ({ dispose: () => items.forEach((i) => i.dispose()) }) },
 };
@@ -157,6 +161,22 @@ test('chat webview: strict CSP with default-src none, nonce-only scripts, every 
   const webview = resolveChatView();
   assert.ok(webview.html.length > 0, 'resolveWebviewView set the HTML');
   assertStrictPage(webview.html);
+});
+
+test('webview strings: a hostile translation stays inside the data-strings attribute and comes back whole', () => {
+  const hostile = '"><script>alert(1)</script><div a=\'&amp;';
+  translation = (message, ...args) => (message === 'Retry' ? hostile : message === 'Label: {0}' ? `Étiquette : ${args[0]}` : message);
+  try {
+    const page = html.renderChatHtml(fakeWebview() as never, extensionUri as never);
+    assertStrictPage(page);
+    assert.equal(parse(page).scripts.length, 2, 'no script element came from a translation');
+    const attribute = /data-strings="([^"]*)"/.exec(page)?.[1] ?? '';
+    const decoded = attribute.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    assert.deepEqual(JSON.parse(decoded), { Retry: hostile, 'Label: {0}': 'Étiquette : {0}' }, 'only the translated strings, placeholders kept');
+  } finally {
+    translation = (message) => message;
+  }
+  assert.match(html.renderChatHtml(fakeWebview() as never, extensionUri as never), /data-strings="\{\}"/, 'English: an empty bundle');
 });
 
 test('Conversation Tree tab: the same strict CSP as the chat', () => {

@@ -186,7 +186,7 @@ function expectFor(data: Buffer): Expected {
       return;
     }
     // A v1 file has no ids: migration gives every entry a fresh id and chains it to the previous one,
-    // so a damaged id or parentId there is repaired, not a bad line (pi-behaviour §1.7).
+    // so a damaged id or parentId there is repaired, not a bad line (docs/pi-compatibility.md "Session files").
     const v1 = isObj(header) && (header.version === undefined || (typeof header.version === 'number' && header.version < 2));
     const linked = v1 || (isObj(value) && typeof value.id === 'string' && value.id.length > 0 && (value.parentId === null || typeof value.parentId === 'string'));
     const base = isObj(value) && typeof value.type === 'string' && linked && typeof value.timestamp === 'string';

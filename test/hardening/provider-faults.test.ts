@@ -245,7 +245,7 @@ test(`summarizer faults during overflow recovery: retried, or a clear failure; n
         assert.deepEqual(pathEntries(h.store).slice(-2), ['compaction', 'assistant:stop']);
         await invariants(h);
       }
-      // summarizer fails for good: the seed's failure wording, the error reply back on the path.
+      // summarizer fails for good: the documented failure wording (docs/pi-compatibility.md "When compaction runs"), the error reply back on the path.
       {
         const h = await setup(api);
         await history(h);

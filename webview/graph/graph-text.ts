@@ -3,6 +3,8 @@
 // the turn's entries, so a turn with a long tool loop costs the same as a short one.
 import type { TreeNode } from '../../src/protocol';
 import type { Turn } from './graph-layout';
+import type { WebviewString } from '../../src/protocol/webview-strings';
+import { t } from '../l10n';
 
 /** Entries read for a turn's text and shown in its preview. */
 export const PREVIEW_ENTRIES = 8;
@@ -17,7 +19,7 @@ export interface TurnText {
   hasLeaf: boolean;
 }
 
-const TITLES: Partial<Record<TreeNode['kind'], string>> = {
+const TITLES: Partial<Record<TreeNode['kind'], WebviewString>> = {
   compaction: 'Compaction',
   branch_summary: 'Branch summary',
   session_info: 'Session',
@@ -28,8 +30,9 @@ const TITLES: Partial<Record<TreeNode['kind'], string>> = {
 export function turnText(turn: Turn, nodeOf: (id: string) => TreeNode | undefined, leafRow: number): TurnText | undefined {
   const first = nodeOf(turn.entries[0]!);
   if (!first) return undefined;
-  const special = TITLES[first.kind];
-  const title = first.kind === 'user' ? first.preview || '(empty message)' : special ? (first.preview ? `${special}: ${first.preview}` : special) : first.preview || first.kind;
+  const titleKey = TITLES[first.kind];
+  const special = titleKey ? t(titleKey) : undefined;
+  const title = first.kind === 'user' ? first.preview || t('(empty message)') : special ? (first.preview ? t('{0}: {1}', special, first.preview) : special) : first.preview || first.kind;
   let reply = '';
   let label = first.label;
   for (const id of turn.entries.slice(1, PREVIEW_ENTRIES)) {

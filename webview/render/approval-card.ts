@@ -6,6 +6,7 @@ import type { ApprovalDiffView, ApprovalWarningView } from '../../src/protocol';
 import { el } from '../dom';
 import { safeJson } from '../format';
 import { lineCount, visiblePieces } from '../visible-text';
+import { t } from '../l10n';
 
 /** Rendered text with badges for hidden characters and marked space runs. */
 export function visibleNodes(text: string): Node[] {
@@ -29,8 +30,8 @@ function textBox(label: string, text: string): HTMLElement {
   return el(
     'div',
     { class: 'approval-arg' },
-    el('div', { class: 'approval-arg-label' }, label, lines > 1 ? el('span', { class: 'approval-lines' }, ` · ${lines} lines`) : ''),
-    el('pre', { class: 'approval-text', tabindex: '0', 'aria-label': `${label} (${lines} line${lines === 1 ? '' : 's'})` }, ...visibleNodes(text)),
+    el('div', { class: 'approval-arg-label' }, label, lines > 1 ? el('span', { class: 'approval-lines' }, ` · ${t('{0} lines', lines)}`) : ''),
+    el('pre', { class: 'approval-text', tabindex: '0', 'aria-label': lines === 1 ? t('{0} (1 line)', label) : t('{0} ({1} lines)', label, lines) }, ...visibleNodes(text)),
   );
 }
 
@@ -40,14 +41,14 @@ function diffBox(callId: string, path: string, diff: ApprovalDiffView): HTMLElem
   const rows = diff.lines.map((line) =>
     el('span', { class: `diff-line ${DIFF_CLASS[line.kind]}` }, line.kind === '@' ? line.text : line.kind, ...(line.kind === '@' ? [] : visibleNodes(line.text))),
   );
-  const summary = `${diff.isNewFile ? 'new file · ' : ''}+${diff.added} −${diff.removed}`;
+  const summary = `${diff.isNewFile ? `${t('new file')} · ` : ''}+${diff.added} −${diff.removed}`;
   return el(
     'div',
     { class: 'approval-arg' },
     el('div', { class: 'approval-arg-label' }, el('code', {}, ...visibleNodes(path)), el('span', { class: 'approval-lines' }, ` · ${summary}`)),
-    el('pre', { class: 'approval-text approval-diff', tabindex: '0', 'aria-label': `Changes to ${path}` }, ...(rows.length ? rows : ['(no changes)'])),
+    el('pre', { class: 'approval-text approval-diff', tabindex: '0', 'aria-label': t('Changes to {0}', path) }, ...(rows.length ? rows : [t('(no changes)')])),
     diff.omittedLines > 0
-      ? el('div', { class: 'approval-more' }, `${diff.omittedLines} more lines: `, el('vscode-button', { appearance: 'secondary', 'data-action': 'openDiff', 'data-id': callId }, 'Open in diff editor'))
+      ? el('div', { class: 'approval-more' }, t('{0} more lines: ', diff.omittedLines), el('vscode-button', { appearance: 'secondary', 'data-action': 'openDiff', 'data-id': callId }, t('Open in diff editor')))
       : '',
   );
 }
@@ -70,7 +71,7 @@ export function approvalBody(
   if (live?.warnings?.length) body.append(warningBanner(live.warnings));
   const { path } = call.arguments;
   // The host sends `command` for a tool that runs one (its effect says what it runs): shown whole, first.
-  if (live?.command !== undefined) body.append(textBox('Command', live.command), ...argumentBoxes(omit(call.arguments, live.command)));
+  if (live?.command !== undefined) body.append(textBox(t('Command'), live.command), ...argumentBoxes(omit(call.arguments, live.command)));
   else if (live?.diff && typeof path === 'string') body.append(diffBox(call.id, path, live.diff));
   else body.append(...argumentBoxes(call.arguments));
   return body;

@@ -6,6 +6,7 @@ import type { FilesPreviewMessage, NavigateFiles, NavigationMode } from '../../s
 import { el } from '../dom';
 import { createFilesChoice } from './files-choice';
 import type { NavigationStatus } from '../store';
+import { t } from '../l10n';
 
 export interface DialogActions {
   navigate(targetId: string, mode: NavigationMode, instructions?: string, files?: NavigateFiles): void;
@@ -36,27 +37,27 @@ export interface BranchDialog {
 }
 
 export function createBranchDialog(actions: DialogActions): BranchDialog {
-  const heading = el('h2', { id: 'branch-dialog-title' }, 'Switch to this point?');
+  const heading = el('h2', { id: 'branch-dialog-title' }, t('Switch to this point?'));
   const preview = el('p', { class: 'dialog-preview', id: 'branch-dialog-preview' });
   const explain = el('p', { class: 'dialog-explain' });
   // No summary is the default, as in the Session Tree's switch (commands/branch-switch.ts)
-  const none = el('vscode-button', { appearance: 'primary', id: 'switch-none', 'data-mode': 'none' }, 'No summary');
-  const summarize = el('vscode-button', { appearance: 'secondary', id: 'switch-summarize', 'data-mode': 'summarize' }, 'Summarize');
-  const custom = el('vscode-button', { appearance: 'secondary', id: 'switch-custom', 'data-mode': 'custom' }, 'Summarize with my instructions…');
-  const instructions = el('vscode-text-area', { id: 'switch-instructions', rows: '3', placeholder: 'What should the summary focus on?', 'aria-label': 'Summary instructions' }) as HTMLElement & { value: string };
-  const go = el('vscode-button', { appearance: 'primary', id: 'switch-custom-go' }, 'Summarize and switch');
+  const none = el('vscode-button', { appearance: 'primary', id: 'switch-none', 'data-mode': 'none' }, t('No summary'));
+  const summarize = el('vscode-button', { appearance: 'secondary', id: 'switch-summarize', 'data-mode': 'summarize' }, t('Summarize'));
+  const custom = el('vscode-button', { appearance: 'secondary', id: 'switch-custom', 'data-mode': 'custom' }, t('Summarize with my instructions…'));
+  const instructions = el('vscode-text-area', { id: 'switch-instructions', rows: '3', placeholder: t('What should the summary focus on?'), 'aria-label': t('Summary instructions') }) as HTMLElement & { value: string };
+  const go = el('vscode-button', { appearance: 'primary', id: 'switch-custom-go' }, t('Summarize and switch'));
   const customBox = el('div', { class: 'dialog-custom', hidden: true }, instructions, go);
   const choices = el('div', { class: 'dialog-choices' }, none, summarize, custom);
   const spinner = el('vscode-progress-ring', { class: 'dialog-ring' });
-  const progressText = el('span', { id: 'switch-progress-text' }, 'Summarizing the branch you are leaving…');
-  const cancel = el('vscode-button', { appearance: 'secondary', id: 'switch-cancel' }, 'Cancel (Esc)');
+  const progressText = el('span', { id: 'switch-progress-text' }, t('Summarizing the branch you are leaving…'));
+  const cancel = el('vscode-button', { appearance: 'secondary', id: 'switch-cancel' }, t('Cancel (Esc)'));
   const progress = el('div', { class: 'dialog-progress', hidden: true, role: 'status' }, spinner, progressText, cancel);
   const files = createFilesChoice(() => actions.showFileChanges(target));
   const result = el('div', { class: 'dialog-result', role: 'alert', hidden: true });
-  const close = el('vscode-button', { appearance: 'secondary', id: 'switch-close' }, 'Close');
-  const pin = el('vscode-button', { appearance: 'secondary', id: 'tree-pin' }, 'Pin');
-  const stage = el('vscode-button', { appearance: 'secondary', id: 'tree-summarize-from-here' }, 'Summarize from here…');
-  const more = el('div', { class: 'dialog-more', role: 'group', 'aria-label': 'Other actions on this entry' }, pin, stage);
+  const close = el('vscode-button', { appearance: 'secondary', id: 'switch-close' }, t('Close'));
+  const pin = el('vscode-button', { appearance: 'secondary', id: 'tree-pin' }, t('Pin'));
+  const stage = el('vscode-button', { appearance: 'secondary', id: 'tree-summarize-from-here' }, t('Summarize from here…'));
+  const more = el('div', { class: 'dialog-more', role: 'group', 'aria-label': t('Other actions on this entry') }, pin, stage);
   const footer = el('div', { class: 'dialog-footer' }, more, close);
   const box = el('div', { class: 'dialog', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'branch-dialog-title', id: 'branch-dialog' }, heading, preview, explain, files.root, choices, customBox, progress, result, footer);
   const root = el('div', { class: 'dialog-backdrop', hidden: true }, box);
@@ -79,7 +80,7 @@ export function createBranchDialog(actions: DialogActions): BranchDialog {
 
   function showNodeActions(node: NodeActions | undefined): void {
     pin.hidden = node?.pinned === undefined || !node.onPath;
-    pin.textContent = node?.pinned ? 'Unpin' : 'Pin';
+    pin.textContent = node?.pinned ? t('Unpin') : t('Pin');
     pinned = node?.pinned === true;
     stage.hidden = !node?.onPath;
     more.hidden = pin.hidden && stage.hidden;
@@ -152,8 +153,8 @@ export function createBranchDialog(actions: DialogActions): BranchDialog {
       returnFocus = document.activeElement as HTMLElement | null;
       preview.textContent = previewText;
       explain.textContent = isUserMessage
-        ? 'You go back to just before this message; its text is put in the input to edit and resend. The branch you leave stays in the tree.'
-        : 'The conversation continues from this point. The branch you leave stays in the tree; a summary carries what it learned into the new position.';
+        ? t('You go back to just before this message; its text is put in the input to edit and resend. The branch you leave stays in the tree.')
+        : t('The conversation continues from this point. The branch you leave stays in the tree; a summary carries what it learned into the new position.');
       instructions.value = '';
       files.reset();
       actions.previewFiles(targetId);
@@ -173,15 +174,15 @@ export function createBranchDialog(actions: DialogActions): BranchDialog {
       if (!status || status.targetId !== target || root.hidden) return;
       if (status.state === 'summarizing') {
         setPhase('progress');
-        progressText.textContent = status.message ?? 'Summarizing the branch you are leaving…';
+        progressText.textContent = status.message ?? t('Summarizing the branch you are leaving…');
       } else if (status.state === 'done') {
         api.close();
       } else {
         setPhase('result');
         result.textContent =
           status.state === 'cancelled'
-            ? `Summary cancelled. You are still where you were.${status.message ? ` ${status.message}` : ''}`
-            : `The summary failed: ${status.message ?? 'unknown error'}. You are still where you were.`;
+            ? `${t('Summary cancelled. You are still where you were.')}${status.message ? ` ${status.message}` : ''}`
+            : t('The summary failed: {0}. You are still where you were.', status.message ?? t('unknown error'));
         close.focus();
       }
     },

@@ -4,6 +4,7 @@
 import type { ConversationItem } from '../../src/protocol';
 import type { SiblingIndex, Siblings } from '../branch-siblings';
 import { el } from '../dom';
+import { t } from '../l10n';
 
 /** What the row extras read: the alternatives of each entry, and the messages being edited (id → text). */
 export interface RowExtras {
@@ -12,7 +13,7 @@ export interface RowExtras {
 }
 
 function navButton(action: 'siblingPrev' | 'siblingNext', entryId: string, disabled: boolean): HTMLElement {
-  const label = action === 'siblingPrev' ? 'Previous alternative' : 'Next alternative';
+  const label = action === 'siblingPrev' ? t('Previous alternative') : t('Next alternative');
   return el(
     'button',
     { type: 'button', class: 'icon-btn branch-step', 'data-action': action, 'data-id': entryId, title: label, 'aria-label': label, disabled },
@@ -24,7 +25,7 @@ export function branchNav(entryId: string, siblings: Siblings): HTMLElement {
   const position = `${siblings.index + 1}/${siblings.count}`;
   return el(
     'span',
-    { class: 'branch-nav', role: 'group', 'aria-label': `Alternative ${siblings.index + 1} of ${siblings.count}` },
+    { class: 'branch-nav', role: 'group', 'aria-label': t('Alternative {0} of {1}', siblings.index + 1, siblings.count) },
     navButton('siblingPrev', entryId, siblings.index === 0),
     el('span', { class: 'branch-pos', 'aria-hidden': 'true' }, position),
     navButton('siblingNext', entryId, siblings.index === siblings.count - 1),
@@ -32,7 +33,7 @@ export function branchNav(entryId: string, siblings: Siblings): HTMLElement {
 }
 
 function inlineEditor(entryId: string, text: string): HTMLElement {
-  const input = el('textarea', { class: 'inline-edit-input', 'data-edit': entryId, rows: '3', 'aria-label': 'Edit your message; Enter sends it as a new branch, Escape cancels' });
+  const input = el('textarea', { class: 'inline-edit-input', 'data-edit': entryId, rows: '3', 'aria-label': t('Edit your message; Enter sends it as a new branch, Escape cancels') });
   input.value = text;
   return el(
     'div',
@@ -41,8 +42,8 @@ function inlineEditor(entryId: string, text: string): HTMLElement {
     el(
       'div',
       { class: 'inline-edit-actions' },
-      el('vscode-button', { appearance: 'secondary', 'data-action': 'cancelEdit', 'data-id': entryId }, 'Cancel'),
-      el('vscode-button', { appearance: 'primary', 'data-action': 'saveEdit', 'data-id': entryId, title: 'Send the edited message as a new branch (the original stays in the tree)' }, 'Save & send'),
+      el('vscode-button', { appearance: 'secondary', 'data-action': 'cancelEdit', 'data-id': entryId }, t('Cancel')),
+      el('vscode-button', { appearance: 'primary', 'data-action': 'saveEdit', 'data-id': entryId, title: t('Send the edited message as a new branch (the original stays in the tree)') }, t('Save & send')),
     ),
   );
 }

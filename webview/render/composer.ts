@@ -4,6 +4,7 @@ import type { ChatState, ThinkingLevel } from '../../src/protocol';
 import { el } from '../dom';
 import { parseInput, suggestions, type ParsedInput } from '../slash';
 import { createModelPicker } from './model-picker';
+import { t } from '../l10n';
 
 export interface ComposerActions {
   submit(input: ParsedInput): void;
@@ -44,21 +45,21 @@ export interface Composer {
 }
 
 export function createComposer(actions: ComposerActions, history: string[]): Composer {
-  const queue = el('ul', { class: 'queue', id: 'queue', 'aria-label': 'Queued messages', hidden: true });
+  const queue = el('ul', { class: 'queue', id: 'queue', 'aria-label': t('Queued messages'), hidden: true });
   const input = el('vscode-text-area', {
     id: 'prompt-input',
     class: 'prompt-input',
     rows: String(MIN_ROWS),
     resize: 'vertical',
-    placeholder: 'Ask Arbor to change something…  (Enter to send, Shift+Enter for a new line, / for commands, @ for files)',
-    'aria-label': 'Message to Arbor',
+    placeholder: t('Ask Arbor to change something…  (Enter to send, Shift+Enter for a new line, / for commands, @ for files)'),
+    'aria-label': t('Message to Arbor'),
   }) as ValueElement;
-  const suggest = el('ul', { class: 'suggest', id: 'slash-suggestions', role: 'listbox', 'aria-label': 'Commands', hidden: true });
+  const suggest = el('ul', { class: 'suggest', id: 'slash-suggestions', role: 'listbox', 'aria-label': t('Commands'), hidden: true });
   const picker = createModelPicker(actions);
   const model = picker.element;
-  const thinking = el('vscode-dropdown', { id: 'thinking-picker', title: 'Thinking level', 'aria-label': 'Thinking level' }, ...LEVELS.map((l) => el('vscode-option', { value: l }, l))) as ValueElement;
-  const send = el('vscode-button', { id: 'send', appearance: 'primary', title: 'Send (Enter)' }, 'Send');
-  const stop = el('vscode-button', { id: 'stop', appearance: 'secondary', title: 'Stop the agent', hidden: true }, 'Stop');
+  const thinking = el('vscode-dropdown', { id: 'thinking-picker', title: t('Thinking level'), 'aria-label': t('Thinking level') }, ...LEVELS.map((l) => el('vscode-option', { value: l }, l))) as ValueElement;
+  const send = el('vscode-button', { id: 'send', appearance: 'primary', title: t('Send (Enter)') }, t('Send'));
+  const stop = el('vscode-button', { id: 'stop', appearance: 'secondary', title: t('Stop the agent'), hidden: true }, t('Stop'));
   const inputWrap = el('div', { class: 'input-wrap' }, suggest, input);
   const sendActions = el('div', { class: 'send-actions' }, stop, send);
   const root = el(
@@ -109,7 +110,7 @@ export function createComposer(actions: ComposerActions, history: string[]): Com
           { role: 'option', 'aria-selected': String(i === selected), class: i === selected ? 'selected' : '', 'data-command': c.name },
           el('span', { class: 'cmd' }, `/${c.name}`),
           c.args ? el('span', { class: 'cmd-args' }, ` ${c.args}`) : '',
-          el('span', { class: 'cmd-hint' }, c.hint),
+          el('span', { class: 'cmd-hint' }, t(c.hint)),
         ),
       ),
     );
@@ -211,13 +212,13 @@ export function createComposer(actions: ComposerActions, history: string[]): Com
     update(state) {
       const busy = state?.busy ?? false;
       stop.hidden = !busy;
-      send.textContent = busy ? 'Queue' : 'Send';
-      send.title = busy ? 'Queue this message for after the current turn (Enter)' : 'Send (Enter)';
+      send.textContent = busy ? t('Queue') : t('Send');
+      send.title = busy ? t('Queue this message for after the current turn (Enter)') : t('Send (Enter)');
       const queued = state?.queued ?? [];
       queue.hidden = queued.length === 0;
       queue.replaceChildren(
         ...queued.map((q, i) =>
-          el('li', { class: 'queued' }, el('span', { class: 'queued-tag' }, 'Queued'), el('span', { class: 'queued-text', title: q }, q), el('button', { type: 'button', class: 'link-btn', 'data-dequeue': String(i), 'aria-label': `Remove queued message ${i + 1}` }, 'Remove')),
+          el('li', { class: 'queued' }, el('span', { class: 'queued-tag' }, t('Queued')), el('span', { class: 'queued-text', title: q }, q), el('button', { type: 'button', class: 'link-btn', 'data-dequeue': String(i), 'aria-label': t('Remove queued message {0}', i + 1) }, t('Remove'))),
         ),
       );
       const current = picker.update(state);
@@ -225,7 +226,7 @@ export function createComposer(actions: ComposerActions, history: string[]): Com
       const level = state?.thinkingLevel ?? 'off';
       if (thinking.value !== level) thinking.value = level;
       // at 300 px the picker shows a short level: the full words are in the tooltip
-      thinking.title = `Thinking level: ${level}`;
+      thinking.title = t('Thinking level: {0}', level);
     },
     setText,
     getText: text,

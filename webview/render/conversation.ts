@@ -10,6 +10,8 @@ import { renderBlocks, renderItem, type RenderContext } from './message';
 import { VirtualList } from './virtual-list';
 import { welcomeTips } from './welcome-tips';
 import { noticeActionButtons } from './notice-actions';
+import { t } from '../l10n';
+import { followOutput } from '../scroll-controller';
 
 export interface ConversationHooks {
   /** the user is near the top of the loaded items (or asked for more): load the page before them */
@@ -74,15 +76,15 @@ export function createConversation(ctx: RenderContext, hooks: ConversationHooks)
   const welcome = el(
     'section',
     { class: 'welcome', id: 'welcome' },
-    el('h2', {}, 'Welcome to Arbor'),
-    el('p', {}, 'Arbor is a coding agent whose conversations are trees: edit an earlier message to branch, and nothing you tried is lost.'),
-    el('p', { class: 'hint' }, 'Ask for a change below. Type / for commands and @ for files; the tree button shows every branch of this conversation. Try:'),
+    el('h2', {}, t('Welcome to Arbor')),
+    el('p', {}, t('Arbor is a coding agent whose conversations are trees: edit an earlier message to branch, and nothing you tried is lost.')),
+    el('p', { class: 'hint' }, t('Ask for a change below. Type / for commands and @ for files; the tree button shows every branch of this conversation. Try:')),
     welcomeTips(hooks.fill),
   );
   // One button whose text changes (not two elements), so the row keeps its height while loading.
-  const earlierButton = el('button', { type: 'button', class: 'link-btn', 'data-action': 'loadEarlier' }, 'Load earlier messages');
+  const earlierButton = el('button', { type: 'button', class: 'link-btn', 'data-action': 'loadEarlier' }, t('Load earlier messages'));
   const earlier = el('div', { class: 'notice-line earlier', id: 'earlier', role: 'status', hidden: true }, earlierButton);
-  const listContainer = el('div', { class: 'messages', id: 'messages', role: 'log', 'aria-label': 'Conversation', 'aria-live': 'off' });
+  const listContainer = el('div', { class: 'messages', id: 'messages', role: 'log', 'aria-label': t('Conversation'), 'aria-live': 'off' });
   const draft = el('div', { class: 'draft', id: 'draft', 'aria-live': 'polite', 'aria-busy': 'true' });
   const notices = el('div', { class: 'notices', id: 'notices', role: 'status' });
   const scroller = el('main', { class: 'conversation', id: 'conversation', tabindex: '-1' }, welcome, earlier, listContainer, draft, notices);
@@ -109,7 +111,7 @@ export function createConversation(ctx: RenderContext, hooks: ConversationHooks)
   function renderEarlierRow(): void {
     const loading = store.loadingEarlier !== undefined;
     earlier.hidden = !store.hasEarlier;
-    earlierButton.textContent = loading ? 'Loading earlier messages…' : 'Load earlier messages';
+    earlierButton.textContent = loading ? t('Loading earlier messages…') : t('Load earlier messages');
     earlierButton.toggleAttribute('disabled', loading);
     scroller.dataset.hasEarlier = String(store.hasEarlier);
     scroller.dataset.loadingEarlier = String(loading);
@@ -148,12 +150,12 @@ export function createConversation(ctx: RenderContext, hooks: ConversationHooks)
       draft.replaceChildren(
         el(
           'article',
-          { class: 'msg msg-assistant streaming', 'aria-label': 'Assistant reply (streaming)' },
-          el('div', { class: 'msg-head' }, el('span', { class: 'who' }, 'Arbor'), el('span', { class: 'typing', 'aria-label': 'writing' }, '●●●')),
+          { class: 'msg msg-assistant streaming', 'aria-label': t('Assistant reply (streaming)') },
+          el('div', { class: 'msg-head' }, el('span', { class: 'who' }, 'Arbor'), el('span', { class: 'typing', 'aria-label': t('writing') }, '●●●')),
           ...renderBlocks(ctx, 'draft', d.blocks, d),
         ),
       );
-      if (list.atBottom) scroller.scrollTop = scroller.scrollHeight;
+      followOutput(list, scroller);
     },
     renderTools() {
       list.refresh(hasToolCalls);
@@ -167,11 +169,11 @@ export function createConversation(ctx: RenderContext, hooks: ConversationHooks)
             { class: `inline-notice level-${n.level}`, role: n.level === 'error' ? 'alert' : 'status' },
             el('span', {}, n.text),
             ...noticeActionButtons(n.actions, n.id),
-            el('button', { type: 'button', class: 'link-btn', 'data-action': 'dismissNotice', 'data-id': String(n.id), 'aria-label': 'Dismiss' }, '✕'),
+            el('button', { type: 'button', class: 'link-btn', 'data-action': 'dismissNotice', 'data-id': String(n.id), 'aria-label': t('Dismiss') }, '✕'),
           ),
         ),
       );
-      if (list.atBottom) scroller.scrollTop = scroller.scrollHeight;
+      followOutput(list, scroller);
     },
     rerenderEntry(entryId) {
       list.refresh((item) => item.entryId === entryId);

@@ -9,6 +9,7 @@ import { checkImage, IMAGE_LIMITS, type DraftImage, type ImageProblem, type Scre
 import { el } from '../dom';
 import { icon } from '../icons';
 import { imageSrc } from './image-view';
+import { t } from '../l10n';
 
 export interface ImageAttachments {
   /** the chips' row, shown above the input */
@@ -31,9 +32,9 @@ const MB = IMAGE_LIMITS.maxBytes / (1024 * 1024);
 
 /** Why an image was not attached, in the user's words. */
 export function imageProblemText(name: string, problem: ImageProblem): string {
-  if (problem === 'tooLarge') return `${name} was not attached: an image may have at most ${MB} MB.`;
-  if (problem === 'tooMany') return `${name} was not attached: a message carries at most ${IMAGE_LIMITS.perMessage} images.`;
-  return `${name} was not attached: it is not a PNG, JPEG, GIF or WebP image.`;
+  if (problem === 'tooLarge') return t('{0} was not attached: an image may have at most {1} MB.', name, MB);
+  if (problem === 'tooMany') return t('{0} was not attached: a message carries at most {1} images.', name, IMAGE_LIMITS.perMessage);
+  return t('{0} was not attached: it is not a PNG, JPEG, GIF or WebP image.', name);
 }
 
 function readBase64(file: File): Promise<string> {
@@ -49,7 +50,7 @@ function readBase64(file: File): Promise<string> {
 async function screenFiles(files: readonly File[], room: number): Promise<ScreenedImages> {
   const out: ScreenedImages = { images: [], refused: [] };
   for (const file of files) {
-    const name = file.name || 'pasted image';
+    const name = file.name || t('pasted image');
     if (out.images.length >= room) out.refused.push({ name, problem: 'tooMany' });
     else if (file.size > IMAGE_LIMITS.maxBytes) out.refused.push({ name, problem: 'tooLarge' });
     else {
@@ -68,15 +69,15 @@ function imageFiles(list: DataTransferItemList | undefined): File[] {
 /** `changed` runs after every change of the chips (the composer enables Send for images alone). */
 export function installImageAttachments(dropZone: HTMLElement, input: HTMLElement, post: (message: WebviewToHostMessage) => void, notify: (text: string) => void, changed: () => void): ImageAttachments {
   let attached: DraftImage[] = [];
-  const chips = el('ul', { class: 'image-chips', id: 'image-chips', 'aria-label': 'Images to send', hidden: true });
-  const button = el('button', { type: 'button', class: 'icon-btn attach-image', id: 'attach-image', title: 'Attach image', 'aria-label': 'Attach image' }, icon('image'));
+  const chips = el('ul', { class: 'image-chips', id: 'image-chips', 'aria-label': t('Images to send'), hidden: true });
+  const button = el('button', { type: 'button', class: 'icon-btn attach-image', id: 'attach-image', title: t('Attach image'), 'aria-label': t('Attach image') }, icon('image'));
 
   const render = () => {
     chips.hidden = attached.length === 0;
     chips.replaceChildren(...attached.map((image, i) => el('li', { class: 'image-chip', title: image.name },
       el('img', { src: imageSrc(image), alt: image.name }),
       el('span', { class: 'image-chip-name' }, image.name),
-      el('button', { type: 'button', class: 'image-chip-remove', 'data-remove-image': String(i), 'aria-label': `Remove image ${image.name}`, title: 'Remove' }, '×'))));
+      el('button', { type: 'button', class: 'image-chip-remove', 'data-remove-image': String(i), 'aria-label': t('Remove image {0}', image.name), title: t('Remove') }, '×'))));
     post({ type: 'draftImages', ids: attached.map((image) => image.id) });
     changed();
   };
@@ -151,6 +152,6 @@ export function imagesAllowed(store: { state?: { models?: { key: string; label: 
   if (count === 0) return true;
   const model = store.state?.models?.find((m) => m.key === store.state?.currentModelKey);
   if (!model || model.images) return true;
-  notify(`${model.label} does not take images. Remove them, or choose a model that reads images.`);
+  notify(t('{0} does not take images. Remove them, or choose a model that reads images.', model.label));
   return false;
 }

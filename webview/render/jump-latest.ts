@@ -2,9 +2,8 @@
 // end of the path (reading back while a reply streams, or after Load earlier). It sits in a zero-height
 // anchor placed right after the scroller (root), drawn over the conversation's bottom edge: no room taken.
 import { el } from '../dom';
-
-/** Farther than this from the bottom (px) counts as scrolled up. */
-const SLACK_PX = 48;
+import { t } from '../l10n';
+import { awayFromEnd } from '../scroll-controller';
 
 export interface JumpToLatest {
   /** goes right after the scroller in the page */
@@ -14,11 +13,10 @@ export interface JumpToLatest {
 }
 
 export function createJumpToLatest(scroller: HTMLElement, jump: () => void): JumpToLatest {
-  const button = el('button', { type: 'button', class: 'jump-latest', id: 'jump-latest', title: 'Scroll to the newest message', hidden: true }, '↓ Jump to latest');
+  const button = el('button', { type: 'button', class: 'jump-latest', id: 'jump-latest', title: t('Scroll to the newest message'), hidden: true }, t('↓ Jump to latest'));
   const root = el('div', { class: 'jump-latest-anchor' }, button);
   const update = () => {
-    const away = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
-    button.hidden = away <= SLACK_PX;
+    button.hidden = !awayFromEnd(scroller);
   };
   button.addEventListener('click', () => {
     jump();

@@ -4,6 +4,7 @@
 // taken in the capture phase, so the composer's Enter-to-send does not fire while the list is open.
 import type { WebviewToHostMessage } from '../../src/protocol';
 import { el } from '../dom';
+import { t } from '../l10n';
 
 type TextInput = HTMLElement & { value: string };
 
@@ -16,7 +17,7 @@ export interface FileMatchesEvent {
 }
 
 export function installMentionCompletion(input: TextInput, wrap: HTMLElement, post: (message: WebviewToHostMessage) => void, setText: (text: string) => void): void {
-  const list = el('ul', { class: 'suggest mention-suggest', id: 'mention-suggestions', role: 'listbox', 'aria-label': 'Workspace files', hidden: true });
+  const list = el('ul', { class: 'suggest mention-suggest', id: 'mention-suggestions', role: 'listbox', 'aria-label': t('Workspace files'), hidden: true });
   wrap.prepend(list);
   let seq = Math.floor(Math.random() * 2 ** 30);
   let files: string[] = [];

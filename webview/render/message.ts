@@ -9,6 +9,7 @@ import type { Draft, Store } from '../store';
 import { renderToolCard } from './tool-card';
 import { userBody } from './user-body';
 import { noticeActionButtons } from './notice-actions';
+import { format, t } from '../l10n';
 
 export interface RenderContext {
   store: Store;
@@ -25,7 +26,7 @@ function actionButton(action: string, id: string, glyph: IconName, title: string
 
 /** what a failed reply's error offers (its fix, then Retry), as link-styled buttons after the message */
 function errorActionButtons(ctx: RenderContext, id: string): HTMLElement[] {
-  const retry = el('button', { type: 'button', class: 'link-btn error-action', 'data-action': 'retry', 'data-id': id, title: 'Ask the model again from before this reply (the failed reply stays in the tree)' }, 'Retry');
+  const retry = el('button', { type: 'button', class: 'link-btn error-action', 'data-action': 'retry', 'data-id': id, title: t('Ask the model again from before this reply (the failed reply stays in the tree)') }, t('Retry'));
   return [...noticeActionButtons(ctx.store.errorActions.get(id)), retry];
 }
 
@@ -33,21 +34,21 @@ function errorActionButtons(ctx: RenderContext, id: string): HTMLElement[] {
 function stageActions(item: ConversationItem, pinnable: boolean): HTMLElement[] {
   const id = item.entryId;
   const pin = item.pinned
-    ? actionButton('pin', id, 'pin', 'Unpin (compactions may summarize it again)')
-    : actionButton('pin', id, 'pin', 'Pin: keep this message verbatim through compactions');
+    ? actionButton('pin', id, 'pin', t('Unpin (compactions may summarize it again)'))
+    : actionButton('pin', id, 'pin', t('Pin: keep this message verbatim through compactions'));
   if (item.pinned) pin.setAttribute('aria-pressed', 'true');
   // offered only where the command can run (the host's `stageStart`: after the newest compaction)
-  const summarize = item.stageStart ? [actionButton('summarizeFromHere', id, 'summarize', 'Summarize from here: close this stage into one summary (the originals stay in the tree)')] : [];
+  const summarize = item.stageStart ? [actionButton('summarizeFromHere', id, 'summarize', t('Summarize from here: close this stage into one summary (the originals stay in the tree)'))] : [];
   return [...(pinnable ? [pin] : []), ...summarize];
 }
 
 function pinMark(item: ConversationItem): HTMLElement | string {
   if (!item.pinned) return '';
-  return el('span', { class: 'pin-mark', title: 'Pinned: kept verbatim through compactions', role: 'img', 'aria-label': 'Pinned' }, icon('pin'));
+  return el('span', { class: 'pin-mark', title: t('Pinned: kept verbatim through compactions'), role: 'img', 'aria-label': t('Pinned') }, icon('pin'));
 }
 
 function head(who: string, item: ConversationItem, actions: HTMLElement[]): HTMLElement {
-  const label = item.label ? el('span', { class: 'entry-label', title: `Label: ${item.label}` }, item.label) : '';
+  const label = item.label ? el('span', { class: 'entry-label', title: t('Label: {0}', item.label) }, item.label) : '';
   return el(
     'div',
     { class: 'msg-head' },
@@ -57,7 +58,7 @@ function head(who: string, item: ConversationItem, actions: HTMLElement[]): HTML
     el('span', { class: 'when', title: formatTime(item.timestamp) }, formatTime(item.timestamp)),
     // A toolbar overlaid on the head's right edge (it takes no width, so nothing wraps in a narrow view);
     // shown on hover and whenever focus is inside the message, so the keyboard always reaches it.
-    actions.length > 0 ? el('div', { class: 'msg-actions', role: 'toolbar', 'aria-label': 'Message actions' }, ...actions) : '',
+    actions.length > 0 ? el('div', { class: 'msg-actions', role: 'toolbar', 'aria-label': t('Message actions') }, ...actions) : '',
   );
 }
 
@@ -79,7 +80,7 @@ export function renderBlocks(ctx: RenderContext, ownerKey: string, blocks: Assis
       if (block.text.length > 0) out.push(markdownBody(block.text));
     } else if (block.type === 'thinking') {
       const key = `${ownerKey}:thinking:${index}`;
-      out.push(details(ctx, key, draft ? 'Thinking…' : 'Thinking', markdownBody(block.thinking), 'thinking'));
+      out.push(details(ctx, key, draft ? t('Thinking…') : t('Thinking'), markdownBody(block.thinking), 'thinking'));
     } else {
       out.push(renderToolCard(ctx, block, draft?.partialArgs.get(index)));
     }
@@ -91,12 +92,12 @@ function renderUser(item: Extract<ConversationItem, { kind: 'user' }>): HTMLElem
   const id = item.entryId;
   return el(
     'article',
-    { class: `msg msg-user${item.pinned ? ' pinned' : ''}`, 'data-entry': id, 'aria-label': 'Your message' },
-    head('You', item, [
-      actionButton('edit', id, 'edit', 'Edit in place and send as a new branch (the original stays in the tree)'),
-      actionButton('branch', id, 'branch', 'Branch from here (drop the reply; your next message follows this one)'),
-      actionButton('copyEntry', id, 'copy', 'Copy the message'),
-      actionButton('label', id, 'tag', 'Label: add, rename or remove'),
+    { class: `msg msg-user${item.pinned ? ' pinned' : ''}`, 'data-entry': id, 'aria-label': t('Your message') },
+    head(t('You'), item, [
+      actionButton('edit', id, 'edit', t('Edit in place and send as a new branch (the original stays in the tree)')),
+      actionButton('branch', id, 'branch', t('Branch from here (drop the reply; your next message follows this one)')),
+      actionButton('copyEntry', id, 'copy', t('Copy the message')),
+      actionButton('label', id, 'tag', t('Label: add, rename or remove')),
       ...stageActions(item, item.text.trim() !== ''),
     ]),
     ...userBody(item),
@@ -107,27 +108,27 @@ function renderAssistant(ctx: RenderContext, item: Extract<ConversationItem, { k
   const id = item.entryId;
   const meta: string[] = [];
   if (item.model) meta.push(item.model);
-  if (item.tokens) meta.push(`${formatTokens(item.tokens)} tokens`);
+  if (item.tokens) meta.push(t('{0} tokens', formatTokens(item.tokens)));
   if (item.cost) meta.push(formatCost(item.cost));
   const node = el(
     'article',
-    { class: `msg msg-assistant${item.pinned ? ' pinned' : ''}`, 'data-entry': id, 'aria-label': 'Assistant message' },
+    { class: `msg msg-assistant${item.pinned ? ' pinned' : ''}`, 'data-entry': id, 'aria-label': t('Assistant message') },
     head('Arbor', item, [
-      actionButton('branch', id, 'branch', 'Branch from here (your next message continues from this reply)'),
-      actionButton('copyEntry', id, 'copy', 'Copy the reply'),
-      actionButton('label', id, 'tag', 'Label: add, rename or remove'),
+      actionButton('branch', id, 'branch', t('Branch from here (your next message continues from this reply)')),
+      actionButton('copyEntry', id, 'copy', t('Copy the reply')),
+      actionButton('label', id, 'tag', t('Label: add, rename or remove')),
       ...stageActions(item, item.blocks.some((b) => b.type === 'text' && b.text.trim() !== '')),
-      actionButton('retry', id, 'retry', 'Retry: ask again (this reply stays in the tree as an alternative)'),
-      actionButton('retryWith', id, 'retryModel', 'Retry with another model…'),
+      actionButton('retry', id, 'retry', t('Retry: ask again (this reply stays in the tree as an alternative)')),
+      actionButton('retryWith', id, 'retryModel', t('Retry with another model…')),
     ]),
     ...renderBlocks(ctx, id, item.blocks),
   );
   if (item.stopReason === 'error' || item.errorMessage) {
-    node.append(el('div', { class: 'inline-error', role: 'alert' }, el('span', {}, item.errorMessage ?? 'The reply ended with an error.'), ...errorActionButtons(ctx, id)));
+    node.append(el('div', { class: 'inline-error', role: 'alert' }, el('span', {}, item.errorMessage ?? t('The reply ended with an error.')), ...errorActionButtons(ctx, id)));
   } else if (item.stopReason === 'aborted') {
-    node.append(el('div', { class: 'inline-note' }, 'Stopped.'));
+    node.append(el('div', { class: 'inline-note' }, t('Stopped.')));
   } else if (item.stopReason === 'length') {
-    node.append(el('div', { class: 'inline-note' }, 'The reply hit the output limit.'));
+    node.append(el('div', { class: 'inline-note' }, t('The reply hit the output limit.')));
   }
   if (meta.length > 0) node.append(el('div', { class: 'msg-meta' }, meta.join(' · ')));
   return node;
@@ -135,16 +136,16 @@ function renderAssistant(ctx: RenderContext, item: Extract<ConversationItem, { k
 
 function fileList(title: string, files: string[]): HTMLElement | string {
   if (files.length === 0) return '';
-  return el('div', { class: 'file-list' }, el('div', { class: 'file-list-title' }, `${title} (${files.length})`), el('ul', {}, ...files.slice(0, 200).map((f) => el('li', {}, el('code', {}, f)))));
+  return el('div', { class: 'file-list' }, el('div', { class: 'file-list-title' }, t('{0} ({1})', title, files.length)), el('ul', {}, ...files.slice(0, 200).map((f) => el('li', {}, el('code', {}, f)))));
 }
 
-const reasonText: Record<CompactionReasonName, string> = {
-  manual: 'Compacted on request',
-  'manual-cut': 'Compacted up to here',
-  threshold: 'Compacted automatically',
-  overflow: 'Compacted after a context overflow',
-  idle: 'Compacted while idle',
-  length: 'Compacted after the output limit',
+const reasonText: Record<CompactionReasonName, () => string> = {
+  manual: () => t('Compacted on request'),
+  'manual-cut': () => t('Compacted up to here'),
+  threshold: () => t('Compacted automatically'),
+  overflow: () => t('Compacted after a context overflow'),
+  idle: () => t('Compacted while idle'),
+  length: () => t('Compacted after the output limit'),
 };
 
 function markerShell(ctx: RenderContext, kind: 'compaction' | 'branch_summary', id: string, line: string, title: string, body: () => HTMLElement[]): HTMLElement {
@@ -162,22 +163,29 @@ function markerShell(ctx: RenderContext, kind: 'compaction' | 'branch_summary', 
   return node;
 }
 
-const keptKindName: Record<KeptWords['kind'], string> = { said: 'you said', summarized: 'summarized', pinned: 'pinned', constraint: 'constraint', correction: 'correction' };
+const keptKindName: Record<KeptWords['kind'], () => string> = {
+  said: () => t('you said'),
+  summarized: () => t('summarized'),
+  pinned: () => t('pinned'),
+  constraint: () => t('constraint'),
+  correction: () => t('correction'),
+};
 
-function plural(n: number, one: string): string {
-  return `${n} ${one}${n === 1 ? '' : 's'}`;
+/** "1 path" / "3 paths": the English plural rule, each form a string of its own to translate. */
+function plural(n: number, one: string, many: string): string {
+  return n === 1 ? one : format(many, [n]);
 }
 
 /** "1 pinned · 4 messages you wrote · 2 constraints · 3 paths": what the kept section holds, for its one-line summary. */
 function keptCounts(kept: readonly KeptWords[], paths: number): string {
   const count = (kind: KeptWords['kind']) => kept.filter((k) => k.kind === kind).length;
   const parts = [
-    count('pinned') ? `${count('pinned')} pinned` : '',
-    count('said') ? `${plural(count('said'), 'message')} you wrote` : '',
-    count('summarized') ? `${count('summarized')} summarized` : '',
-    count('constraint') ? plural(count('constraint'), 'constraint') : '',
-    count('correction') ? plural(count('correction'), 'correction') : '',
-    paths ? plural(paths, 'path') : '',
+    count('pinned') ? t('{0} pinned', count('pinned')) : '',
+    count('said') ? plural(count('said'), t('1 message you wrote'), t('{0} messages you wrote')) : '',
+    count('summarized') ? t('{0} summarized', count('summarized')) : '',
+    count('constraint') ? plural(count('constraint'), t('1 constraint'), t('{0} constraints')) : '',
+    count('correction') ? plural(count('correction'), t('1 correction'), t('{0} corrections')) : '',
+    paths ? plural(paths, t('1 path'), t('{0} paths')) : '',
   ];
   return parts.filter(Boolean).join(' · ');
 }
@@ -191,16 +199,16 @@ function keptSection(ctx: RenderContext, item: CompactionItem): HTMLElement | st
   const paths = item.readFiles.length + item.modifiedFiles.length;
   if (kept.length === 0 && paths === 0) return '';
   const words = kept.map((k) =>
-    el('li', { class: `kept-${k.kind}` }, el('span', { class: 'kept-kind' }, keptKindName[k.kind]), el('span', { class: 'kept-text' }, k.text)),
+    el('li', { class: `kept-${k.kind}` }, el('span', { class: 'kept-kind' }, keptKindName[k.kind]()), el('span', { class: 'kept-text' }, k.text)),
   );
   const content = el(
     'div',
     { class: 'kept-body' },
-    words.length > 0 ? el('ul', { class: 'kept-words', 'aria-label': 'Your words kept verbatim' }, ...words) : '',
-    fileList('Read files', item.readFiles),
-    fileList('Modified files', item.modifiedFiles),
+    words.length > 0 ? el('ul', { class: 'kept-words', 'aria-label': t('Your words kept verbatim') }, ...words) : '',
+    fileList(t('Read files'), item.readFiles),
+    fileList(t('Modified files'), item.modifiedFiles),
   );
-  return details(ctx, `kept:${item.entryId}`, `Kept verbatim: ${keptCounts(kept, paths)}`, content, 'marker-kept');
+  return details(ctx, `kept:${item.entryId}`, t('Kept verbatim: {0}', keptCounts(kept, paths)), content, 'marker-kept');
 }
 
 /** Who wrote a marker's summary and what it cost (both saved in the entry). */
@@ -212,24 +220,24 @@ function summarizerParts(item: { model?: string; cost?: number }): string[] {
 function nativeContextNote(item: CompactionItem): HTMLElement | '' {
   const native = item.nativeContext;
   if (!native) return '';
-  const where = native.host ? `${native.model} at ${native.host}` : native.model;
-  return el('p', { class: 'native-context-note' }, `${where} is sent the provider's own compacted context (encrypted, not shown here) in place of this summary; any other model gets this summary.`);
+  const where = native.host ? t('{0} at {1}', native.model, native.host) : native.model;
+  return el('p', { class: 'native-context-note' }, t("{0} is sent the provider's own compacted context (encrypted, not shown here) in place of this summary; any other model gets this summary.", where));
 }
 
 function renderCompaction(ctx: RenderContext, item: CompactionItem): HTMLElement {
-  const parts = [item.reason ? reasonText[item.reason] : 'Compacted'];
-  parts.push(item.tokensAfter !== undefined ? `${formatTokens(item.tokensBefore)} → ${item.tokensAfterEstimated ? '~' : ''}${formatTokens(item.tokensAfter)} tokens` : `${formatTokens(item.tokensBefore)} tokens summarized`);
+  const parts = [item.reason ? reasonText[item.reason]() : t('Compacted')];
+  parts.push(item.tokensAfter !== undefined ? t('{0} → {1}{2} tokens', formatTokens(item.tokensBefore), item.tokensAfterEstimated ? '~' : '', formatTokens(item.tokensAfter)) : t('{0} tokens summarized', formatTokens(item.tokensBefore)));
   parts.push(...summarizerParts(item));
-  if (item.nativeContext) parts.push(`native context for ${item.nativeContext.model}`);
-  const marker = markerShell(ctx, 'compaction', item.entryId, parts.join(' · '), item.shortSummary ?? 'Show the summary that replaced older messages', () => [
+  if (item.nativeContext) parts.push(t('native context for {0}', item.nativeContext.model));
+  const marker = markerShell(ctx, 'compaction', item.entryId, parts.join(' · '), item.shortSummary ?? t('Show the summary that replaced older messages'), () => [
     item.label ? el('div', { class: 'entry-label' }, item.label) : '',
     nativeContextNote(item),
     markdownBody(item.summary),
     el(
       'div',
       { class: 'marker-actions' },
-      el('vscode-button', { appearance: 'secondary', 'data-action': 'showOriginal', 'data-id': item.entryId }, 'Show the original messages'),
-      el('vscode-button', { appearance: 'secondary', 'data-action': 'continueBefore', 'data-id': item.entryId }, 'Continue from before this compaction'),
+      el('vscode-button', { appearance: 'secondary', 'data-action': 'showOriginal', 'data-id': item.entryId }, t('Show the original messages')),
+      el('vscode-button', { appearance: 'secondary', 'data-action': 'continueBefore', 'data-id': item.entryId }, t('Continue from before this compaction')),
     ),
   ].filter((n): n is HTMLElement => n !== ''));
   const kept = keptSection(ctx, item);
@@ -239,15 +247,15 @@ function renderCompaction(ctx: RenderContext, item: CompactionItem): HTMLElement
 
 function renderBranchSummary(ctx: RenderContext, item: BranchSummaryItem): HTMLElement {
   const stage = item.stage;
-  const what = stage ? (stage.label ? `Stage “${stage.label}” summarized` : 'Stage summarized') : 'Summary of the branch you left';
+  const what = stage ? (stage.label ? t('Stage “{0}” summarized', stage.label) : t('Stage summarized')) : t('Summary of the branch you left');
   const line = [what, ...summarizerParts(item)].join(' · ');
-  const title = stage ? 'Show the summary of the finished stage (the original messages stay in the tree)' : 'Show the summary carried over from another branch';
+  const title = stage ? t('Show the summary of the finished stage (the original messages stay in the tree)') : t('Show the summary carried over from another branch');
   return markerShell(ctx, 'branch_summary', item.entryId, line, title, () => [
     markdownBody(item.summary),
-    fileList('Read files', item.readFiles),
-    fileList('Modified files', item.modifiedFiles),
+    fileList(t('Read files'), item.readFiles),
+    fileList(t('Modified files'), item.modifiedFiles),
     stage
-      ? el('div', { class: 'marker-actions' }, el('vscode-button', { appearance: 'secondary', 'data-action': 'showStageOriginals', 'data-id': stage.leafId }, 'Go back to the original messages'))
+      ? el('div', { class: 'marker-actions' }, el('vscode-button', { appearance: 'secondary', 'data-action': 'showStageOriginals', 'data-id': stage.leafId }, t('Go back to the original messages')))
       : '',
   ].filter((n): n is HTMLElement => n !== ''));
 }
@@ -267,14 +275,14 @@ export function renderItem(ctx: RenderContext, item: ConversationItem): HTMLElem
     case 'bash':
       return el(
         'article',
-        { class: 'msg msg-bash', 'data-entry': item.entryId, 'aria-label': 'Shell command' },
-        head('Shell', item, []),
-        el('pre', { class: 'bash' }, el('code', {}, `$ ${item.command}\n${item.output}${item.cancelled ? '\n(cancelled)' : item.exitCode ? `\n(exit ${item.exitCode})` : ''}`)),
+        { class: 'msg msg-bash', 'data-entry': item.entryId, 'aria-label': t('Shell command') },
+        head(t('Shell'), item, []),
+        el('pre', { class: 'bash' }, el('code', {}, `$ ${item.command}\n${item.output}${item.cancelled ? `\n${t('(cancelled)')}` : item.exitCode ? `\n${t('(exit {0})', item.exitCode)}` : ''}`)),
       );
     case 'notice':
       return el('div', { class: `notice-line level-${item.level}`, 'data-entry': item.entryId }, item.text);
     case 'toolResult':
       // Shown inside the assistant's tool card; a stray result (its call not on the path) shows alone.
-      return el('div', { class: 'notice-line', 'data-entry': item.entryId }, `${item.toolName} result: ${item.text.slice(0, 200)}`);
+      return el('div', { class: 'notice-line', 'data-entry': item.entryId }, t('{0} result: {1}', item.toolName, item.text.slice(0, 200)));
   }
 }

@@ -5,6 +5,7 @@
 import type { ChatState, ModelOption } from '../../src/protocol';
 import { el } from '../dom';
 import { icon } from '../icons';
+import { t } from '../l10n';
 
 type ValueElement = HTMLElement & { value: string };
 
@@ -24,21 +25,21 @@ export interface ModelPicker {
 }
 
 function optionText(model: ModelOption): string {
-  return model.keyMissing ? `${model.label} — no key` : model.label;
+  return model.keyMissing ? t('{0} — no key', model.label) : model.label;
 }
 
 function options(models: readonly ModelOption[]): HTMLElement[] {
-  const list = models.map((m) => el('vscode-option', { value: m.key, ...(m.keyMissing ? { title: `${m.label}: no API key for ${m.provider} is set` } : {}) }, optionText(m)));
-  return [...list, el('vscode-option', { value: SET_API_KEY_VALUE, class: 'model-option-action' }, 'Set API key…')];
+  const list = models.map((m) => el('vscode-option', { value: m.key, ...(m.keyMissing ? { title: t('{0}: no API key for {1} is set', m.label, m.provider) } : {}) }, optionText(m)));
+  return [...list, el('vscode-option', { value: SET_API_KEY_VALUE, class: 'model-option-action' }, t('Set API key…'))];
 }
 
 function tooltip(current: ModelOption | undefined): string {
-  if (!current) return 'Model';
-  return current.keyMissing ? `Model: ${current.label} (no API key for ${current.provider} is set)` : `Model: ${current.label}`;
+  if (!current) return t('Model');
+  return current.keyMissing ? t('Model: {0} (no API key for {1} is set)', current.label, current.provider) : t('Model: {0}', current.label);
 }
 
 export function createModelPicker(actions: ModelPickerActions): ModelPicker {
-  const element = el('vscode-dropdown', { id: 'model-picker', title: 'Model', 'aria-label': 'Model' }) as ValueElement;
+  const element = el('vscode-dropdown', { id: 'model-picker', title: t('Model'), 'aria-label': t('Model') }) as ValueElement;
   const keyButton = el('button', { type: 'button', class: 'icon-btn key-missing', id: 'model-key', hidden: true }, icon('key')) as HTMLButtonElement;
   let shownKeys = '';
   let currentKey: string | undefined;

@@ -2,16 +2,17 @@
 // data attributes for a failed reply's error and for the inline notices; actions.ts sends them to the host.
 import { el } from '../dom';
 import type { NoticeAction } from '../notices';
+import { t } from '../l10n';
 
 function label(action: NoticeAction): string {
-  if (action.kind === 'setApiKey') return 'Set API Key…';
-  if (action.kind === 'openSettings') return 'Open Settings';
-  return 'Continue';
+  if (action.kind === 'setApiKey') return t('Set API Key…');
+  if (action.kind === 'openSettings') return t('Open Settings');
+  return t('Continue');
 }
 
 function data(action: NoticeAction): Record<string, string> {
-  if (action.kind === 'setApiKey') return { 'data-provider': action.provider, title: `Store an API key for ${action.provider} (kept in VS Code's Secret Storage)` };
-  if (action.kind === 'openSettings') return { 'data-setting': action.setting, title: `Open the setting ${action.setting}` };
+  if (action.kind === 'setApiKey') return { 'data-provider': action.provider, title: t("Store an API key for {0} (kept in VS Code's Secret Storage)", action.provider) };
+  if (action.kind === 'openSettings') return { 'data-setting': action.setting, title: t('Open the setting {0}', action.setting) };
   return {};
 }
 

@@ -7,8 +7,10 @@ import { keyArgument, safeJson, toolTraitsText } from '../format';
 import { toolStatus } from '../store';
 import { approvalBody, visibleNodes } from './approval-card';
 import type { RenderContext } from './message';
+import { t } from '../l10n';
+import type { WebviewString } from '../../src/protocol/webview-strings';
 
-const statusText: Record<ToolStatus, string> = {
+const statusText: Record<ToolStatus, WebviewString> = {
   pending: 'pending',
   awaitingApproval: 'awaiting approval',
   running: 'running',
@@ -33,30 +35,30 @@ export function renderToolCard(ctx: RenderContext, call: ToolCallView, streaming
   const keyArg = keyArgument(call.arguments);
   const card = el(
     'div',
-    { class: `tool-card status-${status}`, 'data-tool': call.id, role: 'group', 'aria-label': `Tool ${call.name}: ${statusText[status]}` },
+    { class: `tool-card status-${status}`, 'data-tool': call.id, role: 'group', 'aria-label': t('Tool {0}: {1}', call.name, t(statusText[status])) },
     el(
       'div',
       { class: 'tool-head' },
       el('span', { class: 'tool-icon', 'aria-hidden': 'true' }, statusIcon[status]),
       el('span', { class: 'tool-name' }, call.name),
       keyArg ? el('code', { class: 'tool-key', title: keyArg, dir: 'ltr' }, keyArg) : '',
-      el('span', { class: 'tool-status' }, statusText[status]),
+      el('span', { class: 'tool-status' }, t(statusText[status])),
     ),
   );
   const traits = toolTraitsText(call);
   if (traits) card.append(el('div', { class: 'tool-traits' }, traits));
   const argsKey = `tool:${call.id}:args`;
   const argsText = streamingArgs ?? safeJson(call.arguments);
-  card.append(el('details', { class: 'tool-section', 'data-key': argsKey, open: ctx.open.has(argsKey) }, el('summary', {}, 'Arguments'), el('pre', {}, el('code', {}, ...visibleNodes(argsText)))));
+  card.append(el('details', { class: 'tool-section', 'data-key': argsKey, open: ctx.open.has(argsKey) }, el('summary', {}, t('Arguments')), el('pre', {}, el('code', {}, ...visibleNodes(argsText)))));
   const output = result?.text ?? live?.partialText;
   if (output !== undefined && output.length > 0) {
     const key = `tool:${call.id}:result`;
-    const shown = output.length > RESULT_PREVIEW ? `${output.slice(0, RESULT_PREVIEW)}\n… (${output.length - RESULT_PREVIEW} more characters)` : output;
+    const shown = output.length > RESULT_PREVIEW ? `${output.slice(0, RESULT_PREVIEW)}\n${t('… ({0} more characters)', output.length - RESULT_PREVIEW)}` : output;
     const open = ctx.open.has(key) || (status === 'running' && call.effect === 'runs');
-    card.append(el('details', { class: 'tool-section', 'data-key': key, open }, el('summary', {}, status === 'running' ? 'Output so far' : 'Result'), el('pre', {}, el('code', {}, shown))));
+    card.append(el('details', { class: 'tool-section', 'data-key': key, open }, el('summary', {}, status === 'running' ? t('Output so far') : t('Result')), el('pre', {}, el('code', {}, shown))));
   }
   if (live?.reason && status === 'denied') card.append(el('div', { class: 'inline-note' }, live.reason));
-  if (result?.imageNotSentTo) card.append(el('div', { class: 'inline-note image-not-sent' }, `${result.imageNotSentTo} does not read images: it was sent a placeholder instead of this image.`));
+  if (result?.imageNotSentTo) card.append(el('div', { class: 'inline-note image-not-sent' }, t('{0} does not read images: it was sent a placeholder instead of this image.', result.imageNotSentTo)));
   if (status === 'awaitingApproval') {
     const canDiff = live?.canDiff ?? false;
     // A warning (protected file, hard link) makes Deny the prominent button and drops "Always": the
@@ -67,19 +69,19 @@ export function renderToolCard(ctx: RenderContext, call: ToolCallView, streaming
       approvalBody(call, live),
       el(
         'div',
-        { class: 'approval', role: 'group', 'aria-label': 'Approve this tool call?' },
-        el('span', { class: 'approval-question' }, `Allow ${call.name}?`),
-        canDiff ? el('vscode-button', { appearance: 'secondary', 'data-action': 'openDiff', 'data-id': call.id }, 'Open in diff editor') : '',
-        el('vscode-button', { appearance: warned ? 'secondary' : 'primary', 'data-action': 'approve', 'data-id': call.id, class: 'approve-btn' }, warned ? 'Approve anyway' : 'Approve'),
-        warned ? '' : el('vscode-button', { appearance: 'secondary', 'data-action': 'approveAlways', 'data-id': call.id, title: `Approve every ${call.name} call in this session` }, 'Always'),
-        el('vscode-button', { appearance: warned ? 'primary' : 'secondary', 'data-action': 'deny', 'data-id': call.id, title: 'Deny (with the note below, if any, sent to the model)' }, 'Deny'),
+        { class: 'approval', role: 'group', 'aria-label': t('Approve this tool call?') },
+        el('span', { class: 'approval-question' }, t('Allow {0}?', call.name)),
+        canDiff ? el('vscode-button', { appearance: 'secondary', 'data-action': 'openDiff', 'data-id': call.id }, t('Open in diff editor')) : '',
+        el('vscode-button', { appearance: warned ? 'secondary' : 'primary', 'data-action': 'approve', 'data-id': call.id, class: 'approve-btn' }, warned ? t('Approve anyway') : t('Approve')),
+        warned ? '' : el('vscode-button', { appearance: 'secondary', 'data-action': 'approveAlways', 'data-id': call.id, title: t('Approve every {0} call in this session', call.name) }, t('Always')),
+        el('vscode-button', { appearance: warned ? 'primary' : 'secondary', 'data-action': 'deny', 'data-id': call.id, title: t('Deny (with the note below, if any, sent to the model)') }, t('Deny')),
         // Deny with feedback: the note goes back to the model as the reason, so it can try differently.
         el('input', {
           type: 'text',
           class: 'deny-note',
           'data-deny-note': call.id,
-          placeholder: 'Deny with a note…',
-          'aria-label': `Note for the model when denying ${call.name} (Enter denies)`,
+          placeholder: t('Deny with a note…'),
+          'aria-label': t('Note for the model when denying {0} (Enter denies)', call.name),
           maxlength: '20000',
           value: ctx.notes?.get(call.id) ?? '',
         }),

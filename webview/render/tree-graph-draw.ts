@@ -8,6 +8,7 @@ import type { GraphLayout, Turn } from '../graph/graph-layout';
 import { turnText } from '../graph/graph-text';
 import { icon as svgIcon } from '../icons';
 import { filesBadge, kindIcon, kindName } from './tree-kinds';
+import { t } from '../l10n';
 
 /** Lane colours cycle through this many classes (lane-c0 … lane-c5 in tree-graph.css). */
 const LANE_COLOURS = 6;
@@ -122,7 +123,7 @@ function turnLabels(turn: Turn, input: DrawInput, left: number, shown: number): 
   const { geometry: g, focus } = input;
   const focused = focus.row === turn.row && focus.entry < 0;
   const branches = turn.children.length;
-  const kind = kindName[text.first.kind];
+  const kind = kindName(text.first.kind);
   const classes = ['graph-node', `kind-${text.first.kind}`];
   if (text.first.onActivePath) classes.push('active');
   if (text.hasLeaf) classes.push('leaf');
@@ -139,13 +140,13 @@ function turnLabels(turn: Turn, input: DrawInput, left: number, shown: number): 
       'data-entry': '-1',
     },
     turn.entries.length > 1
-      ? el('button', { class: 'graph-expand', type: 'button', tabindex: '-1', 'aria-hidden': 'true', title: shown > 0 ? 'Hide the entries' : `Show the ${turn.entries.length} entries` }, shown > 0 ? '▾' : '▸')
+      ? el('button', { class: 'graph-expand', type: 'button', tabindex: '-1', 'aria-hidden': 'true', title: shown > 0 ? t('Hide the entries') : t('Show the {0} entries', turn.entries.length) }, shown > 0 ? '▾' : '▸')
       : el('span', { class: 'graph-expand-space' }),
-    text.label ? el('span', { class: 'graph-chip' }, srOnly(`${kind}, labelled `), text.label, srOnly(': ')) : '',
-    el('span', { class: 'graph-title' }, text.label ? '' : srOnly(`${kind}: `), text.title),
-    text.reply ? el('span', { class: 'graph-reply' }, srOnly('. Reply: '), text.reply) : '',
+    text.label ? el('span', { class: 'graph-chip' }, srOnly(t('{0}, labelled ', kind)), text.label, srOnly(': ')) : '',
+    el('span', { class: 'graph-title' }, text.label ? '' : srOnly(t('{0}: ', kind)), text.title),
+    text.reply ? el('span', { class: 'graph-reply' }, srOnly(t('. Reply: ')), text.reply) : '',
     shown === 0 ? turnFilesBadge(turn) : '',
-    branches > 1 ? el('span', { class: 'graph-branches', title: `${branches} branches` }, svgIcon('branch'), srOnly(', '), String(branches), srOnly(' branches')) : '',
+    branches > 1 ? el('span', { class: 'graph-branches', title: t('{0} branches', branches) }, svgIcon('branch'), srOnly(', '), String(branches), srOnly(t(' branches'))) : '',
     text.hasLeaf ? hereMark() : '',
   );
   placeRow(label, g.top(turn.row), left, g.rowHeight);
@@ -158,7 +159,7 @@ function turnLabels(turn: Turn, input: DrawInput, left: number, shown: number): 
 function turnFilesBadge(turn: Turn): HTMLElement | '' {
   const { fileChanges: n, fileSteps: steps } = turn;
   if (steps === 0) return '';
-  const [text, title] = steps === 1 ? [n === 1 ? '1 file' : `${n} files`, n === 1 ? '1 file changed' : `${n} files changed`] : [`${n} file changes`, `${n} file changes in ${steps} steps`];
+  const [text, title] = steps === 1 ? (n === 1 ? [t('1 file'), t('1 file changed')] : [t('{0} files', n), t('{0} files changed', n)]) : [t('{0} file changes', n), t('{0} file changes in {1} steps', n, steps)];
   return el('span', { class: 'graph-files', title }, text);
 }
 
@@ -166,7 +167,7 @@ function entryLabel(turn: Turn, index: number, input: DrawInput, left: number): 
   const { geometry: g } = input;
   const node = input.nodeOf(turn.entries[index]!);
   const focused = input.focus.row === turn.row && input.focus.entry === index;
-  const kind = node ? kindName[node.kind] : 'Entry';
+  const kind = node ? kindName(node.kind) : t('Entry');
   const row = el(
     'div',
     {
@@ -179,7 +180,7 @@ function entryLabel(turn: Turn, index: number, input: DrawInput, left: number): 
       'data-entry': String(index),
     },
     el('span', { class: `graph-entry-icon icon-${node?.kind ?? 'other'}`, 'aria-hidden': 'true' }, node ? kindIcon(node.kind) : '·'),
-    srOnly(`${kind}: `),
+    srOnly(t('{0}: ', kind)),
     node?.label ? el('span', { class: 'graph-chip' }, node.label) : '',
     el('span', { class: 'graph-entry-text' }, node?.preview || kind),
     filesBadge(node, 'graph-files'),
@@ -196,7 +197,7 @@ function srOnly(text: string): HTMLElement {
 }
 
 function hereMark(): HTMLElement {
-  return el('span', { class: 'graph-here' }, 'here', srOnly(' (current position)'));
+  return el('span', { class: 'graph-here' }, t('here'), srOnly(t(' (current position)')));
 }
 
 function placeRow(row: HTMLElement, top: number, left: number, height: number): void {

@@ -6,6 +6,7 @@ import { el } from '../dom';
 import type { Turn } from '../graph/graph-layout';
 import { PREVIEW_ENTRIES } from '../graph/graph-text';
 import { kindIcon, kindName } from './tree-kinds';
+import { t } from '../l10n';
 
 export interface GraphHover {
   root: HTMLElement;
@@ -39,18 +40,18 @@ function tipContent(turn: Turn, nodeOf: (id: string) => TreeNode | undefined): H
       'div',
       { class: `graph-tip-line kind-${node.kind}` },
       el('span', { class: 'graph-tip-kind', 'aria-hidden': 'true' }, kindIcon(node.kind)),
-      el('span', { class: 'graph-tip-name' }, kindName[node.kind]),
+      el('span', { class: 'graph-tip-name' }, kindName(node.kind)),
       node.label ? el('span', { class: 'graph-chip' }, node.label) : '',
       el('span', { class: 'graph-tip-text' }, node.preview || '—'),
     );
   });
   const more = turn.entries.length - PREVIEW_ENTRIES;
-  const facts = [`${turn.entries.length} ${turn.entries.length === 1 ? 'entry' : 'entries'}`];
-  if (turn.children.length > 1) facts.push(`${turn.children.length} branches from here`);
+  const facts = [turn.entries.length === 1 ? t('1 entry') : t('{0} entries', turn.entries.length)];
+  if (turn.children.length > 1) facts.push(t('{0} branches from here', turn.children.length));
   return [
     ...lines,
-    more > 0 ? el('div', { class: 'graph-tip-more' }, `+ ${more} more`) : el('span'),
-    el('div', { class: 'graph-tip-foot' }, `${facts.join(' · ')} · Enter or click: switch here · Space: entries`),
+    more > 0 ? el('div', { class: 'graph-tip-more' }, t('+ {0} more', more)) : el('span'),
+    el('div', { class: 'graph-tip-foot' }, t('{0} · Enter or click: switch here · Space: entries', facts.join(' · '))),
   ];
 }
 

@@ -14,6 +14,7 @@ import { createGraphHover } from './tree-graph-hover';
 import { drawWindow } from './tree-graph-draw';
 import { moveFrom, type GraphFocus } from './tree-graph-keys';
 import { createMinimap } from './tree-minimap';
+import { t } from '../l10n';
 
 /** Entry rows an expanded turn shows at most. */
 const MAX_ENTRY_ROWS = 200;
@@ -46,7 +47,7 @@ export function createTreeGraph(actions: GraphActions): TreeGraph {
   svg.classList.add('graph-svg');
   svg.setAttribute('aria-hidden', 'true');
   const labels = el('div', { class: 'graph-labels' });
-  const scroller = el('div', { class: 'graph-scroll', role: 'tree', 'aria-label': 'Conversation graph', tabindex: '-1' }, spacer, svg, labels);
+  const scroller = el('div', { class: 'graph-scroll', role: 'tree', 'aria-label': t('Conversation graph'), tabindex: '-1' }, spacer, svg, labels);
   const minimap = createMinimap({ scrollTo: (fraction) => (scroller.scrollTop = Math.max(0, fraction * scroller.scrollHeight - scroller.clientHeight / 2)) });
   const hover = createGraphHover();
   const root = el('div', { class: 'graph-view' }, el('div', { class: 'graph-body' }, scroller, minimap.root), hover.root);
@@ -59,10 +60,10 @@ export function createTreeGraph(actions: GraphActions): TreeGraph {
   const toolbar = el(
     'div',
     { class: 'graph-toolbar' },
-    button('Zoom out', 'Zoom out (-)', () => zoomBy(-0.2), '−'),
+    button(t('Zoom out'), t('Zoom out (-)'), () => zoomBy(-0.2), '−'),
     zoomLabel,
-    button('Zoom in', 'Zoom in (+)', () => zoomBy(0.2), '+'),
-    button('Go to the current position', 'Go to the current position', () => goToLeaf(), '◎'),
+    button(t('Zoom in'), t('Zoom in (+)'), () => zoomBy(0.2), '+'),
+    button(t('Go to the current position'), t('Go to the current position'), () => goToLeaf(), '◎'),
   );
 
   let model: TreeModel = treeModelOf(null, []);

@@ -3,6 +3,8 @@
 import type { TreeNode, TreeNodeKind } from '../../src/protocol';
 import { el } from '../dom';
 import { icon as svgIcon, type IconName } from '../icons';
+import type { WebviewString } from '../../src/protocol/webview-strings';
+import { t } from '../l10n';
 
 // The two kinds the product is about get drawn icons: a glyph such as ⑂ is missing from many UI fonts
 // and shows as an empty box.
@@ -25,7 +27,7 @@ export function kindIcon(kind: TreeNodeKind): Node | string {
   return drawn ? svgIcon(drawn) : (icon[kind] ?? '·');
 }
 
-export const kindName: Record<TreeNodeKind, string> = {
+const kindNames: Record<TreeNodeKind, WebviewString> = {
   user: 'You',
   assistant: 'Arbor',
   toolResult: 'Tool result',
@@ -41,10 +43,20 @@ export const kindName: Record<TreeNodeKind, string> = {
   other: 'Entry',
 };
 
+/** What the tree calls an entry of this kind, localized. */
+export function kindName(kind: TreeNodeKind): string {
+  return t(kindNames[kind]);
+}
+
 
 /** "3 files" on the reply whose turn changed them (its file manifest has no row: src/app/display-tree.ts). */
 export function filesBadge(node: TreeNode | undefined, className: string): HTMLElement | '' {
   const files = node?.files;
   if (!files) return '';
-  return el('span', { class: className, title: files.text }, files.count === 1 ? '1 file' : `${files.count} files`);
+  return el('span', { class: className, title: files.text }, files.count === 1 ? t('1 file') : t('{0} files', files.count));
+}
+
+/** "12 entries · 3 branch points": the tree's size, as the panel and the tree tab head show it. */
+export function entryCount(entries: number, branchPoints: number): string {
+  return branchPoints === 1 ? t('{0} entries · 1 branch point', entries) : t('{0} entries · {1} branch points', entries, branchPoints);
 }

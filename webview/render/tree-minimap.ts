@@ -6,6 +6,7 @@
 import type { TreeNode } from '../../src/protocol';
 import { el } from '../dom';
 import type { GraphLayout } from '../graph/graph-layout';
+import { t } from '../l10n';
 
 const DRAW_DELAY_MS = 150;
 /** pixels per row and per lane at most (a short session is not stretched over the whole height) */
@@ -23,7 +24,7 @@ export interface Minimap {
 export function createMinimap(actions: { scrollTo(fraction: number): void }): Minimap {
   const canvas = el('canvas', { class: 'graph-minimap-canvas', 'aria-hidden': 'true' });
   const frame = el('div', { class: 'graph-minimap-frame' });
-  const root = el('div', { class: 'graph-minimap', title: 'Minimap: click or drag to scroll' }, canvas, frame);
+  const root = el('div', { class: 'graph-minimap', title: t('Minimap: click or drag to scroll') }, canvas, frame);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let latest: { layout: GraphLayout; nodeOf: (id: string) => TreeNode | undefined } | undefined;
   /** the height the rows take on the minimap */

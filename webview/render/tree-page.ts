@@ -10,6 +10,8 @@ import { modelOfNodes } from '../tree-patch';
 import type { App } from './app';
 import { createSwitchFlow } from './switch-flow';
 import { createTreeGraph } from './tree-graph';
+import { entryCount } from './tree-kinds';
+import { t } from '../l10n';
 
 /**
  * `api` keeps the session file in the webview's state: after a window reload the tab comes back on that
@@ -18,10 +20,10 @@ import { createTreeGraph } from './tree-graph';
 export function mountTreePage(container: HTMLElement, store: Store, post: (message: WebviewToHostMessage) => void, api: Pick<StateApi, 'setState'>): App {
   const flow = createSwitchFlow(store, post);
   const graph = createTreeGraph(flow.treeActions);
-  const title = el('h1', { class: 'tree-page-title' }, 'Conversation tree');
+  const title = el('h1', { class: 'tree-page-title' }, t('Conversation tree'));
   const count = el('span', { class: 'tree-count' });
   const status = el('div', { class: 'tree-page-status', role: 'status' });
-  const hint = el('span', { class: 'tree-page-hint' }, 'Click or Enter: switch · Space: entries · ←→ branches · right-click: with summary');
+  const hint = el('span', { class: 'tree-page-hint' }, t('Click or Enter: switch · Space: entries · ←→ branches · right-click: with summary'));
   const head = el('div', { class: 'tree-page-head' }, title, count, hint, graph.toolbar);
   let savedFile: string | undefined;
   container.classList.add('tree-page');
@@ -30,7 +32,7 @@ export function mountTreePage(container: HTMLElement, store: Store, post: (messa
   store.subscribe((parts) => {
     if (parts.has('state')) {
       container.dataset.status = 'ready';
-      title.textContent = store.state?.sessionName ? `Conversation tree — ${store.state.sessionName}` : 'Conversation tree';
+      title.textContent = store.state?.sessionName ? t('Conversation tree — {0}', store.state.sessionName) : t('Conversation tree');
       if (store.state?.sessionFile && store.state.sessionFile !== savedFile) {
         savedFile = store.state.sessionFile;
         api.setState({ sessionFile: savedFile });
@@ -39,14 +41,14 @@ export function mountTreePage(container: HTMLElement, store: Store, post: (messa
     if (parts.has('tree')) {
       graph.update(store.tree);
       const branches = modelOfNodes(store.tree)?.branchPoints ?? 0;
-      count.textContent = `${store.tree.length} entries · ${branches} branch point${branches === 1 ? '' : 's'}`;
+      count.textContent = entryCount(store.tree.length, branches);
       container.dataset.leaf = store.treeLeafId ?? '';
     }
     if (parts.has('navigation')) {
       const nav = store.navigation;
       flow.dialog.progress(nav);
       container.dataset.navigation = nav?.state ?? '';
-      if (nav && (nav.state === 'failed' || nav.state === 'cancelled') && !flow.dialog.isOpen) status.textContent = nav.message ?? `Switch ${nav.state}.`;
+      if (nav && (nav.state === 'failed' || nav.state === 'cancelled') && !flow.dialog.isOpen) status.textContent = nav.message ?? (nav.state === 'failed' ? t('Switch failed.') : t('Switch cancelled.'));
     }
     if (parts.has('notices')) status.textContent = store.notices.at(-1)?.text ?? '';
   });

@@ -7,12 +7,13 @@
 // leaf's row is in view, the panel keeps it in view as the leaf moves (a turn appended, a switch made).
 import type { TreeNode } from '../../src/protocol';
 import { el } from '../dom';
-import { filesBadge, kindIcon, kindName } from './tree-kinds';
+import { entryCount, filesBadge, kindIcon, kindName } from './tree-kinds';
 import { createTreeGraph } from './tree-graph';
 import { icon as svgIcon } from '../icons';
 import type { TreeRow } from '../tree-layout';
 import { modelOfNodes, rowsOf, treeModelOf, type TreeModel } from '../tree-patch';
 import type { TreeRows } from '../tree-rows';
+import { t } from '../l10n';
 
 const ROW = 22;
 
@@ -36,23 +37,23 @@ export interface TreePanel {
 export function createTreePanel(actions: TreeActions, mode: TreeMode = 'graph', modeChanged?: (mode: TreeMode) => void): TreePanel {
   const spacer = el('div', { class: 'tree-spacer' });
   const rowsEl = el('div', { class: 'tree-rows' });
-  const viewport = el('div', { class: 'tree-viewport', role: 'tree', 'aria-label': 'Conversation tree', tabindex: '-1' }, spacer, rowsEl);
+  const viewport = el('div', { class: 'tree-viewport', role: 'tree', 'aria-label': t('Conversation tree'), tabindex: '-1' }, spacer, rowsEl);
   const count = el('span', { class: 'tree-count' });
   const graph = createTreeGraph(actions);
-  const modeButton = (which: TreeMode, label: string) => {
-    const button = el('button', { class: `graph-tool tree-mode-${which}`, type: 'button', title: `Show the tree as a ${which}`, 'aria-label': label }, label);
+  const modeButton = (which: TreeMode, label: string, title: string) => {
+    const button = el('button', { class: `graph-tool tree-mode-${which}`, type: 'button', title, 'aria-label': label }, label);
     button.addEventListener('click', () => setMode(which));
     return button;
   };
-  const modes = { list: modeButton('list', 'List'), graph: modeButton('graph', 'Graph') };
+  const modes = { list: modeButton('list', t('List'), t('Show the tree as a list')), graph: modeButton('graph', t('Graph'), t('Show the tree as a graph')) };
   const head = el(
     'div',
-    { class: 'tree-head', title: 'Click to switch · right-click: switch with summary' },
-    el('span', { class: 'tree-title' }, 'Tree'),
+    { class: 'tree-head', title: t('Click to switch · right-click: switch with summary') },
+    el('span', { class: 'tree-title' }, t('Tree')),
     count,
-    el('span', { class: 'tree-head-tools' }, graph.toolbar, el('span', { class: 'tree-modes', role: 'group', 'aria-label': 'Show as' }, modes.list, modes.graph)),
+    el('span', { class: 'tree-head-tools' }, graph.toolbar, el('span', { class: 'tree-modes', role: 'group', 'aria-label': t('Show as') }, modes.list, modes.graph)),
   );
-  const root = el('section', { class: 'tree-panel', id: 'tree-panel', hidden: true, 'aria-label': 'Conversation tree' }, head, viewport, graph.root);
+  const root = el('section', { class: 'tree-panel', id: 'tree-panel', hidden: true, 'aria-label': t('Conversation tree') }, head, viewport, graph.root);
   let tree: TreeModel = treeModelOf(null, []);
   let rows: TreeRows = rowsOf(tree);
   let focusIndex = 0;
@@ -68,7 +69,7 @@ export function createTreePanel(actions: TreeActions, mode: TreeMode = 'graph', 
     if (n.onActivePath) classes.push('active');
     if (n.isLeaf) classes.push('leaf');
     if (row.branchPoint) classes.push('branch-point');
-    const title = `${kindName[n.kind]}${n.pinned ? ' (pinned)' : ''}${n.label ? ` [${n.label}]` : ''}: ${n.preview}`;
+    const title = `${kindName(n.kind)}${n.pinned ? t(' (pinned)') : ''}${n.label ? ` [${n.label}]` : ''}: ${n.preview}`;
     const node = el(
       'div',
       {
@@ -77,7 +78,7 @@ export function createTreePanel(actions: TreeActions, mode: TreeMode = 'graph', 
         'aria-level': String(row.depth + 1),
         'aria-selected': String(n.isLeaf),
         'aria-current': n.isLeaf ? 'location' : undefined,
-        'aria-label': `${title}${n.isLeaf ? ' (current position)' : ''}`,
+        'aria-label': n.isLeaf ? t('{0} (current position)', title) : title,
         title,
         tabindex: index === focusIndex ? '0' : '-1',
         'data-id': n.id,
@@ -87,9 +88,9 @@ export function createTreePanel(actions: TreeActions, mode: TreeMode = 'graph', 
       el('span', { class: `tree-icon icon-${n.kind}`, 'aria-hidden': 'true' }, kindIcon(n.kind)),
       n.pinned ? el('span', { class: 'tree-pin', 'aria-hidden': 'true' }, svgIcon('pin')) : '',
       n.label ? el('span', { class: 'tree-label' }, n.label) : '',
-      el('span', { class: 'tree-preview' }, n.preview || kindName[n.kind]),
+      el('span', { class: 'tree-preview' }, n.preview || kindName(n.kind)),
       filesBadge(n, 'tree-files'),
-      row.branchPoint ? el('span', { class: 'tree-branches', title: `${n.childCount} branches` }, svgIcon('branch'), String(n.childCount)) : '',
+      row.branchPoint ? el('span', { class: 'tree-branches', title: t('{0} branches', n.childCount) }, svgIcon('branch'), String(n.childCount)) : '',
       n.isLeaf ? el('span', { class: 'tree-leaf-mark' }, '◀ here') : '',
     );
     node.style.top = `${index * ROW}px`;
@@ -193,7 +194,7 @@ export function createTreePanel(actions: TreeActions, mode: TreeMode = 'graph', 
 
   function setCount(nodes: readonly TreeNode[]): void {
     const branches = modelOfNodes(nodes)?.branchPoints ?? nodes.filter((node) => node.childCount > 1).length;
-    count.textContent = `${nodes.length} entries · ${branches} branch point${branches === 1 ? '' : 's'}`;
+    count.textContent = entryCount(nodes.length, branches);
     count.title = count.textContent;
   }
 

@@ -5,6 +5,7 @@ import { el } from '../dom';
 import { setMarkdown } from '../markdown';
 import { splitFileBlocks } from '../mention-blocks';
 import { userImagesView } from './image-view';
+import { t } from '../l10n';
 
 export function userBody(item: UserItem): HTMLElement[] {
   const { text, files } = splitFileBlocks(item.text);
@@ -12,7 +13,7 @@ export function userBody(item: UserItem): HTMLElement[] {
   // a message of images alone (a pasted screenshot sent without words) has no empty text paragraph
   const body = text.trim() === '' && images.length > 0 ? [] : [markdownBody(text)];
   if (files.length === 0) return [...body, ...images];
-  const chips = el('ul', { class: 'mention-chips', 'aria-label': 'Files sent with this message' }, ...files.map((f) => el('li', { class: 'mention-chip', title: f }, `@${f}`)));
+  const chips = el('ul', { class: 'mention-chips', 'aria-label': t('Files sent with this message') }, ...files.map((f) => el('li', { class: 'mention-chip', title: f }, `@${f}`)));
   return [...body, chips, ...images];
 }
 

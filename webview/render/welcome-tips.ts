@@ -2,6 +2,7 @@
 // send), so a new user sees what Arbor does with files, branches and compaction.
 import { el } from '../dom';
 import { WELCOME_TIPS } from './welcome-tip-list';
+import { t } from '../l10n';
 
 export { WELCOME_TIPS };
 
@@ -9,8 +10,8 @@ export { WELCOME_TIPS };
 export function welcomeTips(fill: (prompt: string) => void): HTMLElement {
   const list = el(
     'ul',
-    { class: 'welcome-tips', 'aria-label': 'Things to try' },
-    ...WELCOME_TIPS.map((tip) => el('li', {}, el('button', { type: 'button', class: 'welcome-tip', 'data-prompt': tip.prompt, title: tip.prompt }, tip.label))),
+    { class: 'welcome-tips', 'aria-label': t('Things to try') },
+    ...WELCOME_TIPS.map((tip) => el('li', {}, el('button', { type: 'button', class: 'welcome-tip', 'data-prompt': t(tip.prompt), title: t(tip.prompt) }, t(tip.label)))),
   );
   list.addEventListener('click', (event) => {
     const button = (event.target as HTMLElement).closest<HTMLElement>('[data-prompt]');

@@ -111,7 +111,7 @@ export function reportFiles(files: FilesRestoreResult | undefined): void {
 
 /** Shows the status bar spinner while a summary is generated. */
 export async function trackSummarizing<T>(deps: SurfaceDeps, work: Thenable<T>): Promise<T> {
-  const done = deps.status?.beginActivity('summarizing');
+  const done = deps.status.beginActivity('summarizing');
   try {
     return await work;
   } finally {
@@ -120,7 +120,7 @@ export async function trackSummarizing<T>(deps: SurfaceDeps, work: Thenable<T>):
 }
 
 export async function revealInTree(deps: SurfaceDeps, entryId: string): Promise<void> {
-  if (!deps.treeView?.visible) return;
+  if (!deps.treeView.visible) return;
   // a leaf on a file manifest shows on the reply above it (src/app/display-tree.ts)
   const row = (deps.app.store && shownId(deps.app.store, entryId)) ?? entryId;
   try {

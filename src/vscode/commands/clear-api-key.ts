@@ -8,7 +8,6 @@ export const id = 'arbor.clearApiKey';
 export function register(deps: SurfaceDeps): vscode.Disposable {
   return vscode.commands.registerCommand(id, async (args?: { provider?: string }) => {
     const keys = deps.keys;
-    if (!keys) return false;
     let provider = typeof args?.provider === 'string' ? args.provider : undefined;
     if (provider !== undefined && !KEY_PROVIDERS.some((p) => p.id === provider)) {
       void vscode.window.showErrorMessage(vscode.l10n.t('Unknown provider "{0}".', provider));

@@ -39,7 +39,7 @@ export function refuseByPreview(preview: CompactionPreview): boolean {
  * leaf) in the Session Tree. Errors, including a cancel, propagate: see `notDone`.
  */
 export async function compactWithProgress(deps: SurfaceDeps, title: string, compact: () => Promise<unknown>): Promise<void> {
-  const done = deps.status?.beginActivity('compacting');
+  const done = deps.status.beginActivity('compacting');
   try {
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (_progress, token) => {
       const subscription = token.onCancellationRequested(() => deps.app.cancelCompaction());

@@ -12,7 +12,7 @@ export async function run(deps: SurfaceDeps, arg?: unknown): Promise<'inserted' 
   if (!store) return 'invalid';
   const entry = requireEntry(deps, store, entryIdFrom(arg));
   if (!entry) return 'invalid';
-  const model = deps.tree?.treeModel?.source === store ? deps.tree.treeModel : new TreeModel(store);
+  const model = deps.tree.treeModel?.source === store ? deps.tree.treeModel : new TreeModel(store);
   const source = model.newestTipBelow(entry.id);
   if (model.isOnActivePath(source)) {
     void vscode.window.showInformationMessage(vscode.l10n.t('This entry is on the current branch: pick an entry of another branch to carry its summary here.'));

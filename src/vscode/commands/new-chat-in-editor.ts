@@ -6,7 +6,6 @@ import { errorText, type SurfaceDeps } from './surface-deps';
 export const id = 'arbor.newChatInEditor';
 
 export async function run(deps: SurfaceDeps): Promise<boolean> {
-  if (!deps.chatPanels) return false;
   try {
     await deps.chatPanels.openChat();
     return true;

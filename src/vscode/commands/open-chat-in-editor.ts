@@ -12,7 +12,6 @@ export const id = 'arbor.openChatInEditor';
 export async function run(deps: SurfaceDeps, arg?: unknown): Promise<boolean> {
   const file = sessionFileFrom(arg);
   if (!file) return showInEditorOutcome(deps, 'focused');
-  if (!deps.chatPanels) return false;
   try {
     await deps.chatPanels.openChat(file);
     return true;
@@ -24,7 +23,6 @@ export async function run(deps: SurfaceDeps, arg?: unknown): Promise<boolean> {
 
 /** Shows a chat's session in an editor tab and tells the user when it cannot move now; true when shown. */
 export async function showInEditorOutcome(deps: SurfaceDeps, source: ShowInEditorSource): Promise<boolean> {
-  if (!deps.chatPanels) return false;
   try {
     const result = await deps.chatPanels.showInEditor(source);
     if (result.kind === 'busy') void vscode.window.showInformationMessage(vscode.l10n.t('Arbor is still working in this chat. Open it in the editor when it is done, or stop it first.'));

@@ -8,6 +8,6 @@ export const id = 'arbor.openConversationTree';
 /** Shows the focused chat's session (the host's `conversationTree`). */
 export function register(deps: SurfaceDeps): vscode.Disposable {
   return vscode.commands.registerCommand(id, () => {
-    deps.conversationTree?.show();
+    deps.conversationTree.show();
   });
 }

@@ -26,7 +26,7 @@ export async function run(deps: SurfaceDeps, arg?: unknown): Promise<boolean> {
   try {
     await deps.app.openSession(file);
     deps.log.info(`opened session ${file}`);
-    deps.sessions?.refresh();
+    deps.sessions.refresh();
     return true;
   } catch (error) {
     deps.log.warn(`could not open session ${file}: ${errorText(error)}`);

@@ -190,7 +190,7 @@ async function focusChat(deps: SurfaceDeps): Promise<void> {
 async function revealInTree(deps: SurfaceDeps, entryId: string): Promise<void> {
   try {
     await vscode.commands.executeCommand(`${SESSION_TREE_VIEW_ID}.focus`);
-    await deps.treeView?.reveal(entryId, { select: true, focus: true, expand: true });
+    await deps.treeView.reveal(entryId, { select: true, focus: true, expand: true });
   } catch (error) {
     deps.log.debug(`could not reveal ${entryId} in the Session Tree: ${errorText(error)}`);
   }

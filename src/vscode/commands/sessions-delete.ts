@@ -38,7 +38,7 @@ export async function run(deps: SurfaceDeps, arg?: unknown): Promise<boolean> {
     await deleteSession(file);
     deps.log.info(`deleted session ${file}`);
     await collectAfterDelete(deps.app.checkpoints, (await deps.app.listSessions()).map((s) => s.file), deps.log);
-    deps.sessions?.refresh();
+    deps.sessions.refresh();
     return true;
   } catch (error) {
     void vscode.window.showErrorMessage(vscode.l10n.t('Could not delete the session: {0}', errorText(error)));

@@ -5,7 +5,7 @@ import type { SurfaceDeps } from './surface-deps';
 export const id = 'arbor.sessions.refresh';
 
 export function run(deps: SurfaceDeps): void {
-  deps.sessions?.refresh();
+  deps.sessions.refresh();
 }
 
 export function register(deps: SurfaceDeps): vscode.Disposable {

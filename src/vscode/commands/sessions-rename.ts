@@ -23,7 +23,7 @@ export async function run(deps: SurfaceDeps, arg?: unknown, nameArg?: string): P
   try {
     // a session a chat has open is renamed through that chat, so its views stay in step
     await deps.app.renameSession(file, name.trim());
-    deps.sessions?.refresh();
+    deps.sessions.refresh();
     return true;
   } catch (error) {
     void vscode.window.showErrorMessage(vscode.l10n.t('Could not rename the session: {0}', errorText(error)));

@@ -13,21 +13,34 @@ import type { SurfacesApp } from '../surfaces-types';
 import type { SessionTreeProvider } from '../tree/session-tree-provider';
 import type { SessionsProvider } from '../sessions/sessions-provider';
 
-export interface SurfaceDeps {
+/**
+ * What the commands use of the views: the Session Tree's model (a cache some commands reuse), its view (to
+ * reveal a row), the Sessions list (to refresh) and the status bar (to show an activity). Always given:
+ * surfaces.ts passes the real views; the extension-host tests, which run commands without them, pass
+ * inert ones (test/exthost/surfaces-fixtures.ts).
+ */
+export interface ViewServices {
+  tree: Pick<SessionTreeProvider, 'treeModel'>;
+  treeView: Pick<vscode.TreeView<string>, 'visible' | 'reveal'>;
+  sessions: Pick<SessionsProvider, 'refresh'>;
+  status: Pick<StatusBar, 'beginActivity'>;
+}
+
+/** What only the real host has and the commands that need it require: the keys, the editor chats, the tree tabs. */
+export interface HostServices {
+  /** the API keys in SecretStorage (Set / Clear API Key) */
+  keys: Pick<SecretKeys, 'hasKey' | 'setKey' | 'clearKey'>;
+  /** the chats in editor tabs (Open Chat in Editor) */
+  chatPanels: Pick<ChatPanels, 'openChat' | 'showInEditor'>;
+  /** the focused chat's session as a graph in an editor tab (Open Conversation Tree) */
+  conversationTree: { show(): unknown };
+}
+
+export interface SurfaceDeps extends ViewServices, HostServices {
   app: SurfacesApp;
   log: Logger & { show?(preserveFocus?: boolean): void };
   /** the current settings, from the one reader (settings/arbor-settings.ts) */
   settings: () => ArborSettings;
-  tree?: SessionTreeProvider;
-  treeView?: vscode.TreeView<string>;
-  sessions?: SessionsProvider;
-  status?: StatusBar;
-  /** the API keys in SecretStorage (Set / Clear API Key) */
-  keys?: SecretKeys;
-  /** the chats in editor tabs (Open Chat in Editor) */
-  chatPanels?: ChatPanels;
-  /** the focused chat's session as a graph in an editor tab (Open Conversation Tree) */
-  conversationTree?: { show(): unknown };
 }
 
 /** Entry id from a command argument: a tree element (the id itself), `{ id }`, or `{ entryId }`. */

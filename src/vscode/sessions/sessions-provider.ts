@@ -9,6 +9,7 @@ import type { Logger } from '../log';
 import type { SurfacesApp } from '../surfaces-types';
 import { firstLine } from '../tree/entry-presentation';
 import { sessionDisplayTitle } from '../../core/text';
+import { Disposable } from '../disposable';
 
 export const SESSIONS_VIEW_ID = 'arbor.sessions';
 export const OPEN_SESSION_COMMAND = 'arbor.sessions.open';
@@ -30,11 +31,10 @@ export function sessionTitle(session: SessionSummary): string {
   return sessionDisplayTitle(session.name, session.firstUserMessage) ?? vscode.l10n.t('(empty session)');
 }
 
-export class SessionsProvider implements vscode.TreeDataProvider<SessionSummary>, vscode.Disposable {
+export class SessionsProvider extends Disposable implements vscode.TreeDataProvider<SessionSummary> {
   static readonly viewId = SESSIONS_VIEW_ID;
-  private readonly changeEmitter = new vscode.EventEmitter<void>();
+  private readonly changeEmitter = this.register(new vscode.EventEmitter<void>());
   readonly onDidChangeTreeData = this.changeEmitter.event;
-  private readonly subscriptions: vscode.Disposable[] = [];
   private unsubscribeStore: (() => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private listing: Promise<SessionSummary[]> | undefined;
@@ -45,7 +45,8 @@ export class SessionsProvider implements vscode.TreeDataProvider<SessionSummary>
     private readonly app: Pick<SurfacesApp, 'store' | 'listSessions' | 'onDidChangeSession'>,
     private readonly log?: Logger,
   ) {
-    this.subscriptions.push(app.onDidChangeSession(() => this.watchStore()));
+    super();
+    this.register(app.onDidChangeSession(() => this.watchStore()));
     this.watchStore();
   }
 
@@ -101,10 +102,9 @@ export class SessionsProvider implements vscode.TreeDataProvider<SessionSummary>
     return item;
   }
 
-  dispose(): void {
+  override dispose(): void {
     clearTimeout(this.timer);
     this.unsubscribeStore?.();
-    for (const s of this.subscriptions) s.dispose();
-    this.changeEmitter.dispose();
+    super.dispose();
   }
 }

@@ -14,20 +14,20 @@ import { presentEntry } from './entry-presentation';
 import { TreeModel } from './tree-model';
 import { displaySource } from './display-source';
 import { filesBadgeOf, isHiddenInTree, shownId, type FilesBadge } from '../../app/display-tree';
+import { Disposable } from '../disposable';
 
 export const SESSION_TREE_VIEW_ID = 'arbor.sessionTree';
 export const REVEAL_IN_CHAT_COMMAND = 'arbor.revealInChat';
 
-export class SessionTreeProvider implements vscode.TreeDataProvider<string>, vscode.Disposable {
+export class SessionTreeProvider extends Disposable implements vscode.TreeDataProvider<string> {
   static readonly viewId = SESSION_TREE_VIEW_ID;
 
   private model: TreeModel | undefined;
   private reader: SessionReader | undefined;
   private stageCache: { key: string; ids: Set<string> } | undefined;
   private storeSubscriptions: (() => void)[] = [];
-  private readonly changeEmitter = new vscode.EventEmitter<string | string[] | undefined>();
+  private readonly changeEmitter = this.register(new vscode.EventEmitter<string | string[] | undefined>());
   readonly onDidChangeTreeData = this.changeEmitter.event;
-  private readonly disposables: vscode.Disposable[] = [];
   /** how many change events were fired, and for what: tests check refreshes stay incremental */
   readonly refreshLog: (string | undefined)[] = [];
 
@@ -35,10 +35,9 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<string>, vsc
     private readonly app: Pick<SurfacesApp, 'store' | 'onDidChangeSession' | 'onDidChangeLeaf'>,
     private readonly log?: Logger,
   ) {
-    this.disposables.push(
-      app.onDidChangeSession(() => this.attach(app.store)),
-      app.onDidChangeLeaf(() => this.refreshAll()),
-    );
+    super();
+    this.register(app.onDidChangeSession(() => this.attach(app.store)));
+    this.register(app.onDidChangeLeaf(() => this.refreshAll()));
     this.attach(app.store);
   }
 
@@ -161,10 +160,9 @@ export class SessionTreeProvider implements vscode.TreeDataProvider<string>, vsc
     return item;
   }
 
-  dispose(): void {
+  override dispose(): void {
     for (const unsubscribe of this.storeSubscriptions) unsubscribe();
-    for (const d of this.disposables) d.dispose();
-    this.changeEmitter.dispose();
+    super.dispose();
   }
 }
 

@@ -3,7 +3,7 @@
 // context, sent in place of the summary the chat shows) and a thinking block carries a reasoning
 // "signature"; the file is opened by the real store, the context built as a turn builds it, and the
 // request the Responses provider sends to a loopback server is inspected. Native items go out only in
-// the shapes `/responses/compact` returns (test/replay/accepted and provider-recordings), only to the
+// the shapes `/responses/compact` returns (test/replay/accepted and the recordings in test/replay/fixtures), only to the
 // model and base URL that made them, and only if every message in them is one the chat shows before the
 // compaction; otherwise the local summary goes. Reasoning items lose unknown
 // fields, or are not sent at all when a known field has the wrong shape.

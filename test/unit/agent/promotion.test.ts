@@ -1,4 +1,4 @@
-// Context promotion (seed 001): on overflow, an incomplete reply or the threshold, a configured model
+// Context promotion (docs/pi-compatibility.md "When compaction runs"): on overflow, an incomplete reply or the threshold, a configured model
 // with a larger window that holds the context takes over and the turn goes on without compacting.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

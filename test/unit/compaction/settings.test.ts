@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { DEFAULT_COMPACTION_SETTINGS, parseCompactionSettings } from '../../../src/compaction/settings';
 import { compactionThreshold, idleCompactionDue, idleTimeoutMs, shouldCompact } from '../../../src/compaction/thresholds';
 
-test('missing settings take the seed defaults without warnings', () => {
+test('missing settings take the documented defaults without warnings', () => {
   const { settings, warnings } = parseCompactionSettings(undefined);
   assert.deepEqual(warnings, []);
   assert.deepEqual(settings, { ...DEFAULT_COMPACTION_SETTINGS });

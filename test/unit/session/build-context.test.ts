@@ -1,4 +1,4 @@
-// pi's canonical buildSessionContext expectations (pi-behaviour §2.1) plus Arbor's robustness rules.
+// pi's canonical buildSessionContext expectations (docs/pi-compatibility.md "Building the context") plus Arbor's robustness rules.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildSessionContext, messageFromEntry } from '../../../src/session/context';

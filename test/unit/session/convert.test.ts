@@ -1,4 +1,4 @@
-// convertToLlm: pi's exact wrapper bytes (pi-behaviour §2.2) read from prompts/, bash rendering, roles.
+// convertToLlm: pi's exact wrapper bytes (docs/pi-compatibility.md "Building the context") read from prompts/, bash rendering, roles.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AgentMessage, BashExecutionMessage } from '../../../src/core/messages';
