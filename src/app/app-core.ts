@@ -2,7 +2,8 @@
 // act on them (the open session with its switches, the model choice, the tree actions, file checkpoints).
 // Every UI goes through ArborApp (arbor-app.ts), which is this core plus what the UIs read (app-reads.ts)
 // and what they do (arbor-app.ts); here are the wiring, the change events, the open session's state and
-// the guards that refuse an action when no session is open. No `vscode` import (see arbor-app.ts).
+// what every action needs. An action that cannot run now returns a typed refusal (app-outcome.ts). No `vscode`
+// import (see arbor-app.ts).
 import { ApprovalPolicy } from '../agent/approval';
 import type { AgentSession } from '../agent/agent-session';
 import { createTools, workspaceFromPaths, type AgentTool, type WorkspaceRoots } from '../agent/tools';
@@ -10,11 +11,10 @@ import { TreeNavigationHookRegistry } from '../branch';
 import { CompactionHookRegistry } from '../compaction';
 import { modelKey } from '../llm/models';
 import type { ModelInfo } from '../llm/types';
-import type { SessionEntry } from '../session/entries';
 import type { SessionStore } from '../session/store';
 import { SessionSummaryCache } from '../session/summary-cache';
 import { branchSummarizer } from './agent-factory';
-import { ArborAppError, modelView, type AppChange, type ArborAppDeps, type Disposable } from './app-types';
+import { modelView, type AppChange, type ArborAppDeps, type Disposable } from './app-types';
 import { CheckpointService } from './checkpoint-service';
 import { ModelChoice } from './model-choice';
 import { OpenSession } from './open-session';
@@ -73,8 +73,7 @@ export abstract class AppCore implements Disposable {
       cancelNavigation: () => this.treeActions.cancelNavigation(),
     });
     this.treeActions = new TreeActions({
-      store: () => this.requireStore(),
-      entry: (entryId) => this.requireEntry(entryId),
+      store: () => this.store,
       agent: () => this.agent,
       checkpoints: this.checkpoints,
       hooks: this.navigationHooks,
@@ -149,29 +148,6 @@ export abstract class AppCore implements Disposable {
 
   get currentThinkingLevel(): string {
     return this.models.currentThinkingLevel;
-  }
-
-  // ---- guards -------------------------------------------------------------------------------------
-
-  protected requireStore(): SessionStore {
-    if (!this.store) throw new ArborAppError('No session is open.');
-    return this.store;
-  }
-
-  protected requireViews(): SessionViews {
-    this.requireStore();
-    return this.views!;
-  }
-
-  protected requireAgent(): AgentSession {
-    this.requireStore();
-    return this.agent!;
-  }
-
-  protected requireEntry(entryId: string): SessionEntry {
-    const entry = this.requireStore().getEntry(entryId);
-    if (!entry) throw new ArborAppError(`Unknown entry "${entryId}".`);
-    return entry;
   }
 
   protected emitSettings(): void {

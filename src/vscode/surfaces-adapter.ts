@@ -10,6 +10,7 @@ import { renameSession as renameSessionFile } from '../session/catalog';
 import type { SurfaceActivity, SurfaceCheckpoints, SurfacesApp } from './surfaces-types';
 import { withFilesOf } from '../app/display-tree';
 import type { ImageContent } from '../core/messages';
+import { done, mapDone } from '../app/app-outcome';
 
 export interface ChatHooks {
   /** scrolls the chat to an entry */
@@ -83,9 +84,7 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
     listSessions: () => app().listSessions(),
     checkpoints: checkpointsOf(app),
     navigate: (targetId, options) => app().navigate(targetId, options),
-    insertBranchSummary: async (sourceLeafId, options) => {
-      await app().insertBranchSummary(sourceLeafId, options);
-    },
+    insertBranchSummary: async (sourceLeafId, options) => mapDone(await app().insertBranchSummary(sourceLeafId, options), () => undefined),
     compact: async (instructions, options) => {
       await app().compact(instructions, options.review, {
         ...(options.keepFrom !== undefined ? { keepFrom: options.keepFrom } : {}),
@@ -107,8 +106,9 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
     isOpen: (file) => chats.holding(file) !== undefined,
     renameSession: async (file, name) => {
       const holder = chats.holding(file);
-      if (holder) await holder.renameSession(name);
-      else await renameSessionFile(file, name);
+      if (holder) return holder.renameSession(name);
+      await renameSessionFile(file, name);
+      return done();
     },
     newSession: async () => {
       const focused = app();
@@ -120,9 +120,7 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
     currentModelKey: () => modelKey(app().currentModel),
     setModel: (key) => app().setModel(key),
     applySettings: () => chats.applySettings(),
-    forkSession: async (entryId) => {
-      await app().forkBranch(entryId);
-    },
+    forkSession: async (entryId) => mapDone(await app().forkBranch(entryId), () => undefined),
     revealInChat: async (entryId) => {
       if (chat.revealInChat) await chat.revealInChat(entryId);
       else await vscode.commands.executeCommand('arbor.chat.focus');

@@ -1,5 +1,6 @@
 // Fixtures for the surfaces tests: generated session files, a fake SurfacesApp that records what the
 // commands asked of it, and temporary replacements of vscode.window methods (pickers, messages).
+import { done, refused, type AppOutcome, type AppRefusal } from '../../src/app/app-outcome';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -103,6 +104,10 @@ export class FakeApp implements SurfacesApp {
   compactImpl: (() => Promise<void>) | undefined;
   stageImpl: (() => Promise<StageOutcome>) | undefined;
   sessionList: Awaited<ReturnType<SurfacesApp['listSessions']>> = [];
+  /** when set, the actions that may be refused answer with it (the command shows it as a warning) */
+  refusal: AppRefusal | undefined;
+  /** when set, label throws it (an exception: the command shows and logs it as an error) */
+  failure: Error | undefined;
 
   constructor(public store: SessionStore | undefined) {}
 
@@ -115,15 +120,17 @@ export class FakeApp implements SurfacesApp {
   async listSessions() {
     return this.sessionList;
   }
-  async navigate(targetId: string, options: SurfaceNavigateOptions): Promise<SurfaceNavigateResult> {
+  async navigate(targetId: string, options: SurfaceNavigateOptions): Promise<AppOutcome<SurfaceNavigateResult>> {
     this.calls.push({ method: 'navigate', args: [targetId, { ...options, signal: options.signal ? 'signal' : undefined }] });
-    if (this.navigateImpl) return this.navigateImpl(targetId, options);
+    if (this.refusal) return this.refusal;
+    if (this.navigateImpl) return done(await this.navigateImpl(targetId, options));
     const result = await navigateTree(this.store!, targetId, {});
     this.leaf.fire();
-    return result;
+    return done(result);
   }
-  async insertBranchSummary(sourceLeafId: string, options: { customInstructions?: string; signal?: AbortSignal }): Promise<void> {
+  async insertBranchSummary(sourceLeafId: string, options: { customInstructions?: string; signal?: AbortSignal }): Promise<AppOutcome> {
     this.calls.push({ method: 'insertBranchSummary', args: [sourceLeafId, options.customInstructions] });
+    return this.refusal ?? done();
   }
   async compact(customInstructions: string | undefined, options: { review?: unknown; handoff?: boolean }): Promise<void> {
     this.calls.push({ method: 'compact', args: [customInstructions, options.review ? 'review' : undefined, ...(options.handoff ? ['handoff'] : [])] });
@@ -133,9 +140,12 @@ export class FakeApp implements SurfacesApp {
     this.calls.push({ method: 'cancelCompaction', args: [] });
     return false;
   }
-  async label(entryId: string, label: string | undefined): Promise<void> {
+  async label(entryId: string, label: string | undefined): Promise<AppOutcome> {
     this.calls.push({ method: 'label', args: [entryId, label] });
+    if (this.failure) throw this.failure;
+    if (this.refusal) return this.refusal;
     await this.store!.appendLabelChange(entryId, label);
+    return done();
   }
   async pin(entryId: string, pinned: boolean): Promise<PinOutcome> {
     this.calls.push({ method: 'pin', args: [entryId, pinned] });
@@ -151,16 +161,19 @@ export class FakeApp implements SurfacesApp {
     this.store = await SessionStore.open(file);
     this.session.fire();
   }
-  async forkSession(entryId: string): Promise<void> {
+  async forkSession(entryId: string): Promise<AppOutcome> {
     this.calls.push({ method: 'forkSession', args: [entryId] });
+    return this.refusal ?? done();
   }
   isOpen(file: string): boolean {
     return this.store?.file === file;
   }
-  async renameSession(file: string, name: string): Promise<void> {
+  async renameSession(file: string, name: string): Promise<AppOutcome> {
     this.calls.push({ method: 'renameSession', args: [file, name] });
+    if (this.refusal) return this.refusal;
     if (this.store?.file === file) await this.store.appendSessionInfo(name);
     else await renameSession(file, name);
+    return done();
   }
   async newSession(): Promise<string> {
     this.calls.push({ method: 'newSession', args: [] });
@@ -172,9 +185,9 @@ export class FakeApp implements SurfacesApp {
   currentModelKey(): string {
     return 'fake/fake-gpt';
   }
-  async setModel(key: string): Promise<ModelView> {
+  async setModel(key: string): Promise<AppOutcome<ModelView>> {
     this.calls.push({ method: 'setModel', args: [key] });
-    throw new Error(`FakeApp has no model "${key}"`);
+    return refused('unknown-model', `FakeApp has no model "${key}"`);
   }
   async applySettings(): Promise<void> {
     this.calls.push({ method: 'applySettings', args: [] });

@@ -2,6 +2,7 @@
 // messages it accepts): compactions keep a pinned message verbatim. Appends an `arbor.pin` entry
 // (src/session/pins.ts); Unpin (unpin-entry.ts) appends another one, nothing is deleted.
 import * as vscode from 'vscode';
+import { stackOf } from '../refusals';
 import type { PinOutcome } from '../../app/pin-entry';
 import { isPinnable, pinnedEntryIds } from '../../session/pins';
 import { pickPathEntry } from './entry-picker';
@@ -25,6 +26,7 @@ export async function runPin(deps: SurfaceDeps, arg: unknown, pinned: boolean): 
     else deps.log.info(`${outcome.kind} ${entry.id}`);
     return outcome.kind;
   } catch (error) {
+    deps.log.error(`pin-entry: ${stackOf(error)}`);
     void vscode.window.showErrorMessage(vscode.l10n.t('Could not save the pin: {0}', errorText(error)));
     return 'invalid';
   }

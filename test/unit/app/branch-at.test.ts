@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { refusal } from './outcome';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { appHarness } from './helpers';
@@ -31,5 +32,5 @@ test('branchAt an assistant message makes it the leaf; unknown ids are refused',
   await h.app.branchAt(a1.id);
   assert.equal(h.app.snapshot().leafId, a1.id);
   assert.deepEqual(h.app.snapshot().conversation.map((e) => e.text), ['first question', 'A1']);
-  await assert.rejects(() => h.app.branchAt('no-such-entry'));
+  refusal(await h.app.branchAt('no-such-entry'), 'unknown-entry');
 });
