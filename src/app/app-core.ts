@@ -34,7 +34,8 @@ export abstract class AppCore implements Disposable {
   private readonly tools: readonly AgentTool[];
   private readonly listeners = new Set<(change: AppChange) => void>();
   protected readonly models: ModelChoice;
-  protected readonly treeActions: TreeActions;
+  /** what the UIs do to the open session's tree: switch, branch, label, pin, summarize, carry (tree-actions.ts) */
+  readonly tree: TreeActions;
   /** the Sessions list after a turn reads only what changed (see SessionSummaryCache) */
   protected readonly sessionSummaries = new SessionSummaryCache();
   /** compaction reasons seen in this process, by compaction entry id (the file does not store them) */
@@ -70,9 +71,9 @@ export abstract class AppCore implements Disposable {
       compactionReasons: this.compactionReasons,
       emit: (change) => this.emit(change),
       emitSettings: () => this.emitSettings(),
-      cancelNavigation: () => this.treeActions.cancelNavigation(),
+      cancelNavigation: () => this.tree.cancelNavigation(),
     });
-    this.treeActions = new TreeActions({
+    this.tree = new TreeActions({
       store: () => this.store,
       agent: () => this.agent,
       checkpoints: this.checkpoints,
@@ -157,7 +158,7 @@ export abstract class AppCore implements Disposable {
   dispose(): void {
     this.disposed = true;
     this.checkpoints.close();
-    this.treeActions.cancelNavigation();
+    this.tree.cancelNavigation();
     this.open.detach();
     this.listeners.clear();
   }

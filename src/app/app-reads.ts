@@ -58,7 +58,7 @@ export abstract class AppReads extends AppCore {
       thinkingLevel: this.currentThinkingLevel,
       busy: this.busy,
       compacting: this.compacting,
-      navigating: this.treeActions.navigating,
+      navigating: this.tree.navigating,
       queued: [...(this.agent?.queuedMessages ?? [])],
       trusted: this.deps.trusted(),
       usage: this.usage(),

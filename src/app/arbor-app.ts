@@ -113,7 +113,7 @@ export class ArborApp extends AppReads {
 
   /** Stops the running turn (or compaction). Returns the queued messages that were not sent. */
   async stop(): Promise<QueuedPrompt[]> {
-    this.treeActions.cancelNavigation();
+    this.tree.cancelNavigation();
     return (await this.agent?.stop()) ?? [];
   }
 
@@ -167,57 +167,7 @@ export class ArborApp extends AppReads {
     return this.agent?.compactionRunner.previewOf(preparation);
   }
 
-  // ---- tree ---------------------------------------------------------------------------------------
-
-  /** Moves to `targetId`, optionally summarizing the branch being left (see TreeActions.navigate). */
-  navigate(targetId: string, options: NavigateAppOptions = {}): Promise<AppOutcome<AppNavigateResult>> {
-    return this.treeActions.navigate(targetId, options);
-  }
-
-  /** The node whose files a switch to `targetId` restores: where the leaf goes (a user message: its parent). */
-  filesTargetOf(targetId: string): string | null {
-    return this.treeActions.filesTargetOf(targetId);
-  }
-
-  /** What switching to `targetId` would do to the files (undefined: checkpoints are off). */
-  previewSwitchFiles(targetId: string): Promise<SwitchFilesPreview | undefined> {
-    return this.treeActions.previewSwitchFiles(targetId);
-  }
-
-  /** "Restore Files Only": the files of `entryId` come back; the conversation stays where it is. */
-  restoreFilesOnly(entryId: string, overwrite: ReadonlySet<string>): Promise<AppOutcome<FilesRestoreResult>> {
-    return this.treeActions.restoreFilesOnly(entryId, overwrite);
-  }
-
-  /** Cancels a running navigation (its summary); nothing is written. */
-  cancelNavigation(): boolean {
-    return this.treeActions.cancelNavigation();
-  }
-
-  /** "Branch from here": the leaf becomes `entryId` itself (see TreeActions.branchAt). */
-  branchAt(entryId: string): Promise<AppOutcome> {
-    return this.treeActions.branchAt(entryId);
-  }
-
-  /** Sets (or with undefined/'' clears) the label of an entry. */
-  label(entryId: string, label: string | undefined): Promise<AppOutcome> {
-    return this.treeActions.label(entryId, label);
-  }
-
-  /** Pins or unpins a message of the active path (typed refusals: pin-entry.ts). */
-  pin(entryId: string, pinned: boolean): Promise<PinOutcome | AppRefusal> {
-    return this.treeActions.pin(entryId, pinned);
-  }
-
-  /** Summarize from here: the stage from `entryId` to the leaf becomes one summary (src/branch/stage.ts). */
-  summarizeFromHere(entryId: string, options: { customInstructions?: string; signal?: AbortSignal } = {}): Promise<StageOutcome | AppRefusal> {
-    return this.treeActions.summarizeFromHere(entryId, options);
-  }
-
-  /** Summarizes the branch ending at `sourceLeafId` into the current position (carry lessons across). */
-  insertBranchSummary(sourceLeafId: string, options: InsertSummaryOptions = {}): Promise<AppOutcome<CarryResult>> {
-    return this.treeActions.insertBranchSummary(sourceLeafId, options);
-  }
+  // ---- tree: `app.tree` (TreeActions) itself, not forwarded here ------------------------------------
 
   // ---- model and thinking level -----------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ export interface RetryApp {
   readonly busy: boolean;
   /** the model new requests use, as `provider/id` */
   readonly currentModelKey: string;
-  branchAt(entryId: string): Promise<AppOutcome>;
+  readonly tree: { branchAt(entryId: string): Promise<AppOutcome> };
   setModel(key: string): Promise<AppOutcome<unknown>>;
 }
 
@@ -44,7 +44,7 @@ export async function retryReply(app: RetryApp, entryId: string, options: { mode
   if (app.busy) return { kind: 'refused', message: 'Arbor is still working: stop it or wait before retrying.' };
   const from = retryPoint(store, entry);
   if (!from || !agent) return { kind: 'refused', message: 'There is nothing to retry from.' };
-  const branched = await app.branchAt(from);
+  const branched = await app.tree.branchAt(from);
   if (branched.kind === 'refused') return branched;
   // another model is recorded on the new branch (a model change entry before the new reply); the same one is not
   if (options.model && options.model !== app.currentModelKey) {

@@ -34,6 +34,9 @@ export interface TreeActionsDeps {
   log?: AppLogger;
 }
 
+/** The public face of TreeActions, for fakes and for the surfaces that use the focused chat's (structural). */
+export type TreeActionsApi = { readonly [K in keyof TreeActions]: TreeActions[K] };
+
 export class TreeActions {
   private navigation: AbortController | undefined;
   private navigationSummarizing = false;

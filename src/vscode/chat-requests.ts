@@ -100,7 +100,7 @@ export async function handleChatRequest(ctx: ChatRequestContext, message: Webvie
     case 'showFileChanges':
       return showSwitchChanges(requireApp(ctx), realId(message.targetId));
     case 'cancelNavigation':
-      requireApp(ctx).cancelNavigation();
+      requireApp(ctx).tree.cancelNavigation();
       return;
     case 'branchHere':
       return branchHere(ctx, realId(message.entryId));
@@ -116,7 +116,7 @@ async function handleSessionRequest(ctx: ChatRequestContext, message: WebviewToH
       await requireApp(ctx).compact(message.instructions?.trim() || undefined);
       return;
     case 'label':
-      return told(ctx, await requireApp(ctx).label(realId(message.entryId), message.label));
+      return told(ctx, await requireApp(ctx).tree.label(realId(message.entryId), message.label));
     case 'pin':
       return pin(ctx, realId(message.entryId), message.pinned);
     case 'summarizeFromHere':
@@ -264,7 +264,7 @@ async function moveLeaf(
   const summarize = mode !== 'none';
   if (summarize) await ctx.post({ type: 'navigationProgress', targetId, state: 'summarizing' });
   try {
-    const outcome = await app.navigate(realId(targetId), {
+    const outcome = await app.tree.navigate(realId(targetId), {
       summarize,
       ...(mode === 'custom' && instructions?.trim() ? { customInstructions: instructions.trim() } : {}),
       ...(decision.files ? { files: decision.files } : {}),
@@ -308,14 +308,14 @@ async function retry(ctx: ChatRequestContext, entryId: string, pickModel: boolea
 
 /** "Branch from here": the leaf moves to the entry itself; the webview's snapshot follows (reset). */
 async function branchHere(ctx: ChatRequestContext, entryId: string): Promise<void> {
-  const outcome = await requireApp(ctx).branchAt(entryId);
+  const outcome = await requireApp(ctx).tree.branchAt(entryId);
   if (outcome.kind === 'refused') return told(ctx, outcome);
   await ctx.post({ type: 'notice', level: 'info', message: 'Branched here: your next message continues from this point. The rest stays in the tree.' });
 }
 
 /** Pin / Unpin from the message toolbar; a refusal is told in the chat. */
 async function pin(ctx: ChatRequestContext, entryId: string, pinned: boolean): Promise<void> {
-  const outcome = await requireApp(ctx).pin(entryId, pinned);
+  const outcome = await requireApp(ctx).tree.pin(entryId, pinned);
   if (outcome.kind === 'refused' && !('why' in outcome && outcome.why === 'unchanged')) await ctx.post({ type: 'notice', level: 'warning', message: outcome.message });
 }
 

@@ -83,8 +83,9 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
     },
     listSessions: () => app().listSessions(),
     checkpoints: checkpointsOf(app),
-    navigate: (targetId, options) => app().navigate(targetId, options),
-    insertBranchSummary: async (sourceLeafId, options) => mapDone(await app().insertBranchSummary(sourceLeafId, options), () => undefined),
+    get tree() {
+      return app().tree;
+    },
     compact: async (instructions, options) => {
       await app().compact(instructions, options.review, {
         ...(options.keepFrom !== undefined ? { keepFrom: options.keepFrom } : {}),
@@ -94,9 +95,6 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
     cancelCompaction: () => app().cancelCompaction(),
     previewCompaction: () => app().previewCompaction(),
     previewCompactionOf: (preparation) => app().previewCompactionOf(preparation),
-    label: (entryId, label) => app().label(entryId, label),
-    pin: (entryId, pinned) => app().pin(entryId, pinned),
-    summarizeFromHere: (entryId, options) => app().summarizeFromHere(entryId, options),
     openSession: async (file) => {
       // a session is open in one chat at a time: the one that has it comes forward instead
       const holder = chats.holding(file);
@@ -150,13 +148,13 @@ function checkpointsOf(app: () => ArborApp): SurfaceCheckpoints {
   };
   return {
     restoreMode: () => service.settings.restore,
-    previewSwitch: (targetId) => app().previewSwitchFiles(targetId),
+    previewSwitch: (targetId) => app().tree.previewSwitchFiles(targetId),
     previewRestore: (entryId) => service.preview(store(), store().getLeafId(), withFilesOf(store(), entryId)),
     // a reply's row stands for the reply with its files (src/app/display-tree.ts)
     diff: (fromId, toId) => service.diff(store(), fromId && withFilesOf(store(), fromId), toId && withFilesOf(store(), toId)),
     blobPath: (hash) => service.blobPath(hash),
     pathOf: (key) => service.pathOf(key),
-    restoreFilesOnly: (entryId, overwrite) => app().restoreFilesOnly(entryId, overwrite),
+    restoreFilesOnly: (entryId, overwrite) => app().tree.restoreFilesOnly(entryId, overwrite),
     storeSize: () => service.storeSize(),
     collect: (live) => service.collect(live),
   };

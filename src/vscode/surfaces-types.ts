@@ -6,7 +6,8 @@ import type * as vscode from 'vscode';
 import type { UsageInfo } from '../agent';
 import type { CompactionPreparation, CompactionPreview, CompactionResult } from '../compaction';
 import type { ModelView } from '../app/app-types';
-import type { AppOutcome, AppRefusal } from '../app/app-outcome';
+import type { AppOutcome } from '../app/app-outcome';
+import type { TreeActionsApi } from '../app/tree-actions';
 import type { SessionSummary } from '../session/catalog';
 import type { PinOutcome } from '../app/pin-entry';
 import type { StageOutcome } from '../branch/stage';
@@ -94,23 +95,19 @@ export interface SurfacesApp {
   /** the workspace's sessions, newest first */
   listSessions(): Promise<SessionSummary[]>;
 
-  /** moves the leaf (refusals are typed: src/app/app-outcome.ts) */
-  navigate(targetId: string, options: SurfaceNavigateOptions): Promise<AppOutcome<SurfaceNavigateResult>>;
-  /** summarizes the branch ending at `sourceLeafId` into the current position */
-  insertBranchSummary(sourceLeafId: string, options: { customInstructions?: string; signal?: AbortSignal }): Promise<AppOutcome>;
+  /**
+   * The focused chat's tree actions themselves (src/app/tree-actions.ts: switch, branch, label, pin, summarize
+   * from here, carry a summary, restore files), by composition: a new tree action is a method there and a
+   * command, nothing forwarded here. Refusals are typed (src/app/app-outcome.ts).
+   */
+  readonly tree: TreeActionsApi;
   /** manual compaction; rejects with the engine's message on skip/cancel/failure */
   compact(customInstructions: string | undefined, options: SurfaceCompactOptions): Promise<void>;
   cancelCompaction(): boolean;
   /** what a manual compaction would do now (no model call); undefined: nothing to compact */
   previewCompaction?(): CompactionPreview | undefined;
-  /** pins or unpins a message of the current branch (an `arbor.pin` entry; refusals are typed) */
-  pin(entryId: string, pinned: boolean): Promise<PinOutcome | AppRefusal>;
-  /** Summarize from here: the stage from `entryId` to the leaf becomes one summary (src/branch/stage.ts) */
-  summarizeFromHere(entryId: string, options: { customInstructions?: string; signal?: AbortSignal }): Promise<StageOutcome | AppRefusal>;
   /** the preview of a chosen cut, counted like the marker and meter (system prompt and tools included) */
   previewCompactionOf?(preparation: CompactionPreparation): CompactionPreview | undefined;
-  /** sets (or with undefined clears) an entry's label */
-  label(entryId: string, label: string | undefined): Promise<AppOutcome>;
   /** opens a session file as the current session (a chat that already shows it comes forward instead) */
   openSession(file: string): Promise<void>;
   /** whether any open chat shows `file` (a session is open in one chat at a time) */

@@ -122,8 +122,8 @@ suite('app (extension host, fake provider)', () => {
     const api = await activateArbor();
     await api.app.newSession();
     // refusals come back typed (src/app/app-outcome.ts), they are not thrown
-    assert.match(JSON.stringify(await api.app.navigate('no-such-entry')), /"kind":"refused","reason":"unknown-entry".*Unknown entry/);
-    assert.match(JSON.stringify(await api.app.label('no-such-entry', 'x')), /"reason":"unknown-entry"/);
+    assert.match(JSON.stringify(await api.app.tree.navigate('no-such-entry')), /"kind":"refused","reason":"unknown-entry".*Unknown entry/);
+    assert.match(JSON.stringify(await api.app.tree.label('no-such-entry', 'x')), /"reason":"unknown-entry"/);
     assert.match(JSON.stringify(await api.app.forkBranch()), /"reason":"nothing-to-fork".*Nothing to fork/);
     assert.match(JSON.stringify(await api.app.setThinkingLevel('extreme')), /"reason":"unknown-thinking-level".*Unknown thinking level/);
     await assert.rejects(api.app.compact(), /.+/);

@@ -1,5 +1,9 @@
 // Fixtures for the surfaces tests: generated session files, a fake SurfacesApp that records what the
 // commands asked of it, and temporary replacements of vscode.window methods (pickers, messages).
+import type { AppNavigateResult } from '../../src/app/app-types';
+import type { CarryResult } from '../../src/branch';
+import type { TreeActionsApi } from '../../src/app/tree-actions';
+import type { FilesRestoreResult } from '../../src/app/checkpoint-service';
 import { done, refused, type AppOutcome, type AppRefusal } from '../../src/app/app-outcome';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -111,6 +115,29 @@ export class FakeApp implements SurfacesApp {
 
   constructor(public store: SessionStore | undefined) {}
 
+  /** the tree actions are this fake's own methods (the real app's are src/app/tree-actions.ts) */
+  get tree(): TreeActionsApi {
+    return this;
+  }
+  readonly navigating = false;
+  filesTargetOf(targetId: string): string | null {
+    return targetId;
+  }
+  async previewSwitchFiles(): Promise<undefined> {
+    return undefined;
+  }
+  async restoreFilesOnly(entryId: string): Promise<AppOutcome<FilesRestoreResult>> {
+    this.calls.push({ method: 'restoreFilesOnly', args: [entryId] });
+    return this.refusal ?? refused('files-not-restored', 'FakeApp keeps no checkpoints');
+  }
+  cancelNavigation(): boolean {
+    return false;
+  }
+  async branchAt(entryId: string): Promise<AppOutcome> {
+    this.calls.push({ method: 'branchAt', args: [entryId] });
+    return this.refusal ?? done();
+  }
+
   usage() {
     return undefined;
   }
@@ -120,17 +147,19 @@ export class FakeApp implements SurfacesApp {
   async listSessions() {
     return this.sessionList;
   }
-  async navigate(targetId: string, options: SurfaceNavigateOptions): Promise<AppOutcome<SurfaceNavigateResult>> {
+  async navigate(targetId: string, options: SurfaceNavigateOptions = {}): Promise<AppOutcome<AppNavigateResult>> {
     this.calls.push({ method: 'navigate', args: [targetId, { ...options, signal: options.signal ? 'signal' : undefined }] });
     if (this.refusal) return this.refusal;
-    if (this.navigateImpl) return done(await this.navigateImpl(targetId, options));
+    // a scripted result names only what the command reads
+    if (this.navigateImpl) return done((await this.navigateImpl(targetId, options)) as AppNavigateResult);
     const result = await navigateTree(this.store!, targetId, {});
     this.leaf.fire();
     return done(result);
   }
-  async insertBranchSummary(sourceLeafId: string, options: { customInstructions?: string; signal?: AbortSignal }): Promise<AppOutcome> {
+  async insertBranchSummary(sourceLeafId: string, options: { customInstructions?: string; signal?: AbortSignal } = {}): Promise<AppOutcome<CarryResult>> {
     this.calls.push({ method: 'insertBranchSummary', args: [sourceLeafId, options.customInstructions] });
-    return this.refusal ?? done();
+    // the commands read nothing of the carried summary
+    return this.refusal ?? done({} as CarryResult);
   }
   async compact(customInstructions: string | undefined, options: { review?: unknown; handoff?: boolean }): Promise<void> {
     this.calls.push({ method: 'compact', args: [customInstructions, options.review ? 'review' : undefined, ...(options.handoff ? ['handoff'] : [])] });

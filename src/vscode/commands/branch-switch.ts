@@ -74,7 +74,7 @@ export async function switchTo(deps: SurfaceDeps, entryId: string | undefined, a
   if (!files) return { status: 'cancelled', message: 'files dialog dismissed' };
 
   const navigate = (signal?: AbortSignal) =>
-    deps.app.navigate(entry.id, {
+    deps.app.tree.navigate(entry.id, {
       summarize: choice.summarize,
       ...(choice.summarize && choice.customInstructions ? { customInstructions: choice.customInstructions } : {}),
       ...(signal ? { signal } : {}),

@@ -29,7 +29,7 @@ export async function run(deps: SurfaceDeps, arg?: unknown): Promise<'inserted' 
     const outcome = await trackSummarizing(
       deps,
       withCancellableProgress(vscode.l10n.t('Summarizing the other branch…'), (signal) =>
-        deps.app.insertBranchSummary(source, { ...(instructions.trim() ? { customInstructions: instructions.trim() } : {}), signal }),
+        deps.app.tree.insertBranchSummary(source, { ...(instructions.trim() ? { customInstructions: instructions.trim() } : {}), signal }),
       ),
     );
     if (outcome.kind === 'refused') {

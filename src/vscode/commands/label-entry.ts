@@ -25,7 +25,7 @@ export async function run(deps: SurfaceDeps, arg?: unknown): Promise<'labelled' 
   const label = text.trim();
   if (label === '' && current === undefined) return 'cancelled';
   try {
-    const outcome = await deps.app.label(entry.id, label === '' ? undefined : label);
+    const outcome = await deps.app.tree.label(entry.id, label === '' ? undefined : label);
     if (outcome.kind === 'refused') {
       showRefusal(outcome, deps.log);
       return 'refused';

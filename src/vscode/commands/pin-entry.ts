@@ -21,7 +21,7 @@ export async function runPin(deps: SurfaceDeps, arg: unknown, pinned: boolean): 
   const entry = requireEntry(deps, store, entryId);
   if (!entry) return 'invalid';
   try {
-    const outcome = await deps.app.pin(entry.id, pinned);
+    const outcome = await deps.app.tree.pin(entry.id, pinned);
     if (outcome.kind === 'refused') void vscode.window.showWarningMessage(outcome.message);
     else deps.log.info(`${outcome.kind} ${entry.id}`);
     return outcome.kind;

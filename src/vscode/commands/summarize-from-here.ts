@@ -95,7 +95,7 @@ export async function run(deps: SurfaceDeps, arg?: unknown, instructionsArg?: un
   const asked = await askFocus(vscode.l10n.t('Summarize from Here'), instructionsArg);
   if (!asked || !(await askAction(store, planned.plan))) return 'cancelled';
   const outcome = await withCancellableProgress(vscode.l10n.t('Summarizing the stage…'), (signal) =>
-    deps.app.summarizeFromHere(entry.id, { ...(asked.focus ? { customInstructions: asked.focus } : {}), signal }),
+    deps.app.tree.summarizeFromHere(entry.id, { ...(asked.focus ? { customInstructions: asked.focus } : {}), signal }),
   );
   await report(deps, outcome);
   return 'kind' in outcome ? 'refused' : outcome.status;

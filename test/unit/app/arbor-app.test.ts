@@ -87,24 +87,24 @@ test('navigate to an earlier user message returns its text; with a summary a bra
   await h.app.prompt('second question');
   const conv = h.app.snapshot().conversation;
   const second = conv.find((e) => e.text === 'second question')!;
-  const plain = accepted(await h.app.navigate(second.id));
+  const plain = accepted(await h.app.tree.navigate(second.id));
   assert.equal(plain.editorText, 'second question');
   assert.deepEqual(h.app.snapshot().conversation.map((e) => e.text), ['first question', 'A1']);
   const offPath = h.app.snapshot().tree!.filter((n) => !n.isOnActivePath).map((n) => n.firstLine);
   assert.deepEqual(offPath, ['second question', 'A2']);
   // back to the tip of the abandoned branch, then leave it with a summary
   const a2 = h.app.snapshot().tree!.find((n) => n.firstLine === 'A2')!;
-  await h.app.navigate(a2.id);
+  await h.app.tree.navigate(a2.id);
   const summaryText = '## Goal\nSecond question explored.\n\n## Progress\nAnswered.';
   h.fake.enqueue({ text: summaryText });
   const first = h.app.snapshot().conversation.find((e) => e.text === 'A1')!;
-  const result = accepted(await h.app.navigate(first.id, { summarize: true, customInstructions: 'focus on answers' }));
+  const result = accepted(await h.app.tree.navigate(first.id, { summarize: true, customInstructions: 'focus on answers' }));
   assert.ok(result.summaryEntry);
   const after = h.app.snapshot().conversation;
   assert.deepEqual(after.map((e) => e.kind), ['user', 'assistant', 'branch_summary']);
   assert.match(after[2]!.text, /Second question explored/);
   assert.ok(h.changes.some((c) => c.kind === 'conversation' && c.reset));
-  refusal(await h.app.navigate('nope'), 'unknown-entry', /Unknown entry/);
+  refusal(await h.app.tree.navigate('nope'), 'unknown-entry', /Unknown entry/);
 });
 
 test('compact via /compact writes a compaction entry with metadata; label and fork', async () => {
@@ -123,10 +123,10 @@ test('compact via /compact writes a compaction entry with metadata; label and fo
   assert.equal(marker.reason, 'manual');
   assert.match(marker.text, /Four answers/);
   const user = h.app.snapshot().conversation.find((e) => e.kind === 'user')!;
-  await h.app.label(user.id, 'start');
+  await h.app.tree.label(user.id, 'start');
   assert.equal(h.app.snapshot().conversation.find((e) => e.id === user.id)!.label, 'start');
   assert.equal(h.app.treeNode(user.id)!.label, 'start');
-  refusal(await h.app.label('missing', 'x'), 'unknown-entry', /Unknown entry/);
+  refusal(await h.app.tree.label('missing', 'x'), 'unknown-entry', /Unknown entry/);
   const before = h.app.snapshot().session!.file;
   const forked = accepted(await h.app.forkBranch());
   assert.notEqual(forked.file, before);

@@ -22,12 +22,12 @@ test('a branch summary records its summarizer usage; the session cost counts it 
   h.fake.enqueue({ text: 'A1' });
   await h.app.prompt('first question');
   const user = h.app.snapshot().conversation.find((e) => e.kind === 'user')!;
-  await h.app.navigate(user.id);
+  await h.app.tree.navigate(user.id);
   h.fake.enqueue({ text: 'A2' });
   await h.app.prompt('second question');
   const a1 = h.app.snapshot().tree!.find((n) => n.firstLine === 'A1')!;
   h.fake.enqueue({ text: '## Goal\nSecond question explored.' });
-  const result = accepted(await h.app.navigate(a1.id, { summarize: true }));
+  const result = accepted(await h.app.tree.navigate(a1.id, { summarize: true }));
   const summary = result.summaryEntry as BranchSummaryEntry;
   assert.ok(summary.usage, 'the branch summary entry carries usage');
   assert.ok(summary.usage.input > 0 && summary.usage.cost.total > 0, JSON.stringify(summary.usage));

@@ -12,26 +12,26 @@ test('without a session: fork, rename, summarized messages and labels are refuse
   refusal(await h.app.renameSession('x'), 'no-session');
   refusal(h.app.summarizedBy('c1'), 'no-session');
   refusal(h.app.entryBeforeCompaction('c1'), 'no-session');
-  refusal(await h.app.label('e1', 'x'), 'no-session');
-  refusal(await h.app.branchAt('e1'), 'no-session');
-  refusal(await h.app.navigate('e1'), 'no-session');
-  refusal(await h.app.insertBranchSummary('e1'), 'no-session');
-  refusal(await h.app.restoreFilesOnly('e1', new Set()), 'no-session');
-  refusal(await h.app.pin('e1', true), 'no-session');
-  refusal(await h.app.summarizeFromHere('e1'), 'no-session');
+  refusal(await h.app.tree.label('e1', 'x'), 'no-session');
+  refusal(await h.app.tree.branchAt('e1'), 'no-session');
+  refusal(await h.app.tree.navigate('e1'), 'no-session');
+  refusal(await h.app.tree.insertBranchSummary('e1'), 'no-session');
+  refusal(await h.app.tree.restoreFilesOnly('e1', new Set()), 'no-session');
+  refusal(await h.app.tree.pin('e1', true), 'no-session');
+  refusal(await h.app.tree.summarizeFromHere('e1'), 'no-session');
 });
 
 test('an unknown entry or compaction is refused with its id', async () => {
   const h = await appHarness();
   h.fake.enqueue({ text: 'A1' });
   await h.app.prompt('first question');
-  for (const outcome of [await h.app.navigate('nope'), await h.app.label('nope', 'x'), await h.app.branchAt('nope'), await h.app.forkBranch('nope')]) {
+  for (const outcome of [await h.app.tree.navigate('nope'), await h.app.tree.label('nope', 'x'), await h.app.tree.branchAt('nope'), await h.app.forkBranch('nope')]) {
     refusal(outcome, 'unknown-entry', /Unknown entry "nope"/);
   }
   refusal(h.app.summarizedBy('nope'), 'unknown-compaction', /Unknown compaction "nope"/);
   const user = h.app.snapshot().conversation.find((e) => e.kind === 'user')!;
   refusal(h.app.entryBeforeCompaction(user.id), 'unknown-compaction'); // a message is not a compaction
-  assert.equal(h.app.filesTargetOf('nope'), null, 'a read of an unknown entry answers nothing');
+  assert.equal(h.app.tree.filesTargetOf('nope'), null, 'a read of an unknown entry answers nothing');
 });
 
 test('an unknown model or thinking level is refused, and the settings stay', async () => {
@@ -61,9 +61,9 @@ test('while the agent works, label and insert summary are refused as busy', asyn
   h.fake.enqueue({ text: 'slow reply', delayMs: 400 });
   const running = h.app.prompt('second question');
   await waitUntil(() => h.app.busy);
-  refusal(await h.app.label(user.id, 'x'), 'busy', /before labelling/);
-  refusal(await h.app.insertBranchSummary(user.id), 'busy', /before inserting a summary/);
-  refusal(await h.app.restoreFilesOnly(user.id, new Set()), 'busy', /before restoring files/);
+  refusal(await h.app.tree.label(user.id, 'x'), 'busy', /before labelling/);
+  refusal(await h.app.tree.insertBranchSummary(user.id), 'busy', /before inserting a summary/);
+  refusal(await h.app.tree.restoreFilesOnly(user.id, new Set()), 'busy', /before restoring files/);
   await running;
 });
 

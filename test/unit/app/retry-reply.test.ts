@@ -38,7 +38,7 @@ async function session() {
     currentModelKey: 'fake/fake-1',
     currentStore: store,
     currentAgent: agent,
-    branchAt: async (id) => { calls.push(`leaf ${id}`); store.branch(id); return done(); },
+    tree: { branchAt: async (id: string) => { calls.push(`leaf ${id}`); store.branch(id); return done(); } },
     setModel: async (key) => { calls.push(`model ${key}`); return done(); },
   };
   return { store, ids, calls, app };
