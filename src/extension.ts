@@ -6,6 +6,7 @@ import { isAbsolute, join } from 'node:path';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import { bundledRipgrep, createTools } from './agent/tools';
+import { ToolRegistry } from './agent/tools/tool-registry';
 import type { ArborApp } from './app/arbor-app';
 import { ArborChats } from './app/chats';
 import { setPromptRoot } from './core/prompts';
@@ -60,13 +61,16 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     }
     return defaultSessionDir(join(context.globalStorageUri.fsPath, 'sessions'), cwd);
   };
+  // The one live tool list of this host: the built-ins, and whatever other sources (MCP servers, VS Code's
+  // tools, skills) add with `tools.set(source, …)`; every chat's every request reads it then.
+  // VS Code's own ripgrep first (linear-time search off the host's thread), then rg on PATH.
+  const tools = new ToolRegistry(createTools({ ripgrep: bundledRipgrep(vscode.env.appRoot) }));
   // The side bar's chat is the primary one; editor tabs open more (chat-panels.ts), each with its own session.
   const chats = new ArborChats({
     sessionsDir,
     journalsDir: () => join(context.globalStorageUri.fsPath, 'restore-journals'),
     workspaceRoots: roots,
-    // VS Code's own ripgrep first (linear-time search off the host's thread), then rg on PATH.
-    tools: createTools({ ripgrep: bundledRipgrep(vscode.env.appRoot) }),
+    tools,
     trusted: () => vscode.workspace.isTrusted,
     settings: () => config.settings,
     keys: hostKeyResolver(secrets),

@@ -66,7 +66,7 @@ export function createBashTool(): AgentTool<BashArgs> {
       maxBytes: formatBytes(DEFAULT_TOOL_LIMITS.outputMaxBytes),
     }),
     argsSchema: bashArgs,
-    mutating: true,
+    effect: { kind: 'runs', command: (args) => (typeof args.command === 'string' ? args.command : undefined) },
     async execute(args, ctx) {
       const limits = limitsOf(ctx);
       if (args.command.includes('\0')) throw new ToolError('The command contains a NUL byte.');

@@ -26,7 +26,7 @@ export function createFindTool(options: { ripgrep?: RipgrepOption } = {}): Agent
     name: 'find',
     description: renderPrompt('system/tools/find', { defaultLimit: String(DEFAULT_TOOL_LIMITS.findDefaultLimit) }),
     argsSchema: findArgs,
-    mutating: false,
+    effect: { kind: 'readOnly' },
     async execute(args, ctx) {
       const limits = limitsOf(ctx);
       const target = await resolveInWorkspace(ctx.workspace, args.path ?? '.');

@@ -198,7 +198,7 @@ export function createGrepTool(options: { ripgrep?: RipgrepOption } = {}): Agent
     name: 'grep',
     description: renderPrompt('system/tools/grep', { defaultLimit: String(DEFAULT_TOOL_LIMITS.grepDefaultLimit) }),
     argsSchema: grepArgs,
-    mutating: false,
+    effect: { kind: 'readOnly' },
     async execute(args, ctx) {
       const limits = limitsOf(ctx);
       const target = await resolveInWorkspace(ctx.workspace, args.path ?? '.');

@@ -18,7 +18,7 @@ export function createLsTool(): AgentTool<LsArgs> {
     name: 'ls',
     description: renderPrompt('system/tools/ls', { defaultLimit: String(DEFAULT_TOOL_LIMITS.lsDefaultLimit) }),
     argsSchema: lsArgs,
-    mutating: false,
+    effect: { kind: 'readOnly' },
     async execute(args, ctx) {
       const limits = limitsOf(ctx);
       const target = await resolveInWorkspace(ctx.workspace, args.path ?? '.');

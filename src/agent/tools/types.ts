@@ -71,15 +71,56 @@ export interface ToolOutput {
   isError: boolean;
 }
 
+/**
+ * What running a tool may change. Approval, restricted mode, file checkpoints, the approval preview,
+ * the sensitive-path checks, the cards and compaction's file ledger read this, never the tool's name
+ * (docs/architecture.md, "Tools").
+ * - `readOnly`: changes nothing; runs in restricted mode; no checkpoint. `reads(args)` (when given) names
+ *   the files a call reads, for compaction's file ledger.
+ * - `writesFiles`: changes exactly the workspace files `targets(args)` names (paths as the model gave
+ *   them); checkpoints record those files, approval checks them against the write policy, and
+ *   `proposed` (when given) lets the user review the change in a diff before approving.
+ * - `runs`: may change anything (commands, tools nobody here wrote): asks like `bash`, off in restricted
+ *   mode, and checkpoints scan the whole workspace after it; `command(args)` is what the card shows
+ *   and what the sensitive-path check reads, when there is one.
+ */
+export type ToolEffect =
+  | { kind: 'readOnly'; reads?(args: Record<string, unknown>): string[] }
+  | {
+      kind: 'writesFiles';
+      targets(args: Record<string, unknown>): string[];
+      /** the file's content after the call, from its content before ('' when new); undefined: no preview */
+      proposed?(args: Record<string, unknown>, original: string, isNewFile: boolean): string | undefined;
+    }
+  | { kind: 'runs'; command?(args: Record<string, unknown>): string | undefined };
+
+/** Where a tool comes from: shown on its card and in the tool list, and keyed in approval settings. */
+export type ToolOrigin =
+  | { kind: 'builtin' }
+  | { kind: 'mcp'; server: string; tool: string }
+  | { kind: 'vscode'; tool: string };
+
 export interface AgentTool<Args = any> {
+  /** unique in the live tool list; what the model calls ([A-Za-z0-9_-]{1,64}) */
   name: string;
   description: string;
-  /** JSON Schema of the arguments, generated from `argsSchema`. */
+  /** JSON Schema of the arguments (generated from `argsSchema`, or given by an outside tool). */
   parameters: Record<string, unknown>;
+  /** validates raw arguments; outside tools wrap a JSON Schema validator (defineJsonTool) */
   argsSchema: z.ZodType<Args>;
-  /** Changes files or runs commands: needs approval, disabled in untrusted workspaces. */
-  mutating: boolean;
+  effect: ToolEffect;
+  origin: ToolOrigin;
+  /** compaction never prunes this tool's output (its results are instructions or file contents) */
+  keepOutput?: boolean;
   execute(args: Args, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+/** What approval, checkpoints, previews and the cards read of a tool: never its name alone. */
+export type ToolTraits = Pick<AgentTool, 'name' | 'effect' | 'origin' | 'keepOutput'>;
+
+/** Changes files or runs something: asks by default and is off in restricted mode. */
+export function changesThings(tool: Pick<AgentTool, 'effect'>): boolean {
+  return tool.effect.kind !== 'readOnly';
 }
 
 /** An error whose message is meant for the model as is (no stack, no "Error:" prefix). */
@@ -133,9 +174,16 @@ function stripSafeIntegerBounds(node: unknown): unknown {
   return out;
 }
 
+/** A built-in tool's declaration: its JSON schema is derived from the zod schema. */
+export type ToolSpec<Args> = Omit<AgentTool<Args>, 'parameters' | 'origin'> & { origin?: ToolOrigin };
+
 /** Helper to declare a tool with its JSON schema derived from the zod schema. */
-export function defineTool<Args>(spec: Omit<AgentTool<Args>, 'parameters'>): AgentTool<Args> {
-  return { ...spec, parameters: jsonSchemaOf(spec.argsSchema) };
+export function defineTool<Args>(spec: ToolSpec<Args>): AgentTool<Args> {
+  return {
+    ...spec,
+    origin: spec.origin ?? { kind: 'builtin' },
+    parameters: jsonSchemaOf(spec.argsSchema),
+  };
 }
 
 function describeIssues(toolName: string, error: z.ZodError): string {

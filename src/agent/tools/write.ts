@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { renderPrompt } from '../../core/prompts';
 import { openConfinedForWrite, replaceContent } from './confined-open';
 import { existsAsDirectory, previousTextOf } from './fileio';
-import { resolveInWorkspace } from './paths';
+import { pathTarget, resolveInWorkspace } from './paths';
 import { formatBytes } from './text';
 import { ToolError, defineTool, limitsOf, throwIfAborted, type AgentTool } from './types';
 
@@ -28,7 +28,7 @@ export function createWriteTool(): AgentTool<WriteArgs> {
     name: 'write',
     description: renderPrompt('system/tools/write'),
     argsSchema: writeArgs,
-    mutating: true,
+    effect: { kind: 'writesFiles', targets: pathTarget, proposed: (args) => (typeof args.content === 'string' ? args.content : undefined) },
     async execute(args, ctx) {
       const limits = limitsOf(ctx);
       const target = await resolveInWorkspace(ctx.workspace, args.path);

@@ -8,7 +8,7 @@ import { ctxFor, makeSandbox, textOf, toolsByName } from './helpers';
 test('createTools returns the seven pi-named tools with JSON schemas', () => {
   const tools = createTools();
   assert.deepEqual(tools.map((t) => t.name), ['read', 'write', 'edit', 'bash', 'ls', 'find', 'grep']);
-  assert.deepEqual(tools.filter((t) => t.mutating).map((t) => t.name), ['write', 'edit', 'bash']);
+  assert.deepEqual(tools.filter((t) => t.effect.kind !== 'readOnly').map((t) => t.name), ['write', 'edit', 'bash']);
   const defs = toolDefinitions(tools);
   const read = defs.find((d) => d.name === 'read')!;
   assert.deepEqual(read.parameters.required, ['path']);
@@ -36,17 +36,17 @@ test('invalid arguments become an error result naming the problem', async () => 
 
 test('runTool turns thrown errors, bad results and aborts into error results', async () => {
   const { workspace } = await makeSandbox();
-  const thrower = defineTool({ name: 'boom', description: 'd', argsSchema: z.object({}), mutating: false, execute: async () => { throw new Error('kaput'); } });
+  const thrower = defineTool({ name: 'boom', description: 'd', argsSchema: z.object({}), effect: { kind: 'readOnly' }, execute: async () => { throw new Error('kaput'); } });
   assert.deepEqual(await runTool(thrower, {}, ctxFor(workspace)), { content: [{ type: 'text', text: 'The boom tool failed: kaput' }], isError: true });
-  const liar = defineTool({ name: 'liar', description: 'd', argsSchema: z.object({}), mutating: false, execute: async () => 'nope' as never });
+  const liar = defineTool({ name: 'liar', description: 'd', argsSchema: z.object({}), effect: { kind: 'readOnly' }, execute: async () => 'nope' as never });
   assert.match(textOf(await runTool(liar, {}, ctxFor(workspace))), /returned no result/);
   const pre = new AbortController();
   pre.abort();
   let ran = false;
-  const flag = defineTool({ name: 'flag', description: 'd', argsSchema: z.object({}), mutating: false, execute: async () => { ran = true; return { content: [], isError: false }; } });
+  const flag = defineTool({ name: 'flag', description: 'd', argsSchema: z.object({}), effect: { kind: 'readOnly' }, execute: async () => { ran = true; return { content: [], isError: false }; } });
   assert.match(textOf(await runTool(flag, {}, ctxFor(workspace, { signal: pre.signal }))), /aborted/);
   assert.equal(ran, false);
-  const hang = defineTool({ name: 'hang', description: 'd', argsSchema: z.object({}), mutating: false, execute: () => new Promise(() => {}) });
+  const hang = defineTool({ name: 'hang', description: 'd', argsSchema: z.object({}), effect: { kind: 'readOnly' }, execute: () => new Promise(() => {}) });
   const c = new AbortController();
   const pending = runTool(hang, {}, ctxFor(workspace, { signal: c.signal }));
   setTimeout(() => c.abort(), 20);
