@@ -2,11 +2,11 @@
 // webview, Session Tree, commands, status bar) goes through this object; none of them holds a
 // SessionStore or an AgentSession of its own. No `vscode` import: the host passes small adapters in
 // (keys, leaf memory, approval prompter, settings, trust, log), and the whole thing is unit-tested in Node.
-// This file is what the UIs do (sessions, prompting and slash commands, compaction, tree actions, model
-// and settings); what they read is app-reads.ts, the wiring, events and state app-core.ts. Its other parts
-// live beside it: the types (app-types.ts), the session's views (session-views.ts), the model choice
-// (model-choice.ts), the tree actions (tree-actions.ts) and the open session with its switches
-// (open-session.ts).
+// This file is what the UIs do (sessions, prompting and slash commands, compaction, model and settings);
+// what they read is app-reads.ts, the wiring, events and state app-core.ts. Its other parts live beside it:
+// the types (app-types.ts), the session's views (session-views.ts), the model choice (model-choice.ts), the
+// open session with its switches (open-session.ts), and the tree actions (tree-actions.ts), which the UIs
+// call as the member `app.tree` (nothing forwarded here). Refusals are returned typed (app-outcome.ts).
 import type { QueuedPrompt } from '../agent/agent-session';
 import type { CarryResult } from '../branch';
 import { CompactionNotDone, skipped, type CompactionOutcome, type CompactionPreparation, type CompactionPreview } from '../compaction';
