@@ -2,7 +2,8 @@
 // act on them (the open session with its switches, the model choice, the tree actions, file checkpoints).
 // Every UI goes through ArborApp (arbor-app.ts), which is this core plus what the UIs read (app-reads.ts)
 // and what they do (arbor-app.ts); here are the wiring, the change events, the open session's state and
-// the guards that refuse an action when no session is open. No `vscode` import (see arbor-app.ts).
+// what every action needs. An action that cannot run now returns a typed refusal (app-outcome.ts). No `vscode`
+// import (see arbor-app.ts).
 import { ApprovalPolicy } from '../agent/approval';
 import type { AgentSession } from '../agent/agent-session';
 import { createTools, workspaceFromPaths, type WorkspaceRoots } from '../agent/tools';
@@ -11,11 +12,10 @@ import { TreeNavigationHookRegistry } from '../branch';
 import { CompactionHookRegistry } from '../compaction';
 import { modelKey } from '../llm/models';
 import type { ModelInfo } from '../llm/types';
-import type { SessionEntry } from '../session/entries';
 import type { SessionStore } from '../session/store';
 import { SessionSummaryCache } from '../session/summary-cache';
 import { branchSummarizer } from './agent-factory';
-import { ArborAppError, modelView, type AppChange, type ArborAppDeps, type Disposable } from './app-types';
+import { modelView, type AppChange, type ArborAppDeps, type Disposable } from './app-types';
 import { CheckpointService } from './checkpoint-service';
 import { ModelChoice } from './model-choice';
 import { OpenSession } from './open-session';
@@ -36,7 +36,8 @@ export abstract class AppCore implements Disposable {
   readonly tools: ToolRegistry;
   private readonly listeners = new Set<(change: AppChange) => void>();
   protected readonly models: ModelChoice;
-  protected readonly treeActions: TreeActions;
+  /** what the UIs do to the open session's tree: switch, branch, label, pin, summarize, carry (tree-actions.ts) */
+  readonly tree: TreeActions;
   /** the Sessions list after a turn reads only what changed (see SessionSummaryCache) */
   protected readonly sessionSummaries = new SessionSummaryCache();
   /** compaction reasons seen in this process, by compaction entry id (the file does not store them) */
@@ -72,11 +73,10 @@ export abstract class AppCore implements Disposable {
       compactionReasons: this.compactionReasons,
       emit: (change) => this.emit(change),
       emitSettings: () => this.emitSettings(),
-      cancelNavigation: () => this.treeActions.cancelNavigation(),
+      cancelNavigation: () => this.tree.cancelNavigation(),
     });
-    this.treeActions = new TreeActions({
-      store: () => this.requireStore(),
-      entry: (entryId) => this.requireEntry(entryId),
+    this.tree = new TreeActions({
+      store: () => this.store,
       agent: () => this.agent,
       checkpoints: this.checkpoints,
       hooks: this.navigationHooks,
@@ -153,29 +153,6 @@ export abstract class AppCore implements Disposable {
     return this.models.currentThinkingLevel;
   }
 
-  // ---- guards -------------------------------------------------------------------------------------
-
-  protected requireStore(): SessionStore {
-    if (!this.store) throw new ArborAppError('No session is open.');
-    return this.store;
-  }
-
-  protected requireViews(): SessionViews {
-    this.requireStore();
-    return this.views!;
-  }
-
-  protected requireAgent(): AgentSession {
-    this.requireStore();
-    return this.agent!;
-  }
-
-  protected requireEntry(entryId: string): SessionEntry {
-    const entry = this.requireStore().getEntry(entryId);
-    if (!entry) throw new ArborAppError(`Unknown entry "${entryId}".`);
-    return entry;
-  }
-
   protected emitSettings(): void {
     this.emit({ kind: 'settings', model: modelView(this.currentModel), thinkingLevel: this.currentThinkingLevel });
   }
@@ -183,7 +160,7 @@ export abstract class AppCore implements Disposable {
   dispose(): void {
     this.disposed = true;
     this.checkpoints.close();
-    this.treeActions.cancelNavigation();
+    this.tree.cancelNavigation();
     this.open.detach();
     this.listeners.clear();
   }

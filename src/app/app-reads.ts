@@ -15,6 +15,7 @@ import {
   type SessionView,
 } from './app-types';
 import { AppCore } from './app-core';
+import { refused, type AppOutcome } from './app-outcome';
 import type { ConversationEntry, TreeNodeView } from './view-model';
 
 export abstract class AppReads extends AppCore {
@@ -57,7 +58,7 @@ export abstract class AppReads extends AppCore {
       thinkingLevel: this.currentThinkingLevel,
       busy: this.busy,
       compacting: this.compacting,
-      navigating: this.treeActions.navigating,
+      navigating: this.tree.navigating,
       queued: [...(this.agent?.queuedMessages ?? [])],
       trusted: this.deps.trusted(),
       usage: this.usage(),
@@ -91,14 +92,14 @@ export abstract class AppReads extends AppCore {
     return this.views?.treeLeafId ?? null;
   }
 
-  /** The views of the messages a compaction summarised (throws for an unknown compaction). */
-  summarizedBy(compactionId: string): ConversationEntry[] {
-    return this.requireViews().summarizedBy(compactionId);
+  /** The views of the messages a compaction summarised (refused for an unknown compaction). */
+  summarizedBy(compactionId: string): AppOutcome<ConversationEntry[]> {
+    return this.views?.summarizedBy(compactionId) ?? refused('no-session');
   }
 
-  /** Where "Continue from before this compaction" goes (throws for an unknown compaction). */
-  entryBeforeCompaction(compactionId: string): string {
-    return this.requireViews().entryBeforeCompaction(compactionId);
+  /** Where "Continue from before this compaction" goes (refused for an unknown compaction). */
+  entryBeforeCompaction(compactionId: string): AppOutcome<string> {
+    return this.views?.entryBeforeCompaction(compactionId) ?? refused('no-session');
   }
 
   /** Sessions in the sessions directory, newest first. */

@@ -1,6 +1,7 @@
 // The application controller's vocabulary: what it is built from (deps), what it shows (session, model,
 // snapshot, conversation windows), what it reports (AppChange) and what its calls return. Kept apart from
 // the controller (arbor-app.ts) so the views, the VS Code layer and tests can import the types alone.
+import type { AppRefusal } from './app-outcome';
 import type { PinChange } from '../session/pins';
 import type { AgentCompactionOptions, AgentSessionDeps } from '../agent/agent-session-types';
 import type { AgentEvent, ApprovalPrompter, UsageInfo } from '../agent/events';
@@ -141,6 +142,8 @@ export type PromptOutcome =
   | { kind: 'intent'; intent: 'showTree' | 'pickModel' }
   /** the prompt carries images and the current model (named) does not take them: nothing was sent */
   | { kind: 'imagesUnsupported'; model: string }
+  /** a slash command the app refused (an unknown model, nothing to compact…), with the reason */
+  | AppRefusal
   | { kind: 'error'; message: string };
 
 export interface NavigateAppOptions {
@@ -172,14 +175,6 @@ export interface CompactAppOptions {
   keepFrom?: string;
   /** `/handoff`, "Hand Off to New Session": a handoff document seeds a new session, whatever the strategy */
   handoff?: boolean;
-}
-
-/** Errors meant for the user (bad id, no session…): shown as they are. */
-export class ArborAppError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ArborAppError';
-  }
 }
 
 export function modelView(model: ModelInfo): ModelView {

@@ -2,11 +2,11 @@
 // webview, Session Tree, commands, status bar) goes through this object; none of them holds a
 // SessionStore or an AgentSession of its own. No `vscode` import: the host passes small adapters in
 // (keys, leaf memory, approval prompter, settings, trust, log), and the whole thing is unit-tested in Node.
-// This file is what the UIs do (sessions, prompting and slash commands, compaction, tree actions, model
-// and settings); what they read is app-reads.ts, the wiring, events and state app-core.ts. Its other parts
-// live beside it: the types (app-types.ts), the session's views (session-views.ts), the model choice
-// (model-choice.ts), the tree actions (tree-actions.ts) and the open session with its switches
-// (open-session.ts).
+// This file is what the UIs do (sessions, prompting and slash commands, compaction, model and settings);
+// what they read is app-reads.ts, the wiring, events and state app-core.ts. Its other parts live beside it:
+// the types (app-types.ts), the session's views (session-views.ts), the model choice (model-choice.ts), the
+// open session with its switches (open-session.ts), and the tree actions (tree-actions.ts), which the UIs
+// call as the member `app.tree` (nothing forwarded here). Refusals are returned typed (app-outcome.ts).
 import type { QueuedPrompt } from '../agent/agent-session';
 import type { CarryResult } from '../branch';
 import { CompactionNotDone, skipped, type CompactionOutcome, type CompactionPreparation, type CompactionPreview } from '../compaction';
@@ -16,8 +16,8 @@ import type { ImageContent } from '../core/messages';
 import type { SessionStore } from '../session/store';
 import type { StageOutcome } from '../branch/stage';
 import type { PinOutcome } from './pin-entry';
+import { done, mapDone, refused, type AppOutcome, type AppRefusal } from './app-outcome';
 import {
-  ArborAppError,
   type AppNavigateResult,
   type CompactAppOptions,
   type CompactReview,
@@ -32,6 +32,7 @@ import type { FilesRestoreResult, SwitchFilesPreview } from './checkpoint-servic
 import { parseSlashCommand } from './slash-commands';
 
 export * from './app-types';
+export * from './app-outcome';
 
 export class ArborApp extends AppReads {
   // ---- sessions -----------------------------------------------------------------------------------
@@ -47,17 +48,19 @@ export class ArborApp extends AppReads {
   }
 
   /** Copies the path to `leafId` (default: the leaf) into a new session file and switches to it. */
-  async forkBranch(leafId?: string): Promise<SessionView> {
-    const store = this.requireStore();
-    const target = leafId ?? store.getLeafId();
-    if (target === null) throw new ArborAppError('Nothing to fork: the session is empty.');
-    if (!store.getEntry(target)) throw new ArborAppError(`Unknown entry "${target}".`);
-    return this.open.forkBranch(store, target);
+  async forkBranch(leafId?: string): Promise<AppOutcome<SessionView>> {
+    const store = this.store;
+    const target = leafId ?? store?.getLeafId() ?? null;
+    if (!store || target === null) return refused('nothing-to-fork');
+    if (!store.getEntry(target)) return refused('unknown-entry', `Unknown entry "${target}".`);
+    return done(await this.open.forkBranch(store, target));
   }
 
   /** Names the open session (a `session_info` entry; empty clears the name). */
-  async renameSession(name: string): Promise<void> {
-    await this.requireStore().appendSessionInfo(name.trim());
+  async renameSession(name: string): Promise<AppOutcome> {
+    if (!this.store) return refused('no-session');
+    await this.store.appendSessionInfo(name.trim());
+    return done();
   }
 
   private async ensureSession(): Promise<SessionStore> {
@@ -88,11 +91,15 @@ export class ArborApp extends AppReads {
             return { kind: 'newSession', session: await this.newSession() };
           case 'tree':
             return { kind: 'intent', intent: 'showTree' };
-          case 'model':
+          case 'model': {
             if (!command.args) return { kind: 'intent', intent: 'pickModel' };
-            return { kind: 'modelChanged', model: await this.setModel(command.args) };
+            const changed = await this.setModel(command.args);
+            return changed.kind === 'refused' ? changed : { kind: 'modelChanged', model: changed.value };
+          }
         }
       } catch (error) {
+        if (error instanceof CompactionNotDone && error.outcome.status === 'skipped') return refused('not-compacted', error.outcome.message);
+        this.deps.log?.error(`/${command.name} failed: ${(error as Error)?.stack ?? String(error)}`);
         return { kind: 'error', message: (error as Error).message };
       }
     }
@@ -106,7 +113,7 @@ export class ArborApp extends AppReads {
 
   /** Stops the running turn (or compaction). Returns the queued messages that were not sent. */
   async stop(): Promise<QueuedPrompt[]> {
-    this.treeActions.cancelNavigation();
+    this.tree.cancelNavigation();
     return (await this.agent?.stop()) ?? [];
   }
 
@@ -132,7 +139,8 @@ export class ArborApp extends AppReads {
    * `keepFrom` the cut is the user's (the outcome's `cut` says whether it had to move back).
    */
   async compact(customInstructions?: string, review?: CompactReview, options: CompactAppOptions = {}): Promise<CompactionOutcome> {
-    const agent = this.requireAgent();
+    const agent = this.agent;
+    if (!agent) throw new CompactionNotDone(skipped('nothing-to-compact'));
     if (options.keepFrom !== undefined) {
       // The path is about to change under a running turn; the user picked the cut on what they saw.
       if (agent.compacting) throw new CompactionNotDone(skipped('busy'));
@@ -159,70 +167,21 @@ export class ArborApp extends AppReads {
     return this.agent?.compactionRunner.previewOf(preparation);
   }
 
-  // ---- tree ---------------------------------------------------------------------------------------
-
-  /** Moves to `targetId`, optionally summarizing the branch being left (see TreeActions.navigate). */
-  navigate(targetId: string, options: NavigateAppOptions = {}): Promise<AppNavigateResult> {
-    return this.treeActions.navigate(targetId, options);
-  }
-
-  /** The node whose files a switch to `targetId` restores: where the leaf goes (a user message: its parent). */
-  filesTargetOf(targetId: string): string | null {
-    return this.treeActions.filesTargetOf(targetId);
-  }
-
-  /** What switching to `targetId` would do to the files (undefined: checkpoints are off). */
-  previewSwitchFiles(targetId: string): Promise<SwitchFilesPreview | undefined> {
-    return this.treeActions.previewSwitchFiles(targetId);
-  }
-
-  /** "Restore Files Only": the files of `entryId` come back; the conversation stays where it is. */
-  restoreFilesOnly(entryId: string, overwrite: ReadonlySet<string>): Promise<FilesRestoreResult> {
-    return this.treeActions.restoreFilesOnly(entryId, overwrite);
-  }
-
-  /** Cancels a running navigation (its summary); nothing is written. */
-  cancelNavigation(): boolean {
-    return this.treeActions.cancelNavigation();
-  }
-
-  /** "Branch from here": the leaf becomes `entryId` itself (see TreeActions.branchAt). */
-  branchAt(entryId: string): Promise<void> {
-    return this.treeActions.branchAt(entryId);
-  }
-
-  /** Sets (or with undefined/'' clears) the label of an entry. */
-  label(entryId: string, label: string | undefined): Promise<void> {
-    return this.treeActions.label(entryId, label);
-  }
-
-  /** Pins or unpins a message of the active path (typed refusals: pin-entry.ts). */
-  pin(entryId: string, pinned: boolean): Promise<PinOutcome> {
-    return this.treeActions.pin(entryId, pinned);
-  }
-
-  /** Summarize from here: the stage from `entryId` to the leaf becomes one summary (src/branch/stage.ts). */
-  summarizeFromHere(entryId: string, options: { customInstructions?: string; signal?: AbortSignal } = {}): Promise<StageOutcome> {
-    return this.treeActions.summarizeFromHere(entryId, options);
-  }
-
-  /** Summarizes the branch ending at `sourceLeafId` into the current position (carry lessons across). */
-  insertBranchSummary(sourceLeafId: string, options: InsertSummaryOptions = {}): Promise<CarryResult> {
-    return this.treeActions.insertBranchSummary(sourceLeafId, options);
-  }
+  // ---- tree: `app.tree` (TreeActions) itself, not forwarded here ------------------------------------
 
   // ---- model and thinking level -----------------------------------------------------------------------
 
   /** Switches the model ("provider/id" or a bare id); persisted in the session when one is open. */
-  async setModel(key: string): Promise<ModelView> {
-    const view = await this.models.set(key);
-    this.emitSettings();
-    return view;
+  async setModel(key: string): Promise<AppOutcome<ModelView>> {
+    const outcome = await this.models.set(key);
+    if (outcome.kind === 'done') this.emitSettings();
+    return outcome;
   }
 
-  async setThinkingLevel(level: string): Promise<void> {
-    await this.models.setThinkingLevel(level);
-    this.emitSettings();
+  async setThinkingLevel(level: string): Promise<AppOutcome> {
+    const outcome = await this.models.setThinkingLevel(level);
+    if (outcome.kind === 'done') this.emitSettings();
+    return outcome;
   }
 
   /** The model to use when none was chosen (see ModelChoice.resolveDefault). */

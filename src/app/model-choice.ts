@@ -7,7 +7,8 @@ import { findModel, modelKey, DEMO_MODEL } from '../llm/models';
 import { autoPickOrder, providerById } from '../llm/providers';
 import type { KeyResolver, ModelInfo, ThinkingLevel } from '../llm/types';
 import type { SessionStore } from '../session/store';
-import { ArborAppError, modelView, type AppLogger, type ModelView } from './app-types';
+import { modelView, type AppLogger, type ModelView } from './app-types';
+import { done, refused, type AppOutcome } from './app-outcome';
 import { LOCAL_PROVIDER, THINKING_LEVELS, type ArborSettings } from './settings';
 
 export interface ModelChoiceDeps {
@@ -66,22 +67,23 @@ export class ModelChoice {
   }
 
   /** Switches the model ("provider/id" or a bare id); persisted in the session when one is open. */
-  async set(key: string): Promise<ModelView> {
+  async set(key: string): Promise<AppOutcome<ModelView>> {
     const model = findModel(this.deps.settings().models, key.trim());
-    if (!model) throw new ArborAppError(`Unknown model "${key}". Pick one with "Arbor: Select Model" or add it to arbor.models.`);
+    if (!model) return refused('unknown-model', `Unknown model "${key}". Pick one with "Arbor: Select Model" or add it to arbor.models.`);
     this.choices++;
     this.model = model;
     this.modelChosen = true;
     await this.deps.agent()?.setModel(model);
-    return this.view(model);
+    return done(this.view(model));
   }
 
-  async setThinkingLevel(level: string): Promise<void> {
+  async setThinkingLevel(level: string): Promise<AppOutcome> {
     if (!(THINKING_LEVELS as readonly string[]).includes(level)) {
-      throw new ArborAppError(`Unknown thinking level "${level}" (expected one of ${THINKING_LEVELS.join(', ')}).`);
+      return refused('unknown-thinking-level', `Unknown thinking level "${level}" (expected one of ${THINKING_LEVELS.join(', ')}).`);
     }
     this.thinkingLevel = level as ThinkingLevel;
     await this.deps.agent()?.setThinkingLevel(level);
+    return done();
   }
 
   /**

@@ -1,4 +1,4 @@
-// Whether a message may be pinned or unpinned now (ArborApp.pin), as a typed outcome the chat and the
+// Whether a message may be pinned or unpinned now (TreeActions.pin, `app.tree.pin`), as a typed outcome the chat and the
 // commands show as they are: no error strings travel up. Pins: src/session/pins.ts.
 import type { SessionEntry } from '../session/entries';
 import { isPinnable, pinnedEntryIds } from '../session/pins';

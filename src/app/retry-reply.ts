@@ -3,6 +3,7 @@
 // Any other reply is asked again from the user message that started its turn: the whole turn runs again. The
 // earlier reply stays in the tree as an alternative (the chat's ‹ 1/2 › switcher shows it), so nothing is lost
 // and a retry is an ordinary branch. With another model, the model change is recorded on the new branch.
+import type { AppOutcome } from './app-outcome';
 import type { AgentSession } from '../agent';
 import type { SessionEntry } from '../session/entries';
 import type { SessionStore } from '../session/store';
@@ -14,8 +15,8 @@ export interface RetryApp {
   readonly busy: boolean;
   /** the model new requests use, as `provider/id` */
   readonly currentModelKey: string;
-  branchAt(entryId: string): Promise<void>;
-  setModel(key: string): Promise<unknown>;
+  readonly tree: { branchAt(entryId: string): Promise<AppOutcome> };
+  setModel(key: string): Promise<AppOutcome<unknown>>;
 }
 
 export type RetryOutcome = { kind: 'retried'; from: string } | { kind: 'refused'; message: string };
@@ -43,9 +44,13 @@ export async function retryReply(app: RetryApp, entryId: string, options: { mode
   if (app.busy) return { kind: 'refused', message: 'Arbor is still working: stop it or wait before retrying.' };
   const from = retryPoint(store, entry);
   if (!from || !agent) return { kind: 'refused', message: 'There is nothing to retry from.' };
-  await app.branchAt(from);
+  const branched = await app.tree.branchAt(from);
+  if (branched.kind === 'refused') return branched;
   // another model is recorded on the new branch (a model change entry before the new reply); the same one is not
-  if (options.model && options.model !== app.currentModelKey) await app.setModel(options.model);
+  if (options.model && options.model !== app.currentModelKey) {
+    const changed = await app.setModel(options.model);
+    if (changed.kind === 'refused') return changed;
+  }
   await agent.retryFromLeaf();
   return { kind: 'retried', from };
 }

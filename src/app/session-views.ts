@@ -7,7 +7,8 @@ import { pinChangeOf } from '../session/pins';
 import { userContentText } from '../core/messages';
 import type { SessionEntry } from '../session/entries';
 import type { SessionStore } from '../session/store';
-import { ArborAppError, type AppChange, type ConversationOption, type ConversationWindow, type EarlierPageRequest, type EarlierPageResult, type SessionView } from './app-types';
+import { done, mapDone, refused, type AppOutcome } from './app-outcome';
+import { type AppChange, type ConversationOption, type ConversationWindow, type EarlierPageRequest, type EarlierPageResult, type SessionView } from './app-types';
 import { usageView } from '../present/normalize-view';
 import { TreeIndex } from './tree-index';
 import { measuresCompaction } from '../present/marker-figures';
@@ -192,25 +193,25 @@ export class SessionViews {
   }
 
   /** The views of the messages a compaction summarised: its path before the first kept entry. */
-  summarizedBy(compactionId: string): ConversationEntry[] {
-    const compaction = this.compaction(compactionId);
-    const path = this.store.getBranch(compaction.id);
-    const keptAt = path.findIndex((e) => e.id === compaction.firstKeptEntryId);
-    return path.slice(0, keptAt === -1 ? path.length - 1 : keptAt).flatMap((entry) => this.viewOf(entry) ?? []);
+  summarizedBy(compactionId: string): AppOutcome<ConversationEntry[]> {
+    return mapDone(this.compaction(compactionId), (compaction) => {
+      const path = this.store.getBranch(compaction.id);
+      const keptAt = path.findIndex((e) => e.id === compaction.firstKeptEntryId);
+      return path.slice(0, keptAt === -1 ? path.length - 1 : keptAt).flatMap((entry) => this.viewOf(entry) ?? []);
+    });
   }
 
   /** "Continue from before this compaction": the entry before its first kept one. */
-  entryBeforeCompaction(compactionId: string): string {
+  entryBeforeCompaction(compactionId: string): AppOutcome<string> {
     const compaction = this.compaction(compactionId);
-    const target = this.store.getEntry(compaction.firstKeptEntryId)?.parentId ?? compaction.parentId;
-    if (!target) throw new ArborAppError('There is nothing before this compaction to continue from.');
-    return target;
+    if (compaction.kind === 'refused') return compaction;
+    const target = this.store.getEntry(compaction.value.firstKeptEntryId)?.parentId ?? compaction.value.parentId;
+    return target ? done(target) : refused('nothing-before-compaction');
   }
 
-  private compaction(compactionId: string): Extract<SessionEntry, { type: 'compaction' }> {
+  private compaction(compactionId: string): AppOutcome<Extract<SessionEntry, { type: 'compaction' }>> {
     const entry = this.store.getEntry(compactionId);
-    if (!entry || entry.type !== 'compaction') throw new ArborAppError(`Unknown compaction "${compactionId}".`);
-    return entry;
+    return entry?.type === 'compaction' ? done(entry) : refused('unknown-compaction', `Unknown compaction "${compactionId}".`);
   }
 
   private conversationFromStore(): ConversationEntry[] {

@@ -1,6 +1,7 @@
 // What the app does to the open session's tree: switch branches (optionally summarizing the branch being
 // left and restoring the files of the new position), branch at an entry, label, carry a branch summary
-// across, restore files only. One navigation at a time; a running turn is stopped first.
+// across, restore files only. One navigation at a time; a running turn is stopped first. What the user
+// may not do now (no session, an unknown entry, the agent busy) comes back as a typed refusal (app-outcome.ts).
 import type { AgentSession } from '../agent/agent-session';
 import {
   insertBranchSummary as carryBranchSummary,
@@ -16,14 +17,13 @@ import { PIN_CUSTOM_TYPE, pinData } from '../session/pins';
 import { pinRefusal, type PinOutcome } from './pin-entry';
 import { withFilesOf } from './display-tree';
 import type { SessionStore } from '../session/store';
-import { ArborAppError, type AppChange, type AppLogger, type AppNavigateResult, type InsertSummaryOptions, type NavigateAppOptions } from './app-types';
+import type { AppChange, AppLogger, AppNavigateResult, InsertSummaryOptions, NavigateAppOptions } from './app-types';
+import { done, refused, type AppOutcome, type AppRefusal } from './app-outcome';
 import type { CheckpointService, FilesRestoreResult, SwitchFilesPreview } from './checkpoint-service';
 
 export interface TreeActionsDeps {
-  /** the open session (throws a user-facing error when there is none) */
-  store(): SessionStore;
-  /** an entry of the open session (throws a user-facing error for an unknown id) */
-  entry(entryId: string): SessionEntry;
+  /** the open session, if any */
+  store(): SessionStore | undefined;
   agent(): AgentSession | undefined;
   checkpoints: CheckpointService;
   hooks: TreeNavigationHookRegistry;
@@ -33,6 +33,9 @@ export interface TreeActionsDeps {
   emit(change: AppChange): void;
   log?: AppLogger;
 }
+
+/** The public face of TreeActions, for fakes and for the surfaces that use the focused chat's (structural). */
+export type TreeActionsApi = { readonly [K in keyof TreeActions]: TreeActions[K] };
 
 export class TreeActions {
   private navigation: AbortController | undefined;
@@ -48,14 +51,24 @@ export class TreeActions {
     return this.deps.agent()?.busy ?? false;
   }
 
+  /** The open session and one of its entries, or why there is none. */
+  private target(entryId: string): { kind: 'found'; store: SessionStore; entry: SessionEntry } | AppRefusal {
+    const store = this.deps.store();
+    if (!store) return refused('no-session');
+    const entry = store.getEntry(entryId);
+    return entry ? { kind: 'found', store, entry } : refused('unknown-entry', `Unknown entry "${entryId}".`);
+  }
+
   /**
    * Moves to `targetId` (a running turn is stopped first), optionally summarizing the branch being
    * left. Picking a user message returns its text in `editorText` (edit and resend).
    */
-  async navigate(picked: string, options: NavigateAppOptions = {}): Promise<AppNavigateResult> {
-    const store = this.deps.store();
-    const targetId = this.withFiles(picked);
-    if (this.navigation) throw new ArborAppError('A branch switch is already running.');
+  async navigate(picked: string, options: NavigateAppOptions = {}): Promise<AppOutcome<AppNavigateResult>> {
+    const found = this.target(picked);
+    if (found.kind === 'refused') return found;
+    const { store } = found;
+    const targetId = this.withFiles(store, found.entry);
+    if (this.navigation) return refused('switch-running');
     const controller = new AbortController();
     const onAbort = () => controller.abort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -67,7 +80,10 @@ export class TreeActions {
     try {
       const agent = this.deps.agent();
       if (agent?.busy) await agent.stop();
-      if (options.files) restored = await this.restoreFilesFor(store, targetId, options.files.overwrite);
+      if (options.files) {
+        restored = await this.deps.checkpoints.restoreTo(store, this.filesTargetOf(targetId), options.files.overwrite);
+        if (restored.kind !== 'restored') return notRestored(restored);
+      }
       const result = await navigateTree(
         store,
         targetId,
@@ -83,7 +99,7 @@ export class TreeActions {
       this.deps.syncLeaf();
       if (!result.cancelled) this.deps.agent()?.refreshFromStore(result.summaryEntry ? [result.summaryEntry] : []);
       if (result.cancelled && restored?.kind === 'restored') await this.undoRestore(store, targetId, restored.protectedApplied ?? []);
-      return restored ? { ...result, files: restored } : result;
+      return done(restored ? { ...result, files: restored } : result);
     } catch (error) {
       if (restored?.kind === 'restored') await this.undoRestore(store, targetId, restored.protectedApplied ?? []);
       throw error;
@@ -98,31 +114,29 @@ export class TreeActions {
   /**
    * A picked reply means the reply with its files: the leaf goes to the file manifests below it, which
    * have no row of their own (src/app/display-tree.ts). Entries the leaf does not go to (a user message
-   * for edit and resend) stay as picked. Throws for an unknown id.
+   * for edit and resend) stay as picked.
    */
-  private withFiles(picked: string): string {
-    const entry = this.deps.entry(picked);
-    return resolveNavigationTarget(entry).newLeafId === entry.id ? withFilesOf(this.deps.store(), entry.id) : entry.id;
+  private withFiles(store: SessionStore, entry: SessionEntry): string {
+    return resolveNavigationTarget(entry).newLeafId === entry.id ? withFilesOf(store, entry.id) : entry.id;
   }
 
-  /** The node whose files a switch to `targetId` restores: where the leaf goes (a user message: its parent). */
+  /**
+   * The node whose files a switch to `targetId` restores: where the leaf goes (a user message: its parent);
+   * null for the root, an unknown entry or no session.
+   */
   filesTargetOf(targetId: string): string | null {
-    const store = this.deps.store();
-    const resolved = resolveNavigationTarget(this.deps.entry(this.withFiles(targetId)));
-    return resolved.newLeafId !== null && store.getEntry(resolved.newLeafId) ? resolved.newLeafId : null;
+    const found = this.target(targetId);
+    if (found.kind === 'refused') return null;
+    const { store } = found;
+    const entry = store.getEntry(this.withFiles(store, found.entry));
+    const resolved = entry && resolveNavigationTarget(entry);
+    return resolved?.newLeafId != null && store.getEntry(resolved.newLeafId) ? resolved.newLeafId : null;
   }
 
-  /** What switching to `targetId` would do to the files (undefined: checkpoints are off). */
+  /** What switching to `targetId` would do to the files (undefined: checkpoints are off, or no session). */
   async previewSwitchFiles(targetId: string): Promise<SwitchFilesPreview | undefined> {
     const store = this.deps.store();
-    return this.deps.checkpoints.preview(store, store.getLeafId(), this.filesTargetOf(targetId));
-  }
-
-  private async restoreFilesFor(store: SessionStore, targetId: string, overwrite: ReadonlySet<string>): Promise<FilesRestoreResult> {
-    const restored = await this.deps.checkpoints.restoreTo(store, this.filesTargetOf(targetId), overwrite);
-    if (restored.kind === 'failed') throw new ArborAppError(`The files could not be restored (${restored.message}); ${restored.rolledBack ? 'they are as they were' : 'see the Arbor log'}.`);
-    if (restored.kind === 'refused') throw new ArborAppError(restored.message);
-    return restored;
+    return store && this.deps.checkpoints.preview(store, store.getLeafId(), this.filesTargetOf(targetId));
   }
 
   /**
@@ -135,11 +149,11 @@ export class TreeActions {
   }
 
   /** "Restore Files Only": the files of `entryId` come back; the conversation stays where it is. */
-  async restoreFilesOnly(entryId: string, overwrite: ReadonlySet<string>): Promise<FilesRestoreResult> {
-    const store = this.deps.store();
-    this.deps.entry(entryId);
-    if (this.busy) throw new ArborAppError('Wait for the agent to finish (or stop it) before restoring files.');
-    return this.deps.checkpoints.restoreFilesOnly(store, withFilesOf(store, entryId), overwrite);
+  async restoreFilesOnly(entryId: string, overwrite: ReadonlySet<string>): Promise<AppOutcome<FilesRestoreResult>> {
+    const found = this.target(entryId);
+    if (found.kind === 'refused') return found;
+    if (this.busy) return refused('busy', 'Wait for the agent to finish (or stop it) before restoring files.');
+    return done(await this.deps.checkpoints.restoreFilesOnly(found.store, withFilesOf(found.store, entryId), overwrite));
   }
 
   /** Cancels a running navigation (its summary); nothing is written. */
@@ -154,27 +168,30 @@ export class TreeActions {
    * which moves to a user message's parent for edit-and-resend). The next prompt continues right after
    * the entry; what followed it stays in the tree. A running turn is stopped first; no summary.
    */
-  async branchAt(entryId: string): Promise<void> {
-    const store = this.deps.store();
-    this.deps.entry(entryId);
-    if (this.navigation) throw new ArborAppError('A branch switch is already running.');
+  async branchAt(entryId: string): Promise<AppOutcome> {
+    const found = this.target(entryId);
+    if (found.kind === 'refused') return found;
+    const { store } = found;
+    if (this.navigation) return refused('switch-running');
     const agent = this.deps.agent();
     if (agent?.busy) await agent.stop();
     const leafId = withFilesOf(store, entryId);
-    if (store.getLeafId() === leafId) return;
+    if (store.getLeafId() === leafId) return done();
     store.branch(leafId);
     this.deps.syncLeaf();
     this.deps.agent()?.refreshFromStore();
+    return done();
   }
 
   /** Sets (or with undefined/'' clears) the label of an entry. */
-  async label(entryId: string, label: string | undefined): Promise<void> {
-    const store = this.deps.store();
-    this.deps.entry(entryId);
-    if (this.busy) throw new ArborAppError('Wait for the agent to finish (or stop it) before labelling.');
+  async label(entryId: string, label: string | undefined): Promise<AppOutcome> {
+    const found = this.target(entryId);
+    if (found.kind === 'refused') return found;
+    if (this.busy) return refused('busy', 'Wait for the agent to finish (or stop it) before labelling.');
     const trimmed = label?.trim();
-    await store.appendLabelChange(entryId, trimmed ? trimmed : undefined);
+    await found.store.appendLabelChange(entryId, trimmed ? trimmed : undefined);
     this.deps.agent()?.refreshFromStore();
+    return done();
   }
 
   /**
@@ -182,9 +199,11 @@ export class TreeActions {
    * and compactions keep a pinned message verbatim. Refused (typed) for other entries, off the path or
    * while the agent works (the pin would land in the middle of its turn).
    */
-  async pin(entryId: string, pinned: boolean): Promise<PinOutcome> {
-    const store = this.deps.store();
-    const refusal = pinRefusal(store, this.deps.entry(entryId), pinned, this.busy);
+  async pin(entryId: string, pinned: boolean): Promise<PinOutcome | AppRefusal> {
+    const found = this.target(entryId);
+    if (found.kind === 'refused') return found;
+    const { store } = found;
+    const refusal = pinRefusal(store, found.entry, pinned, this.busy);
     if (refusal) return refusal;
     await store.appendCustomEntry(PIN_CUSTOM_TYPE, pinData(entryId, pinned));
     this.deps.agent()?.refreshFromStore();
@@ -196,9 +215,10 @@ export class TreeActions {
    * off the entry's parent (src/branch/stage.ts); the originals stay in the tree. A typed outcome; nothing
    * is written unless it is `summarized`.
    */
-  async summarizeFromHere(entryId: string, options: { customInstructions?: string; signal?: AbortSignal } = {}): Promise<StageOutcome> {
-    const store = this.deps.store();
-    this.deps.entry(entryId);
+  async summarizeFromHere(entryId: string, options: { customInstructions?: string; signal?: AbortSignal } = {}): Promise<StageOutcome | AppRefusal> {
+    const found = this.target(entryId);
+    if (found.kind === 'refused') return found;
+    const { store } = found;
     if (this.busy || this.navigation) return stageRefused('busy');
     const planned = planStage(store.getBranch(), entryId);
     if (planned.status !== 'planned') return planned;
@@ -214,17 +234,23 @@ export class TreeActions {
   }
 
   /** Summarizes the branch ending at `sourceLeafId` into the current position (carry lessons across). */
-  async insertBranchSummary(sourceLeafId: string, options: InsertSummaryOptions = {}): Promise<CarryResult> {
-    const store = this.deps.store();
-    this.deps.entry(sourceLeafId);
-    if (this.busy) throw new ArborAppError('Wait for the agent to finish (or stop it) before inserting a summary.');
-    const result = await carryBranchSummary(store, sourceLeafId, {
+  async insertBranchSummary(sourceLeafId: string, options: InsertSummaryOptions = {}): Promise<AppOutcome<CarryResult>> {
+    const found = this.target(sourceLeafId);
+    if (found.kind === 'refused') return found;
+    if (this.busy) return refused('busy', 'Wait for the agent to finish (or stop it) before inserting a summary.');
+    const result = await carryBranchSummary(found.store, sourceLeafId, {
       summarizer: this.deps.summarizer(),
       ...(options.customInstructions !== undefined ? { customInstructions: options.customInstructions } : {}),
       ...(options.replaceInstructions !== undefined ? { replaceInstructions: options.replaceInstructions } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     this.deps.agent()?.refreshFromStore([result.summaryEntry]);
-    return result;
+    return done(result);
   }
+}
+
+/** A restore that did not happen ahead of a switch: the switch is refused with what the restore said. */
+function notRestored(restored: Exclude<FilesRestoreResult, { kind: 'restored' }>): AppRefusal {
+  if (restored.kind === 'refused') return refused('files-not-restored', restored.message);
+  return refused('files-not-restored', `The files could not be restored (${restored.message}); ${restored.rolledBack ? 'they are as they were' : 'see the Arbor log'}.`);
 }

@@ -41,6 +41,8 @@ export interface ChatViewStats {
   posted: number;
   /** handlers that threw (logged and reported to the webview as a notice) */
   failed: number;
+  /** app actions refused with a reason (told as a warning notice: refusals.ts) */
+  refused: number;
   /** valid `loadEarlier` requests refused as stale or off the path (logged, not answered) */
   refusedPages: number;
 }
@@ -55,7 +57,7 @@ export function errorText(error: unknown): string {
 }
 
 export class ChatController extends Disposable {
-  readonly stats: ChatViewStats = { accepted: 0, rejected: 0, handshakes: 0, posted: 0, failed: 0, refusedPages: 0 };
+  readonly stats: ChatViewStats = { accepted: 0, rejected: 0, handshakes: 0, posted: 0, failed: 0, refused: 0, refusedPages: 0 };
   /** the newest messages the host tried to post (bounded), for tests and diagnostics */
   readonly recentPosts: HostToWebviewMessage[] = [];
   /** how many messages the host tried to post since activation: a mark for `postsSince` */
@@ -128,7 +130,9 @@ export class ChatController extends Disposable {
     } catch (error) {
       this.stats.failed++;
       this.deps.log.error(`chat view: handling "${parsed.message.type}" failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-      await this.post({ type: 'notice', level: 'error', message: errorText(error).slice(0, 20_000) });
+      // not a refusal (those come back as outcomes and are told as warnings: refusals.ts) but an exception
+      const message = vscode.l10n.t('Arbor could not do that: {0}. The details are in the Arbor log.', errorText(error).replace(/\.$/, ''));
+      await this.post({ type: 'notice', level: 'error', message: message.slice(0, 20_000) });
     }
     return true;
   }

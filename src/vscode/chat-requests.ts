@@ -19,6 +19,8 @@ import { webviewLogLine } from './log-text';
 import { keyMissingText, pickModelKey, selectModel } from './model-selection';
 import { modelKey } from '../llm/models';
 import { setApiKey } from '../app/error-actions';
+import type { AppOutcome } from '../app/app-outcome';
+import { refusalNotice } from './refusals';
 
 export interface ChatRequestContext {
   /** absent in tests of the bare view */
@@ -98,7 +100,7 @@ export async function handleChatRequest(ctx: ChatRequestContext, message: Webvie
     case 'showFileChanges':
       return showSwitchChanges(requireApp(ctx), realId(message.targetId));
     case 'cancelNavigation':
-      requireApp(ctx).cancelNavigation();
+      requireApp(ctx).tree.cancelNavigation();
       return;
     case 'branchHere':
       return branchHere(ctx, realId(message.entryId));
@@ -114,34 +116,36 @@ async function handleSessionRequest(ctx: ChatRequestContext, message: WebviewToH
       await requireApp(ctx).compact(message.instructions?.trim() || undefined);
       return;
     case 'label':
-      await requireApp(ctx).label(realId(message.entryId), message.label);
-      return;
+      return told(ctx, await requireApp(ctx).tree.label(realId(message.entryId), message.label));
     case 'pin':
       return pin(ctx, realId(message.entryId), message.pinned);
     case 'summarizeFromHere':
       await vscode.commands.executeCommand('arbor.summarizeFromHere', realId(message.entryId));
       return;
     case 'fork':
-      await requireApp(ctx).forkBranch(realId(message.entryId));
-      return;
+      return told(ctx, await requireApp(ctx).forkBranch(realId(message.entryId)));
     case 'copy':
       await vscode.env.clipboard.writeText(message.text);
       return;
     case 'insertAtCursor':
       return insertAtCursor(ctx, message.code);
     case 'selectModel': {
-      const view = await selectModel(requireApp(ctx), message.key);
+      const selected = await selectModel(requireApp(ctx), message.key);
+      if (selected.kind === 'refused') return told(ctx, selected);
+      const view = selected.value;
       if (view.keyMissing) await ctx.post({ type: 'notice', level: 'warning', message: keyMissingText(view), actions: [setApiKey(view.provider)] });
       return;
     }
     case 'setThinkingLevel':
-      await requireApp(ctx).setThinkingLevel(message.level);
-      return;
+      return told(ctx, await requireApp(ctx).setThinkingLevel(message.level));
     case 'showOriginal':
       return showOriginal(requireApp(ctx), realId(message.compactionId));
-    case 'continueBeforeCompaction':
-      await navigate(ctx, wireId(requireApp(ctx).entryBeforeCompaction(realId(message.compactionId))), 'none', undefined);
+    case 'continueBeforeCompaction': {
+      const before = requireApp(ctx).entryBeforeCompaction(realId(message.compactionId));
+      if (before.kind === 'refused') return told(ctx, before);
+      await navigate(ctx, wireId(before.value), 'none', undefined);
       return;
+    }
     case 'dequeue': {
       const removed = requireApp(ctx).dequeue(message.index);
       if (removed !== undefined) await postAll(ctx, takenBack([removed], ctx.draft));
@@ -204,6 +208,8 @@ async function prompt(ctx: ChatRequestContext, text: string, wireImages?: readon
       if (outcome.intent === 'showTree') await ctx.showSessionTree();
       else await ctx.uiCommand('openModelPicker');
       return;
+    case 'refused':
+      return told(ctx, outcome);
     case 'error':
       await ctx.post({ type: 'notice', level: 'error', message: outcome.message });
       return;
@@ -258,11 +264,17 @@ async function moveLeaf(
   const summarize = mode !== 'none';
   if (summarize) await ctx.post({ type: 'navigationProgress', targetId, state: 'summarizing' });
   try {
-    const result = await app.navigate(realId(targetId), {
+    const outcome = await app.tree.navigate(realId(targetId), {
       summarize,
       ...(mode === 'custom' && instructions?.trim() ? { customInstructions: instructions.trim() } : {}),
       ...(decision.files ? { files: decision.files } : {}),
     });
+    if (outcome.kind === 'refused') {
+      await ctx.post({ type: 'navigationProgress', targetId, state: 'failed', message: outcome.message });
+      await told(ctx, outcome);
+      return false;
+    }
+    const result = outcome.value;
     if (result.cancelled) {
       await ctx.post({ type: 'navigationProgress', targetId, state: 'cancelled', ...(result.message ? { message: result.message } : {}) });
       return false;
@@ -274,6 +286,14 @@ async function moveLeaf(
     await ctx.post({ type: 'navigationProgress', targetId, state: 'failed', message: errorText(error).slice(0, 20_000) });
     throw error;
   }
+}
+
+/** A refusal is told in the chat as a warning notice (src/vscode/refusals.ts); a done outcome says nothing. */
+async function told(ctx: ChatRequestContext, outcome: AppOutcome<unknown>): Promise<void> {
+  if (outcome.kind !== 'refused') return;
+  ctx.stats.refused++;
+  ctx.log.info(`chat: refused (${outcome.reason}): ${outcome.message}`);
+  await ctx.post(refusalNotice(outcome));
 }
 
 /** Retry on a failed turn (src/app/retry-reply.ts); a refusal is told in the chat. */
@@ -288,14 +308,15 @@ async function retry(ctx: ChatRequestContext, entryId: string, pickModel: boolea
 
 /** "Branch from here": the leaf moves to the entry itself; the webview's snapshot follows (reset). */
 async function branchHere(ctx: ChatRequestContext, entryId: string): Promise<void> {
-  await requireApp(ctx).branchAt(entryId);
+  const outcome = await requireApp(ctx).tree.branchAt(entryId);
+  if (outcome.kind === 'refused') return told(ctx, outcome);
   await ctx.post({ type: 'notice', level: 'info', message: 'Branched here: your next message continues from this point. The rest stays in the tree.' });
 }
 
 /** Pin / Unpin from the message toolbar; a refusal is told in the chat. */
 async function pin(ctx: ChatRequestContext, entryId: string, pinned: boolean): Promise<void> {
-  const outcome = await requireApp(ctx).pin(entryId, pinned);
-  if (outcome.kind === 'refused' && outcome.why !== 'unchanged') await ctx.post({ type: 'notice', level: 'warning', message: outcome.message });
+  const outcome = await requireApp(ctx).tree.pin(entryId, pinned);
+  if (outcome.kind === 'refused' && !('why' in outcome && outcome.why === 'unchanged')) await ctx.post({ type: 'notice', level: 'warning', message: outcome.message });
 }
 
 async function insertAtCursor(ctx: ChatRequestContext, code: string): Promise<void> {
@@ -311,8 +332,10 @@ async function insertAtCursor(ctx: ChatRequestContext, code: string): Promise<vo
 
 /** Opens the messages a compaction summarised (its path before the first kept entry) as Markdown. */
 async function showOriginal(app: ArborApp, compactionId: string): Promise<void> {
+  const summarized = app.summarizedBy(compactionId);
+  if (summarized.kind === 'refused') return void vscode.window.showWarningMessage(summarized.message);
   const lines: string[] = [`# Messages before compaction ${compactionId}`, ''];
-  for (const view of app.summarizedBy(compactionId)) {
+  for (const view of summarized.value) {
     lines.push(`## ${view.kind}${view.toolName ? ` (${view.toolName})` : ''}`, '', view.text || view.blocks.map((b) => (b.type === 'toolCall' ? `→ ${b.name} ${JSON.stringify(b.args)}` : '')).join('\n'), '');
   }
   const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: lines.join('\n') });

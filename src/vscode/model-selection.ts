@@ -4,6 +4,7 @@
 // the chat imports no command module.
 import * as vscode from 'vscode';
 import type { ModelView } from '../app/app-types';
+import type { AppOutcome } from '../app/app-outcome';
 import { providerById } from '../llm/providers';
 import { saveModelSetting } from './settings/arbor-settings';
 
@@ -11,10 +12,10 @@ import { saveModelSetting } from './settings/arbor-settings';
  * Switches the app's model and saves the choice in `arbor.model` where it is set (the workspace's value
  * wins over the user's, so writing the user's alone would be overridden when settings are read again).
  */
-export async function selectModel(app: { setModel(key: string): Promise<ModelView> }, key: string): Promise<ModelView> {
-  const view = await app.setModel(key);
-  await saveModelSetting(view.key);
-  return view;
+export async function selectModel(app: { setModel(key: string): Promise<AppOutcome<ModelView>> }, key: string): Promise<AppOutcome<ModelView>> {
+  const outcome = await app.setModel(key);
+  if (outcome.kind === 'done') await saveModelSetting(outcome.value.key);
+  return outcome;
 }
 
 /** What both pickers say when the chosen model's provider has no key (with a Set API Key action). */

@@ -10,6 +10,7 @@ import { renameSession as renameSessionFile } from '../session/catalog';
 import type { SurfaceActivity, SurfaceCheckpoints, SurfacesApp } from './surfaces-types';
 import { withFilesOf } from '../app/display-tree';
 import type { ImageContent } from '../core/messages';
+import { done, mapDone } from '../app/app-outcome';
 
 export interface ChatHooks {
   /** scrolls the chat to an entry */
@@ -82,9 +83,8 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
     },
     listSessions: () => app().listSessions(),
     checkpoints: checkpointsOf(app),
-    navigate: (targetId, options) => app().navigate(targetId, options),
-    insertBranchSummary: async (sourceLeafId, options) => {
-      await app().insertBranchSummary(sourceLeafId, options);
+    get tree() {
+      return app().tree;
     },
     compact: async (instructions, options) => {
       await app().compact(instructions, options.review, {
@@ -95,9 +95,6 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
     cancelCompaction: () => app().cancelCompaction(),
     previewCompaction: () => app().previewCompaction(),
     previewCompactionOf: (preparation) => app().previewCompactionOf(preparation),
-    label: (entryId, label) => app().label(entryId, label),
-    pin: (entryId, pinned) => app().pin(entryId, pinned),
-    summarizeFromHere: (entryId, options) => app().summarizeFromHere(entryId, options),
     openSession: async (file) => {
       // a session is open in one chat at a time: the one that has it comes forward instead
       const holder = chats.holding(file);
@@ -107,8 +104,9 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
     isOpen: (file) => chats.holding(file) !== undefined,
     renameSession: async (file, name) => {
       const holder = chats.holding(file);
-      if (holder) await holder.renameSession(name);
-      else await renameSessionFile(file, name);
+      if (holder) return holder.renameSession(name);
+      await renameSessionFile(file, name);
+      return done();
     },
     newSession: async () => {
       const focused = app();
@@ -120,9 +118,7 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
     currentModelKey: () => modelKey(app().currentModel),
     setModel: (key) => app().setModel(key),
     applySettings: () => chats.applySettings(),
-    forkSession: async (entryId) => {
-      await app().forkBranch(entryId);
-    },
+    forkSession: async (entryId) => mapDone(await app().forkBranch(entryId), () => undefined),
     revealInChat: async (entryId) => {
       if (chat.revealInChat) await chat.revealInChat(entryId);
       else await vscode.commands.executeCommand('arbor.chat.focus');
@@ -152,13 +148,13 @@ function checkpointsOf(app: () => ArborApp): SurfaceCheckpoints {
   };
   return {
     restoreMode: () => service.settings.restore,
-    previewSwitch: (targetId) => app().previewSwitchFiles(targetId),
+    previewSwitch: (targetId) => app().tree.previewSwitchFiles(targetId),
     previewRestore: (entryId) => service.preview(store(), store().getLeafId(), withFilesOf(store(), entryId)),
     // a reply's row stands for the reply with its files (src/app/display-tree.ts)
     diff: (fromId, toId) => service.diff(store(), fromId && withFilesOf(store(), fromId), toId && withFilesOf(store(), toId)),
     blobPath: (hash) => service.blobPath(hash),
     pathOf: (key) => service.pathOf(key),
-    restoreFilesOnly: (entryId, overwrite) => app().restoreFilesOnly(entryId, overwrite),
+    restoreFilesOnly: (entryId, overwrite) => app().tree.restoreFilesOnly(entryId, overwrite),
     storeSize: () => service.storeSize(),
     collect: (live) => service.collect(live),
   };

@@ -6,6 +6,8 @@ import type * as vscode from 'vscode';
 import type { UsageInfo } from '../agent';
 import type { CompactionPreparation, CompactionPreview, CompactionResult } from '../compaction';
 import type { ModelView } from '../app/app-types';
+import type { AppOutcome } from '../app/app-outcome';
+import type { TreeActionsApi } from '../app/tree-actions';
 import type { SessionSummary } from '../session/catalog';
 import type { PinOutcome } from '../app/pin-entry';
 import type { StageOutcome } from '../branch/stage';
@@ -59,7 +61,7 @@ export interface SurfaceCheckpoints {
   pathOf(key: string): Promise<string | undefined>;
   /** what restoring `entryId`'s files (leaf unchanged) would do */
   previewRestore(entryId: string): Promise<SwitchFilesPreview | undefined>;
-  restoreFilesOnly(entryId: string, overwrite: ReadonlySet<string>): Promise<FilesRestoreResult>;
+  restoreFilesOnly(entryId: string, overwrite: ReadonlySet<string>): Promise<AppOutcome<FilesRestoreResult>>;
   storeSize(): Promise<StoreSize | undefined>;
   collect(liveSessions: readonly string[]): Promise<GcResult | undefined>;
 }
@@ -93,28 +95,25 @@ export interface SurfacesApp {
   /** the workspace's sessions, newest first */
   listSessions(): Promise<SessionSummary[]>;
 
-  navigate(targetId: string, options: SurfaceNavigateOptions): Promise<SurfaceNavigateResult>;
-  /** summarizes the branch ending at `sourceLeafId` into the current position */
-  insertBranchSummary(sourceLeafId: string, options: { customInstructions?: string; signal?: AbortSignal }): Promise<void>;
+  /**
+   * The focused chat's tree actions themselves (src/app/tree-actions.ts: switch, branch, label, pin, summarize
+   * from here, carry a summary, restore files), by composition: a new tree action is a method there and a
+   * command, nothing forwarded here. Refusals are typed (src/app/app-outcome.ts).
+   */
+  readonly tree: TreeActionsApi;
   /** manual compaction; rejects with the engine's message on skip/cancel/failure */
   compact(customInstructions: string | undefined, options: SurfaceCompactOptions): Promise<void>;
   cancelCompaction(): boolean;
   /** what a manual compaction would do now (no model call); undefined: nothing to compact */
   previewCompaction?(): CompactionPreview | undefined;
-  /** pins or unpins a message of the current branch (an `arbor.pin` entry; refusals are typed) */
-  pin(entryId: string, pinned: boolean): Promise<PinOutcome>;
-  /** Summarize from here: the stage from `entryId` to the leaf becomes one summary (src/branch/stage.ts) */
-  summarizeFromHere(entryId: string, options: { customInstructions?: string; signal?: AbortSignal }): Promise<StageOutcome>;
   /** the preview of a chosen cut, counted like the marker and meter (system prompt and tools included) */
   previewCompactionOf?(preparation: CompactionPreparation): CompactionPreview | undefined;
-  /** sets (or with undefined clears) an entry's label */
-  label(entryId: string, label: string | undefined): Promise<void>;
   /** opens a session file as the current session (a chat that already shows it comes forward instead) */
   openSession(file: string): Promise<void>;
   /** whether any open chat shows `file` (a session is open in one chat at a time) */
   isOpen(file: string): boolean;
   /** renames a session: through the chat that has it open (its views follow), else in its file */
-  renameSession(file: string, name: string): Promise<void>;
+  renameSession(file: string, name: string): Promise<AppOutcome>;
   /** starts an empty session in the focused chat and shows that chat; resolves with the new file */
   newSession(): Promise<string>;
   /** every model the user can pick */
@@ -122,11 +121,11 @@ export interface SurfacesApp {
   /** the focused chat's model ("provider/id") */
   currentModelKey(): string;
   /** switches the focused chat's model */
-  setModel(key: string): Promise<ModelView>;
+  setModel(key: string): Promise<AppOutcome<ModelView>>;
   /** applies the settings and stored keys to every chat (after a key was set or cleared) */
   applySettings(): Promise<void>;
   /** forks the path root→entryId into a new session and makes it current */
-  forkSession(entryId: string): Promise<void>;
+  forkSession(entryId: string): Promise<AppOutcome>;
   /** asks the chat to scroll to an entry (best effort: the chat may not show it) */
   revealInChat(entryId: string): Promise<void>;
   /** file checkpoints (absent in fakes that do not test them) */

@@ -121,12 +121,13 @@ suite('app (extension host, fake provider)', () => {
   test('bad input: unknown entries and ids are refused with a clear error and change nothing', async () => {
     const api = await activateArbor();
     await api.app.newSession();
-    await assert.rejects(api.app.navigate('no-such-entry'), /Unknown entry/);
-    await assert.rejects(api.app.label('no-such-entry', 'x'), /Unknown entry/);
-    await assert.rejects(api.app.forkBranch(), /Nothing to fork/);
-    await assert.rejects(api.app.setThinkingLevel('extreme'), /Unknown thinking level/);
+    // refusals come back typed (src/app/app-outcome.ts), they are not thrown
+    assert.match(JSON.stringify(await api.app.tree.navigate('no-such-entry')), /"kind":"refused","reason":"unknown-entry".*Unknown entry/);
+    assert.match(JSON.stringify(await api.app.tree.label('no-such-entry', 'x')), /"reason":"unknown-entry"/);
+    assert.match(JSON.stringify(await api.app.forkBranch()), /"reason":"nothing-to-fork".*Nothing to fork/);
+    assert.match(JSON.stringify(await api.app.setThinkingLevel('extreme')), /"reason":"unknown-thinking-level".*Unknown thinking level/);
     await assert.rejects(api.app.compact(), /.+/);
-    assert.equal((await api.app.prompt('/model not/real')).kind, 'error');
+    assert.equal((await api.app.prompt('/model not/real')).kind, 'refused');
     assert.deepEqual(api.app.snapshot().conversation, []);
     await waitFor('idle', () => !api.app.busy);
   });

@@ -49,11 +49,18 @@ suite('chat view ⇄ app', () => {
     const first = api.app.snapshot().conversation[0]!;
     await api.chatView.receive({ type: 'label', entryId: first.id, label: 'start here' });
     assert.equal(api.app.snapshot().conversation[0]!.label, 'start here');
-    const failed = api.chatView.stats.failed;
+    const { failed, refused } = api.chatView.stats;
     const leaf = api.app.snapshot().leafId;
+    const before = api.chatView.postCount;
     assert.equal(await api.chatView.receive({ type: 'navigate', targetId: 'missing-id', mode: 'none' }), true);
     assert.equal(await api.chatView.receive({ type: 'fork', entryId: 'missing-id' }), true);
-    assert.equal(api.chatView.stats.failed, failed + 2);
+    // an unknown entry is a refusal told with its reason, not a failure of the handler
+    assert.equal(api.chatView.stats.refused, refused + 2);
+    assert.equal(api.chatView.stats.failed, failed);
+    if (api.chatView.isReady) {
+      const notices = api.chatView.postsSince(before).filter((p) => p.type === 'notice');
+      assert.ok(notices.length === 2 && notices.every((n) => n.type === 'notice' && n.level === 'warning' && /Unknown entry "missing-id"/.test(n.message)), JSON.stringify(notices));
+    }
     assert.equal(api.app.snapshot().leafId, leaf, 'nothing moved');
     const rejected = api.chatView.stats.rejected;
     assert.equal(await api.chatView.receive({ type: 'navigate', targetId: '', mode: 'none' }), false);

@@ -77,7 +77,7 @@ suite('file checkpoints: settings, Show changes, crash recovery, gc (issue #15)'
     assert.equal(await readFile(workspaceFile(FILE), 'utf8'), 'two\n');
     // A new size cap opens the store again, as the next start does: recovery runs before anything else.
     await config().update('maxFileBytes', 4 * 1024 * 1024, vscode.ConfigurationTarget.Global);
-    await api.app.previewSwitchFiles(replyOf(api, 'two'));
+    await api.app.tree.previewSwitchFiles(replyOf(api, 'two'));
     assert.equal(await readFile(workspaceFile(FILE), 'utf8'), 'one\n', 'the interrupted restore was finished');
     await assert.rejects(readFile(join(journals, `${journal.id}.json`)), 'the journal is gone');
   });
@@ -94,7 +94,7 @@ suite('file checkpoints: settings, Show changes, crash recovery, gc (issue #15)'
     await writeFile(planted, JSON.stringify(journal));
     try {
       await config().update('maxFileBytes', 4 * 1024 * 1024, vscode.ConfigurationTarget.Global);
-      await api.app.previewSwitchFiles(replyOf(api, 'two'));
+      await api.app.tree.previewSwitchFiles(replyOf(api, 'two'));
       assert.equal(await readFile(workspaceFile(FILE), 'utf8'), 'two\n', 'the file is as it was: the journal was not replayed');
       assert.equal(await readFile(planted, 'utf8'), JSON.stringify(journal), 'and left where it was');
     } finally {

@@ -88,8 +88,8 @@ suite('leaf persistence across a reload (extension host)', () => {
     const [first, , last] = assistantIds(api.app);
     assert.equal(api.app.snapshot({ tree: false }).leafId, last);
 
-    const result = await api.app.navigate(first!);
-    assert.equal(result.cancelled, false);
+    const result = await api.app.tree.navigate(first!);
+    assert.ok(result.kind === 'done' && result.value.cancelled === false, JSON.stringify(result));
     assert.equal(api.app.snapshot({ tree: false }).leafId, first);
     await settle();
 
@@ -107,7 +107,7 @@ suite('leaf persistence across a reload (extension host)', () => {
     await threeTurns(api.app);
     const file = api.app.sessionView()!.file;
     const [, second] = assistantIds(api.app);
-    await api.app.navigate(second!);
+    await api.app.tree.navigate(second!);
     await settle();
     await api.app.newSession();
 
@@ -127,7 +127,7 @@ suite('leaf persistence across a reload (extension host)', () => {
     await threeTurns(api.app);
     const file = api.app.sessionView()!.file;
     const [first, , last] = assistantIds(api.app);
-    await api.app.navigate(first!);
+    await api.app.tree.navigate(first!);
     await settle();
     const copy = file.replace(/\.jsonl$/, '-copy.jsonl');
     await copyFile(file, copy);
@@ -152,7 +152,7 @@ suite('leaf persistence across a reload (extension host)', () => {
     await threeTurns(before);
     const file = before.sessionView()!.file;
     const [first, second] = assistantIds(before);
-    await before.navigate(second!);
+    await before.tree.navigate(second!);
     await settle();
     before.dispose();
 
@@ -166,8 +166,8 @@ suite('leaf persistence across a reload (extension host)', () => {
       // Picking the first user message moves to its parent (edit and resend): "before everything" when it
       // is the first entry. That position survives too, and is not mistaken for "nothing remembered".
       const firstUser = after.currentStore!.getEntries().find((e: SessionEntry) => e.type === 'message' && (e as { message: { role: string } }).message.role === 'user')!;
-      const result = await after.navigate(firstUser.id);
-      assert.equal(result.editorText, 'question 1');
+      const result = await after.tree.navigate(firstUser.id);
+      assert.ok(result.kind === 'done' && result.value.editorText === 'question 1', JSON.stringify(result));
       position = after.snapshot({ tree: false }).leafId;
       assert.equal(position, firstUser.parentId);
       assert.notEqual(position, first);
@@ -209,7 +209,7 @@ suite('leaf persistence across a reload (extension host)', () => {
     await threeTurns(before);
     const file = before.sessionView()!.file;
     const [first] = assistantIds(before);
-    await before.navigate(first!);
+    await before.tree.navigate(first!);
     await settle();
     tracking.dispose();
     before.dispose();

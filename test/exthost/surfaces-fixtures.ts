@@ -1,5 +1,10 @@
 // Fixtures for the surfaces tests: generated session files, a fake SurfacesApp that records what the
 // commands asked of it, and temporary replacements of vscode.window methods (pickers, messages).
+import type { AppNavigateResult } from '../../src/app/app-types';
+import type { CarryResult } from '../../src/branch';
+import type { TreeActionsApi } from '../../src/app/tree-actions';
+import type { FilesRestoreResult } from '../../src/app/checkpoint-service';
+import { done, refused, type AppOutcome, type AppRefusal } from '../../src/app/app-outcome';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -103,8 +108,35 @@ export class FakeApp implements SurfacesApp {
   compactImpl: (() => Promise<void>) | undefined;
   stageImpl: (() => Promise<StageOutcome>) | undefined;
   sessionList: Awaited<ReturnType<SurfacesApp['listSessions']>> = [];
+  /** when set, the actions that may be refused answer with it (the command shows it as a warning) */
+  refusal: AppRefusal | undefined;
+  /** when set, label throws it (an exception: the command shows and logs it as an error) */
+  failure: Error | undefined;
 
   constructor(public store: SessionStore | undefined) {}
+
+  /** the tree actions are this fake's own methods (the real app's are src/app/tree-actions.ts) */
+  get tree(): TreeActionsApi {
+    return this;
+  }
+  readonly navigating = false;
+  filesTargetOf(targetId: string): string | null {
+    return targetId;
+  }
+  async previewSwitchFiles(): Promise<undefined> {
+    return undefined;
+  }
+  async restoreFilesOnly(entryId: string): Promise<AppOutcome<FilesRestoreResult>> {
+    this.calls.push({ method: 'restoreFilesOnly', args: [entryId] });
+    return this.refusal ?? refused('files-not-restored', 'FakeApp keeps no checkpoints');
+  }
+  cancelNavigation(): boolean {
+    return false;
+  }
+  async branchAt(entryId: string): Promise<AppOutcome> {
+    this.calls.push({ method: 'branchAt', args: [entryId] });
+    return this.refusal ?? done();
+  }
 
   usage() {
     return undefined;
@@ -115,15 +147,19 @@ export class FakeApp implements SurfacesApp {
   async listSessions() {
     return this.sessionList;
   }
-  async navigate(targetId: string, options: SurfaceNavigateOptions): Promise<SurfaceNavigateResult> {
+  async navigate(targetId: string, options: SurfaceNavigateOptions = {}): Promise<AppOutcome<AppNavigateResult>> {
     this.calls.push({ method: 'navigate', args: [targetId, { ...options, signal: options.signal ? 'signal' : undefined }] });
-    if (this.navigateImpl) return this.navigateImpl(targetId, options);
+    if (this.refusal) return this.refusal;
+    // a scripted result names only what the command reads
+    if (this.navigateImpl) return done((await this.navigateImpl(targetId, options)) as AppNavigateResult);
     const result = await navigateTree(this.store!, targetId, {});
     this.leaf.fire();
-    return result;
+    return done(result);
   }
-  async insertBranchSummary(sourceLeafId: string, options: { customInstructions?: string; signal?: AbortSignal }): Promise<void> {
+  async insertBranchSummary(sourceLeafId: string, options: { customInstructions?: string; signal?: AbortSignal } = {}): Promise<AppOutcome<CarryResult>> {
     this.calls.push({ method: 'insertBranchSummary', args: [sourceLeafId, options.customInstructions] });
+    // the commands read nothing of the carried summary
+    return this.refusal ?? done({} as CarryResult);
   }
   async compact(customInstructions: string | undefined, options: { review?: unknown; handoff?: boolean }): Promise<void> {
     this.calls.push({ method: 'compact', args: [customInstructions, options.review ? 'review' : undefined, ...(options.handoff ? ['handoff'] : [])] });
@@ -133,9 +169,12 @@ export class FakeApp implements SurfacesApp {
     this.calls.push({ method: 'cancelCompaction', args: [] });
     return false;
   }
-  async label(entryId: string, label: string | undefined): Promise<void> {
+  async label(entryId: string, label: string | undefined): Promise<AppOutcome> {
     this.calls.push({ method: 'label', args: [entryId, label] });
+    if (this.failure) throw this.failure;
+    if (this.refusal) return this.refusal;
     await this.store!.appendLabelChange(entryId, label);
+    return done();
   }
   async pin(entryId: string, pinned: boolean): Promise<PinOutcome> {
     this.calls.push({ method: 'pin', args: [entryId, pinned] });
@@ -151,16 +190,19 @@ export class FakeApp implements SurfacesApp {
     this.store = await SessionStore.open(file);
     this.session.fire();
   }
-  async forkSession(entryId: string): Promise<void> {
+  async forkSession(entryId: string): Promise<AppOutcome> {
     this.calls.push({ method: 'forkSession', args: [entryId] });
+    return this.refusal ?? done();
   }
   isOpen(file: string): boolean {
     return this.store?.file === file;
   }
-  async renameSession(file: string, name: string): Promise<void> {
+  async renameSession(file: string, name: string): Promise<AppOutcome> {
     this.calls.push({ method: 'renameSession', args: [file, name] });
+    if (this.refusal) return this.refusal;
     if (this.store?.file === file) await this.store.appendSessionInfo(name);
     else await renameSession(file, name);
+    return done();
   }
   async newSession(): Promise<string> {
     this.calls.push({ method: 'newSession', args: [] });
@@ -172,9 +214,9 @@ export class FakeApp implements SurfacesApp {
   currentModelKey(): string {
     return 'fake/fake-gpt';
   }
-  async setModel(key: string): Promise<ModelView> {
+  async setModel(key: string): Promise<AppOutcome<ModelView>> {
     this.calls.push({ method: 'setModel', args: [key] });
-    throw new Error(`FakeApp has no model "${key}"`);
+    return refused('unknown-model', `FakeApp has no model "${key}"`);
   }
   async applySettings(): Promise<void> {
     this.calls.push({ method: 'applySettings', args: [] });

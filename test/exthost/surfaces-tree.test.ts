@@ -138,7 +138,7 @@ suite('surfaces: Session Tree', () => {
     const { app, provider } = await providerFor(twoBranchEntries());
     try {
       assert.match(String(provider.getTreeItem('a2').contextValue), /offPath/);
-      await app.navigate('a2', {});
+      await app.tree.navigate('a2', {});
       assert.match(String(provider.getTreeItem('a2').contextValue), /\bcurrent\b/);
       assert.match(String(provider.getTreeItem('u4').contextValue), /offPath/);
       assert.equal(provider.refreshLog[provider.refreshLog.length - 1], undefined);

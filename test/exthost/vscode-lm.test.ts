@@ -118,7 +118,7 @@ suite('VS Code language models', () => {
     const first = api.app.snapshot().conversation[0]!;
     await api.app.prompt('more on branch one');
     const before = state.requests.length;
-    const result = await api.app.navigate(first.id, { summarize: true });
+    const result = await api.app.tree.navigate(first.id, { summarize: true });
     assert.ok(state.requests.length > before, 'the summary request went to the editor model');
     const summary = api.app.currentStore!.getBranch().find((e) => e.type === 'branch_summary');
     assert.ok(summary, `a branch summary entry was written (${JSON.stringify(result).slice(0, 300)})`);

@@ -16,7 +16,7 @@ function changeOf(current: FileState, target: FileState): 'added' | 'modified' |
 
 /** The `filesPreview` answer for the dialog (`wireTargetId`: the id as the webview knows it). */
 export async function filesPreviewFor(app: ArborApp, targetId: string, wireTargetId: string): Promise<FilesPreviewMessage> {
-  const preview = await app.previewSwitchFiles(targetId);
+  const preview = await app.tree.previewSwitchFiles(targetId);
   const plan: RestorePlan = preview?.plan ?? { fromId: null, toId: null, changes: [], outsideChanges: [], protectedChanges: [], notRestorable: [] };
   return {
     type: 'filesPreview',
@@ -35,11 +35,11 @@ export async function filesPreviewFor(app: ArborApp, targetId: string, wireTarge
 /** The files part of a chat navigation: the dialog's choice, or a native question when there was none. */
 export async function filesDecisionFor(app: ArborApp, targetId: string, files: NavigateFiles | undefined): Promise<FilesDecision> {
   if (files) return files.restore ? { files: { overwrite: new Set(files.overwrite) } } : {};
-  return askFilesDecision(app.checkpoints.settings.restore, await app.previewSwitchFiles(targetId));
+  return askFilesDecision(app.checkpoints.settings.restore, await app.tree.previewSwitchFiles(targetId));
 }
 
 /** "Show changes" from the dialog: the files the switch would change, as one diff. */
 export async function showSwitchChanges(app: ArborApp, targetId: string): Promise<void> {
-  const preview = await app.previewSwitchFiles(targetId);
+  const preview = await app.tree.previewSwitchFiles(targetId);
   if (preview) await showSwitchDiff(preview.plan);
 }

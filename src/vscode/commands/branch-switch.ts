@@ -3,6 +3,7 @@
 // cancellable progress notification. A cancelled or failed summary leaves the user where they were, and
 // says so. Not a command itself.
 import * as vscode from 'vscode';
+import { showRefusal, stackOf } from '../refusals';
 import { shownId } from '../../app/display-tree';
 import type { FilesRestoreResult } from '../../app/checkpoint-service';
 import { askFilesDecision } from '../checkpoints/files-choice';
@@ -48,7 +49,7 @@ export async function askSummaryChoice(): Promise<SummaryChoice | undefined> {
 }
 
 export interface SwitchOutcome {
-  status: 'switched' | 'cancelled' | 'failed' | 'no-op' | 'invalid';
+  status: 'switched' | 'cancelled' | 'refused' | 'failed' | 'no-op' | 'invalid';
   message?: string;
 }
 
@@ -73,16 +74,21 @@ export async function switchTo(deps: SurfaceDeps, entryId: string | undefined, a
   if (!files) return { status: 'cancelled', message: 'files dialog dismissed' };
 
   const navigate = (signal?: AbortSignal) =>
-    deps.app.navigate(entry.id, {
+    deps.app.tree.navigate(entry.id, {
       summarize: choice.summarize,
       ...(choice.summarize && choice.customInstructions ? { customInstructions: choice.customInstructions } : {}),
       ...(signal ? { signal } : {}),
       ...(files.files ? { files: files.files } : {}),
     });
   try {
-    const result = choice.summarize
+    const outcome = choice.summarize
       ? await trackSummarizing(deps, withCancellableProgress(vscode.l10n.t('Summarizing the branch you are leaving…'), navigate))
       : await navigate();
+    if (outcome.kind === 'refused') {
+      showRefusal(outcome, deps.log);
+      return { status: 'refused', message: outcome.message };
+    }
+    const result = outcome.value;
     if (result.cancelled) {
       const message = vscode.l10n.t('{0}. You are still where you were.', (result.message ?? 'Branch switch cancelled').replace(/\.$/, ''));
       void vscode.window.showInformationMessage(message);
@@ -95,7 +101,7 @@ export async function switchTo(deps: SurfaceDeps, entryId: string | undefined, a
     return { status: 'switched' };
   } catch (error) {
     const message = vscode.l10n.t('Could not switch branch: {0}. You are still where you were.', errorText(error).replace(/\.$/, ''));
-    deps.log.error(message);
+    deps.log.error(`${message}\n${stackOf(error)}`);
     void vscode.window.showErrorMessage(message);
     return { status: 'failed', message };
   }

@@ -1,6 +1,7 @@
 // "Arbor: Fork Session" / "Fork to New Session" (Session Tree): copies the path root→entry (default: the
 // current position) into a new session file and continues there. The original session is untouched.
 import * as vscode from 'vscode';
+import { showRefusal, stackOf } from '../refusals';
 import { entryIdFrom, errorText, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.forkSession';
@@ -16,11 +17,16 @@ export async function run(deps: SurfaceDeps, arg?: unknown): Promise<boolean> {
   const entry = requireEntry(deps, store, entryId);
   if (!entry) return false;
   try {
-    await deps.app.forkSession(entry.id);
+    const outcome = await deps.app.forkSession(entry.id);
+    if (outcome.kind === 'refused') {
+      showRefusal(outcome, deps.log);
+      return false;
+    }
     deps.log.info(`forked ${store.file} at ${entry.id}`);
     void vscode.window.showInformationMessage(vscode.l10n.t('Forked into a new session. The original session is unchanged.'));
     return true;
   } catch (error) {
+    deps.log.error(`fork-session: ${stackOf(error)}`);
     void vscode.window.showErrorMessage(vscode.l10n.t('Could not fork the session: {0}', errorText(error)));
     return false;
   }

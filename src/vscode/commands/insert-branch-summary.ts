@@ -1,13 +1,14 @@
 // "Insert This Branch's Summary Here" (Session Tree, on entries of other branches): summarizes that
 // branch (down to its newest tip) and appends the summary at the current position, without leaving it.
 import * as vscode from 'vscode';
+import { showRefusal, stackOf } from '../refusals';
 import { TreeModel } from '../tree/tree-model';
 import { trackSummarizing } from './branch-switch';
 import { entryIdFrom, errorText, requireEntry, requireStore, withCancellableProgress, type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.insertBranchSummary';
 
-export async function run(deps: SurfaceDeps, arg?: unknown): Promise<'inserted' | 'cancelled' | 'failed' | 'invalid'> {
+export async function run(deps: SurfaceDeps, arg?: unknown): Promise<'inserted' | 'cancelled' | 'refused' | 'failed' | 'invalid'> {
   const store = requireStore(deps);
   if (!store) return 'invalid';
   const entry = requireEntry(deps, store, entryIdFrom(arg));
@@ -25,15 +26,20 @@ export async function run(deps: SurfaceDeps, arg?: unknown): Promise<'inserted' 
   });
   if (instructions === undefined) return 'cancelled';
   try {
-    await trackSummarizing(
+    const outcome = await trackSummarizing(
       deps,
       withCancellableProgress(vscode.l10n.t('Summarizing the other branch…'), (signal) =>
-        deps.app.insertBranchSummary(source, { ...(instructions.trim() ? { customInstructions: instructions.trim() } : {}), signal }),
+        deps.app.tree.insertBranchSummary(source, { ...(instructions.trim() ? { customInstructions: instructions.trim() } : {}), signal }),
       ),
     );
+    if (outcome.kind === 'refused') {
+      showRefusal(outcome, deps.log);
+      return 'refused';
+    }
     deps.log.info(`carried the summary of the branch ending at ${source} to ${store.getLeafId()}`);
     return 'inserted';
   } catch (error) {
+    deps.log.error(`insert-branch-summary: ${stackOf(error)}`);
     const message = errorText(error);
     if (/cancel/i.test(message)) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Summary cancelled. Nothing was added.'));

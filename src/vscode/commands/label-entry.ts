@@ -1,12 +1,13 @@
 // "Arbor: Label Entry…" / "Label…" (Session Tree): add, rename or remove (empty text) an entry's label.
 // From the palette the entry is picked from the current branch.
 import * as vscode from 'vscode';
+import { showRefusal, stackOf } from '../refusals';
 import { pickPathEntry } from './entry-picker';
 import { entryIdFrom, errorText, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.labelEntry';
 
-export async function run(deps: SurfaceDeps, arg?: unknown): Promise<'labelled' | 'removed' | 'cancelled' | 'invalid'> {
+export async function run(deps: SurfaceDeps, arg?: unknown): Promise<'labelled' | 'removed' | 'cancelled' | 'refused' | 'invalid'> {
   const store = requireStore(deps);
   if (!store) return 'invalid';
   const entryId = arg === undefined ? await pickPathEntry(store, vscode.l10n.t('Label which entry?')) : entryIdFrom(arg);
@@ -24,10 +25,15 @@ export async function run(deps: SurfaceDeps, arg?: unknown): Promise<'labelled' 
   const label = text.trim();
   if (label === '' && current === undefined) return 'cancelled';
   try {
-    await deps.app.label(entry.id, label === '' ? undefined : label);
+    const outcome = await deps.app.tree.label(entry.id, label === '' ? undefined : label);
+    if (outcome.kind === 'refused') {
+      showRefusal(outcome, deps.log);
+      return 'refused';
+    }
     deps.log.info(label === '' ? `label removed from ${entry.id}` : `label "${label}" set on ${entry.id}`);
     return label === '' ? 'removed' : 'labelled';
   } catch (error) {
+    deps.log.error(`label-entry: ${stackOf(error)}`);
     void vscode.window.showErrorMessage(vscode.l10n.t('Could not save the label: {0}', errorText(error)));
     return 'invalid';
   }

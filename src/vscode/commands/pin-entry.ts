@@ -2,6 +2,7 @@
 // messages it accepts): compactions keep a pinned message verbatim. Appends an `arbor.pin` entry
 // (src/session/pins.ts); Unpin (unpin-entry.ts) appends another one, nothing is deleted.
 import * as vscode from 'vscode';
+import { stackOf } from '../refusals';
 import type { PinOutcome } from '../../app/pin-entry';
 import { isPinnable, pinnedEntryIds } from '../../session/pins';
 import { pickPathEntry } from './entry-picker';
@@ -20,11 +21,12 @@ export async function runPin(deps: SurfaceDeps, arg: unknown, pinned: boolean): 
   const entry = requireEntry(deps, store, entryId);
   if (!entry) return 'invalid';
   try {
-    const outcome = await deps.app.pin(entry.id, pinned);
+    const outcome = await deps.app.tree.pin(entry.id, pinned);
     if (outcome.kind === 'refused') void vscode.window.showWarningMessage(outcome.message);
     else deps.log.info(`${outcome.kind} ${entry.id}`);
     return outcome.kind;
   } catch (error) {
+    deps.log.error(`pin-entry: ${stackOf(error)}`);
     void vscode.window.showErrorMessage(vscode.l10n.t('Could not save the pin: {0}', errorText(error)));
     return 'invalid';
   }

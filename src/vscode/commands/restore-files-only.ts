@@ -2,6 +2,7 @@
 // stays where it is. Files changed outside Arbor, and protected files (with a warning), are listed for
 // a per-file choice, none ticked; nothing runs in Restricted Mode.
 import * as vscode from 'vscode';
+import { showRefusal, stackOf } from '../refusals';
 import type { FilesRestoreResult } from '../../app/checkpoint-service';
 import { askOverwrite, hasFileWork } from '../checkpoints/files-choice';
 import { planRows } from '../checkpoints/switch-diff';
@@ -28,11 +29,14 @@ export async function run(deps: SurfaceDeps, arg?: unknown): Promise<FilesRestor
   const overwrite = await askOverwrite(preview.plan);
   if (!overwrite) return undefined;
   try {
-    const result = await deps.app.checkpoints.restoreFilesOnly(entry.id, overwrite);
+    const outcome = await deps.app.checkpoints.restoreFilesOnly(entry.id, overwrite);
+    if (outcome.kind === 'refused') return void showRefusal(outcome, deps.log);
+    const result = outcome.value;
     if (result.kind === 'restored') reportFiles(result);
     else void vscode.window.showErrorMessage(vscode.l10n.t('The files were not restored: {0}', result.message));
     return result;
   } catch (error) {
+    deps.log.error(`restore-files-only: ${stackOf(error)}`);
     void vscode.window.showErrorMessage(vscode.l10n.t('The files were not restored: {0}', errorText(error)));
     return undefined;
   }

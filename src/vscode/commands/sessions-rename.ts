@@ -1,5 +1,6 @@
 // Sessions view: rename a session (a session_info entry, pi's way; empty clears the name).
 import * as vscode from 'vscode';
+import { showRefusal, stackOf } from '../refusals';
 import { sessionFileFrom } from './sessions-open';
 import { errorText, type SurfaceDeps } from './surface-deps';
 
@@ -22,10 +23,15 @@ export async function run(deps: SurfaceDeps, arg?: unknown, nameArg?: string): P
   if (name === undefined) return false;
   try {
     // a session a chat has open is renamed through that chat, so its views stay in step
-    await deps.app.renameSession(file, name.trim());
+    const outcome = await deps.app.renameSession(file, name.trim());
+    if (outcome.kind === 'refused') {
+      showRefusal(outcome, deps.log);
+      return false;
+    }
     deps.sessions.refresh();
     return true;
   } catch (error) {
+    deps.log.error(`sessions-rename: ${stackOf(error)}`);
     void vscode.window.showErrorMessage(vscode.l10n.t('Could not rename the session: {0}', errorText(error)));
     return false;
   }

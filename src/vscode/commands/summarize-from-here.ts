@@ -4,6 +4,8 @@
 // (src/branch/stage.ts). The same flow as Compact Session: optional focus, a preview (Summarize / Cancel),
 // progress with Cancel, and a typed outcome told once. Cancelled, refused or failed: the file is unchanged.
 import * as vscode from 'vscode';
+import type { AppRefusal } from '../../app/app-outcome';
+import { showRefusal } from '../refusals';
 import { planStage, stageRefused, type StageOutcome, type StagePlan } from '../../branch/stage';
 import type { SessionReader } from '../surfaces-types';
 import { formatTokens } from '../status-bar';
@@ -58,7 +60,8 @@ async function askAction(store: SessionReader, plan: StagePlan): Promise<boolean
 }
 
 /** Tells the user how it ended (once) and shows the summary in the tree. */
-async function report(deps: SurfaceDeps, outcome: StageOutcome): Promise<void> {
+async function report(deps: SurfaceDeps, outcome: StageOutcome | AppRefusal): Promise<void> {
+  if ('kind' in outcome) return showRefusal(outcome, deps.log);
   switch (outcome.status) {
     case 'summarized':
       deps.log.info(`summarized ${outcome.summarizedEntryIds.length} entries from ${outcome.summarizedEntryIds[0]} into ${outcome.entry.id}`);
@@ -92,10 +95,10 @@ export async function run(deps: SurfaceDeps, arg?: unknown, instructionsArg?: un
   const asked = await askFocus(vscode.l10n.t('Summarize from Here'), instructionsArg);
   if (!asked || !(await askAction(store, planned.plan))) return 'cancelled';
   const outcome = await withCancellableProgress(vscode.l10n.t('Summarizing the stage…'), (signal) =>
-    deps.app.summarizeFromHere(entry.id, { ...(asked.focus ? { customInstructions: asked.focus } : {}), signal }),
+    deps.app.tree.summarizeFromHere(entry.id, { ...(asked.focus ? { customInstructions: asked.focus } : {}), signal }),
   );
   await report(deps, outcome);
-  return outcome.status;
+  return 'kind' in outcome ? 'refused' : outcome.status;
 }
 
 export function register(deps: SurfaceDeps): vscode.Disposable {

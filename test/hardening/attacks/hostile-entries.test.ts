@@ -88,7 +88,7 @@ test('a 300-character entry id: the entry is shown under a short id, and actions
   assert.equal(nodes.find((n) => n.parentId === odd.entryId)?.kind, 'user', 'the child names its parent by the short id');
   const { realId } = await import('../../../src/present/wire-ids');
   assert.equal(realId(odd.entryId), LONG_ID);
-  await app.label(realId(odd.entryId), 'kept');
+  await app.tree.label(realId(odd.entryId), 'kept');
   assert.equal(app.currentStore!.getLabel(LONG_ID), 'kept');
   assertReported(app, /id/);
 });

@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { accepted, refusal } from './outcome';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -55,12 +56,12 @@ test('tool calls pair with their results; an approved edit changes the file, a d
   assert.equal(results[1]!.callEntryId, conv.find((e) => e.toolCalls?.some((c) => c.id === 'c2'))!.id);
 });
 
-test('slash commands: /tree and /model without args are UI intents; /model sets; unknown model is an error; /new starts a session', async () => {
+test('slash commands: /tree and /model without args are UI intents; /model sets; unknown model is refused; /new starts a session', async () => {
   const h = await appHarness();
   assert.deepEqual(await h.app.prompt('/tree'), { kind: 'intent', intent: 'showTree' });
   assert.deepEqual(await h.app.prompt('/model'), { kind: 'intent', intent: 'pickModel' });
   const bad = await h.app.prompt('/model nope/none');
-  assert.equal(bad.kind, 'error');
+  assert.equal(bad.kind, 'refused');
   const changed = await h.app.prompt('/model openai/gpt-5-mini');
   assert.equal(changed.kind, 'modelChanged');
   assert.equal(h.app.snapshot().model.key, 'openai/gpt-5-mini');
@@ -73,7 +74,7 @@ test('slash commands: /tree and /model without args are UI intents; /model sets;
   assert.notEqual(h.app.snapshot().session!.file, first);
   assert.deepEqual(h.app.snapshot().conversation, []);
   const noSession = await h.app.prompt('/compact');
-  assert.equal(noSession.kind, 'error');
+  assert.equal(noSession.kind, 'refused', 'nothing to compact is a refusal, not an error');
   // a slash word that is not a command goes to the model
   h.fake.enqueue({ text: 'ok' });
   assert.deepEqual(await h.app.prompt('/etc/hosts is a file'), { kind: 'sent' });
@@ -86,24 +87,24 @@ test('navigate to an earlier user message returns its text; with a summary a bra
   await h.app.prompt('second question');
   const conv = h.app.snapshot().conversation;
   const second = conv.find((e) => e.text === 'second question')!;
-  const plain = await h.app.navigate(second.id);
+  const plain = accepted(await h.app.tree.navigate(second.id));
   assert.equal(plain.editorText, 'second question');
   assert.deepEqual(h.app.snapshot().conversation.map((e) => e.text), ['first question', 'A1']);
   const offPath = h.app.snapshot().tree!.filter((n) => !n.isOnActivePath).map((n) => n.firstLine);
   assert.deepEqual(offPath, ['second question', 'A2']);
   // back to the tip of the abandoned branch, then leave it with a summary
   const a2 = h.app.snapshot().tree!.find((n) => n.firstLine === 'A2')!;
-  await h.app.navigate(a2.id);
+  await h.app.tree.navigate(a2.id);
   const summaryText = '## Goal\nSecond question explored.\n\n## Progress\nAnswered.';
   h.fake.enqueue({ text: summaryText });
   const first = h.app.snapshot().conversation.find((e) => e.text === 'A1')!;
-  const result = await h.app.navigate(first.id, { summarize: true, customInstructions: 'focus on answers' });
+  const result = accepted(await h.app.tree.navigate(first.id, { summarize: true, customInstructions: 'focus on answers' }));
   assert.ok(result.summaryEntry);
   const after = h.app.snapshot().conversation;
   assert.deepEqual(after.map((e) => e.kind), ['user', 'assistant', 'branch_summary']);
   assert.match(after[2]!.text, /Second question explored/);
   assert.ok(h.changes.some((c) => c.kind === 'conversation' && c.reset));
-  await assert.rejects(h.app.navigate('nope'), /Unknown entry/);
+  refusal(await h.app.tree.navigate('nope'), 'unknown-entry', /Unknown entry/);
 });
 
 test('compact via /compact writes a compaction entry with metadata; label and fork', async () => {
@@ -122,12 +123,12 @@ test('compact via /compact writes a compaction entry with metadata; label and fo
   assert.equal(marker.reason, 'manual');
   assert.match(marker.text, /Four answers/);
   const user = h.app.snapshot().conversation.find((e) => e.kind === 'user')!;
-  await h.app.label(user.id, 'start');
+  await h.app.tree.label(user.id, 'start');
   assert.equal(h.app.snapshot().conversation.find((e) => e.id === user.id)!.label, 'start');
   assert.equal(h.app.treeNode(user.id)!.label, 'start');
-  await assert.rejects(h.app.label('missing', 'x'), /Unknown entry/);
+  refusal(await h.app.tree.label('missing', 'x'), 'unknown-entry', /Unknown entry/);
   const before = h.app.snapshot().session!.file;
-  const forked = await h.app.forkBranch();
+  const forked = accepted(await h.app.forkBranch());
   assert.notEqual(forked.file, before);
   assert.equal(h.app.snapshot().conversation.find((e) => e.id === user.id)!.label, 'start');
 });

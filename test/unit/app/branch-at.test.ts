@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { refusal } from './outcome';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { appHarness } from './helpers';
@@ -11,7 +12,7 @@ test('branchAt a user message keeps it as the leaf: its reply leaves the path, t
   const file = h.app.snapshot().session!.file!;
   const before = await readFile(file, 'utf8');
   const second = h.app.snapshot().conversation.find((e) => e.text === 'second question')!;
-  await h.app.branchAt(second.id);
+  await h.app.tree.branchAt(second.id);
   assert.equal(h.app.snapshot().leafId, second.id);
   assert.deepEqual(h.app.snapshot().conversation.map((e) => e.text), ['first question', 'A1', 'second question']);
   assert.equal(await readFile(file, 'utf8'), before, 'moving the leaf writes nothing');
@@ -28,8 +29,8 @@ test('branchAt an assistant message makes it the leaf; unknown ids are refused',
   await h.app.prompt('first question');
   await h.app.prompt('second question');
   const a1 = h.app.snapshot().conversation.find((e) => e.text === 'A1')!;
-  await h.app.branchAt(a1.id);
+  await h.app.tree.branchAt(a1.id);
   assert.equal(h.app.snapshot().leafId, a1.id);
   assert.deepEqual(h.app.snapshot().conversation.map((e) => e.text), ['first question', 'A1']);
-  await assert.rejects(() => h.app.branchAt('no-such-entry'));
+  refusal(await h.app.tree.branchAt('no-such-entry'), 'unknown-entry');
 });

@@ -1,6 +1,7 @@
 // Issue #16: Arbor writes `usage` on its own branch-summary entries (pi 1.5's field), so the summarizer
 // call counts in the session cost at once and after a reload. Before, the entry had no usage and the
 // cost of every summary was lost.
+import { accepted } from './outcome';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appHarness } from './helpers';
@@ -21,12 +22,12 @@ test('a branch summary records its summarizer usage; the session cost counts it 
   h.fake.enqueue({ text: 'A1' });
   await h.app.prompt('first question');
   const user = h.app.snapshot().conversation.find((e) => e.kind === 'user')!;
-  await h.app.navigate(user.id);
+  await h.app.tree.navigate(user.id);
   h.fake.enqueue({ text: 'A2' });
   await h.app.prompt('second question');
   const a1 = h.app.snapshot().tree!.find((n) => n.firstLine === 'A1')!;
   h.fake.enqueue({ text: '## Goal\nSecond question explored.' });
-  const result = await h.app.navigate(a1.id, { summarize: true });
+  const result = accepted(await h.app.tree.navigate(a1.id, { summarize: true }));
   const summary = result.summaryEntry as BranchSummaryEntry;
   assert.ok(summary.usage, 'the branch summary entry carries usage');
   assert.ok(summary.usage.input > 0 && summary.usage.cost.total > 0, JSON.stringify(summary.usage));

@@ -2,6 +2,7 @@
 // a navigation with `files` restores the target's files, a cancelled summary puts them back, Restricted
 // Mode and arbor.checkpoints.enabled = false restore nothing, the settings are validated per key, and
 // what VS Code's files.exclude hides is not checkpointed.
+import { accepted, refusal } from './outcome';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -22,14 +23,14 @@ test('a navigation with files restores the target turn\'s file; without files it
   const h = await appHarness();
   const one = await writeTurn(h, 'one');
   await writeTurn(h, 'two');
-  const preview = await h.app.previewSwitchFiles(one);
+  const preview = await h.app.tree.previewSwitchFiles(one);
   assert.equal(preview?.differ, true);
   assert.deepEqual(preview?.plan.changes.map((c) => c.key), ['ws/notes.txt']);
-  const result = await h.app.navigate(one, { files: { overwrite: new Set() } });
+  const result = accepted(await h.app.tree.navigate(one, { files: { overwrite: new Set() } }));
   assert.equal(result.files?.kind, 'restored');
   assert.equal(await notes(h), 'one\n');
   const tip = h.app.currentStore!.getEntries().at(-1)!.id;
-  await h.app.navigate(tip);
+  await h.app.tree.navigate(tip);
   assert.equal(await notes(h), 'one\n', 'conversation only: the file stays');
 });
 
@@ -44,7 +45,7 @@ test('a turn\'s files show on the step that made them, and picking it restores t
   const tree = h.app.snapshot().tree!;
   assert.equal(tree.some((n) => n.kind === 'custom'), false, 'no row for a manifest');
   assert.deepEqual(tree.find((n) => n.id === reply)?.files, { count: 1, text: '1 file changed' });
-  const result = await h.app.navigate(reply, { files: { overwrite: new Set() } });
+  const result = accepted(await h.app.tree.navigate(reply, { files: { overwrite: new Set() } }));
   assert.equal(result.files?.kind, 'restored');
   assert.equal(await notes(h), 'one\n');
   assert.equal(store().getLeafId(), one, 'the leaf is the reply with its files');
@@ -62,7 +63,7 @@ test('a navigation cancelled after the files were restored puts them back', asyn
       return { cancel: true };
     },
   });
-  const result = await h.app.navigate(one, { files: { overwrite: new Set() } });
+  const result = accepted(await h.app.tree.navigate(one, { files: { overwrite: new Set() } }));
   assert.equal(result.cancelled, true);
   assert.equal(seen, 'one\n', 'the files were restored before the navigation ran');
   assert.equal(await notes(h), 'two\n', 'and put back when it was cancelled');
@@ -74,8 +75,8 @@ test('Restricted Mode: nothing is offered or restored', async () => {
   await h.app.prompt('one');
   const first = h.app.currentStore!.getLeafId()!;
   await h.app.prompt('two');
-  assert.equal((await h.app.previewSwitchFiles(first))?.restorable, false);
-  await assert.rejects(h.app.navigate(first, { files: { overwrite: new Set() } }), /Restricted Mode/);
+  assert.equal((await h.app.tree.previewSwitchFiles(first))?.restorable, false);
+  refusal(await h.app.tree.navigate(first, { files: { overwrite: new Set() } }), 'files-not-restored', /Restricted Mode/);
   assert.notEqual(h.app.currentStore!.getLeafId(), first, 'the leaf did not move either');
 });
 
@@ -83,7 +84,7 @@ test('arbor.checkpoints.enabled = false: turns record no manifest', async () => 
   const h = await appHarness({ raw: { checkpoints: { enabled: false } } });
   await writeTurn(h, 'one');
   assert.equal(h.app.currentStore!.getEntries().filter((e) => e.type === 'custom').length, 0);
-  assert.equal(await h.app.previewSwitchFiles(h.app.currentStore!.getLeafId()!), undefined);
+  assert.equal(await h.app.tree.previewSwitchFiles(h.app.currentStore!.getLeafId()!), undefined);
 });
 
 test('checkpoint settings are validated key by key', () => {

@@ -97,7 +97,7 @@ test('page requests for another path, off-path or unknown entries, or nonsense c
 test('after a branch switch a request for the old path is stale; after an append it is still answered', async () => {
   const { h } = await openLong();
   const oldLeaf = h.app.snapshot({ tree: false }).leafId!;
-  await h.app.branchAt('a100');
+  await h.app.tree.branchAt('a100');
   const stale = h.app.conversationBefore({ leafId: oldLeaf, beforeId: 'u50', count: 10 });
   assert.equal(stale.ok, false);
   const shown = h.app.conversationBefore({ leafId: 'a100', beforeId: 'u50', count: 4 });

@@ -47,7 +47,7 @@ test('branchTotals follow appends and leaf moves and equal the totals of the con
   const after = h.app.branchTotals();
   assert.deepEqual(after, expectedTotals(h.app.snapshot().conversation));
   assert.ok(after.cost >= 0.25 && after.tokens >= 15, 'the appended reply counts');
-  await h.app.branchAt(reply.parentId!);
+  await h.app.tree.branchAt(reply.parentId!);
   assert.deepEqual(h.app.branchTotals(), expectedTotals(h.app.snapshot().conversation));
   assert.ok(h.app.branchTotals().cost < after.cost, 'the reply left the path');
 });

@@ -1,6 +1,7 @@
 // Retry on any reply: a failed reply is asked again from the entry before it; any other reply from the user
 // message that started its turn (the whole turn again), optionally after switching the model; refused while
 // the agent works or for what is not a reply of this session. The earlier reply stays in the file.
+import { done } from '../../../src/app/app-outcome';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp } from 'node:fs/promises';
@@ -37,8 +38,8 @@ async function session() {
     currentModelKey: 'fake/fake-1',
     currentStore: store,
     currentAgent: agent,
-    branchAt: async (id) => { calls.push(`leaf ${id}`); store.branch(id); },
-    setModel: async (key) => void calls.push(`model ${key}`),
+    tree: { branchAt: async (id: string) => { calls.push(`leaf ${id}`); store.branch(id); return done(); } },
+    setModel: async (key) => { calls.push(`model ${key}`); return done(); },
   };
   return { store, ids, calls, app };
 }

@@ -1,0 +1,63 @@
+// What an app action that may be refused returns: the value, or a typed refusal with the reason the user
+// reads ("Nothing to fork: the session is empty."). A refusal is an expected answer, not an error: the
+// chat shows it as a warning notice and a command as a warning message, and neither logs a stack. An
+// exception that still escapes an action is a bug or a failure outside Arbor (disk, network) and is shown
+// and logged as one (docs/architecture.md, "Refusals and errors").
+
+/** Why an action was refused; each has its words in REFUSAL_MESSAGES unless the refusal brings its own. */
+export type RefusalReason =
+  | 'no-session'
+  | 'unknown-entry'
+  | 'unknown-compaction'
+  | 'busy'
+  | 'switch-running'
+  | 'files-not-restored'
+  | 'unknown-model'
+  | 'unknown-thinking-level'
+  | 'nothing-to-fork'
+  | 'nothing-before-compaction'
+  /** a slash command's compaction was skipped (its own words say why: nothing to compact, busy…) */
+  | 'not-compacted';
+
+export interface AppRefusal {
+  readonly kind: 'refused';
+  readonly reason: RefusalReason;
+  /** what the user reads, complete */
+  readonly message: string;
+}
+
+export interface AppDone<T> {
+  readonly kind: 'done';
+  readonly value: T;
+}
+
+export type AppOutcome<T = void> = AppDone<T> | AppRefusal;
+
+const REFUSAL_MESSAGES: Record<RefusalReason, string> = {
+  'no-session': 'No session is open.',
+  'unknown-entry': 'That entry is not in this session.',
+  'unknown-compaction': 'That compaction is not in this session.',
+  busy: 'Wait for the agent to finish (or stop it) first.',
+  'switch-running': 'A branch switch is already running.',
+  'files-not-restored': 'The files could not be restored.',
+  'unknown-model': 'Unknown model.',
+  'unknown-thinking-level': 'Unknown thinking level.',
+  'nothing-to-fork': 'Nothing to fork: the session is empty.',
+  'nothing-before-compaction': 'There is nothing before this compaction to continue from.',
+  'not-compacted': 'Nothing to compact.',
+};
+
+export function refused(reason: RefusalReason, message: string = REFUSAL_MESSAGES[reason]): AppRefusal {
+  return { kind: 'refused', reason, message };
+}
+
+export function done<T>(value: T): AppDone<T>;
+export function done(): AppDone<void>;
+export function done<T>(value?: T): AppDone<T | undefined> {
+  return { kind: 'done', value };
+}
+
+/** An outcome's value mapped, a refusal passed on as it is. */
+export function mapDone<T, U>(outcome: AppOutcome<T>, map: (value: T) => U): AppOutcome<U> {
+  return outcome.kind === 'done' ? done(map(outcome.value)) : outcome;
+}
