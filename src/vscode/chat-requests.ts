@@ -137,6 +137,12 @@ async function handleSessionRequest(ctx: ChatRequestContext, message: WebviewToH
     case 'setThinkingLevel':
       await requireApp(ctx).setThinkingLevel(message.level);
       return;
+    case 'setApprovalMode':
+      await requireApp(ctx).setApprovalMode(message.mode);
+      return;
+    case 'runPlan':
+      await requireApp(ctx).runPlan(message.mode);
+      return;
     case 'showOriginal':
       return showOriginal(requireApp(ctx), realId(message.compactionId));
     case 'continueBeforeCompaction':

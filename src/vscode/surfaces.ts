@@ -15,6 +15,9 @@ import * as fixWithArbor from './commands/fix-with-arbor';
 import * as openChatInEditor from './commands/open-chat-in-editor';
 import * as openConversationTree from './commands/open-conversation-tree';
 import * as selectModel from './commands/select-model';
+import * as setApprovalMode from './commands/set-approval-mode';
+import * as cycleApprovalMode from './commands/cycle-approval-mode';
+import * as runPlan from './commands/run-plan';
 import * as setApiKey from './commands/set-api-key';
 import * as compactSession from './commands/compact-session';
 import * as handoffSession from './commands/handoff-session';
@@ -60,6 +63,9 @@ export const SURFACE_COMMANDS = [
   openConversationTree,
   newSession,
   selectModel,
+  setApprovalMode,
+  cycleApprovalMode,
+  runPlan,
   setApiKey,
   clearApiKey,
   switchHere,

@@ -1,5 +1,6 @@
 // Fixtures for the surfaces tests: generated session files, a fake SurfacesApp that records what the
 // commands asked of it, and temporary replacements of vscode.window methods (pickers, messages).
+import type { ApprovalMode } from '../../src/core/approval-modes';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -175,6 +176,18 @@ export class FakeApp implements SurfacesApp {
   async setModel(key: string): Promise<ModelView> {
     this.calls.push({ method: 'setModel', args: [key] });
     throw new Error(`FakeApp has no model "${key}"`);
+  }
+  mode: ApprovalMode = 'ask';
+  approvalMode(): ApprovalMode {
+    return this.mode;
+  }
+  async setApprovalMode(mode: ApprovalMode): Promise<void> {
+    this.calls.push({ method: 'setApprovalMode', args: [mode] });
+    this.mode = mode;
+  }
+  async runPlan(mode: Exclude<ApprovalMode, 'plan'>): Promise<void> {
+    this.calls.push({ method: 'runPlan', args: [mode] });
+    this.mode = mode;
   }
   async applySettings(): Promise<void> {
     this.calls.push({ method: 'applySettings', args: [] });
