@@ -171,7 +171,7 @@ export class OpenSession {
     }
     this.host.emit({ kind: 'agent', event });
     if (event.type === 'usage') this.host.emit({ kind: 'usage', usage: event.usage });
-    if (event.type === 'model_changed' || event.type === 'thinking_level_changed') this.host.emitSettings();
+    if (event.type === 'model_changed' || event.type === 'thinking_level_changed' || event.type === 'approval_mode_changed') this.host.emitSettings();
     if (event.type === 'session_replaced') void this.followHandoff(event.file);
   }
 
