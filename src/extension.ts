@@ -21,7 +21,7 @@ import { EditorChatMemory } from './vscode/editor-chat-memory';
 import { ConversationTreeTabs } from './vscode/tree-tabs';
 import { NotificationCompactionConfirmer } from './vscode/compaction-confirmer';
 import { collectChatState, onDidChangeChatState } from './vscode/chat-state';
-import { ArborConfig } from './vscode/config';
+import { ArborConfig } from './vscode/settings/arbor-settings';
 import { LastSessionMemory, WorkspaceLeafMemory } from './vscode/leaf-memory';
 import { createLogger } from './vscode/log';
 import { hostKeyResolver, SecretKeys } from './vscode/secrets';
