@@ -98,9 +98,12 @@ wb.test('in a wide editor tab the mode reads on the composer in every theme', as
   await tab.doc.locator('#app[data-status="ready"]').waitFor({ timeout: 30_000 });
   // the new chat took the focus: give it to the workbench so the palette opens (keys stay in a webview)
   await page.locator('.part.statusbar').click({ position: { x: 2, y: 2 } });
-  await runCommand(page, 'Arbor: Set Approval Mode…');
+  // the command opens its own QuickPick, so the palette stays up (runCommand waits for it to close)
+  await page.keyboard.press('F1');
   const quick = page.locator('.quick-input-widget');
-  await quick.locator('.monaco-list-row', { hasText: 'Auto-edit' }).first().click();
+  await quick.locator('.quick-input-box input').fill('>Arbor: Set Approval Mode');
+  await quick.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: 'Arbor: Set Approval Mode' }) }).first().click();
+  await quick.locator('.monaco-list-row', { hasText: 'File changes inside the workspace run without asking' }).first().click();
   await tab.doc.locator('#mode-bar[data-mode="autoEdit"]').waitFor({ timeout: 20_000 });
   const state = await pickerState(tab.doc);
   console.log(`# figures approval-modes editor tab ${Math.round(tab.box.width)} px: ${JSON.stringify(state)}`);
