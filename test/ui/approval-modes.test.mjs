@@ -2,7 +2,7 @@
 // the default ~300 px side bar. Plan: the model is offered only the read tools and its write is refused
 // without a card asking; the plan reply gets "Run this plan"; "Run in Auto-edit" switches and the write of
 // the follow-up runs without asking; the chat's keybinding cycles the mode. Then a wide editor tab in
-// Plan mode. Screenshots: test-results/approval-modes-*.png (300 px in dark; the editor tab in the four themes).
+// Auto-edit set from the command. Screenshots: test-results/approval-modes-*.png (300 px and the editor tab in the four themes).
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -88,6 +88,11 @@ wb.test('Plan refuses the write and offers Run this plan; Run in Auto-edit write
   await page.keyboard.press('Control+Alt+Shift+M');
   await chat.locator('#mode-bar[data-mode="plan"]').waitFor({ timeout: 20_000 });
   assert.deepEqual(modeEntries(), ['plan', 'autoEdit', 'plan'], 'each switch is recorded in the session');
+  for (const [theme, kind, tag] of THEMES) {
+    const themed = await setColorTheme(page, theme, kind);
+    await themed.locator('#run-plan').waitFor({ state: 'visible', timeout: 20_000 });
+    await screenshot(page, `approval-modes-plan-300-${tag}`);
+  }
   assert.equal(await chat.locator('#app').getAttribute('data-csp-violations'), null, 'no CSP violations');
 }, { timeout: 240_000 });
 
