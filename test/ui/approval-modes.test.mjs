@@ -60,7 +60,9 @@ wb.test('Plan refuses the write and offers Run this plan; Run in Auto-edit write
   const runPlan = chat.locator('#run-plan');
   await runPlan.waitFor({ state: 'visible', timeout: 30_000 });
   const requests = llm.server.requests.filter((r) => Array.isArray(r.body?.messages));
-  assert.deepEqual(offeredTools(requests.at(-2)), ['find', 'grep', 'ls', 'read'], 'Plan offered only the read tools');
+  const planTools = offeredTools(requests.at(-2));
+  assert.ok(planTools.includes('read'), planTools.join(','));
+  assert.deepEqual(planTools.filter((n) => ['write', 'edit', 'bash'].includes(n)), [], `Plan offered only tools that read: ${planTools.join(',')}`);
   assert.match(JSON.stringify(requests.at(-2).body.messages[0]), /Plan mode/);
   const plan = await pickerState(chat);
   assert.ok(!plan.cut && plan.right <= plan.viewport, JSON.stringify(plan));
