@@ -13,6 +13,7 @@ import type {
 import type { ProviderOptions } from '../llm/provider-options';
 import type { KeyResolver, ModelInfo, Provider } from '../llm/types';
 import type { SessionStore } from '../session/store';
+import type { ApprovalMode } from '../core/approval-modes';
 import type { ApprovalPolicy } from './approval';
 import type { ApprovalPrompter } from './events';
 import type { Clock } from './idle-timer';
@@ -63,6 +64,8 @@ export interface AgentSessionDeps {
   /** folders whose files always ask besides .vscode/, .git/, … (Arbor's sessions directory); read per run */
   protectedDirectories?: () => readonly string[];
   workspace: WorkspaceRoots;
+  /** the approval mode of a session that records none yet and has no entries (a new chat); default Ask */
+  approvalMode?: ApprovalMode;
   /** VS Code workspace trust; a function so a trust change applies to the next tool call */
   trusted: boolean | (() => boolean);
   /**

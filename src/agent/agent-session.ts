@@ -23,6 +23,8 @@ import { IdleMaintenance } from './idle-maintenance';
 import { compactManually } from './manual-compaction';
 import { SYSTEM_CLOCK, type Clock } from './idle-timer';
 import { ModelChanges } from './model-changes';
+import { SessionApprovalMode } from './approval-mode-state';
+import type { ApprovalMode } from '../core/approval-modes';
 import { RunQueue } from './run-queue';
 import { createCompactionRunner, forwardCompactionEvents } from './session-compaction';
 import { SessionCost } from './session-cost';
@@ -41,6 +43,7 @@ export class AgentSession {
   private readonly maintainer: ContextMaintainer;
   private readonly turns: TurnLoop;
   private readonly changes: ModelChanges;
+  private readonly approvalMode: SessionApprovalMode;
   private readonly cost: SessionCost;
   private readonly idle: IdleMaintenance;
   private readonly clock: Clock;
@@ -53,7 +56,9 @@ export class AgentSession {
     this.clock = deps.clock ?? SYSTEM_CLOCK;
     this.listeners = new AgentEventListeners(deps.log);
     const core = this.coreHost();
-    this.inputs = new TurnInputs(deps, core);
+    const fallbackMode = deps.store.getEntries().length === 0 ? deps.approvalMode : undefined;
+    this.approvalMode = new SessionApprovalMode({ ...core, busy: () => this.runs.busy }, fallbackMode);
+    this.inputs = new TurnInputs(deps, core, () => this.approvalMode.mode);
     this.cost = new SessionCost(deps.store.getEntries());
     this.changes = new ModelChanges({
       ...core,
@@ -171,6 +176,16 @@ export class AgentSession {
 
   // ---- model and thinking level ---------------------------------------------------------------------
 
+  /** The session's approval mode: Ask, Auto-edit or Plan (src/core/approval-modes.ts). */
+  get mode(): ApprovalMode {
+    return this.approvalMode.mode;
+  }
+
+  /** Applies at once (next tool call, next request's tools); recorded in the session when nothing runs. */
+  setApprovalMode(mode: ApprovalMode): Promise<void> {
+    return this.approvalMode.set(mode);
+  }
+
   /** Persists a `model_change` entry; while a turn runs, the change applies from the next request. */
   setModel(model: ModelInfo): Promise<void> {
     return this.changes.pickModel(model);
@@ -280,13 +295,19 @@ export class AgentSession {
 
   // ---- wiring -------------------------------------------------------------------------------------
 
+  /** What was picked while a turn ran (model, thinking level, approval mode), written between requests. */
+  private async applyPendingChanges(): Promise<void> {
+    await this.changes.apply();
+    await this.approvalMode.apply();
+  }
+
   private createTurnLoop(core: SessionCoreHost): TurnLoop {
     return new TurnLoop({
       ...core,
       deps: this.deps,
       inputs: this.inputs,
       maintainer: this.maintainer,
-      applyPendingChanges: () => this.changes.apply(),
+      applyPendingChanges: () => this.applyPendingChanges(),
       startRun: (controller) => this.runs.setRunController(controller),
       replyPersisted: (reply) => this.replyPersisted(reply),
     });
@@ -299,7 +320,7 @@ export class AgentSession {
         this.idle.cancel();
         this.maintainer.abortIdleQuestion();
       },
-      applyPendingChanges: () => this.changes.apply(),
+      applyPendingChanges: () => this.applyPendingChanges(),
       ended: () => this.idle.arm(),
       emit: (event) => this.emit(event),
       disposed: () => this.disposed,

@@ -3,6 +3,7 @@
 import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage } from '../core/messages';
 import type { CompactionAction, CompactionOutcome, CompactionReason } from '../compaction';
 import type { ModelInfo } from '../llm/types';
+import type { ApprovalMode } from '../core/approval-modes';
 import type { ApprovalAnswer, ApprovalWarning } from './approval';
 
 /** What the UI (chat panel, VS Code diff editor) is asked before a tool call that changes things runs. */
@@ -83,6 +84,8 @@ export type AgentEvent =
   | { type: 'cut_off'; entryId: string }
   | { type: 'model_changed'; model: ModelInfo; entryId?: string }
   | { type: 'thinking_level_changed'; level: string; entryId?: string }
+  /** the session's approval mode changed (applies to the next tool call and request) */
+  | { type: 'approval_mode_changed'; mode: ApprovalMode }
   /** the leaf moved or the file changed outside the loop (tree navigation): re-render from the store */
   | { type: 'refreshed'; leafId: string | null }
   /** a handoff moved the conversation to a new session file */

@@ -30,6 +30,20 @@ export async function approvalWarnings(
   return warnings;
 }
 
+/**
+ * Auto-edit's condition: a file-writing call that names at least one target, each of which resolves inside
+ * a workspace folder (confined like the tools: no link out). Never throws: a target it cannot place is outside.
+ */
+export async function targetsInsideWorkspace(tool: Pick<AgentTool, 'effect'>, args: Record<string, unknown>, workspace: WorkspaceRoots): Promise<boolean> {
+  if (tool.effect.kind !== 'writesFiles') return false;
+  const targets = targetsOf(tool.effect, args);
+  if (targets.length === 0) return false;
+  for (const path of targets) {
+    if (!(await resolveInWorkspace(workspace, path).then(() => true, () => false))) return false;
+  }
+  return true;
+}
+
 /** The targets a call names (none when the tool's `targets` fails: such a call still asks by default). */
 export function targetsOf(effect: Extract<AgentTool['effect'], { kind: 'writesFiles' }>, args: Record<string, unknown>): string[] {
   const targets = safely(() => effect.targets(args));

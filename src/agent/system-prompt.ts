@@ -1,5 +1,5 @@
 // Builds the system prompt from prompts/system/*.md: role, tools, working guidelines, and facts about
-// the workspace (folders, OS, date, restricted mode, the project's AGENTS.md).
+// the workspace (folders, OS, date, restricted mode, Plan mode, the project's AGENTS.md).
 import { readFile, stat } from 'node:fs/promises';
 import { release, type as osType } from 'node:os';
 import { join } from 'node:path';
@@ -15,8 +15,10 @@ export interface SystemPromptInput {
   date: Date | string;
   /** contents of the project's AGENTS.md (see readAgentsMd) */
   agentsMd?: string;
-  /** untrusted workspace: mutating tools are off */
+  /** untrusted workspace: tools that change things are off */
   restricted: boolean;
+  /** Plan mode: only tools that read are offered; the agent investigates and writes a plan */
+  plan?: boolean;
   /** the tools offered to the model (name and description) */
   tools: readonly { name: string; description: string }[];
 }
@@ -64,6 +66,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
     os: input.os,
     date: formatDate(input.date),
     restricted: input.restricted ? renderPrompt('system/restricted') : '',
+    plan: input.plan ? renderPrompt('system/plan-mode', { template: renderPrompt('plan/template').trimEnd() }) : '',
     agentsMd: agentsMd ? renderPrompt('system/agents-md', { content: agentsMd }) : '',
   }).trimEnd()}\n`;
 }

@@ -7,7 +7,8 @@ import type { ToolCall, ToolResultMessage } from '../core/messages';
 import { renderPrompt } from '../core/prompts';
 import { applyAnswer, deniedToolResult, type ApprovalPolicy, type ApprovalWarning } from './approval';
 import type { ApprovalPrompter, ApprovalRequest, AgentEvent, ToolEndStatus } from './events';
-import { approvalWarnings } from './sensitive-paths';
+import type { ApprovalMode } from '../core/approval-modes';
+import { approvalWarnings, targetsInsideWorkspace } from './sensitive-paths';
 import { resolveInWorkspace, runTool, type AgentTool, type ToolOutput, type WorkspaceRoots, type ToolLimits } from './tools';
 import type { EditFeedback } from './tools/editor/after-edit';
 import type { ToolRegistry } from './tools/tool-registry';
@@ -19,6 +20,8 @@ export interface ToolCallEnvironment {
   prompter: ApprovalPrompter;
   workspace: WorkspaceRoots;
   trusted: boolean;
+  /** the session's approval mode, read at each call (the user may switch while a turn runs) */
+  mode?: () => ApprovalMode;
   limits?: Partial<ToolLimits>;
   approvalPreview?: (tool: AgentTool, args: Record<string, unknown>) => Promise<unknown>;
   /** folders outside the built-in list whose files always ask (Arbor's sessions directory) */
@@ -177,7 +180,9 @@ export async function runToolCalls(env: ToolCallEnvironment, calls: readonly Too
       continue;
     }
     const warnings = await approvalWarnings(tool, call.arguments, env.workspace, { protectedDirectories: env.protectedDirectories ?? [] });
-    const decision = env.approval.decide(tool, { trusted: env.trusted }, warnings);
+    const mode = env.mode?.() ?? 'ask';
+    const targetsInside = mode === 'autoEdit' && (await targetsInsideWorkspace(tool, call.arguments, env.workspace));
+    const decision = env.approval.decide(tool, { trusted: env.trusted, mode, targetsInside }, warnings);
     if (decision.kind === 'deny') {
       env.emit({ type: 'approval_resolved', toolCallId: call.id, approved: false, reason: decision.reason });
       await finish(env, call, deniedToolResult(call.name, { by: 'policy', reason: decision.reason }), 'denied');

@@ -9,6 +9,7 @@ import { createProvider } from '../llm/registry';
 import type { ModelInfo, Provider, ToolDefinition } from '../llm/types';
 import { convertToLlm } from '../session/convert';
 import type { SessionStore } from '../session/store';
+import type { ApprovalMode } from '../core/approval-modes';
 import type { AgentSessionDeps } from './agent-session-types';
 import type { AgentEvent } from './events';
 import { buildSystemPrompt, describeOs, readAgentsMd, type SystemPromptInput } from './system-prompt';
@@ -36,6 +37,8 @@ export class TurnInputs {
   constructor(
     private readonly deps: AgentSessionDeps,
     private readonly host: SessionCoreHost,
+    /** the session's approval mode, read at every request and tool call */
+    readonly mode: () => ApprovalMode = () => 'ask',
   ) {}
 
   /** True once a system prompt was resolved (the meter counts it from then on). */
@@ -68,11 +71,11 @@ export class TurnInputs {
 
   /**
    * Tools the model is told about, read from the live list at each request: refused ones (restricted
-   * mode, "deny" settings) are not offered.
+   * mode, Plan mode, "deny" settings) are not offered.
    */
   offeredTools(): AgentTool[] {
-    const trusted = this.trusted();
-    return this.deps.tools.list().filter((tool) => this.deps.approval.disabledReason(tool, { trusted }) === undefined);
+    const context = { trusted: this.trusted(), mode: this.mode() };
+    return this.deps.tools.list().filter((tool) => this.deps.approval.disabledReason(tool, context) === undefined);
   }
 
   toolEnvironment(): ToolCallEnvironment {
@@ -82,6 +85,7 @@ export class TurnInputs {
       prompter: this.deps.prompter,
       workspace: this.deps.workspace,
       trusted: this.trusted(),
+      mode: () => this.mode(),
       ...(this.deps.toolLimits ? { limits: this.deps.toolLimits } : {}),
       ...(this.deps.approvalPreview ? { approvalPreview: this.deps.approvalPreview } : {}),
       ...(this.deps.protectedDirectories ? { protectedDirectories: this.deps.protectedDirectories() } : {}),
@@ -104,6 +108,7 @@ export class TurnInputs {
       os: describeOs(),
       date: new Date(this.host.now()),
       restricted: !this.trusted(),
+      plan: this.mode() === 'plan',
       tools,
       ...(agentsMd ? { agentsMd } : {}),
     };

@@ -11,6 +11,7 @@ import { findModel } from '../llm/models';
 import { createProvider } from '../llm/registry';
 import type { ModelInfo } from '../llm/types';
 import type { SessionStore } from '../session/store';
+import type { ApprovalMode } from '../core/approval-modes';
 import { previewFileChange } from './approval-preview';
 import type { ArborAppDeps } from './app-types';
 import type { CheckpointService } from './checkpoint-service';
@@ -23,6 +24,8 @@ export interface AgentParts {
   workspace: WorkspaceRoots;
   compactionHooks: CompactionHookRegistry;
   checkpoints: CheckpointService;
+  /** the mode of a new (empty) session: the one the chat shows */
+  approvalMode: ApprovalMode;
 }
 
 export function createAgent(store: SessionStore, parts: AgentParts): AgentSession {
@@ -40,6 +43,7 @@ export function createAgent(store: SessionStore, parts: AgentParts): AgentSessio
     protectedDirectories: () => [deps.sessionsDir()],
     workspace: parts.workspace,
     trusted: () => deps.trusted(),
+    approvalMode: parts.approvalMode,
     compaction: {
       ...(deps.compaction ?? {}),
       settings: () => deps.settings().compaction,

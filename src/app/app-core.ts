@@ -12,6 +12,7 @@ import { TreeNavigationHookRegistry } from '../branch';
 import { CompactionHookRegistry } from '../compaction';
 import { modelKey } from '../llm/models';
 import type { ModelInfo } from '../llm/types';
+import type { ApprovalMode } from '../core/approval-modes';
 import type { SessionStore } from '../session/store';
 import { SessionSummaryCache } from '../session/summary-cache';
 import { branchSummarizer } from './agent-factory';
@@ -43,6 +44,8 @@ export abstract class AppCore implements Disposable {
   /** compaction reasons seen in this process, by compaction entry id (the file does not store them) */
   private readonly compactionReasons = new Map<string, string>();
   protected disposed = false;
+  /** the chat's approval mode while no session is open, and the mode a new session starts in */
+  protected chatMode: ApprovalMode = 'ask';
 
   constructor(protected readonly deps: ArborAppDeps) {
     const log = (message: string) => deps.log?.warn(message);
@@ -73,6 +76,7 @@ export abstract class AppCore implements Disposable {
       compactionReasons: this.compactionReasons,
       emit: (change) => this.emit(change),
       emitSettings: () => this.emitSettings(),
+      chatMode: () => this.chatMode,
       cancelNavigation: () => this.tree.cancelNavigation(),
     });
     this.tree = new TreeActions({
@@ -151,6 +155,11 @@ export abstract class AppCore implements Disposable {
 
   get currentThinkingLevel(): string {
     return this.models.currentThinkingLevel;
+  }
+
+  /** Ask, Auto-edit or Plan: the open session's (recorded in it), else the chat's. */
+  get approvalMode(): ApprovalMode {
+    return this.agent?.mode ?? this.chatMode;
   }
 
   protected emitSettings(): void {

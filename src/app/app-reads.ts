@@ -56,6 +56,7 @@ export abstract class AppReads extends AppCore {
       leafId: store?.getLeafId() ?? null,
       model: modelView(this.currentModel),
       thinkingLevel: this.currentThinkingLevel,
+      approvalMode: this.approvalMode,
       busy: this.busy,
       compacting: this.compacting,
       navigating: this.tree.navigating,

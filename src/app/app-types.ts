@@ -8,6 +8,7 @@ import type { AgentEvent, ApprovalPrompter, UsageInfo } from '../agent/events';
 import type { CompactionConfirmer } from '../agent/auto-compaction-confirm';
 import type { EditFeedback } from '../agent/tools/editor/after-edit';
 import type { ToolRegistry } from '../agent/tools/tool-registry';
+import type { ApprovalMode } from '../core/approval-modes';
 import type { NavigateResult, TreeNavigationHookRegistry } from '../branch';
 import type { CompactionHookRegistry, CompactionOutcome, CompactionPreparation, CompactionResult } from '../compaction';
 import { modelKey } from '../llm/models';
@@ -89,6 +90,7 @@ export interface AppSnapshot {
   leafId: string | null;
   model: ModelView;
   thinkingLevel: string;
+  approvalMode: ApprovalMode;
   busy: boolean;
   compacting: boolean;
   navigating: boolean;

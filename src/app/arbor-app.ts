@@ -13,6 +13,8 @@ import { CompactionNotDone, skipped, type CompactionOutcome, type CompactionPrep
 import type { ModelInfo } from '../llm/types';
 import { takesImages } from '../llm/image-input';
 import type { ImageContent } from '../core/messages';
+import type { ApprovalMode } from '../core/approval-modes';
+import { renderPrompt } from '../core/prompts';
 import type { SessionStore } from '../session/store';
 import type { StageOutcome } from '../branch/stage';
 import type { PinOutcome } from './pin-entry';
@@ -182,6 +184,22 @@ export class ArborApp extends AppReads {
     const outcome = await this.models.setThinkingLevel(level);
     if (outcome.kind === 'done') this.emitSettings();
     return outcome;
+  }
+
+  /**
+   * Switches the approval mode: applies to the next tool call and request, is recorded in the session (so
+   * reopening it restores the mode) and is the mode of the chat's next new session.
+   */
+  async setApprovalMode(mode: ApprovalMode): Promise<void> {
+    this.chatMode = mode;
+    await this.agent?.setApprovalMode(mode);
+    this.emitSettings();
+  }
+
+  /** "Run this plan": leaves Plan mode for `mode` (Ask or Auto-edit) and asks the agent to carry the plan out. */
+  async runPlan(mode: Exclude<ApprovalMode, 'plan'>): Promise<PromptOutcome> {
+    await this.setApprovalMode(mode);
+    return this.prompt(renderPrompt('plan/run-plan').trim());
   }
 
   /** The model to use when none was chosen (see ModelChoice.resolveDefault). */

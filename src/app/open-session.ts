@@ -14,6 +14,7 @@ import type { SessionStore } from '../session/store';
 import { createAgent } from './agent-factory';
 import type { AppChange, ArborAppDeps, SessionView } from './app-types';
 import type { CheckpointService } from './checkpoint-service';
+import type { ApprovalMode } from '../core/approval-modes';
 import type { ModelChoice } from './model-choice';
 import { SessionViews } from './session-views';
 
@@ -31,6 +32,8 @@ export interface OpenSessionHost {
   compactionReasons: Map<string, string>;
   emit(change: AppChange): void;
   emitSettings(): void;
+  /** the approval mode a new (empty) session starts in: the one the chat shows */
+  chatMode(): ApprovalMode;
   /** a running tree navigation is cancelled before a switch */
   cancelNavigation(): void;
 }
@@ -132,6 +135,7 @@ export class OpenSession {
       workspace: this.host.workspace,
       compactionHooks: this.host.compactionHooks,
       checkpoints: this.host.checkpoints,
+      approvalMode: this.host.chatMode(),
     });
     // Finish a restore a crash interrupted before this session's first turn (checkpoint-service.ts).
     await this.host.checkpoints.ready();
@@ -167,7 +171,7 @@ export class OpenSession {
     }
     this.host.emit({ kind: 'agent', event });
     if (event.type === 'usage') this.host.emit({ kind: 'usage', usage: event.usage });
-    if (event.type === 'model_changed' || event.type === 'thinking_level_changed') this.host.emitSettings();
+    if (event.type === 'model_changed' || event.type === 'thinking_level_changed' || event.type === 'approval_mode_changed') this.host.emitSettings();
     if (event.type === 'session_replaced') void this.followHandoff(event.file);
   }
 

@@ -1,7 +1,7 @@
 // The chat's state as the host sends it (models, usage, UI settings, what is running). Part of the one
 // protocol that messages.ts exports; no `vscode`, no Node APIs.
 import { z } from 'zod';
-import { costSchema, countSchema, idSchema, LIMITS, mediumSchema, shortSchema, thinkingLevelSchema } from './protocol-primitives';
+import { approvalModeSchema, costSchema, countSchema, idSchema, LIMITS, mediumSchema, shortSchema, thinkingLevelSchema } from './protocol-primitives';
 
 /** One selectable model. `key` is what `selectModel` sends back ("provider/id"). */
 export const modelOptionSchema = z.strictObject({
@@ -67,6 +67,8 @@ export const chatStateSchema = z.strictObject({
   currentModelKey: idSchema.nullable().optional(),
   /** default 'off' */
   thinkingLevel: thinkingLevelSchema.optional(),
+  /** the session's approval mode; default 'ask' */
+  approvalMode: approvalModeSchema.optional(),
   /** whether the agent works on a turn (Stop shown); default false */
   busy: z.boolean().optional(),
   /** prompts typed while busy, waiting for the turn to end, oldest first; default [] */

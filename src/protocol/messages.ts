@@ -14,7 +14,7 @@
 import { z } from 'zod';
 import { filesPreviewMessageSchema, navigateFilesSchema, previewFilesMessageSchema, showFileChangesMessageSchema } from './files';
 import { attachImagesMessageSchema, draftImageSchema, draftImagesMessageSchema, IMAGE_LIMITS, imageSchema, imagesAttachedMessageSchema, pickImagesMessageSchema, restoreDraftImagesMessageSchema } from './images';
-import { errorActionsSchema, idSchema, LIMITS, logLevelSchema, mediumSchema, MENTION_MATCHES, noticeLevelSchema, seqSchema, settingIdSchema, shortSchema, thinkingLevelSchema } from './protocol-primitives';
+import { approvalModeSchema, errorActionsSchema, idSchema, LIMITS, logLevelSchema, mediumSchema, MENTION_MATCHES, noticeLevelSchema, seqSchema, settingIdSchema, shortSchema, thinkingLevelSchema } from './protocol-primitives';
 import { chatStateSchema } from './chat-state';
 import { conversationItemSchema } from './conversation-items';
 import { treeNodeSchema } from './tree-nodes';
@@ -102,6 +102,10 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('insertAtCursor'), code: z.string().max(LIMITS.clipboard) }),
   z.strictObject({ type: z.literal('selectModel'), key: idSchema }),
   z.strictObject({ type: z.literal('setThinkingLevel'), level: thinkingLevelSchema }),
+  /** the composer's mode picker */
+  z.strictObject({ type: z.literal('setApprovalMode'), mode: approvalModeSchema }),
+  /** "Run this plan": leave Plan mode for Ask or Auto-edit and send the follow-up prompt */
+  z.strictObject({ type: z.literal('runPlan'), mode: approvalModeSchema.exclude(['plan']) }),
   /** show the messages a compaction summarised (e.g. in a read-only editor or the Session Tree) */
   z.strictObject({ type: z.literal('showOriginal'), compactionId: idSchema }),
   /** navigate to the entry before the compaction's first kept entry (nothing is deleted) */

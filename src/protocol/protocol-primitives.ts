@@ -81,6 +81,9 @@ export const costSchema = z.number().min(0).max(1e9);
 export const toolArgsSchema = z.record(z.string().max(LIMITS.short), z.unknown());
 
 export const thinkingLevelSchema = z.enum(['off', 'minimal', 'low', 'medium', 'high', 'xhigh']);
+/** the session's approval mode (src/core/approval-modes.ts): Ask, Auto-edit, Plan */
+export const approvalModeSchema = z.enum(['ask', 'autoEdit', 'plan']);
+export type ApprovalModeName = z.infer<typeof approvalModeSchema>;
 export type ThinkingLevel = z.infer<typeof thinkingLevelSchema>;
 
 /** why a compaction ran; `manual-cut`: Compact Up To Here, at an entry the user chose */

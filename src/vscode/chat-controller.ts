@@ -231,7 +231,7 @@ export class ChatController extends Disposable {
         const event = toUiEvent(change.event, this.describeTool);
         if (event) void this.post({ type: 'agentEvent', event });
         const type = change.event.type;
-        if (type === 'busy' || type === 'idle' || type === 'queued' || type === 'model_changed' || type === 'thinking_level_changed') this.scheduleState();
+        if (type === 'busy' || type === 'idle' || type === 'queued' || type === 'model_changed' || type === 'thinking_level_changed' || type === 'approval_mode_changed') this.scheduleState();
         return;
       }
       case 'usage':

@@ -138,6 +138,12 @@ async function handleSessionRequest(ctx: ChatRequestContext, message: WebviewToH
     }
     case 'setThinkingLevel':
       return told(ctx, await requireApp(ctx).setThinkingLevel(message.level));
+    case 'setApprovalMode':
+      await requireApp(ctx).setApprovalMode(message.mode);
+      return;
+    case 'runPlan':
+      await requireApp(ctx).runPlan(message.mode);
+      return;
     case 'showOriginal':
       return showOriginal(requireApp(ctx), realId(message.compactionId));
     case 'continueBeforeCompaction': {

@@ -117,6 +117,17 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
     models: () => app().availableModels(),
     currentModelKey: () => modelKey(app().currentModel),
     setModel: (key) => app().setModel(key),
+    approvalMode: () => app().approvalMode,
+    setApprovalMode: async (mode) => {
+      const focused = app();
+      await focused.setApprovalMode(mode);
+      await chat.showChat?.(focused);
+    },
+    runPlan: async (mode) => {
+      const focused = app();
+      await chat.showChat?.(focused);
+      await focused.runPlan(mode);
+    },
     applySettings: () => chats.applySettings(),
     forkSession: async (entryId) => mapDone(await app().forkBranch(entryId), () => undefined),
     revealInChat: async (entryId) => {

@@ -2,6 +2,7 @@
 // controller that owns the current session and agent. The surfaces depend on this small interface
 // rather than on the controller class, so they can be tested with a fake and stay independent of how the
 // chat panel is wired. `adaptArborApp` (surfaces-adapter.ts) maps the real ArborApp onto it.
+import type { ApprovalMode } from '../core/approval-modes';
 import type * as vscode from 'vscode';
 import type { UsageInfo } from '../agent';
 import type { CompactionPreparation, CompactionPreview, CompactionResult } from '../compaction';
@@ -122,6 +123,12 @@ export interface SurfacesApp {
   currentModelKey(): string;
   /** switches the focused chat's model */
   setModel(key: string): Promise<AppOutcome<ModelView>>;
+  /** the focused chat's approval mode (Ask, Auto-edit, Plan) */
+  approvalMode(): ApprovalMode;
+  /** switches the focused chat's approval mode (recorded in its session) and shows that chat */
+  setApprovalMode(mode: ApprovalMode): Promise<void>;
+  /** "Run this plan" in the focused chat: leaves Plan mode for `mode` and sends the follow-up prompt */
+  runPlan(mode: Exclude<ApprovalMode, 'plan'>): Promise<void>;
   /** applies the settings and stored keys to every chat (after a key was set or cleared) */
   applySettings(): Promise<void>;
   /** forks the path root→entryId into a new session and makes it current */

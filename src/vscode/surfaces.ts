@@ -17,6 +17,9 @@ import * as newChatInEditor from './commands/new-chat-in-editor';
 import * as openSideBarChatInEditor from './commands/open-side-bar-chat-in-editor';
 import * as openConversationTree from './commands/open-conversation-tree';
 import * as selectModel from './commands/select-model';
+import * as setApprovalMode from './commands/set-approval-mode';
+import * as cycleApprovalMode from './commands/cycle-approval-mode';
+import * as runPlan from './commands/run-plan';
 import * as setApiKey from './commands/set-api-key';
 import * as compactSession from './commands/compact-session';
 import * as handoffSession from './commands/handoff-session';
@@ -64,6 +67,9 @@ export const SURFACE_COMMANDS = [
   openConversationTree,
   newSession,
   selectModel,
+  setApprovalMode,
+  cycleApprovalMode,
+  runPlan,
   setApiKey,
   clearApiKey,
   switchHere,

@@ -5,6 +5,7 @@ import type { CarryResult } from '../../src/branch';
 import type { TreeActionsApi } from '../../src/app/tree-actions';
 import type { FilesRestoreResult } from '../../src/app/checkpoint-service';
 import { done, refused, type AppOutcome, type AppRefusal } from '../../src/app/app-outcome';
+import type { ApprovalMode } from '../../src/core/approval-modes';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -217,6 +218,18 @@ export class FakeApp implements SurfacesApp {
   async setModel(key: string): Promise<AppOutcome<ModelView>> {
     this.calls.push({ method: 'setModel', args: [key] });
     return refused('unknown-model', `FakeApp has no model "${key}"`);
+  }
+  mode: ApprovalMode = 'ask';
+  approvalMode(): ApprovalMode {
+    return this.mode;
+  }
+  async setApprovalMode(mode: ApprovalMode): Promise<void> {
+    this.calls.push({ method: 'setApprovalMode', args: [mode] });
+    this.mode = mode;
+  }
+  async runPlan(mode: Exclude<ApprovalMode, 'plan'>): Promise<void> {
+    this.calls.push({ method: 'runPlan', args: [mode] });
+    this.mode = mode;
   }
   async applySettings(): Promise<void> {
     this.calls.push({ method: 'applySettings', args: [] });

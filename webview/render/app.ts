@@ -11,6 +11,7 @@ import type { Store } from '../store';
 import { createRestrictedBanner } from './banners';
 import { decorateRow, navSignature, type RowExtras } from './branch-nav';
 import { createComposer } from './composer';
+import { createModeBar } from './mode-bar';
 import { createConversation } from './conversation';
 import { createHeader } from './header';
 import { createJumpToLatest } from './jump-latest';
@@ -108,6 +109,14 @@ export function mountApp(
     },
     persisted.history,
   );
+  const modeBar = createModeBar({
+    setApprovalMode: (mode) => post({ type: 'setApprovalMode', mode }),
+    runPlan: (mode) => {
+      post({ type: 'runPlan', mode });
+      conversation.list.scrollToBottom();
+    },
+  });
+  composer.inputWrap.after(modeBar.root);
   installMentionCompletion(composer.input, composer.inputWrap, post, (text) => composer.setText(text));
   const attachments = installImageAttachments(composer.root, composer.input, post, (text) => store.addNotice('warning', text), () => composer.attachmentsChanged());
   composer.inputWrap.before(attachments.chips);
@@ -179,6 +188,7 @@ export function mountApp(
       restricted.update(store.state);
       meter.update(store.state);
       composer.update(store.state);
+      modeBar.update(store.state, store.items.at(-1));
       container.dataset.busy = String(store.busy);
       container.dataset.status = 'ready';
       save();
@@ -213,6 +223,7 @@ export function mountApp(
       }
     }
     if (parts.has('conversation') || parts.has('earlier') || parts.has('draft')) jumpToLatest.update();
+    if (parts.has('conversation') || parts.has('draft')) modeBar.update(store.state, store.items.at(-1));
     performance.measure(`arbor:render:${[...parts].join('+')}`, { start: started });
   });
 

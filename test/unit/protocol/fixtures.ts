@@ -30,6 +30,8 @@ export const validWebviewMessages: WebviewToHostMessage[] = [
   { type: 'insertAtCursor', code: 'const x = 1;' },
   { type: 'selectModel', key: 'openai/gpt-4o' },
   { type: 'setThinkingLevel', level: 'high' },
+  { type: 'setApprovalMode', mode: 'plan' },
+  { type: 'runPlan', mode: 'autoEdit' },
   { type: 'showOriginal', compactionId: 'c1' },
   { type: 'continueBeforeCompaction', compactionId: 'c1' },
   { type: 'dequeue', index: 0 },

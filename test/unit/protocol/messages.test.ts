@@ -60,6 +60,8 @@ test('specific refusals with a readable reason', () => {
     [{ type: 'label', entryId: 'e', label: '' }, /label/],
     [{ type: 'label', entryId: 'e', label: 'x'.repeat(LIMITS.label + 1) }, /label/],
     [{ type: 'setThinkingLevel', level: 'ultra' }, /level/],
+    [{ type: 'setApprovalMode', mode: 'yolo' }, /mode/],
+    [{ type: 'runPlan', mode: 'plan' }, /mode/],
     [{ type: 'approve', toolCallId: 'x'.repeat(LIMITS.id + 1) }, /toolCallId/],
     [{ type: 'rm -rf /' }, /type/],
     [null, /message/],

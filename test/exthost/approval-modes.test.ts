@@ -1,0 +1,77 @@
+// Approval modes in the real extension host (fake provider): the commands switch the focused chat's mode,
+// Auto-edit runs a write without an approval request, Plan offers only the read tools and refuses a write,
+// the mode is in the session file and comes back when the session is reopened, and Run This Plan switches
+// to Ask and sends the follow-up prompt.
+import * as assert from 'node:assert/strict';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { activateArbor, fakeAdmin } from './helpers';
+
+function workspaceFile(name: string): string {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error('no workspace folder');
+  return join(folder.uri.fsPath, name);
+}
+
+async function modeEntries(file: string): Promise<string[]> {
+  const lines = (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+  return lines.filter((l) => l.type === 'custom' && l.customType === 'arbor.approvalMode').map((l) => l.data.mode);
+}
+
+suite('approval modes (extension host, fake provider)', () => {
+  setup(async () => {
+    await fakeAdmin('reset', {});
+  });
+
+  test('Auto-edit writes without asking, Plan refuses, the mode is recorded and restored, Run This Plan goes back to Ask', async () => {
+    const api = await activateArbor();
+    const file = workspaceFile('arbor-modes.txt');
+    await rm(file, { force: true });
+    await api.app.newSession();
+    const asked: string[] = [];
+    const subscription = api.approvals.onDidRequest((pending) => {
+      asked.push(pending.toolName);
+      api.approvals.answer(pending.toolCallId, { kind: 'deny' });
+    });
+    try {
+      assert.equal(await vscode.commands.executeCommand('arbor.setApprovalMode', 'autoEdit'), 'autoEdit');
+      assert.equal(api.app.approvalMode, 'autoEdit');
+      await fakeAdmin('enqueue', [{ toolCalls: [{ id: 'call_w1', name: 'write', input: { path: 'arbor-modes.txt', content: 'auto\n' } }] }, { text: 'Written.' }]);
+      await api.app.prompt('write the file');
+      assert.equal(await readFile(file, 'utf8'), 'auto\n');
+      assert.deepEqual(asked, [], 'Auto-edit asked nothing for a write inside the workspace');
+
+      assert.equal(await vscode.commands.executeCommand('arbor.cycleApprovalMode'), 'plan');
+      await fakeAdmin('enqueue', [{ toolCalls: [{ id: 'call_w2', name: 'write', input: { path: 'arbor-modes.txt', content: 'planned\n' } }] }, { text: '## Goal\nChange the file.' }]);
+      await api.app.prompt('plan it');
+      assert.equal(await readFile(file, 'utf8'), 'auto\n', 'Plan refused the write');
+      assert.deepEqual(asked, []);
+      const requests = (await fakeAdmin('requests')) as { path: string; body: { tools?: { function?: { name: string }; name?: string }[] } }[];
+      const planRequest = requests.filter((r) => r.body?.tools).at(-2)!;
+      const names = planRequest.body.tools!.map((t) => t.function?.name ?? t.name).sort();
+      // the built-in readers and the editor's read-only tools; none that writes or runs
+      assert.ok(names.includes('read') && names.includes('grep'), names.join(','));
+      assert.deepEqual(names.filter((n) => ['write', 'edit', 'bash'].includes(n ?? '')), [], `Plan offered only tools that read: ${names.join(',')}`);
+
+      const session = api.app.snapshot().session!.file!;
+      assert.deepEqual(await modeEntries(session), ['autoEdit', 'plan']);
+      await api.app.newSession();
+      assert.equal(api.app.approvalMode, 'plan', 'a new chat starts in the chat mode');
+      await vscode.commands.executeCommand('arbor.setApprovalMode', 'ask');
+      await api.app.openSession(session);
+      assert.equal(api.app.approvalMode, 'plan', 'reopening the session restores its mode');
+
+      await fakeAdmin('enqueue', { text: 'Carrying out the plan.' });
+      assert.equal(await vscode.commands.executeCommand('arbor.runPlan', 'ask'), 'ask');
+      assert.equal(api.app.approvalMode, 'ask');
+      const last = api.app.snapshot().conversation.filter((e) => e.kind === 'user').at(-1)!;
+      assert.match(last.text, /Carry out the plan above/);
+      assert.deepEqual(await modeEntries(session), ['autoEdit', 'plan', 'ask']);
+    } finally {
+      subscription.dispose();
+      await vscode.commands.executeCommand('arbor.setApprovalMode', 'ask');
+      await rm(file, { force: true });
+    }
+  });
+});

@@ -1,0 +1,63 @@
+// The approval mode on the composer (docs/architecture.md, "Approval modes"): a picker Ask / Auto-edit /
+// Plan, always visible and readable at 300 px, and, in Plan mode once the agent has replied and stopped,
+// "Run this plan" with the mode to run it in. The host decides everything; this only shows and asks.
+import type { ApprovalModeName, ChatState, ConversationItem } from '../../src/protocol';
+import { el } from '../dom';
+
+type ValueElement = HTMLElement & { value: string };
+
+export interface ModeBarActions {
+  setApprovalMode(mode: ApprovalModeName): void;
+  runPlan(mode: Exclude<ApprovalModeName, 'plan'>): void;
+}
+
+const MODES: { mode: ApprovalModeName; label: string; title: string }[] = [
+  { mode: 'ask', label: 'Ask', title: 'Ask: every file change and command asks first' },
+  { mode: 'autoEdit', label: 'Auto-edit', title: 'Auto-edit: file changes inside the workspace run without asking; commands and protected files still ask' },
+  { mode: 'plan', label: 'Plan', title: 'Plan: the agent only reads and writes a plan; nothing changes' },
+];
+
+export interface ModeBar {
+  root: HTMLElement;
+  update(state: ChatState | undefined, lastItem: ConversationItem | undefined): void;
+}
+
+/** A reply the user can run as a plan: the agent's last word, finished, with some text. */
+export function isPlanReply(item: ConversationItem | undefined): boolean {
+  return item?.kind === 'assistant' && item.stopReason === 'stop' && item.blocks.some((b) => b.type === 'text' && b.text.trim() !== '');
+}
+
+export function createModeBar(actions: ModeBarActions): ModeBar {
+  const picker = el(
+    'vscode-dropdown',
+    { id: 'mode-picker', 'aria-label': 'Approval mode' },
+    ...MODES.map((m) => el('vscode-option', { value: m.mode, title: m.title }, m.label)),
+  ) as ValueElement;
+  const runAsk = el('vscode-button', { appearance: 'primary', 'data-run-plan': 'ask', title: 'Switch to Ask and carry out the plan (every change asks)' }, 'Run in Ask');
+  const runAuto = el('vscode-button', { appearance: 'secondary', 'data-run-plan': 'autoEdit', title: 'Switch to Auto-edit and carry out the plan (file changes in the workspace run without asking)' }, 'Run in Auto-edit');
+  const plan = el('div', { class: 'run-plan', id: 'run-plan', role: 'group', 'aria-label': 'Run this plan', hidden: true }, el('span', { class: 'run-plan-label' }, 'Run this plan:'), runAsk, runAuto);
+  const label = el('label', { class: 'mode-label', for: 'mode-picker' }, 'Mode');
+  const root = el('div', { class: 'mode-bar', id: 'mode-bar' }, el('div', { class: 'mode-row' }, label, picker), plan);
+  let shown: ApprovalModeName = 'ask';
+
+  picker.addEventListener('change', () => {
+    const mode = MODES.find((m) => m.mode === picker.value)?.mode;
+    if (mode && mode !== shown) actions.setApprovalMode(mode);
+  });
+  plan.addEventListener('click', (event) => {
+    const mode = (event.target as HTMLElement).closest<HTMLElement>('[data-run-plan]')?.dataset.runPlan;
+    if (mode === 'ask' || mode === 'autoEdit') actions.runPlan(mode);
+  });
+
+  return {
+    root,
+    update(state, lastItem) {
+      shown = state?.approvalMode ?? 'ask';
+      if (picker.value !== shown) picker.value = shown;
+      const current = MODES.find((m) => m.mode === shown)!;
+      picker.title = current.title;
+      root.dataset.mode = shown;
+      plan.hidden = !(shown === 'plan' && !state?.busy && isPlanReply(lastItem));
+    },
+  };
+}
