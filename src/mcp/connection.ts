@@ -47,6 +47,8 @@ export class McpConnection {
   private stdio: ObservedStdioTransport | undefined;
   private closing = false;
   readonly stderr: string[] = [];
+  /** the transport's last error (e.g. a message over the size limit), named when a call fails because of it */
+  lastError: string | undefined;
 
   constructor(
     readonly name: string,
@@ -125,7 +127,10 @@ export class McpConnection {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.relist());
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => this.hooks.log(logLine(n.params)));
     client.onclose = () => void this.closedByServer();
-    client.onerror = (error) => this.hooks.log(`transport error: ${errorText(error)}`);
+    client.onerror = (error) => {
+      this.lastError = errorText(error).slice(0, 500);
+      this.hooks.log(`transport error: ${this.lastError}`);
+    };
     this.client = client;
     await client.connect(transport);
   }

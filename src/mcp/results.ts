@@ -76,8 +76,8 @@ function pushImage(acc: Acc, block: Block, caps: ResultCaps): void {
   const mimeType = str(block.mimeType) ?? '';
   if (!IMAGE_TYPES.has(mimeType)) return void acc.dropped.push(`an image of type ${mimeType || 'unknown'} (not shown)`);
   if (data.length > caps.imageChars) return void acc.dropped.push(`an image of ${Math.round(data.length * 0.75)} bytes (too large)`);
-  if (acc.images >= caps.maxImages) return void acc.dropped.push('an image (too many in one result)');
   if (!/^[A-Za-z0-9+/=\s]*$/.test(data)) return void acc.dropped.push('an image whose data is not base64');
+  if (acc.images >= caps.maxImages) return void acc.dropped.push('an image (too many in one result)');
   acc.images++;
   acc.content.push({ type: 'image', data: data.replace(/\s+/g, ''), mimeType });
 }
@@ -127,7 +127,7 @@ export function toolOutputOf(result: unknown, server: string, tool: string, caps
   for (const block of blocks) if (block && typeof block === 'object') addBlock(acc, block as Block, caps);
   const hasText = acc.content.some((c) => c.type === 'text');
   if (!hasText && body.structuredContent !== undefined) pushText(acc, jsonText(body.structuredContent), caps);
-  if (acc.dropped.length > 0) pushText(acc, `[Not shown: ${acc.dropped.join('; ')}]`, { ...caps, totalChars: Infinity });
+  if (acc.dropped.length > 0) pushText(acc, `[Not shown: ${acc.dropped.slice(0, 20).join('; ')}]`, { ...caps, totalChars: Infinity }, 2000);
   if (acc.content.length === 0) acc.content.push({ type: 'text', text: '(the tool returned no content)' });
   const details: McpResultDetails = { mcp: { server, tool, links: acc.links.slice(0, 50), truncated: acc.truncated, dropped: acc.dropped } };
   return { content: acc.content, details, isError: body.isError === true };

@@ -65,14 +65,14 @@ async function runCall(connection: McpConnection, server: string, info: McpToolI
     return toolOutputOf(result, server, info.name);
   } catch (error) {
     if (ctx.signal.aborted) throw new ToolError(`The call to ${server} › ${info.name} was cancelled.`);
-    throw new ToolError(`The MCP server "${server}" could not run ${info.name}: ${callError(error, timeoutMs)}`);
+    throw new ToolError(`The MCP server "${server}" could not run ${info.name}: ${callError(error, timeoutMs, connection.lastError)}`);
   }
 }
 
-function callError(error: unknown, timeoutMs: number): string {
+function callError(error: unknown, timeoutMs: number, transportError: string | undefined): string {
   const code = (error as { code?: unknown }).code;
   if (code === -32001) return `no answer within ${Math.round(timeoutMs / 1000)} s (request timed out)`;
-  if (code === -32000) return 'the server closed the connection (it may have crashed or sent a message too large)';
+  if (code === -32000) return `the server closed the connection${transportError ? ` (${transportError})` : ' (it may have crashed)'}`;
   return errorText(error).slice(0, 1000);
 }
 
