@@ -7,7 +7,7 @@ export interface PlaceholderHost {
   env(name: string): string | undefined;
   workspaceFolder(): string | undefined;
   /** the answer for `${input:id}`; undefined: the user declined, the server does not start */
-  input(id: string, spec: InputSpec | undefined): Promise<string | undefined>;
+  input(id: string, spec: InputSpec | undefined, server: string): Promise<string | undefined>;
 }
 
 export type Resolved<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -31,11 +31,18 @@ function stringsOf(config: ServerConfig): string[] {
   return [config.url, ...Object.values(config.headers ?? {})];
 }
 
-async function resolveText(text: string, host: PlaceholderHost, inputs: readonly InputSpec[], answers: Map<string, string>): Promise<Resolved<string>> {
+interface Scope {
+  host: PlaceholderHost;
+  inputs: readonly InputSpec[];
+  answers: Map<string, string>;
+  server: string;
+}
+
+async function resolveText(text: string, scope: Scope): Promise<Resolved<string>> {
   let out = '';
   let last = 0;
   for (const match of text.matchAll(PLACEHOLDER)) {
-    const value = await valueOf(match[1], match[2] ?? '', host, inputs, answers);
+    const value = await valueOf(match[1], match[2] ?? '', scope);
     if (!value.ok) return value;
     out += text.slice(last, match.index) + value.value;
     last = (match.index ?? 0) + match[0].length;
@@ -43,7 +50,7 @@ async function resolveText(text: string, host: PlaceholderHost, inputs: readonly
   return { ok: true, value: out + text.slice(last) };
 }
 
-async function valueOf(kind: string, arg: string, host: PlaceholderHost, inputs: readonly InputSpec[], answers: Map<string, string>): Promise<Resolved<string>> {
+async function valueOf(kind: string, arg: string, { host, inputs, answers, server }: Scope): Promise<Resolved<string>> {
   if (kind === 'env') return { ok: true, value: host.env(arg) ?? '' };
   if (kind === 'workspaceFolder') {
     const folder = host.workspaceFolder();
@@ -51,7 +58,7 @@ async function valueOf(kind: string, arg: string, host: PlaceholderHost, inputs:
   }
   const known = answers.get(arg);
   if (known !== undefined) return { ok: true, value: known };
-  const answer = await host.input(arg, inputs.find((i) => i.id === arg));
+  const answer = await host.input(arg, inputs.find((i) => i.id === arg), server);
   if (answer === undefined) return { ok: false, reason: `no value was given for \${input:${arg}}` };
   answers.set(arg, answer);
   return { ok: true, value: answer };
@@ -80,9 +87,9 @@ async function resolveMap(map: Record<string, unknown> | undefined, resolve: (t:
 }
 
 /** The config with every placeholder replaced, or why it cannot start. */
-export async function resolveConfig(config: ServerConfig, host: PlaceholderHost, inputs: readonly InputSpec[] = []): Promise<Resolved<ServerConfig>> {
-  const answers = new Map<string, string>();
-  const resolve = (text: string) => resolveText(text, host, inputs, answers);
+export async function resolveConfig(config: ServerConfig, host: PlaceholderHost, inputs: readonly InputSpec[] = [], server = ''): Promise<Resolved<ServerConfig>> {
+  const scope: Scope = { host, inputs, answers: new Map(), server };
+  const resolve = (text: string) => resolveText(text, scope);
   if (config.type !== 'stdio') {
     const url = await resolve(config.url);
     const headers = await resolveMap(config.headers, resolve);

@@ -113,7 +113,7 @@ export class McpServers {
   }
 
   private async start(name: string, slot: Slot, generation: number): Promise<void> {
-    const resolved = await resolveConfig(slot.entry.config, this.host.placeholders, slot.entry.inputs);
+    const resolved = await resolveConfig(slot.entry.config, this.host.placeholders, slot.entry.inputs, name);
     if (generation !== slot.generation) return;
     if (!resolved.ok) return this.fail(slot, { kind: 'config', message: resolved.reason });
     this.host.log(name, `starting: ${launchLine(slot.entry.config)}`);
