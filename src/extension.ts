@@ -26,6 +26,9 @@ import { createLogger } from './vscode/log';
 import { hostKeyResolver, SecretKeys } from './vscode/secrets';
 import { openWalkthroughOnce, walkthroughDeps } from './vscode/walkthrough';
 import { registerSurfaces } from './vscode/surfaces';
+import { McpHost } from './vscode/mcp/mcp-host';
+import { ToolRegistry } from './agent/tools/tool-registry';
+import type { AgentTool } from './agent/tools/types';
 import { VscodeLanguageModels } from './vscode/language-models';
 import { hostModelInfo } from './llm/providers/vscode-lm';
 import type { ImageContent } from './core/messages';
@@ -52,6 +55,11 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
       (models) => config.setHostModels(models.map(hostModelInfo)),
       (error) => log.warn(`VS Code language models: listing failed: ${(error as Error).message}`),
     );
+  // TODO(seam wiring, #27 item 1): ArborChats takes the registry itself; until then the agent reads this
+  // array, kept equal to registry.list() in place, so MCP tools come and go while sessions run.
+  const toolRegistry = new ToolRegistry(createTools({ ripgrep: bundledRipgrep(vscode.env.appRoot) }));
+  const liveTools: AgentTool[] = [...toolRegistry.list()];
+  toolRegistry.onDidChange(() => liveTools.splice(0, liveTools.length, ...toolRegistry.list()));
   const sessionsDir = () => {
     const configured = config.settings.sessionsDirectory;
     if (configured) {
@@ -66,7 +74,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     journalsDir: () => join(context.globalStorageUri.fsPath, 'restore-journals'),
     workspaceRoots: roots,
     // VS Code's own ripgrep first (linear-time search off the host's thread), then rg on PATH.
-    tools: createTools({ ripgrep: bundledRipgrep(vscode.env.appRoot) }),
+    tools: liveTools,
     trusted: () => vscode.workspace.isTrusted,
     settings: () => config.settings,
     keys: hostKeyResolver(secrets),
@@ -111,6 +119,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     return chat;
   };
   const treeTabs = new ConversationTreeTabs({ extensionUri: context.extensionUri, chats, log, setChatInput, chatDeps: controllerDeps, memory: new EditorChatMemory(context.workspaceState, 'arbor.treeTabs') });
+  const mcp = new McpHost({ context, log, tools: toolRegistry, onSettingsChanged: config.onDidChange });
   const surfaces = registerSurfaces(context, chats, log, () => config.settings, {
     // Session Tree selection → the chat scrolls to the entry (and says so when it is off the active path).
     revealInChat: async (entryId) => {
@@ -120,7 +129,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     setChatInput,
     addToChatInput: async (text) => (await shownChat()).addToInput(text),
     promptInChat: async (text) => (await shownChat()).receive({ type: 'prompt', text }),
-  }, { keys: secrets, chatPanels, conversationTree: { show: () => treeTabs.show(chats.focused) } });
+  }, { keys: secrets, chatPanels, conversationTree: { show: () => treeTabs.show(chats.focused) }, mcp });
 
   const applySettings = () => chats.applySettings().catch((error) => log.error(`applying settings failed: ${(error as Error).message}`));
   context.subscriptions.push(
@@ -140,7 +149,9 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     config.onDidChange(() => void applySettings()),
     secrets.onDidChange(() => void applySettings()),
     treeTabs,
+    mcp,
   );
+  void mcp.reload();
   // After a window reload the chat reopens the session it showed, at its remembered leaf.
   const lastSession = new LastSessionMemory(context.workspaceState);
   context.subscriptions.push(lastSession.track(app));
@@ -168,6 +179,8 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     treeTabs,
     sessionTree: surfaces.sessionTree,
     config,
+    mcp,
+    tools: toolRegistry,
   };
 }
 

@@ -16,6 +16,8 @@ export interface ServerEntry {
   config: ServerConfig;
   source: ServerSource;
   inputs?: InputSpec[];
+  /** where its `${input:…}` answers are kept apart from other servers' ('user', or the workspace consent key) */
+  scope?: string;
 }
 
 export interface ServerStatus {

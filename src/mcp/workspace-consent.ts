@@ -28,6 +28,7 @@ export interface WorkspaceServersFile {
 export interface HeldServer {
   name: string;
   file: string;
+  folder: string;
   config: ServerConfig;
   /** why it does not run */
   reason: 'untrusted' | 'declined' | 'unanswered' | 'name taken by a user server';
@@ -60,13 +61,14 @@ export async function workspaceServers(files: readonly WorkspaceServersFile[], t
   const out: WorkspaceServers = { entries: new Map(), held: [] };
   for (const file of files) {
     for (const [name, config] of file.parsed.servers) {
-      const hold = (reason: HeldServer['reason']) => out.held.push({ name, file: file.file, config, reason });
+      const hold = (reason: HeldServer['reason']) => out.held.push({ name, file: file.file, folder: file.folder, config, reason });
       if (!host.trusted()) hold('untrusted');
       else if (taken.has(name) || out.entries.has(name)) hold('name taken by a user server');
       else {
         const known = host.remembered(consentKey(file.folder, name, config));
         const answer = known ?? (askNow ? await answerFor(host, file, name, config) : undefined);
-        if (answer === 'allowed') out.entries.set(name, { config, source: 'workspace', inputs: file.parsed.inputs });
+        const scope = consentKey(file.folder, name, config);
+        if (answer === 'allowed') out.entries.set(name, { config, source: 'workspace', inputs: file.parsed.inputs, scope });
         else hold(answer === 'declined' ? 'declined' : 'unanswered');
       }
     }

@@ -1,6 +1,8 @@
 // What `activate` returns: the extension API. Other extensions use the hook registries (compaction and
 // tree navigation); integration tests also observe the views and drive the app. Typed, so importing
 // extensions can declare what they rely on.
+import type { McpHost } from './mcp/mcp-host';
+import type { ToolRegistry } from '../agent/tools/tool-registry';
 import type { ArborApp } from '../app/arbor-app';
 import type { ArborChats } from '../app/chats';
 import type { TreeNavigationHookRegistry } from '../branch/hooks';
@@ -36,6 +38,10 @@ export interface ArborApi {
   readonly sessionTree: SessionTreeProvider;
   /** @internal tests */
   readonly config: Pick<ArborConfig, 'settings' | 'reload'>;
+  /** the MCP servers of this window: status, restart, reload (tests read it) */
+  readonly mcp: McpHost;
+  /** the live tool list (built-in tools and each MCP server's) */
+  readonly tools: ToolRegistry;
 }
 
 export type { SecretKeys };

@@ -35,6 +35,7 @@ import * as sessionsOpen from './commands/sessions-open';
 import * as sessionsRefresh from './commands/sessions-refresh';
 import * as sessionsRename from './commands/sessions-rename';
 import * as showLogs from './commands/show-logs';
+import * as mcpShowServers from './commands/mcp-show-servers';
 import type { SurfaceDeps } from './commands/surface-deps';
 import * as switchBranch from './commands/switch-branch';
 import * as switchHere from './commands/switch-here';
@@ -93,6 +94,7 @@ export const SURFACE_COMMANDS = [
   addSelectionToChat,
   addFileToChat,
   fixWithArbor,
+  mcpShowServers,
 ] as const;
 
 export interface Surfaces {
@@ -108,7 +110,7 @@ export interface Surfaces {
 type Log = Logger & { show?(preserveFocus?: boolean): void };
 
 /** What only the real host has: the keys, the editor chats and tree tabs (absent in tests with a fake app). */
-export type HostServices = Pick<SurfaceDeps, 'keys' | 'chatPanels' | 'conversationTree'>;
+export type HostServices = Pick<SurfaceDeps, 'keys' | 'chatPanels' | 'conversationTree' | 'mcp'>;
 
 /** With the real chats (src/extension.ts): the surfaces act on the focused one. */
 export function registerSurfaces(context: vscode.ExtensionContext, chats: ArborChats, log: Log, settings: () => ArborSettings, chat?: ChatHooks, host: HostServices = {}): Surfaces {

@@ -12,6 +12,7 @@ import type { ChatPanels } from '../chat-panels';
 import type { SurfacesApp } from '../surfaces-types';
 import type { SessionTreeProvider } from '../tree/session-tree-provider';
 import type { SessionsProvider } from '../sessions/sessions-provider';
+import type { McpHost } from '../mcp/mcp-host';
 
 export interface SurfaceDeps {
   app: SurfacesApp;
@@ -28,6 +29,8 @@ export interface SurfaceDeps {
   chatPanels?: ChatPanels;
   /** the focused chat's session as a graph in an editor tab (Open Conversation Tree) */
   conversationTree?: { show(): unknown };
+  /** the MCP servers of this window (Arbor: MCP Servers…) */
+  mcp?: McpHost;
 }
 
 /** Entry id from a command argument: a tree element (the id itself), `{ id }`, or `{ entryId }`. */
