@@ -1,0 +1,78 @@
+// MCP servers in the real extension host (issue #27): the reference "everything" server from npm,
+// configured in the user's `arbor.mcp.servers`, starts in the background; the scripted model calls its
+// `echo` tool; the call asks (an MCP tool is `runs` unless the user says otherwise), is approved, and the
+// server's answer is the tool result in the chat. A server whose command is missing fails with a clear
+// status and the chat still answers.
+import * as assert from 'node:assert/strict';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { ArborApi } from '../../src/vscode/api';
+import type { PendingApproval } from '../../src/vscode/approval-prompter';
+import { activateArbor, EXTENSION_ID, fakeAdmin, waitFor } from './helpers';
+
+const config = () => vscode.workspace.getConfiguration('arbor.mcp');
+
+function everythingServer(): string {
+  const root = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
+  return join(root, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+}
+
+suite('MCP servers (issue #27)', function () {
+  this.timeout(120_000);
+  let api: ArborApi;
+
+  setup(async () => {
+    api = await activateArbor();
+    await api.app.newSession();
+  });
+
+  teardown(async () => {
+    await config().update('servers', undefined, vscode.ConfigurationTarget.Global);
+    await waitFor('the servers to stop', () => api.mcp.servers.list().length === 0);
+  });
+
+  test('the agent calls a tool of server-everything from user settings: the card asks, approved, the result is in the chat', async () => {
+    await config().update('servers', {
+      everything: { command: process.execPath, args: [everythingServer(), 'stdio'] },
+      broken: { command: 'arbor-no-such-mcp-command' },
+    }, vscode.ConfigurationTarget.Global);
+    await waitFor('server-everything to run', () => api.mcp.servers.get('everything')?.state === 'running', 60_000);
+    await waitFor('the missing command to fail', () => api.mcp.servers.get('broken')?.state === 'failed', 30_000);
+    assert.match(api.mcp.servers.get('broken')!.failureText!, /"arbor-no-such-mcp-command" was not found/);
+    const echo = api.tools.get('everything_echo');
+    assert.ok(echo, 'everything_echo is in the live tool list');
+    assert.deepEqual(echo.origin, { kind: 'mcp', server: 'everything', tool: 'echo' });
+
+    await fakeAdmin('enqueue', [
+      { toolCalls: [{ id: 'call_mcp_echo', name: 'everything_echo', input: { message: 'hello from the exthost' } }] },
+      { text: 'The server echoed it.' },
+    ]);
+    const asked: PendingApproval[] = [];
+    const subscription = api.approvals.onDidRequest((pending) => {
+      asked.push(pending);
+      api.approvals.answer(pending.toolCallId, { kind: 'approve' });
+    });
+    try {
+      assert.equal((await api.app.prompt('echo something through MCP')).kind, 'sent');
+    } finally {
+      subscription.dispose();
+    }
+    assert.deepEqual(asked.map((p) => [p.toolName, p.args]), [['everything_echo', { message: 'hello from the exthost' }]], 'the MCP call asked, with its exact arguments');
+    const results = api.app.snapshot().conversation.filter((e) => e.kind === 'toolResult');
+    const result = results.find((r) => r.toolName === 'everything_echo');
+    assert.ok(result, 'the MCP result is in the chat');
+    assert.equal(result.isError, false);
+    assert.match(result.text, /Echo: hello from the exthost/);
+    const requests = await fakeAdmin('requests');
+    const sent = JSON.stringify(requests.at(-2) ?? requests);
+    assert.match(sent, /everything_echo/, 'the model was offered the MCP tool');
+  });
+
+  test('a server that fails does not block the chat', async () => {
+    await config().update('servers', { broken: { command: 'arbor-no-such-mcp-command' } }, vscode.ConfigurationTarget.Global);
+    await waitFor('the missing command to fail', () => api.mcp.servers.get('broken')?.state === 'failed', 30_000);
+    await fakeAdmin('enqueue', [{ text: 'Still here.' }]);
+    assert.equal((await api.app.prompt('are you there?')).kind, 'sent');
+    assert.ok(api.app.snapshot().conversation.some((e) => e.kind === 'assistant' && JSON.stringify(e).includes('Still here.')));
+  });
+});
