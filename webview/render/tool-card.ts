@@ -1,10 +1,11 @@
 // A tool call as a card: name, key argument, status, collapsible arguments and result, and while the call
 // waits for the user the approval body (approval-card.ts: exactly what will run) and buttons.
-import type { ToolStatus } from '../../src/protocol';
+import type { ToolResultItem, ToolStatus } from '../../src/protocol';
 import { el } from '../dom';
 import { keyArgument, safeJson } from '../format';
 import { toolStatus } from '../store';
 import { approvalBody, visibleNodes } from './approval-card';
+import { userImagesView } from './image-view';
 import type { RenderContext } from './message';
 
 const statusText: Record<ToolStatus, string> = {
@@ -22,6 +23,23 @@ const statusIcon: Record<ToolStatus, string> = {
 };
 
 const RESULT_PREVIEW = 20_000;
+
+/**
+ * What a result carries beside its text: an MCP tool's server and tool, its images (thumbnails of the
+ * checked raster types only) and the resources it named. All of it is text nodes: nothing a server sent
+ * is parsed as markup, and a resource link is shown, never opened or fetched (docs/reliability.md).
+ */
+function resultExtras(result: ToolResultItem): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  if (result.mcp) out.push(el('div', { class: 'tool-origin' }, 'MCP server ', el('code', {}, result.mcp.server), ' · tool ', el('code', {}, result.mcp.tool)));
+  if (result.images && (result.images.shown.length > 0 || result.images.hidden > 0)) out.push(...userImagesView(result.images, 'Images in this tool result'));
+  const links = result.mcp?.links ?? [];
+  if (links.length > 0) {
+    out.push(el('ul', { class: 'tool-links', 'aria-label': 'Resources the tool named' },
+      ...links.map((link) => el('li', {}, el('code', { dir: 'ltr' }, ...visibleNodes(link.uri)), link.name ? ` ${link.name}` : ''))));
+  }
+  return out;
+}
 
 export function renderToolCard(
   ctx: RenderContext,
@@ -54,6 +72,7 @@ export function renderToolCard(
     const open = ctx.open.has(key) || (status === 'running' && call.name === 'bash');
     card.append(el('details', { class: 'tool-section', 'data-key': key, open }, el('summary', {}, status === 'running' ? 'Output so far' : 'Result'), el('pre', {}, el('code', {}, shown))));
   }
+  if (result) card.append(...resultExtras(result));
   if (live?.reason && status === 'denied') card.append(el('div', { class: 'inline-note' }, live.reason));
   if (result?.imageNotSentTo) card.append(el('div', { class: 'inline-note image-not-sent' }, `${result.imageNotSentTo} does not read images: it was sent a placeholder instead of this image.`));
   if (status === 'awaitingApproval') {

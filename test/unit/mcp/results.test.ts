@@ -78,3 +78,16 @@ test('effect: runs by default; readOnly only by the user\'s list or a trusted hi
   const runs = effectOf('s', { name: 'go', inputSchema: {} }, cfg({}));
   assert.equal(runs.kind === 'runs' && runs.command?.({ a: 1 }), 's › go {"a":1}');
 });
+
+test('an MCP tool\'s old output is pruned before compaction like bash output', async () => {
+  const { planPruning } = await import('../../../src/compaction/pruning');
+  const { PathBuilder, chars } = await import('../compaction/fixtures');
+  const b = new PathBuilder();
+  const ids: string[] = [];
+  for (const tokens of [25_000, 25_000, 45_000]) {
+    b.user('go');
+    b.assistant('', [b.toolCall('everything_echo', {})]);
+    ids.push(b.toolResult(chars(tokens), 'everything_echo'));
+  }
+  assert.deepEqual([...planPruning(b.entries).prune.keys()].sort(), [ids[0], ids[1]].sort());
+});
