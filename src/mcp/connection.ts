@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from './config';
+import { cappedFetch } from './capped-fetch';
 import { errorText, isNotFound, type ServerFailure } from './failures';
 import { ObservedStdioTransport, type ProcessExit } from './stdio-transport';
 
@@ -37,7 +38,7 @@ export interface CallOptions {
 
 const CLIENT_INFO = { name: 'arbor', version: '0.1.0' };
 const STDERR_LINES = 20;
-/** largest single message a stdio server may send; a larger one closes the connection */
+/** largest single message a stdio server may send (a larger one closes the connection), and largest HTTP answer */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 const MAX_TOOLS = 500;
 const EXIT_WAIT_MS = 500;
@@ -81,16 +82,17 @@ export class McpConnection {
     const url = urlOf(config.url);
     if (!url) return { ok: false, failure: { kind: 'config', message: `"${config.url}" is not an http(s) URL` } };
     const requestInit = { headers: config.headers ?? {} };
+    const options = { requestInit, fetch: cappedFetch(MAX_MESSAGE_BYTES) };
     if (config.type === 'sse') {
-      await this.connectWith(new SSEClientTransport(url, { requestInit }));
+      await this.connectWith(new SSEClientTransport(url, options));
       return { ok: true, value: undefined };
     }
     try {
-      await this.connectWith(new StreamableHTTPClientTransport(url, { requestInit }));
+      await this.connectWith(new StreamableHTTPClientTransport(url, options));
     } catch (error) {
       if (!isOldServer(error)) throw error;
       this.hooks.log(`Streamable HTTP refused (${errorText(error)}); trying the older SSE transport`);
-      await this.connectWith(new SSEClientTransport(url, { requestInit }));
+      await this.connectWith(new SSEClientTransport(url, options));
     }
     return { ok: true, value: undefined };
   }

@@ -130,3 +130,33 @@ test('a 50 MB result closes that connection with a clear error; markup stays lit
     await mcp.dispose();
   }
 });
+
+test('over Streamable HTTP: a 50 MB answer is cut off by the byte cap with a clear error; the server keeps serving', async () => {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, [hostile, 'http'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stdout!.on('data', (d: Buffer) => {
+        const m = /PORT (\d+)/.exec(d.toString());
+        if (m) resolve(Number(m[1]));
+      });
+      child.once('exit', (code) => reject(new Error(`the HTTP server exited (${code})`)));
+    });
+    const { registry, mcp } = start({ web: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } });
+    try {
+      const status = await settled(mcp, 'web');
+      assert.equal(status.state, 'running', status.failureText);
+      const markup = await runTool(tool(registry, 'web_markup'), {}, ctx());
+      assert.ok(textOf(markup).includes('<script>window.pwned = 1</script>'));
+      const big = await runTool(tool(registry, 'web_big'), {}, ctx());
+      assert.equal(big.isError, true);
+      assert.match(textOf(big), /larger than 16 MB; Arbor stopped reading it/);
+      const after = await runTool(tool(registry, 'web_markup'), {}, ctx());
+      assert.equal(after.isError, false, 'the next call works');
+    } finally {
+      await mcp.dispose();
+    }
+  } finally {
+    child.kill();
+  }
+});
