@@ -29,6 +29,8 @@ export interface ServerStatus {
   toolCount: number;
   /** the names the model sees */
   tools: string[];
+  /** each tool's description as the model reads it (a server's own text: shown to the user too) */
+  descriptions: string[];
   failure?: ServerFailure;
   failureText?: string;
 }
@@ -78,7 +80,7 @@ export class McpServers {
   }
 
   list(): ServerStatus[] {
-    return [...this.slots.values()].map((s) => ({ ...s.status, tools: [...s.status.tools] }));
+    return [...this.slots.values()].map((s) => ({ ...s.status, tools: [...s.status.tools], descriptions: [...s.status.descriptions] }));
   }
 
   get(name: string): ServerStatus | undefined {
@@ -97,7 +99,7 @@ export class McpServers {
     const generation = ++slot.generation;
     await this.stopConnection(slot);
     if (slot.entry.config.enabled === false) {
-      this.update(slot, { state: 'disabled', toolCount: 0, tools: [], failure: undefined, failureText: undefined });
+      this.update(slot, { state: 'disabled', toolCount: 0, tools: [], descriptions: [], failure: undefined, failureText: undefined });
       return this.get(name);
     }
     this.update(slot, { state: 'starting', failure: undefined, failureText: undefined });
@@ -111,7 +113,7 @@ export class McpServers {
     if (!slot) return;
     slot.generation++;
     await this.stopConnection(slot);
-    this.update(slot, { state: 'stopped', toolCount: 0, tools: [] });
+    this.update(slot, { state: 'stopped', toolCount: 0, tools: [], descriptions: [] });
   }
 
   private async start(name: string, slot: Slot, generation: number): Promise<void> {
@@ -136,7 +138,7 @@ export class McpServers {
     const tools = toolsOf(name, slot.entry.config, connection, listed);
     this.host.tools.set(sourceIdOf(name), tools);
     this.host.log(name, `running with ${tools.length} tool(s): ${tools.map((t) => t.name).join(', ') || '(none)'}`);
-    this.update(slot, { state: 'running', toolCount: tools.length, tools: tools.map((t) => t.name) });
+    this.update(slot, { state: 'running', toolCount: tools.length, tools: tools.map((t) => t.name), descriptions: tools.map((t) => t.description) });
   }
 
   private fail(slot: Slot, failure: ServerFailure): void {
@@ -144,7 +146,7 @@ export class McpServers {
     const failureText = describeFailure(failure);
     this.host.log(slot.status.name, `failed: ${failureText}`);
     slot.connection = undefined;
-    this.update(slot, { state: 'failed', toolCount: 0, tools: [], failure, failureText });
+    this.update(slot, { state: 'failed', toolCount: 0, tools: [], descriptions: [], failure, failureText });
   }
 
   private async stopConnection(slot: Slot): Promise<void> {
@@ -178,6 +180,6 @@ export class McpServers {
 }
 
 function initialStatus(name: string, entry: ServerEntry): ServerStatus {
-  return { name, source: entry.source, state: entry.config.enabled === false ? 'disabled' : 'starting', launch: launchLine(entry.config), toolCount: 0, tools: [] };
+  return { name, source: entry.source, state: entry.config.enabled === false ? 'disabled' : 'starting', launch: launchLine(entry.config), toolCount: 0, tools: [], descriptions: [] };
 }
 

@@ -32,13 +32,21 @@ async function serverActions(deps: SurfaceDeps, server: ServerStatus): Promise<v
   const disable = vscode.l10n.t('Disable');
   const enable = vscode.l10n.t('Enable');
   const log = vscode.l10n.t('Show Log');
-  const choices = [server.state === 'disabled' ? enable : restart, ...(server.source === 'user' && server.state !== 'disabled' ? [disable] : []), log];
+  const tools = vscode.l10n.t('Show Tools and Descriptions');
+  const choices = [server.state === 'disabled' ? enable : restart, ...(server.tools.length > 0 ? [tools] : []), ...(server.source === 'user' && server.state !== 'disabled' ? [disable] : []), log];
   const detail = server.failureText ?? (server.tools.length > 0 ? server.tools.join(', ') : server.launch);
   const choice = await vscode.window.showQuickPick(choices, { title: `${server.name}: ${server.state}`, placeHolder: detail });
   if (choice === restart) await mcp.servers.restart(server.name);
+  else if (choice === tools) await showTools(server);
   else if (choice === disable || choice === enable) {
     if (!(await mcp.setEnabled(server.name, choice === enable))) void vscode.window.showWarningMessage(vscode.l10n.t('Only servers in your arbor.mcp.servers setting can be enabled or disabled here.'));
   } else if (choice === log) mcp.showLog();
+}
+
+/** The tools as the model sees them: a server's descriptions are its own text and may try to instruct the model. */
+async function showTools(server: ServerStatus): Promise<void> {
+  const items = server.tools.map((name, i) => ({ label: name, detail: server.descriptions[i] ?? '' }));
+  await vscode.window.showQuickPick(items, { title: vscode.l10n.t('{0}: tools offered to the model', server.name), matchOnDetail: true });
 }
 
 export async function run(deps: SurfaceDeps): Promise<ServerStatus[] | undefined> {
