@@ -2,15 +2,20 @@
 // SSE; started with a timeout whose failure is a typed ServerFailure; its tool list re-read on
 // `notifications/tools/list_changed`; its log messages and stderr lines handed to the host's log; tool
 // calls with progress and cancellation (the call's AbortSignal → the SDK sends notifications/cancelled).
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Stream } from 'node:stream';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from './config';
 import { cappedFetch } from './capped-fetch';
 import { errorText, isNotFound, type ServerFailure } from './failures';
-import { ObservedStdioTransport, type ProcessExit } from './stdio-transport';
+import { observedStdio, type ObservedStdio, type ProcessExit } from './stdio-transport';
+
+type Sdk = typeof import('./mcp-sdk');
+
+/** The SDK, loaded when the first server starts (a file of its own in the build: mcp-sdk.ts). */
+export function loadMcpSdk(): Promise<Sdk> {
+  return import('./mcp-sdk');
+}
 
 /** A tool as the server lists it (only the fields Arbor reads). */
 export interface McpToolInfo {
@@ -45,7 +50,8 @@ const EXIT_WAIT_MS = 500;
 
 export class McpConnection {
   private client: Client | undefined;
-  private stdio: ObservedStdioTransport | undefined;
+  private stdio: ObservedStdio | undefined;
+  private sdk!: Sdk;
   private closing = false;
   readonly stderr: string[] = [];
   /** the transport's last error (e.g. a message over the size limit), named when a call fails because of it */
@@ -60,6 +66,7 @@ export class McpConnection {
 
   async start(): Promise<StartOutcome> {
     try {
+      this.sdk = await loadMcpSdk();
       const connected = await this.withTimeout(this.connect());
       if (!connected.ok) return connected;
       return { ok: true, tools: await this.withTimeout(this.listTools()).then((r) => (r.ok ? r.value : [])) };
@@ -83,6 +90,7 @@ export class McpConnection {
     if (!url) return { ok: false, failure: { kind: 'config', message: `"${config.url}" is not an http(s) URL` } };
     const requestInit = { headers: config.headers ?? {} };
     const options = { requestInit, fetch: cappedFetch(MAX_MESSAGE_BYTES) };
+    const { SSEClientTransport, StreamableHTTPClientTransport, StreamableHTTPError } = this.sdk;
     if (config.type === 'sse') {
       await this.connectWith(new SSEClientTransport(url, options));
       return { ok: true, value: undefined };
@@ -90,7 +98,7 @@ export class McpConnection {
     try {
       await this.connectWith(new StreamableHTTPClientTransport(url, options));
     } catch (error) {
-      if (!isOldServer(error)) throw error;
+      if (!isOldServer(error, StreamableHTTPError)) throw error;
       this.hooks.log(`Streamable HTTP refused (${errorText(error)}); trying the older SSE transport`);
       await this.connectWith(new SSEClientTransport(url, options));
     }
@@ -99,17 +107,17 @@ export class McpConnection {
 
   private stdioTransport(config: StdioServerConfig): Transport {
     const env = Object.fromEntries(Object.entries(config.env ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
-    const transport = new ObservedStdioTransport({
+    const stdio = observedStdio(this.sdk.StdioClientTransport, {
       command: config.command, args: config.args ?? [], env, cwd: config.cwd, stderr: 'pipe', maxBufferSize: MAX_MESSAGE_BYTES,
     });
-    this.readStderr(transport);
-    this.stdio = transport;
-    return transport;
+    this.readStderr(stdio.transport.stderr);
+    this.stdio = stdio;
+    return stdio.transport;
   }
 
-  private readStderr(transport: ObservedStdioTransport): void {
+  private readStderr(stderr: Stream | null): void {
     let partial = '';
-    transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr?.on('data', (chunk: Buffer) => {
       const lines = (partial + chunk.toString('utf8')).split(/\r?\n/);
       partial = lines.pop()?.slice(-4096) ?? '';
       for (const line of lines) this.stderrLine(line);
@@ -125,6 +133,7 @@ export class McpConnection {
   }
 
   private async connectWith(transport: Transport): Promise<void> {
+    const { Client, LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } = this.sdk;
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.relist());
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => this.hooks.log(logLine(n.params)));
@@ -177,7 +186,7 @@ export class McpConnection {
   private async exitFailure(message: string): Promise<ServerFailure> {
     const stdio = this.stdio;
     if (!stdio) return { kind: 'protocol', message, stderr: [...this.stderr] };
-    const exit = stdio.exit ?? (await new Promise<ProcessExit | undefined>((resolve) => {
+    const exit = stdio.exit() ?? (await new Promise<ProcessExit | undefined>((resolve) => {
       const timer = setTimeout(() => resolve(undefined), EXIT_WAIT_MS);
       stdio.onExit((e) => (clearTimeout(timer), resolve(e)));
     }));
@@ -209,7 +218,7 @@ export class McpConnection {
     const client = this.client;
     this.client = undefined;
     await client?.close().catch(() => undefined);
-    await this.stdio?.close().catch(() => undefined);
+    await this.stdio?.transport.close().catch(() => undefined);
   }
 }
 
@@ -225,7 +234,7 @@ function urlOf(text: string): URL | undefined {
 }
 
 /** A server that only speaks the older HTTP+SSE transport answers a Streamable HTTP POST with 4xx. */
-function isOldServer(error: unknown): boolean {
+function isOldServer(error: unknown, StreamableHTTPError: Sdk['StreamableHTTPError']): boolean {
   return error instanceof StreamableHTTPError && error.code !== undefined && [400, 404, 405].includes(error.code);
 }
 

@@ -4,10 +4,16 @@
 // what the host's "MCP Servers" view shows; restart and stop are its actions.
 import type { AgentTool } from '../agent/tools/types';
 import { launchLine, type InputSpec, type ServerConfig } from './config';
-import { McpConnection, type McpToolInfo } from './connection';
+import type { McpConnection, McpToolInfo } from './connection';
 import { describeFailure, type ServerFailure } from './failures';
 import { resolveConfig, type PlaceholderHost } from './placeholders';
-import { toolsOf } from './tools';
+
+type Runtime = typeof import('./runtime');
+
+/** The client itself, loaded when the first server starts (a file of its own in the build: runtime.ts). */
+function loadRuntime(): Promise<Runtime> {
+  return import('./runtime');
+}
 
 export type ServerState = 'disabled' | 'starting' | 'running' | 'failed' | 'stopped';
 export type ServerSource = 'user' | 'workspace';
@@ -63,6 +69,7 @@ export function sourceIdOf(server: string): string {
 export class McpServers {
   private readonly slots = new Map<string, Slot>();
   private readonly listeners = new Set<() => void>();
+  private runtime: Runtime | undefined;
 
   constructor(private readonly host: McpServersHost) {}
 
@@ -121,7 +128,9 @@ export class McpServers {
     if (generation !== slot.generation) return;
     if (!resolved.ok) return this.fail(slot, { kind: 'config', message: resolved.reason });
     this.host.log(name, `starting: ${launchLine(slot.entry.config)}`);
-    const connection = new McpConnection(name, resolved.value, {
+    const runtime = (this.runtime ??= await loadRuntime());
+    if (generation !== slot.generation) return;
+    const connection = new runtime.McpConnection(name, resolved.value, {
       log: (line) => this.host.log(name, line),
       toolsChanged: (tools) => generation === slot.generation && this.publish(slot, connection, tools),
       closed: (failure) => generation === slot.generation && this.fail(slot, failure),
@@ -135,7 +144,7 @@ export class McpServers {
 
   private publish(slot: Slot, connection: McpConnection, listed: McpToolInfo[]): void {
     const name = slot.status.name;
-    const tools = toolsOf(name, slot.entry.config, connection, listed);
+    const tools = this.runtime!.toolsOf(name, slot.entry.config, connection, listed);
     this.host.tools.set(sourceIdOf(name), tools);
     this.host.log(name, `running with ${tools.length} tool(s): ${tools.map((t) => t.name).join(', ') || '(none)'}`);
     this.update(slot, { state: 'running', toolCount: tools.length, tools: tools.map((t) => t.name), descriptions: tools.map((t) => t.description) });
