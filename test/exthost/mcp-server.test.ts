@@ -4,11 +4,14 @@
 // server's answer is the tool result in the chat. A server whose command is missing fails with a clear
 // status and the chat still answers.
 import * as assert from 'node:assert/strict';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ArborApi } from '../../src/vscode/api';
 import type { PendingApproval } from '../../src/vscode/approval-prompter';
+import { runTool } from '../../src/agent/tools/types';
 import { activateArbor, EXTENSION_ID, fakeAdmin, waitFor } from './helpers';
+import { stubWindow } from './surfaces-fixtures';
 
 const config = () => vscode.workspace.getConfiguration('arbor.mcp');
 
@@ -74,5 +77,68 @@ suite('MCP servers (issue #27)', function () {
     await fakeAdmin('enqueue', [{ text: 'Still here.' }]);
     assert.equal((await api.app.prompt('are you there?')).kind, 'sent');
     assert.ok(api.app.snapshot().conversation.some((e) => e.kind === 'assistant' && JSON.stringify(e).includes('Still here.')));
+  });
+});
+
+suite('MCP servers from a workspace .vscode/mcp.json (issue #27)', function () {
+  this.timeout(120_000);
+  let api: ArborApi;
+  const file = () => join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.vscode', 'mcp.json');
+  const nonce = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  const write = (run: string) => writeFile(file(), JSON.stringify({
+    inputs: [{ type: 'promptString', id: 'token', description: 'Token for the Arbor test', password: true }],
+    servers: { wsEverything: { command: process.execPath, args: [everythingServer(), 'stdio', `--run=${run}`], env: { ARBOR_TEST_TOKEN: '${input:token}' } } },
+  }, null, 2));
+
+  setup(async () => {
+    api = await activateArbor();
+    await mkdir(join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.vscode'), { recursive: true });
+  });
+
+  teardown(async () => {
+    await rm(file(), { force: true });
+    await api.mcp.reload(false);
+  });
+
+  test('asks once per server with the exact command, keeps the input secret out of the question, asks again when the command changes', async () => {
+    assert.equal(vscode.workspace.isTrusted, true, 'the test workspace is trusted');
+    const modals: { text: string; detail: string }[] = [];
+    let answer = 'Allow and Start';
+    const ui = stubWindow({
+      showWarningMessage: (text: string, options: { detail?: string }) => {
+        modals.push({ text, detail: options?.detail ?? '' });
+        return answer;
+      },
+      showInputBox: () => 'sekret-4711',
+    });
+    try {
+      await write(nonce);
+      await api.mcp.reload();
+      await waitFor('the workspace server to run', () => api.mcp.servers.get('wsEverything')?.state === 'running', 60_000);
+      assert.equal(modals.length, 1, 'one question');
+      assert.match(modals[0]!.text, /This workspace wants to start the MCP server "wsEverything"/);
+      assert.ok(modals[0]!.detail.includes(`stdio --run=${nonce}`), modals[0]!.detail);
+      assert.ok(modals[0]!.detail.includes('ARBOR_TEST_TOKEN=${input:token}'), 'the env is shown as written');
+      assert.ok(!modals[0]!.detail.includes('sekret-4711'), 'the secret is not in the question');
+      assert.deepEqual(ui.inputs.map((i) => (i as { prompt?: string; password?: boolean }).prompt), ['Token for the Arbor test']);
+      assert.equal((ui.inputs[0] as { password?: boolean }).password, true);
+      const env = await runTool(api.tools.get('wsEverything_get-env')!, {}, { workspace: { folders: [] }, signal: new AbortController().signal });
+      assert.match(JSON.stringify(env.content), /sekret-4711/, 'the server got the answer in its env');
+      assert.doesNotMatch(JSON.stringify(env.content), /ARBOR_TEST_LLM_URL/, 'and not the extension host\'s environment');
+
+      await api.mcp.reload();
+      assert.equal(modals.length, 1, 'the same command does not ask again');
+      assert.equal(ui.inputs.length, 1, 'the input comes from SecretStorage');
+
+      answer = 'Don\'t Allow';
+      await write(`${nonce}-changed`);
+      await api.mcp.reload();
+      assert.equal(modals.length, 2, 'a changed argument asks again');
+      await waitFor('the changed server to stop', () => api.mcp.servers.get('wsEverything') === undefined);
+      assert.deepEqual(api.mcp.heldServers().map((h) => [h.name, h.reason]), [['wsEverything', 'declined']]);
+      assert.equal(api.tools.get('wsEverything_echo'), undefined);
+    } finally {
+      ui.restore();
+    }
   });
 });
