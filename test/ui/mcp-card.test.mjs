@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { editorChats, readyChat, runCommand, screenshot } from '../harness/browser.mjs';
+import { editorChats, readyChat, runCommand, screenshot, setColorTheme } from '../harness/browser.mjs';
 import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 import { repoRoot } from '../harness/paths.mjs';
 
@@ -74,3 +74,18 @@ wb.test('the same in a wide editor tab', async (page) => {
   await tab.doc.locator('#app[data-status="ready"]').waitFor({ timeout: 30_000 });
   await mcpTurn(page, tab.doc, 'editor');
 }, { timeout: 180_000 });
+
+for (const [theme, kind, tag] of [
+  ['Default Light Modern', 'vscode-light', 'light'],
+  ['Default High Contrast', 'vscode-high-contrast', 'hc-dark'],
+]) {
+  wb.test(`the MCP result card in the editor tab in ${tag}`, async (page) => {
+    await editorChats(page, 1);
+    await setColorTheme(page, theme, kind);
+    const [tab] = await editorChats(page, 1);
+    const card = tab.doc.locator('.tool-card[data-tool="call_img_editor"]');
+    await card.locator('.tool-origin').waitFor({ timeout: 30_000 });
+    await card.scrollIntoViewIfNeeded();
+    await screenshot(page, `mcp-card-result-editor-${tag}`);
+  });
+}
