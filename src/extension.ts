@@ -6,6 +6,7 @@ import { isAbsolute, join } from 'node:path';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import { bundledRipgrep, createTools } from './agent/tools';
+import { ToolRegistry } from './agent/tools/tool-registry';
 import type { ArborApp } from './app/arbor-app';
 import { ArborChats } from './app/chats';
 import { setPromptRoot } from './core/prompts';
@@ -20,15 +21,13 @@ import { EditorChatMemory } from './vscode/editor-chat-memory';
 import { ConversationTreeTabs } from './vscode/tree-tabs';
 import { NotificationCompactionConfirmer } from './vscode/compaction-confirmer';
 import { collectChatState, onDidChangeChatState } from './vscode/chat-state';
-import { ArborConfig } from './vscode/config';
+import { ArborConfig } from './vscode/settings/arbor-settings';
 import { LastSessionMemory, WorkspaceLeafMemory } from './vscode/leaf-memory';
 import { createLogger } from './vscode/log';
 import { hostKeyResolver, SecretKeys } from './vscode/secrets';
 import { openWalkthroughOnce, walkthroughDeps } from './vscode/walkthrough';
 import { registerSurfaces } from './vscode/surfaces';
 import { McpHost } from './vscode/mcp/mcp-host';
-import { ToolRegistry } from './agent/tools/tool-registry';
-import type { AgentTool } from './agent/tools/types';
 import { VscodeLanguageModels } from './vscode/language-models';
 import { hostModelInfo } from './llm/providers/vscode-lm';
 import type { ImageContent } from './core/messages';
@@ -55,11 +54,6 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
       (models) => config.setHostModels(models.map(hostModelInfo)),
       (error) => log.warn(`VS Code language models: listing failed: ${(error as Error).message}`),
     );
-  // TODO(seam wiring, #27 item 1): ArborChats takes the registry itself; until then the agent reads this
-  // array, kept equal to registry.list() in place, so MCP tools come and go while sessions run.
-  const toolRegistry = new ToolRegistry(createTools({ ripgrep: bundledRipgrep(vscode.env.appRoot) }));
-  const liveTools: AgentTool[] = [...toolRegistry.list()];
-  toolRegistry.onDidChange(() => liveTools.splice(0, liveTools.length, ...toolRegistry.list()));
   const sessionsDir = () => {
     const configured = config.settings.sessionsDirectory;
     if (configured) {
@@ -68,13 +62,16 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     }
     return defaultSessionDir(join(context.globalStorageUri.fsPath, 'sessions'), cwd);
   };
+  // The one live tool list of this host: the built-ins, and whatever other sources (MCP servers, VS Code's
+  // tools, skills) add with `tools.set(source, …)`; every chat's every request reads it then.
+  // VS Code's own ripgrep first (linear-time search off the host's thread), then rg on PATH.
+  const tools = new ToolRegistry(createTools({ ripgrep: bundledRipgrep(vscode.env.appRoot) }));
   // The side bar's chat is the primary one; editor tabs open more (chat-panels.ts), each with its own session.
   const chats = new ArborChats({
     sessionsDir,
     journalsDir: () => join(context.globalStorageUri.fsPath, 'restore-journals'),
     workspaceRoots: roots,
-    // VS Code's own ripgrep first (linear-time search off the host's thread), then rg on PATH.
-    tools: liveTools,
+    tools,
     trusted: () => vscode.workspace.isTrusted,
     settings: () => config.settings,
     keys: hostKeyResolver(secrets),
@@ -119,7 +116,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     return chat;
   };
   const treeTabs = new ConversationTreeTabs({ extensionUri: context.extensionUri, chats, log, setChatInput, chatDeps: controllerDeps, memory: new EditorChatMemory(context.workspaceState, 'arbor.treeTabs') });
-  const mcp = new McpHost({ context, log, tools: toolRegistry, onSettingsChanged: config.onDidChange });
+  const mcp = new McpHost({ context, log, tools, onSettingsChanged: config.onDidChange });
   const surfaces = registerSurfaces(context, chats, log, () => config.settings, {
     // Session Tree selection → the chat scrolls to the entry (and says so when it is off the active path).
     revealInChat: async (entryId) => {
@@ -180,7 +177,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     sessionTree: surfaces.sessionTree,
     config,
     mcp,
-    tools: toolRegistry,
+    tools,
   };
 }
 

@@ -1,9 +1,10 @@
 // Several chats open at once (the side bar and editor tabs), each an ArborApp with its own session and
 // agent, built from the same deps and sharing what is the workspace's rather than a session's: the hook
-// registries, the tools and the file checkpoints. One of them is focused (the chat the user last worked
+// registries, the live tool list and the file checkpoints. One of them is focused (the chat the user last worked
 // in): that is "the current session" for the commands, the Session Tree and the status bar. The side
 // bar's chat is the primary one; it never closes, and the focus falls back to it.
 import { createTools } from '../agent/tools';
+import { ToolRegistry } from '../agent/tools/tool-registry';
 import { TreeNavigationHookRegistry } from '../branch';
 import { CompactionHookRegistry } from '../compaction';
 import { ArborApp } from './arbor-app';
@@ -21,7 +22,7 @@ export class ArborChats implements Disposable {
     const log = (message: string) => deps.log?.warn(message);
     this.deps = {
       ...deps,
-      tools: deps.tools ?? createTools(),
+      tools: deps.tools ?? new ToolRegistry(createTools()),
       compactionHooks: deps.compactionHooks ?? new CompactionHookRegistry(log),
       navigationHooks: deps.navigationHooks ?? new TreeNavigationHookRegistry(log),
     };

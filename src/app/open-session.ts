@@ -4,7 +4,8 @@
 import type { AgentSession } from '../agent/agent-session';
 import type { ApprovalPolicy } from '../agent/approval';
 import type { AgentEvent } from '../agent/events';
-import type { AgentTool, WorkspaceRoots } from '../agent/tools';
+import type { WorkspaceRoots } from '../agent/tools';
+import type { ToolRegistry } from '../agent/tools/tool-registry';
 import type { CompactionHookRegistry } from '../compaction';
 import { createSession, forkBranch as forkSessionBranch, openSession } from '../session/catalog';
 import { describeReadOnly, type ReadOnlyReason } from '../session/header';
@@ -21,7 +22,7 @@ export interface OpenSessionHost {
   deps: ArborAppDeps;
   cwd: string;
   policy: ApprovalPolicy;
-  tools: readonly AgentTool[];
+  tools: ToolRegistry;
   workspace: WorkspaceRoots;
   compactionHooks: CompactionHookRegistry;
   checkpoints: CheckpointService;

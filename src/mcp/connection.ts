@@ -54,7 +54,7 @@ export class McpConnection {
   private sdk!: Sdk;
   private closing = false;
   readonly stderr: string[] = [];
-  /** the transport's last error (e.g. a message over the size limit), named when a call fails because of it */
+  /** the transport's first error since the last answered call (e.g. a message over the size limit), named when a call fails because of it */
   lastError: string | undefined;
 
   constructor(
@@ -139,8 +139,11 @@ export class McpConnection {
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => this.hooks.log(logLine(n.params)));
     client.onclose = () => void this.closedByServer();
     client.onerror = (error) => {
-      this.lastError = errorText(error).slice(0, 500);
-      this.hooks.log(`transport error: ${this.lastError}`);
+      const text = errorText(error).slice(0, 500);
+      // the first error since the last answered call is the cause; later ones are its echoes (the rest of
+      // an oversized line read as messages of its own)
+      this.lastError ??= text;
+      this.hooks.log(`transport error: ${text}`);
     };
     this.client = client;
     await client.connect(transport);
@@ -168,12 +171,14 @@ export class McpConnection {
   async callTool(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<unknown> {
     const client = this.client;
     if (!client) throw new Error(`the MCP server "${this.name}" is not running`);
-    return client.callTool({ name: tool, arguments: args }, undefined, {
+    const result = await client.callTool({ name: tool, arguments: args }, undefined, {
       signal: options.signal,
       timeout: options.timeoutMs,
       resetTimeoutOnProgress: true,
       onprogress: options.onProgress ? (p) => options.onProgress?.(p.progress, p.total, p.message) : undefined,
     });
+    this.lastError = undefined;
+    return result;
   }
 
   private async closedByServer(): Promise<void> {

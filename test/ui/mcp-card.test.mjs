@@ -47,7 +47,8 @@ async function mcpTurn(page, doc, where) {
   await image.locator('.approval').waitFor({ timeout: 30_000 });
   await image.locator('vscode-button[data-action="approve"]').click();
   await doc.locator('.msg-assistant', { hasText: `The server answered (${where}).` }).waitFor({ timeout: 30_000 });
-  assert.equal(await echo.locator('.tool-origin').innerText(), 'MCP server everything · tool echo');
+  assert.match(await echo.locator('.tool-traits').innerText(), /from MCP server everything/, 'the card names the server');
+  assert.equal(await echo.locator('.tool-origin').innerText(), 'MCP tool echo', 'and the tool as the server names it');
   await echo.locator('details.tool-section summary', { hasText: 'Result' }).click();
   assert.ok((await echo.locator('details.tool-section[open] pre').last().innerText()).includes(`Echo: ${MARKUP}`), 'the result is the server\'s text, as text');
   assert.equal(await echo.locator('b, img').count(), 0, 'no markup from the result became elements');

@@ -1,8 +1,9 @@
-// A tool call as a card: name, key argument, status, collapsible arguments and result, and while the call
+// A tool call as a card: name, key argument, status, what the tool may change and where it comes from (its
+// traits, from the host: never guessed from the name), collapsible arguments and result, and while the call
 // waits for the user the approval body (approval-card.ts: exactly what will run) and buttons.
-import type { ToolResultItem, ToolStatus } from '../../src/protocol';
+import type { AssistantBlock, ToolResultItem, ToolStatus } from '../../src/protocol';
 import { el } from '../dom';
-import { keyArgument, safeJson } from '../format';
+import { keyArgument, safeJson, toolTraitsText } from '../format';
 import { toolStatus } from '../store';
 import { approvalBody, visibleNodes } from './approval-card';
 import { userImagesView } from './image-view';
@@ -24,14 +25,19 @@ const statusIcon: Record<ToolStatus, string> = {
 
 const RESULT_PREVIEW = 20_000;
 
+export type ToolCallView = Omit<Extract<AssistantBlock, { type: 'toolCall' }>, 'type'>;
+
 /**
  * What a result carries beside its text: an MCP tool's server and tool, its images (thumbnails of the
  * checked raster types only) and the resources it named. All of it is text nodes: nothing a server sent
  * is parsed as markup, and a resource link is shown, never opened or fetched (docs/reliability.md).
  */
-function resultExtras(result: ToolResultItem): HTMLElement[] {
+function resultExtras(result: ToolResultItem, call: ToolCallView): HTMLElement[] {
   const out: HTMLElement[] = [];
-  if (result.mcp) out.push(el('div', { class: 'tool-origin' }, 'MCP server ', el('code', {}, result.mcp.server), ' · tool ', el('code', {}, result.mcp.tool)));
+  // the traits line names the server when the tool is live; a result read back later names it itself
+  const serverShown = call.origin?.kind === 'mcp';
+  if (result.mcp && serverShown) out.push(el('div', { class: 'tool-origin' }, 'MCP tool ', el('code', {}, result.mcp.tool)));
+  else if (result.mcp) out.push(el('div', { class: 'tool-origin' }, 'MCP server ', el('code', {}, result.mcp.server), ' · tool ', el('code', {}, result.mcp.tool)));
   if (result.images && (result.images.shown.length > 0 || result.images.hidden > 0)) out.push(...userImagesView(result.images, 'Images in this tool result'));
   const links = result.mcp?.links ?? [];
   if (links.length > 0) {
@@ -41,11 +47,7 @@ function resultExtras(result: ToolResultItem): HTMLElement[] {
   return out;
 }
 
-export function renderToolCard(
-  ctx: RenderContext,
-  call: { id: string; name: string; arguments: Record<string, unknown> },
-  streamingArgs?: string,
-): HTMLElement {
+export function renderToolCard(ctx: RenderContext, call: ToolCallView, streamingArgs?: string): HTMLElement {
   const status = streamingArgs !== undefined ? 'pending' : toolStatus(ctx.store, call.id);
   const live = ctx.store.tools.get(call.id);
   const result = ctx.store.results.get(call.id);
@@ -62,6 +64,8 @@ export function renderToolCard(
       el('span', { class: 'tool-status' }, statusText[status]),
     ),
   );
+  const traits = toolTraitsText(call);
+  if (traits) card.append(el('div', { class: 'tool-traits' }, traits));
   const argsKey = `tool:${call.id}:args`;
   const argsText = streamingArgs ?? safeJson(call.arguments);
   card.append(el('details', { class: 'tool-section', 'data-key': argsKey, open: ctx.open.has(argsKey) }, el('summary', {}, 'Arguments'), el('pre', {}, el('code', {}, ...visibleNodes(argsText)))));
@@ -69,14 +73,14 @@ export function renderToolCard(
   if (output !== undefined && output.length > 0) {
     const key = `tool:${call.id}:result`;
     const shown = output.length > RESULT_PREVIEW ? `${output.slice(0, RESULT_PREVIEW)}\n… (${output.length - RESULT_PREVIEW} more characters)` : output;
-    const open = ctx.open.has(key) || (status === 'running' && call.name === 'bash');
+    const open = ctx.open.has(key) || (status === 'running' && call.effect === 'runs');
     card.append(el('details', { class: 'tool-section', 'data-key': key, open }, el('summary', {}, status === 'running' ? 'Output so far' : 'Result'), el('pre', {}, el('code', {}, shown))));
   }
-  if (result) card.append(...resultExtras(result));
+  if (result) card.append(...resultExtras(result, call));
   if (live?.reason && status === 'denied') card.append(el('div', { class: 'inline-note' }, live.reason));
   if (result?.imageNotSentTo) card.append(el('div', { class: 'inline-note image-not-sent' }, `${result.imageNotSentTo} does not read images: it was sent a placeholder instead of this image.`));
   if (status === 'awaitingApproval') {
-    const canDiff = live?.canDiff ?? (call.name === 'write' || call.name === 'edit');
+    const canDiff = live?.canDiff ?? false;
     // A warning (protected file, hard link) makes Deny the prominent button and drops "Always": the
     // session-wide approval would not cover such a file anyway (docs/reliability.md).
     const warned = (live?.warnings?.length ?? 0) > 0;

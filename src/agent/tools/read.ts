@@ -6,7 +6,7 @@ import { extname } from 'node:path';
 import { z } from 'zod';
 import { renderPrompt } from '../../core/prompts';
 import { openConfined } from './confined-open';
-import { resolveInWorkspace } from './paths';
+import { pathTarget, resolveInWorkspace } from './paths';
 import { cutLine, formatBytes, looksBinary } from './text';
 import { DEFAULT_TOOL_LIMITS, ToolError, defineTool, limitsOf, throwIfAborted, type AgentTool, type ToolLimits, type ToolOutput } from './types';
 
@@ -130,7 +130,7 @@ export function createReadTool(): AgentTool<ReadArgs> {
       maxBytes: formatBytes(DEFAULT_TOOL_LIMITS.readMaxBytes),
     }),
     argsSchema: readArgs,
-    effect: { kind: 'readOnly' },
+    effect: { kind: 'readOnly', reads: pathTarget },
     keepOutput: true,
     async execute(args, ctx) {
       const limits = limitsOf(ctx);

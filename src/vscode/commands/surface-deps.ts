@@ -17,7 +17,7 @@ import type { McpHost } from '../mcp/mcp-host';
 export interface SurfaceDeps {
   app: SurfacesApp;
   log: Logger & { show?(preserveFocus?: boolean): void };
-  /** the current settings, from the one reader (config.ts) */
+  /** the current settings, from the one reader (settings/arbor-settings.ts) */
   settings: () => ArborSettings;
   tree?: SessionTreeProvider;
   treeView?: vscode.TreeView<string>;

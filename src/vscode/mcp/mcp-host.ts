@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { launchLine, parseMcpJson, parseServers, type ServerConfig } from '../../mcp/config';
 import { McpServers, type ServerEntry, type ServerStatus, type ToolSink } from '../../mcp/servers';
 import { consentKey, workspaceServers, type ConsentAnswer, type HeldServer, type WorkspaceServersFile } from '../../mcp/workspace-consent';
-import { readMcpServersSetting, writeMcpServerEnabled } from '../config';
+import { readMcpServersSetting, writeMcpServerEnabled } from '../settings/arbor-settings';
 import type { Logger } from '../log';
 import { McpInputs } from './inputs';
 
