@@ -71,6 +71,31 @@ suite('MCP servers (issue #27)', function () {
     assert.match(sent, /everything_echo/, 'the model was offered the MCP tool');
   });
 
+  test('a tool the user lists in readOnlyTools runs without asking; the others still ask', async () => {
+    await config().update('servers', { ev: { command: process.execPath, args: [everythingServer(), 'stdio'], readOnlyTools: ['echo'] } }, vscode.ConfigurationTarget.Global);
+    await waitFor('the server to run', () => api.mcp.servers.get('ev')?.state === 'running', 60_000);
+    assert.equal(api.tools.get('ev_echo')?.effect.kind, 'readOnly');
+    assert.equal(api.tools.get('ev_get-sum')?.effect.kind, 'runs', 'its readOnlyHint alone does not lower it');
+    await fakeAdmin('enqueue', [
+      { toolCalls: [{ id: 'call_ro_echo', name: 'ev_echo', input: { message: 'no question' } }, { id: 'call_ro_sum', name: 'ev_get-sum', input: { a: 1, b: 2 } }] },
+      { text: 'Done.' },
+    ]);
+    const asked: string[] = [];
+    const subscription = api.approvals.onDidRequest((pending) => {
+      asked.push(pending.toolName);
+      api.approvals.answer(pending.toolCallId, { kind: 'approve' });
+    });
+    try {
+      assert.equal((await api.app.prompt('echo and add')).kind, 'sent');
+    } finally {
+      subscription.dispose();
+    }
+    assert.deepEqual(asked, ['ev_get-sum'], 'only the tool not listed asked');
+    const results = api.app.snapshot().conversation.filter((e) => e.kind === 'toolResult');
+    assert.match(results.find((r) => r.toolName === 'ev_echo')!.text, /Echo: no question/);
+    assert.match(results.find((r) => r.toolName === 'ev_get-sum')!.text, /3/);
+  });
+
   test('a server that fails does not block the chat', async () => {
     await config().update('servers', { broken: { command: 'arbor-no-such-mcp-command' } }, vscode.ConfigurationTarget.Global);
     await waitFor('the missing command to fail', () => api.mcp.servers.get('broken')?.state === 'failed', 30_000);
