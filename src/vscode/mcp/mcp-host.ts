@@ -41,7 +41,8 @@ export class McpHost implements vscode.Disposable {
     this.disposables.push(
       this.statusItem,
       watcher,
-      deps.onSettingsChanged(() => this.reload()),
+      // a settings change re-reads the user's servers; it does not ask again about a dismissed workspace one
+      deps.onSettingsChanged(() => this.reload(false)),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.reload()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.reload()),
       ...[watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete].map((event) => event(() => this.reload())),
