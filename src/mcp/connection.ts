@@ -99,6 +99,7 @@ export class McpConnection {
       await this.connectWith(new StreamableHTTPClientTransport(url, options));
     } catch (error) {
       if (!isOldServer(error, StreamableHTTPError)) throw error;
+      await this.client?.close().catch(() => undefined);
       this.hooks.log(`Streamable HTTP refused (${errorText(error)}); trying the older SSE transport`);
       await this.connectWith(new SSEClientTransport(url, options));
     }
@@ -137,7 +138,6 @@ export class McpConnection {
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.relist());
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => this.hooks.log(logLine(n.params)));
-    client.onclose = () => void this.closedByServer();
     client.onerror = (error) => {
       const text = errorText(error).slice(0, 500);
       // the first error since the last answered call is the cause; later ones are its echoes (the rest of
@@ -147,6 +147,10 @@ export class McpConnection {
     };
     this.client = client;
     await client.connect(transport);
+    // only a connection that was made can go away: a refused first attempt (the SSE fallback) is no failure
+    client.onclose = () => {
+      if (this.client === client) void this.closedByServer();
+    };
   }
 
   private async relist(): Promise<void> {

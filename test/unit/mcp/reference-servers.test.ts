@@ -131,3 +131,38 @@ test('server-filesystem on a temp folder: read and write through its tools; disa
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('server-everything over the older HTTP+SSE transport: an http server falls back to SSE (the SDK\'s documented fallback); type sse connects directly', async () => {
+  const { spawn } = await import('node:child_process');
+  const { createServer } = await import('node:net');
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as { port: number };
+      probe.close(() => resolve(free));
+    });
+  });
+  const child = spawn(process.execPath, [everything, 'sse'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.stderr!.on('data', (d: Buffer) => d.toString().includes('running on port') && resolve());
+      child.once('exit', (code) => reject(new Error(`server-everything sse exited (${code})`)));
+    });
+    const { registry, mcp, logs } = harness({
+      fallback: { type: 'http', url: `http://127.0.0.1:${port}/sse` },
+      direct: { type: 'sse', url: `http://127.0.0.1:${port}/sse` },
+    });
+    try {
+      for (const name of ['fallback', 'direct']) {
+        const status = await settled(mcp, name);
+        assert.equal(status.state, 'running', `${name}: ${status.failureText}`);
+        const echoed = await runTool(tool(registry, `${name}_echo`), { message: `via ${name}` }, ctx());
+        assert.match(text(echoed), new RegExp(`Echo: via ${name}`));
+      }
+      assert.ok(logs.some((l) => l.startsWith('fallback: Streamable HTTP refused') && l.includes('trying the older SSE transport')), logs.join('\n'));
+    } finally {
+      await mcp.dispose();
+    }
+  } finally {
+    child.kill();
+  }
+});
