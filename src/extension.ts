@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
-import { bundledRipgrep, createTools } from './agent/tools';
+import { bundledRipgrep, createTools, workspaceFromPaths } from './agent/tools';
 import { ToolRegistry } from './agent/tools/tool-registry';
 import type { ArborApp } from './app/arbor-app';
 import { ArborChats } from './app/chats';
@@ -28,6 +28,7 @@ import { hostKeyResolver, SecretKeys } from './vscode/secrets';
 import { openWalkthroughOnce, walkthroughDeps } from './vscode/walkthrough';
 import { registerSurfaces } from './vscode/surfaces';
 import { McpHost } from './vscode/mcp/mcp-host';
+import { registerEditorTools } from './vscode/editor-tools';
 import { VscodeLanguageModels } from './vscode/language-models';
 import { hostModelInfo } from './llm/providers/vscode-lm';
 import type { ImageContent } from './core/messages';
@@ -66,12 +67,15 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   // tools, skills) add with `tools.set(source, …)`; every chat's every request reads it then.
   // VS Code's own ripgrep first (linear-time search off the host's thread), then rg on PATH.
   const tools = new ToolRegistry(createTools({ ripgrep: bundledRipgrep(vscode.env.appRoot) }));
+  // the editor's knowledge (source `editor`) and VS Code's tools the user chose (`vscode-lm`)
+  const editorTools = registerEditorTools(tools, workspaceFromPaths(roots), () => config.settings.editorTools);
   // The side bar's chat is the primary one; editor tabs open more (chat-panels.ts), each with its own session.
   const chats = new ArborChats({
     sessionsDir,
     journalsDir: () => join(context.globalStorageUri.fsPath, 'restore-journals'),
     workspaceRoots: roots,
     tools,
+    editFeedback: editorTools.editFeedback,
     trusted: () => vscode.workspace.isTrusted,
     settings: () => config.settings,
     keys: hostKeyResolver(secrets),
@@ -130,6 +134,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
 
   const applySettings = () => chats.applySettings().catch((error) => log.error(`applying settings failed: ${(error as Error).message}`));
   context.subscriptions.push(
+    editorTools,
     config,
     secrets,
     prompter,

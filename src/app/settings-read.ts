@@ -44,6 +44,9 @@ export const MACHINE_SCOPED_SETTINGS: readonly string[] = [
   // which MCP servers run (commands with the user's rights): a workspace's own servers go through
   // .vscode/mcp.json and a consent question instead (docs/reliability.md)
   'arbor.mcp.servers',
+  // other extensions' tools: which Arbor offers and which run without asking (docs/reliability.md)
+  'arbor.vscodeTools.enabled',
+  'arbor.vscodeTools.readOnly',
 ];
 
 /** The user's value (or the default) of a machine-scoped setting; a repository's value is reported. */
@@ -92,6 +95,10 @@ export function readRawSettings(getConfiguration: GetConfiguration, onIgnored: O
     filesExclude: getConfiguration('files').get('exclude'),
     baseUrls: Object.fromEntries(baseUrlProviders().map((p) => [p.id, get(`providers.${p.id}.baseUrl`)])),
     sessionsDirectory: get('sessions.directory'),
+    editorTools: {
+      ...readSection(getConfiguration, 'arbor.tools', ['diagnosticsAfterEdit'], onIgnored),
+      ...readSection(getConfiguration, 'arbor.vscodeTools', ['enabled', 'readOnly'], onIgnored),
+    },
   };
 }
 

@@ -2,7 +2,6 @@
 // tree navigation); integration tests also observe the views and drive the app. Typed, so importing
 // extensions can declare what they rely on.
 import type { McpHost } from './mcp/mcp-host';
-import type { ToolRegistry } from '../agent/tools/tool-registry';
 import type { ArborApp } from '../app/arbor-app';
 import type { ArborChats } from '../app/chats';
 import type { TreeNavigationHookRegistry } from '../branch/hooks';
@@ -11,6 +10,7 @@ import type { ChatApprovalPrompter } from './approval-prompter';
 import type { ChatPanels } from './chat-panels';
 import type { ChatViewProvider } from './chat-view';
 import type { ArborConfig } from './settings/arbor-settings';
+import type { ToolRegistry } from '../agent/tools/tool-registry';
 import type { SecretKeys } from './secrets';
 import type { SessionTreeProvider } from './tree/session-tree-provider';
 import type { ConversationTreeTabs } from './tree-tabs';
@@ -40,8 +40,8 @@ export interface ArborApi {
   readonly config: Pick<ArborConfig, 'settings' | 'reload'>;
   /** the MCP servers of this window: status, restart, reload (tests read it) */
   readonly mcp: McpHost;
-  /** the live tool list (built-in tools and each MCP server's) */
-  readonly tools: ToolRegistry;
+  /** the live tool list (built-ins, the editor's tools, VS Code's tools the user chose, each MCP server's) */
+  readonly tools: Pick<ToolRegistry, 'list' | 'get'>;
 }
 
 export type { SecretKeys };
