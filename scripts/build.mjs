@@ -92,6 +92,15 @@ const VENDOR = {
   'markdown-it': 'markdown-it',
 };
 
+/**
+ * Arbor's own modules built into a vendor file of their own, for the same reason: import path as written
+ * (only through `await import(...)`) → [chunk name, source]. The MCP client (its SDK, its tools' JSON Schema
+ * validator) is loaded when the first MCP server starts (src/mcp/runtime.ts).
+ */
+const LOCAL_VENDOR = {
+  './runtime': ['mcp-runtime', 'src/mcp/runtime.ts'],
+};
+
 /** Reads `sdkChunks()` from the provider table, bundled to a scratch file (packages stay external). */
 async function providerSdkChunks() {
   const outfile = join(root, 'node_modules', '.cache', 'arbor-provider-table.mjs');
@@ -105,7 +114,8 @@ async function providerSdkChunks() {
 
 /** Routes imports of the vendor packages to the prebuilt files, relative to the bundle being built. */
 function vendorPlugin(vendorDir) {
-  const specifiers = Object.keys(VENDOR).map((name) => name.replace(/[/\-@.]/g, '\\$&'));
+  const specifiers = [...Object.keys(VENDOR), ...Object.keys(LOCAL_VENDOR)].map((name) => name.replace(/[/\-@.]/g, '\\$&'));
+  const chunkOf = (path) => VENDOR[path] ?? LOCAL_VENDOR[path][0];
   return {
     name: 'arbor-vendor',
     // Each package becomes a tiny CommonJS shim that `require`s the prebuilt file. esbuild wraps the shim
@@ -114,7 +124,7 @@ function vendorPlugin(vendorDir) {
     setup(build) {
       build.onResolve({ filter: new RegExp(`^(${specifiers.join('|')})$`) }, (args) => ({ path: args.path, namespace: 'arbor-vendor' }));
       build.onLoad({ filter: /.*/, namespace: 'arbor-vendor' }, (args) => ({
-        contents: `module.exports = require(${JSON.stringify(`${vendorDir}/${VENDOR[args.path]}.js`)});\n`,
+        contents: `module.exports = require(${JSON.stringify(`${vendorDir}/${chunkOf(args.path)}.js`)});\n`,
         loader: 'js',
       }));
       build.onResolve({ filter: /^\.{1,2}\/vendor\// }, (args) => ({ path: args.path, external: true }));
@@ -123,7 +133,14 @@ function vendorPlugin(vendorDir) {
 }
 
 function vendorConfigs() {
-  return Object.entries(VENDOR).map(([specifier, name]) => ({
+  const local = Object.values(LOCAL_VENDOR).map(([name, source]) => ({
+    ...nodeCommon,
+    entryPoints: [source],
+    sourcemap: false,
+    outfile: `dist/vendor/${name}.js`,
+    plugins: [reporter(`vendor/${name}`)],
+  }));
+  return [...local, ...Object.entries(VENDOR).map(([specifier, name]) => ({
     ...nodeCommon,
     stdin: {
       contents: `export * from ${JSON.stringify(specifier)};\nexport { default } from ${JSON.stringify(specifier)};\n`,
@@ -133,7 +150,7 @@ function vendorConfigs() {
     sourcemap: false,
     outfile: `dist/vendor/${name}.js`,
     plugins: [reporter(`vendor/${name}`)],
-  }));
+  }))];
 }
 
 const nodeCommon = {

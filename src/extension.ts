@@ -27,6 +27,7 @@ import { createLogger } from './vscode/log';
 import { hostKeyResolver, SecretKeys } from './vscode/secrets';
 import { openWalkthroughOnce, walkthroughDeps } from './vscode/walkthrough';
 import { registerSurfaces } from './vscode/surfaces';
+import { McpHost } from './vscode/mcp/mcp-host';
 import { registerEditorTools } from './vscode/editor-tools';
 import { VscodeLanguageModels } from './vscode/language-models';
 import { hostModelInfo } from './llm/providers/vscode-lm';
@@ -119,6 +120,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     return chat;
   };
   const treeTabs = new ConversationTreeTabs({ extensionUri: context.extensionUri, chats, log, setChatInput, chatDeps: controllerDeps, memory: new EditorChatMemory(context.workspaceState, 'arbor.treeTabs') });
+  const mcp = new McpHost({ context, log, tools, onSettingsChanged: config.onDidChange });
   const surfaces = registerSurfaces(context, chats, log, () => config.settings, {
     // Session Tree selection → the chat scrolls to the entry (and says so when it is off the active path).
     revealInChat: async (entryId) => {
@@ -128,7 +130,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     setChatInput,
     addToChatInput: async (text) => (await shownChat()).addToInput(text),
     promptInChat: async (text) => (await shownChat()).receive({ type: 'prompt', text }),
-  }, { keys: secrets, chatPanels, conversationTree: { show: () => treeTabs.show(chats.focused) } });
+  }, { keys: secrets, chatPanels, conversationTree: { show: () => treeTabs.show(chats.focused) }, mcp });
 
   const applySettings = () => chats.applySettings().catch((error) => log.error(`applying settings failed: ${(error as Error).message}`));
   context.subscriptions.push(
@@ -149,7 +151,9 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     config.onDidChange(() => void applySettings()),
     secrets.onDidChange(() => void applySettings()),
     treeTabs,
+    mcp,
   );
+  void mcp.reload();
   // After a window reload the chat reopens the session it showed, at its remembered leaf.
   const lastSession = new LastSessionMemory(context.workspaceState);
   context.subscriptions.push(lastSession.track(app));
@@ -177,6 +181,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     treeTabs,
     sessionTree: surfaces.sessionTree,
     config,
+    mcp,
     tools,
   };
 }

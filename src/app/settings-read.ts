@@ -41,6 +41,9 @@ export const MACHINE_SCOPED_SETTINGS: readonly string[] = [
   // them could have its own committed files restored into the workspace (docs/reliability.md)
   'arbor.sessions.directory',
   'arbor.checkpoints.restore',
+  // which MCP servers run (commands with the user's rights): a workspace's own servers go through
+  // .vscode/mcp.json and a consent question instead (docs/reliability.md)
+  'arbor.mcp.servers',
   // other extensions' tools: which Arbor offers and which run without asking (docs/reliability.md)
   'arbor.vscodeTools.enabled',
   'arbor.vscodeTools.readOnly',

@@ -51,6 +51,8 @@ export interface ConversationEntry {
   imageNotSentTo?: string;
   /** the assistant entry whose call this answers */
   callEntryId?: string;
+  /** an MCP tool's result: its server, its tool and the resources it named (src/mcp/results.ts details) */
+  mcp?: { server: string; tool: string; links: { uri: string; name?: string }[] };
   // compaction
   tokensBefore?: number;
   firstKeptEntryId?: string;

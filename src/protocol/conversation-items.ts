@@ -72,6 +72,16 @@ export const toolResultItemSchema = z.strictObject({
   status: toolStatusSchema.optional(),
   /** the model that got a placeholder instead of the result's image (pi 1.6 `details.imageUnsupportedByModel`) */
   imageNotSentTo: shortSchema.optional(),
+  /** the images the result carried (an MCP tool's, a read image) */
+  images: userImagesSchema.optional(),
+  /** an MCP tool's result: its server and tool, and the resources it named (shown as text, never fetched) */
+  mcp: z
+    .strictObject({
+      server: shortSchema,
+      tool: shortSchema,
+      links: z.array(z.strictObject({ uri: mediumSchema, name: shortSchema.optional() })).max(50),
+    })
+    .optional(),
 });
 
 /**

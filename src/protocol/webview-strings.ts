@@ -119,6 +119,7 @@ export const WEBVIEW_STRINGS = [
   'Image',
   'Close image',
   'Images sent with this message',
+  'Images in this tool result',
   'Image {0}',
   'Open larger',
   'Open image {0}',

@@ -1,6 +1,7 @@
 // What `activate` returns: the extension API. Other extensions use the hook registries (compaction and
 // tree navigation); integration tests also observe the views and drive the app. Typed, so importing
 // extensions can declare what they rely on.
+import type { McpHost } from './mcp/mcp-host';
 import type { ArborApp } from '../app/arbor-app';
 import type { ArborChats } from '../app/chats';
 import type { TreeNavigationHookRegistry } from '../branch/hooks';
@@ -37,7 +38,9 @@ export interface ArborApi {
   readonly sessionTree: SessionTreeProvider;
   /** @internal tests */
   readonly config: Pick<ArborConfig, 'settings' | 'reload'>;
-  /** the live tool list (built-ins, the editor's tools, VS Code's tools the user chose) */
+  /** the MCP servers of this window: status, restart, reload (tests read it) */
+  readonly mcp: McpHost;
+  /** the live tool list (built-ins, the editor's tools, VS Code's tools the user chose, each MCP server's) */
   readonly tools: Pick<ToolRegistry, 'list' | 'get'>;
 }
 

@@ -4,7 +4,7 @@ import type { AgentEvent, ApprovalRequest, UsageInfo } from '../agent/events';
 import type { AgentTool } from '../agent/tools/types';
 import type { ConversationEntry } from '../app/view-model';
 import { contentText } from '../core/messages';
-import { compactionReasonSchema, LIMITS, parseHostMessage, userImages, type AgentUiEvent, type CompactionReasonName, type AssistantBlock, type ConversationItem, type KeptWords, type ToolOriginView, type UsageSnapshot } from '../protocol';
+import { compactionReasonSchema, LIMITS, parseHostMessage, userImages, type AgentUiEvent, type CompactionReasonName, type AssistantBlock, type ConversationItem, type KeptWords, type ToolOriginView, type ToolResultItem, type UsageSnapshot } from '../protocol';
 import { wireId } from '../present/wire-ids';
 import { errorActions } from '../app/error-actions';
 import { stripFileOperations } from '../compaction/file-ops';
@@ -32,6 +32,17 @@ function boundedArgs(args: Record<string, unknown>): Record<string, unknown> {
     out[key.slice(0, LIMITS.short)] = typeof value === 'string' ? clip(value, LIMITS.content) : value;
   }
   return out;
+}
+
+/** A tool result's images and, for an MCP tool, its server, tool and resource links (clipped to the protocol). */
+function resultExtras(entry: ConversationEntry): Pick<ToolResultItem, 'images' | 'mcp'> {
+  const images = userImages(entry.blocks);
+  const mcp = entry.mcp && {
+    server: entry.mcp.server.slice(0, LIMITS.short),
+    tool: entry.mcp.tool.slice(0, LIMITS.short),
+    links: entry.mcp.links.slice(0, 50).map((l) => (l.name === undefined ? { uri: l.uri.slice(0, LIMITS.medium) } : { uri: l.uri.slice(0, LIMITS.medium), name: l.name.slice(0, LIMITS.short) })),
+  };
+  return { ...(images ? { images } : {}), ...(mcp ? { mcp } : {}) };
 }
 
 /** The live tool of a name, for its traits on the card (undefined: not in the list, or none known). */
@@ -116,6 +127,7 @@ export function toItem(entry: ConversationEntry, describe?: ToolDescriber): Conv
         isError: entry.isError === true,
         ...(entry.toolStatus ? { status: entry.toolStatus } : {}),
         ...(entry.imageNotSentTo ? { imageNotSentTo: entry.imageNotSentTo.slice(0, LIMITS.short) } : {}),
+        ...resultExtras(entry),
       };
     case 'compaction':
       return {

@@ -40,6 +40,7 @@ import * as sessionsOpen from './commands/sessions-open';
 import * as sessionsRefresh from './commands/sessions-refresh';
 import * as sessionsRename from './commands/sessions-rename';
 import * as showLogs from './commands/show-logs';
+import * as mcpShowServers from './commands/mcp-show-servers';
 import type { HostServices, SurfaceDeps } from './commands/surface-deps';
 import * as switchBranch from './commands/switch-branch';
 import * as switchHere from './commands/switch-here';
@@ -103,6 +104,7 @@ export const SURFACE_COMMANDS = [
   addSelectionToChat,
   addFileToChat,
   fixWithArbor,
+  mcpShowServers,
 ] as const;
 
 export interface Surfaces {

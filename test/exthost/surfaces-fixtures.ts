@@ -281,6 +281,7 @@ function inertServices(): ViewServices & HostServices {
     keys: { hasKey: async (p) => keys.has(p), setKey: async (p, k) => void keys.set(p, k), clearKey: async (p) => void keys.delete(p) },
     chatPanels: { openChat: async () => Promise.reject(new Error('no editor chats in this test')), showInEditor: async () => Promise.reject(new Error('no editor chats in this test')) },
     conversationTree: { show: () => undefined },
+    mcp: { servers: { list: () => [], restart: async () => undefined } as never, heldServers: () => [], setEnabled: async () => false, askAgain: async () => undefined, showLog: () => undefined },
   };
 }
 

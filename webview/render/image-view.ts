@@ -30,8 +30,8 @@ export function openImage(src: string, alt: string): void {
 }
 
 /** A user message's images as thumbnails (a click opens one larger), and a line for those not shown. */
-export function userImagesView(images: UserImages): HTMLElement[] {
-  const list = el('ul', { class: 'message-images', 'aria-label': t('Images sent with this message') },
+export function userImagesView(images: UserImages, label = t('Images sent with this message')): HTMLElement[] {
+  const list = el('ul', { class: 'message-images', 'aria-label': label },
     ...images.shown.map((image, i) => {
       const alt = t('Image {0}', i + 1);
       const button = el('button', { type: 'button', class: 'message-image', title: t('Open larger'), 'aria-label': t('Open image {0}', i + 1) }, el('img', { src: imageSrc(image), alt }));

@@ -1,11 +1,12 @@
 // A tool call as a card: name, key argument, status, what the tool may change and where it comes from (its
 // traits, from the host: never guessed from the name), collapsible arguments and result, and while the call
 // waits for the user the approval body (approval-card.ts: exactly what will run) and buttons.
-import type { AssistantBlock, ToolStatus } from '../../src/protocol';
+import type { AssistantBlock, ToolResultItem, ToolStatus } from '../../src/protocol';
 import { el } from '../dom';
 import { keyArgument, safeJson, toolTraitsText } from '../format';
 import { toolStatus } from '../store';
 import { approvalBody, visibleNodes } from './approval-card';
+import { userImagesView } from './image-view';
 import type { RenderContext } from './message';
 import { t } from '../l10n';
 import type { WebviewString } from '../../src/protocol/webview-strings';
@@ -27,6 +28,26 @@ const statusIcon: Record<ToolStatus, string> = {
 const RESULT_PREVIEW = 20_000;
 
 export type ToolCallView = Omit<Extract<AssistantBlock, { type: 'toolCall' }>, 'type'>;
+
+/**
+ * What a result carries beside its text: an MCP tool's server and tool, its images (thumbnails of the
+ * checked raster types only) and the resources it named. All of it is text nodes: nothing a server sent
+ * is parsed as markup, and a resource link is shown, never opened or fetched (docs/reliability.md).
+ */
+function resultExtras(result: ToolResultItem, call: ToolCallView): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  // the traits line names the server when the tool is live; a result read back later names it itself
+  const serverShown = call.origin?.kind === 'mcp';
+  if (result.mcp && serverShown) out.push(el('div', { class: 'tool-origin' }, 'MCP tool ', el('code', {}, result.mcp.tool)));
+  else if (result.mcp) out.push(el('div', { class: 'tool-origin' }, 'MCP server ', el('code', {}, result.mcp.server), ' · tool ', el('code', {}, result.mcp.tool)));
+  if (result.images && (result.images.shown.length > 0 || result.images.hidden > 0)) out.push(...userImagesView(result.images, t('Images in this tool result')));
+  const links = result.mcp?.links ?? [];
+  if (links.length > 0) {
+    out.push(el('ul', { class: 'tool-links', 'aria-label': 'Resources the tool named' },
+      ...links.map((link) => el('li', {}, el('code', { dir: 'ltr' }, ...visibleNodes(link.uri)), link.name ? ` ${link.name}` : ''))));
+  }
+  return out;
+}
 
 export function renderToolCard(ctx: RenderContext, call: ToolCallView, streamingArgs?: string): HTMLElement {
   const status = streamingArgs !== undefined ? 'pending' : toolStatus(ctx.store, call.id);
@@ -57,6 +78,7 @@ export function renderToolCard(ctx: RenderContext, call: ToolCallView, streaming
     const open = ctx.open.has(key) || (status === 'running' && call.effect === 'runs');
     card.append(el('details', { class: 'tool-section', 'data-key': key, open }, el('summary', {}, status === 'running' ? t('Output so far') : t('Result')), el('pre', {}, el('code', {}, shown))));
   }
+  if (result) card.append(...resultExtras(result, call));
   if (live?.reason && status === 'denied') card.append(el('div', { class: 'inline-note' }, live.reason));
   if (result?.imageNotSentTo) card.append(el('div', { class: 'inline-note image-not-sent' }, t('{0} does not read images: it was sent a placeholder instead of this image.', result.imageNotSentTo)));
   if (status === 'awaitingApproval') {

@@ -19,7 +19,8 @@ export interface JsonToolSpec {
 
 type Args = Record<string, unknown>;
 
-const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
+// logger off: a server's schema with a format ajv does not know ("uri") is accepted without a console line per tool
+const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, logger: false });
 
 export function defineJsonTool(spec: JsonToolSpec): AgentTool<Args> {
   const parameters = objectSchema(spec.inputSchema);

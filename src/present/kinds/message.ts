@@ -42,6 +42,16 @@ function imageNotSentTo(details: unknown): string | undefined {
   return typeof model === 'string' && model ? model : undefined;
 }
 
+/** An MCP result's server, tool and resource links, as src/mcp/results.ts stores them in `details.mcp`. */
+function mcpOf(details: unknown): { server: string; tool: string; links: { uri: string; name?: string }[] } | undefined {
+  const mcp = details && typeof details === 'object' ? (details as Record<string, unknown>).mcp : undefined;
+  if (!mcp || typeof mcp !== 'object') return undefined;
+  const { server, tool, links } = mcp as Record<string, unknown>;
+  if (typeof server !== 'string' || typeof tool !== 'string') return undefined;
+  const list = Array.isArray(links) ? links.filter((l): l is { uri: string; name?: unknown } => !!l && typeof (l as { uri?: unknown }).uri === 'string') : [];
+  return { server, tool, links: list.slice(0, 50).map((l) => (typeof l.name === 'string' ? { uri: l.uri, name: l.name } : { uri: l.uri })) };
+}
+
 function view(entry: MessageEntry, label: string | undefined, problems: ViewProblems) {
   const message = entry.message;
   switch (message.role) {
@@ -58,6 +68,8 @@ function view(entry: MessageEntry, label: string | undefined, problems: ViewProb
       if (status) view.toolStatus = status;
       const withoutImage = imageNotSentTo(message.details);
       if (withoutImage) view.imageNotSentTo = withoutImage;
+      const mcp = mcpOf(message.details);
+      if (mcp) view.mcp = mcp;
       return view;
     }
     case 'bashExecution': {

@@ -12,6 +12,7 @@ import type { ChatPanels } from '../chat-panels';
 import type { SurfacesApp } from '../surfaces-types';
 import type { SessionTreeProvider } from '../tree/session-tree-provider';
 import type { SessionsProvider } from '../sessions/sessions-provider';
+import type { McpHost } from '../mcp/mcp-host';
 
 /**
  * What the commands use of the views: the Session Tree's model (a cache some commands reuse), its view (to
@@ -34,6 +35,8 @@ export interface HostServices {
   chatPanels: Pick<ChatPanels, 'openChat' | 'showInEditor'>;
   /** the focused chat's session as a graph in an editor tab (Open Conversation Tree) */
   conversationTree: { show(): unknown };
+  /** the MCP servers of this window (Arbor: MCP Servers…) */
+  mcp: Pick<McpHost, 'servers' | 'heldServers' | 'setEnabled' | 'askAgain' | 'showLog'>;
 }
 
 export interface SurfaceDeps extends ViewServices, HostServices {

@@ -24,6 +24,24 @@ export function readRawSettings(onIgnored?: (setting: string) => void): RawArbor
   return readRaw((section) => vscode.workspace.getConfiguration(section), onIgnored);
 }
 
+/**
+ * `arbor.mcp.servers` (docs/mcp.md): the user's value only. The setting is machine-scoped, so a
+ * workspace's value is never used (and is warned about with the other user-only settings).
+ */
+export function readMcpServersSetting(): unknown {
+  return vscode.workspace.getConfiguration('arbor.mcp').inspect<unknown>('servers')?.globalValue;
+}
+
+/** Writes one server's `enabled` choice into the user's `arbor.mcp.servers`. */
+export async function writeMcpServerEnabled(server: string, enabled: boolean): Promise<boolean> {
+  const current = readMcpServersSetting();
+  if (!current || typeof current !== 'object' || !(server in current)) return false;
+  const entry = (current as Record<string, Record<string, unknown>>)[server];
+  const next = { ...(current as Record<string, unknown>), [server]: { ...entry, enabled } };
+  await vscode.workspace.getConfiguration('arbor.mcp').update('servers', next, vscode.ConfigurationTarget.Global);
+  return true;
+}
+
 export class ArborConfig implements vscode.Disposable {
   private current: ArborSettings;
   private readonly warned = new Set<string>();

@@ -16,6 +16,11 @@ class FakeElement implements FakeNode {
   append(...nodes: Array<FakeNode | string | { text: string }>): void {
     for (const node of nodes) this.children.push(typeof node === 'object' && 'text' in node && !('tag' in node) ? node.text : (node as FakeNode | string));
   }
+  /** listeners are recorded, never fired (nothing clicks here) */
+  readonly listeners: string[] = [];
+  addEventListener(type: string): void {
+    this.listeners.push(type);
+  }
   get classList() {
     return { add: (...names: string[]) => (this.attrs.class = [this.attrs.class ?? '', ...names].join(' ').trim()) };
   }
