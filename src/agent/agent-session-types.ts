@@ -18,6 +18,7 @@ import type { ApprovalPrompter } from './events';
 import type { Clock } from './idle-timer';
 import type { SystemPromptInput } from './system-prompt';
 import type { ToolCheckpoints } from './tool-calls';
+import type { ProjectInstructions } from './instructions/project-instructions';
 import type { AgentTool, ToolLimits, WorkspaceRoots } from './tools';
 
 export interface AgentCompactionOptions {
@@ -60,6 +61,11 @@ export interface AgentSessionDeps {
   /** folders whose files always ask besides .vscode/, .git/, … (Arbor's sessions directory); read per run */
   protectedDirectories?: () => readonly string[];
   workspace: WorkspaceRoots;
+  /**
+   * The host's instruction files and skills (one per extension host, shared by its chats); scanned at
+   * every prompt. Default: the workspace folders' AGENTS.md only, no skills.
+   */
+  instructions?: ProjectInstructions;
   /** VS Code workspace trust; a function so a trust change applies to the next tool call */
   trusted: boolean | (() => boolean);
   /**

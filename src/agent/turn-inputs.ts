@@ -11,7 +11,8 @@ import { convertToLlm } from '../session/convert';
 import type { SessionStore } from '../session/store';
 import type { AgentSessionDeps } from './agent-session-types';
 import type { AgentEvent } from './events';
-import { buildSystemPrompt, describeOs, readAgentsMd, type SystemPromptInput } from './system-prompt';
+import { ProjectInstructions } from './instructions/project-instructions';
+import { buildSystemPrompt, describeOs, type SystemPromptInput } from './system-prompt';
 import type { ToolCallEnvironment } from './tool-calls';
 import { toolDefinitions, type AgentTool } from './tools';
 
@@ -30,6 +31,7 @@ export interface SessionCoreHost {
 export class TurnInputs {
   private readonly providers = new Map<string, Provider>();
   private lastSystemPrompt = '';
+  private ownInstructions: ProjectInstructions | undefined;
 
   constructor(
     private readonly deps: AgentSessionDeps,
@@ -87,11 +89,20 @@ export class TurnInputs {
     };
   }
 
+  /** The host's instruction files and skills; without one, the workspace folders' AGENTS.md only. */
+  instructions(): ProjectInstructions {
+    this.ownInstructions ??= this.deps.instructions ?? new ProjectInstructions({ workspace: this.deps.workspace, skills: false, userFiles: false });
+    return this.ownInstructions;
+  }
+
   async resolveSystemPrompt(): Promise<string> {
     const source = this.deps.systemPrompt;
     if (typeof source === 'string') return (this.lastSystemPrompt = source);
     const tools = this.offeredTools();
-    const agentsMd = await readAgentsMd(this.deps.workspace).catch(() => undefined);
+    const instructions = this.instructions();
+    const snapshot = await instructions.refresh().catch(() => instructions.current());
+    const agentsMd = instructions.promptText(snapshot);
+    const skills = snapshot.skills.filter((skill) => !skill.hidden).map(({ name, description }) => ({ name, description }));
     const input: SystemPromptInput = {
       workspaceFolders: this.deps.workspace.folders,
       os: describeOs(),
@@ -99,6 +110,7 @@ export class TurnInputs {
       restricted: !this.trusted(),
       tools,
       ...(agentsMd ? { agentsMd } : {}),
+      ...(skills.length > 0 ? { skills } : {}),
     };
     this.lastSystemPrompt = source ? await source(input) : buildSystemPrompt(input);
     return this.lastSystemPrompt;
