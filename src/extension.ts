@@ -5,7 +5,8 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
-import { bundledRipgrep, createTools } from './agent/tools';
+import { ProjectInstructions } from './agent/instructions/project-instructions';
+import { bundledRipgrep, createTools, workspaceFromPaths } from './agent/tools';
 import type { ArborApp } from './app/arbor-app';
 import { ArborChats } from './app/chats';
 import { setPromptRoot } from './core/prompts';
@@ -60,13 +61,22 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     }
     return defaultSessionDir(join(context.globalStorageUri.fsPath, 'sessions'), cwd);
   };
+  // Instruction files and Agent Skills: one scan per prompt, shared by every chat (src/agent/instructions/).
+  const instructions = new ProjectInstructions({
+    workspace: workspaceFromPaths(roots),
+    userSkillPaths: () => config.settings.skillPaths,
+    globalFiles: () => config.settings.globalInstructionFiles,
+    log: (message) => log.warn(message),
+  });
   // The side bar's chat is the primary one; editor tabs open more (chat-panels.ts), each with its own session.
   const chats = new ArborChats({
     sessionsDir,
     journalsDir: () => join(context.globalStorageUri.fsPath, 'restore-journals'),
     workspaceRoots: roots,
     // VS Code's own ripgrep first (linear-time search off the host's thread), then rg on PATH.
-    tools: createTools({ ripgrep: bundledRipgrep(vscode.env.appRoot) }),
+    // TODO(seam): the skill tool joins the ToolRegistry wiring when it lands.
+    tools: createTools({ ripgrep: bundledRipgrep(vscode.env.appRoot), instructions }),
+    instructions,
     trusted: () => vscode.workspace.isTrusted,
     settings: () => config.settings,
     keys: hostKeyResolver(secrets),

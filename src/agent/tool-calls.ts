@@ -7,6 +7,7 @@ import type { ToolCall, ToolResultMessage } from '../core/messages';
 import { renderPrompt } from '../core/prompts';
 import { applyAnswer, deniedToolResult, type ApprovalPolicy, type ApprovalWarning } from './approval';
 import type { ApprovalPrompter, ApprovalRequest, AgentEvent, ToolEndStatus } from './events';
+import type { NestedInstructions } from './instructions/nested-instructions';
 import { approvalWarnings } from './sensitive-paths';
 import { runTool, type AgentTool, type ToolOutput, type WorkspaceRoots, type ToolLimits } from './tools';
 
@@ -26,6 +27,8 @@ export interface ToolCallEnvironment {
   persist: (result: ToolResultMessage) => Promise<string>;
   /** file checkpoints (src/checkpoints): told before and after every tool that runs; never throws */
   checkpoints?: ToolCheckpoints;
+  /** adds nested AGENTS.md files under the paths a call worked on to its result, once per branch */
+  nestedInstructions?: NestedInstructions;
 }
 
 /** What the tool loop tells file checkpoints; the recorder picks the mutating tools itself. */
@@ -158,13 +161,14 @@ export async function runToolCalls(env: ToolCallEnvironment, calls: readonly Too
       }
     }
     await env.checkpoints?.beforeTool(call.name, call.arguments);
-    const output = await runTool(tool, call.arguments, {
+    const ran = await runTool(tool, call.arguments, {
       workspace: env.workspace,
       signal,
       onUpdate: (partialText) => env.emit({ type: 'tool_update', toolCallId: call.id, partialText }),
       ...(env.limits ? { limits: env.limits } : {}),
     });
     await env.checkpoints?.afterTool(call.name, call.arguments);
+    const output = env.nestedInstructions && !signal.aborted ? await env.nestedInstructions.addTo(tool, call.arguments, ran).catch(() => ran) : ran;
     await finish(env, call, output, signal.aborted ? 'aborted' : output.isError ? 'error' : 'done');
     if (signal.aborted) {
       await skipToolCalls(env, calls.slice(i + 1), STOPPED_REASON);

@@ -11,6 +11,7 @@ import { convertToLlm } from '../session/convert';
 import type { SessionStore } from '../session/store';
 import type { AgentSessionDeps } from './agent-session-types';
 import type { AgentEvent } from './events';
+import { instructionFilesIn, NestedInstructions } from './instructions/nested-instructions';
 import { ProjectInstructions } from './instructions/project-instructions';
 import { buildSystemPrompt, describeOs, type SystemPromptInput } from './system-prompt';
 import type { ToolCallEnvironment } from './tool-calls';
@@ -86,6 +87,7 @@ export class TurnInputs {
       emit: (event) => this.host.emit(event),
       persist: (result) => this.host.persist(result),
       ...(this.deps.checkpoints ? { checkpoints: this.deps.checkpoints } : {}),
+      nestedInstructions: new NestedInstructions(this.deps.workspace, () => instructionFilesIn(this.host.store().buildContext().messages)),
     };
   }
 

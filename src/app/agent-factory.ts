@@ -38,6 +38,7 @@ export function createAgent(store: SessionStore, parts: AgentParts): AgentSessio
     approvalPreview: (toolName, args) => previewFileChange(toolName, args, parts.workspace),
     protectedDirectories: () => [deps.sessionsDir()],
     workspace: parts.workspace,
+    ...(deps.instructions ? { instructions: deps.instructions } : {}),
     trusted: () => deps.trusted(),
     compaction: {
       ...(deps.compaction ?? {}),

@@ -1,6 +1,7 @@
 // The application controller's vocabulary: what it is built from (deps), what it shows (session, model,
 // snapshot, conversation windows), what it reports (AppChange) and what its calls return. Kept apart from
 // the controller (arbor-app.ts) so the views, the VS Code layer and tests can import the types alone.
+import type { ProjectInstructions } from '../agent/instructions/project-instructions';
 import type { PinChange } from '../session/pins';
 import type { AgentCompactionOptions, AgentSessionDeps } from '../agent/agent-session-types';
 import type { AgentEvent, ApprovalPrompter, UsageInfo } from '../agent/events';
@@ -47,8 +48,10 @@ export interface ArborAppDeps {
   providerOptions?: ProviderOptions;
   /** extra agent options (tests: compaction retry policy) */
   compaction?: Omit<AgentCompactionOptions, 'settings' | 'hooks'>;
-  /** default: all seven built-in tools */
+  /** default: all seven built-in tools, and `skill` (createTools with `instructions`) */
   tools?: readonly AgentTool[];
+  /** instruction files and skills, one per host, shared by every chat (default: the workspace's, set by ArborChats) */
+  instructions?: ProjectInstructions;
   /** the workspace's file checkpoints, shared by every open chat (default: a new service) */
   checkpoints?: CheckpointService;
   /** registries exported to other extensions (default: new ones) */

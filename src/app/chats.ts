@@ -3,7 +3,8 @@
 // registries, the tools and the file checkpoints. One of them is focused (the chat the user last worked
 // in): that is "the current session" for the commands, the Session Tree and the status bar. The side
 // bar's chat is the primary one; it never closes, and the focus falls back to it.
-import { createTools } from '../agent/tools';
+import { ProjectInstructions } from '../agent/instructions/project-instructions';
+import { createTools, workspaceFromPaths } from '../agent/tools';
 import { TreeNavigationHookRegistry } from '../branch';
 import { CompactionHookRegistry } from '../compaction';
 import { ArborApp } from './arbor-app';
@@ -19,9 +20,11 @@ export class ArborChats implements Disposable {
 
   constructor(deps: ArborAppDeps) {
     const log = (message: string) => deps.log?.warn(message);
+    const instructions = deps.instructions ?? new ProjectInstructions({ workspace: workspaceFromPaths(deps.workspaceRoots), log });
     this.deps = {
       ...deps,
-      tools: deps.tools ?? createTools(),
+      instructions,
+      tools: deps.tools ?? createTools({ instructions }),
       compactionHooks: deps.compactionHooks ?? new CompactionHookRegistry(log),
       navigationHooks: deps.navigationHooks ?? new TreeNavigationHookRegistry(log),
     };

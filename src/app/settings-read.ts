@@ -41,6 +41,9 @@ export const MACHINE_SCOPED_SETTINGS: readonly string[] = [
   // them could have its own committed files restored into the workspace (docs/reliability.md)
   'arbor.sessions.directory',
   'arbor.checkpoints.restore',
+  // where instructions the model follows come from outside the repository (the user's own folders)
+  'arbor.skills.paths',
+  'arbor.instructions.globalFiles',
 ];
 
 /** The user's value (or the default) of a machine-scoped setting; a repository's value is reported. */
@@ -89,6 +92,8 @@ export function readRawSettings(getConfiguration: GetConfiguration, onIgnored: O
     filesExclude: getConfiguration('files').get('exclude'),
     baseUrls: Object.fromEntries(baseUrlProviders().map((p) => [p.id, get(`providers.${p.id}.baseUrl`)])),
     sessionsDirectory: get('sessions.directory'),
+    skillPaths: get('skills.paths'),
+    globalInstructionFiles: get('instructions.globalFiles'),
   };
 }
 

@@ -33,6 +33,10 @@ export interface ArborSettings {
   baseUrls: Partial<Record<BaseUrlProvider, string>>;
   /** `arbor.sessions.directory`; '' = the extension's storage */
   sessionsDirectory: string;
+  /** `arbor.skills.paths`: more user skill folders (machine-scoped) */
+  skillPaths: string[];
+  /** `arbor.instructions.globalFiles`: more global instruction files (machine-scoped) */
+  globalInstructionFiles: string[];
 }
 
 /** Raw values as read from the configuration (undefined = not set). */
@@ -48,6 +52,8 @@ export interface RawArborSettings {
   filesExclude?: unknown;
   baseUrls?: Partial<Record<BaseUrlProvider, unknown>>;
   sessionsDirectory?: unknown;
+  skillPaths?: unknown;
+  globalInstructionFiles?: unknown;
   /** context window reported by the local server (detected by the host; optional) */
   localContextWindow?: number;
   /** model id served by the local server (from its /v1/models; optional) */
@@ -75,6 +81,8 @@ export function defaultArborSettings(): ArborSettings {
     checkpoints: { ...DEFAULT_CHECKPOINT_SETTINGS, exclude: [], filesExclude: [] },
     baseUrls: {},
     sessionsDirectory: '',
+    skillPaths: [],
+    globalInstructionFiles: [],
   };
 }
 
@@ -136,7 +144,21 @@ export function parseArborSettings(raw: RawArborSettings): ParsedArborSettings {
     if (typeof raw.sessionsDirectory === 'string') settings.sessionsDirectory = raw.sessionsDirectory.trim();
     else warnings.push(`arbor.sessions.directory: ${JSON.stringify(raw.sessionsDirectory)} is not a path; using the default.`);
   }
+  settings.skillPaths = pathList('arbor.skills.paths', raw.skillPaths, warnings);
+  settings.globalInstructionFiles = pathList('arbor.instructions.globalFiles', raw.globalInstructionFiles, warnings);
   return { settings, warnings };
+}
+
+/** A list of paths; anything else is reported and ignored. */
+function pathList(setting: string, raw: unknown, warnings: string[]): string[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) {
+    warnings.push(`${setting}: ${JSON.stringify(raw)} is not a list of paths; ignored.`);
+    return [];
+  }
+  const paths = raw.filter((p): p is string => typeof p === 'string' && p.trim() !== '').map((p) => p.trim());
+  if (paths.length !== raw.length) warnings.push(`${setting}: entries that are not paths were ignored.`);
+  return paths;
 }
 
 /**

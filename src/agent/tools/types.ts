@@ -111,6 +111,12 @@ export interface AgentTool<Args = any> {
   origin: ToolOrigin;
   /** compaction never prunes this tool's output (its results are instructions or file contents) */
   keepOutput?: boolean;
+  /**
+   * Workspace files or folders a read-only call works on (its `path`): nested AGENTS.md files above them
+   * are added to the result (src/agent/instructions/nested-instructions.ts). `writesFiles` tools give
+   * their targets instead.
+   */
+  workPaths?(args: Record<string, unknown>): string[];
   /** Changes files or runs commands: needs approval, disabled in untrusted workspaces. Derived: effect.kind !== 'readOnly'. */
   mutating: boolean;
   execute(args: Args, ctx: ToolContext): Promise<ToolOutput>;
