@@ -146,6 +146,10 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     onDidChangeChatState(() => {
       for (const chat of [chatView, ...chatPanels.panels]) void chat.postState();
     }),
+    // a skill or instruction file added, changed or removed: every chat's "Instructions" line follows
+    instructions.onDidChange(() => {
+      for (const chat of [chatView, ...chatPanels.panels]) void chat.postState();
+    }),
     vscode.lm.onDidChangeChatModels(() => void refreshLanguageModels()),
     config.onDidChange(() => void applySettings()),
     secrets.onDidChange(() => void applySettings()),

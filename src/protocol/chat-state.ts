@@ -50,6 +50,22 @@ export const markdownWordsSchema = z.strictObject({
 });
 export type MarkdownWords = z.infer<typeof markdownWordsSchema>;
 
+/** One instruction file in use: shown by `label`, opened by sending `path` back (the host checks it is listed). */
+export const instructionFileSchema = z.strictObject({
+  label: shortSchema,
+  path: mediumSchema,
+  scope: z.enum(['global', 'root', 'nested']),
+});
+
+/** The chat's "Instructions: … · Skills: n" line. */
+export const instructionsInfoSchema = z.strictObject({
+  files: z.array(instructionFileSchema).max(LIMITS.list),
+  skills: countSchema,
+  /** skills not loaded, or loaded with a note (listed when the user opens the skills) */
+  problems: countSchema,
+});
+export type InstructionsInfo = z.infer<typeof instructionsInfoSchema>;
+
 /**
  * Everything the chat view's chrome renders from (the conversation and the tree come in their own
  * messages). Fields after `modelLabel` are optional so an older host still validates; the webview uses
@@ -84,5 +100,7 @@ export const chatStateSchema = z.strictObject({
   settings: uiSettingsSchema.optional(),
   /** default: English words */
   markdownWords: markdownWordsSchema.optional(),
+  /** instruction files and skills in use; default: none (no line) */
+  instructions: instructionsInfoSchema.optional(),
 });
 export type ChatState = z.infer<typeof chatStateSchema>;

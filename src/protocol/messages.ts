@@ -113,6 +113,10 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('openTree') }),
   /** an error's action: run *Arbor: Set API Key* for `provider` (without one, it asks which provider) */
   z.strictObject({ type: z.literal('setApiKey'), provider: shortSchema.optional() }),
+  /** open an instruction file the chat state lists (by its `path` there) */
+  z.strictObject({ type: z.literal('openInstructionFile'), path: mediumSchema }),
+  /** list the skills (and their problems) in a pick; the chosen one's SKILL.md opens */
+  z.strictObject({ type: z.literal('showSkills') }),
   /** an error's action: open the Settings UI at an Arbor setting */
   z.strictObject({ type: z.literal('openSettings'), setting: settingIdSchema }),
   /**

@@ -13,6 +13,7 @@ import { decorateRow, navSignature, type RowExtras } from './branch-nav';
 import { createComposer } from './composer';
 import { createConversation } from './conversation';
 import { createHeader } from './header';
+import { createInstructionsLine } from './instructions-line';
 import { createJumpToLatest } from './jump-latest';
 import { installMentionCompletion } from './mention-complete';
 import { imagesAllowed, installImageAttachments } from './image-attach';
@@ -67,6 +68,10 @@ export function mountApp(
   const header = createHeader({
     showSessionTree: () => post({ type: 'openTree' }),
     toggleTree: () => setTreeOpen(!treeOpen),
+  });
+  const instructionsLine = createInstructionsLine({
+    openFile: (path) => post({ type: 'openInstructionFile', path }),
+    showSkills: () => post({ type: 'showSkills' }),
   });
   const restricted = createRestrictedBanner();
   const meter = createMeter({ compactNow: () => post({ type: 'compact' }) });
@@ -279,7 +284,7 @@ export function mountApp(
   };
   installBranchActions(container, branchDeps);
 
-  container.replaceChildren(header.root, restricted.root, meter.meter, meter.banner, tree.root, conversation.root, jumpToLatest.root, composer.root, dialog.root);
+  container.replaceChildren(header.root, instructionsLine.root, restricted.root, meter.meter, meter.banner, tree.root, conversation.root, jumpToLatest.root, composer.root, dialog.root);
   container.dataset.status = 'connecting';
   setTreeOpen(treeOpen);
 
@@ -287,6 +292,7 @@ export function mountApp(
     const started = performance.now();
     if (parts.has('state')) {
       header.update(store.state);
+      instructionsLine.update(store.state);
       restricted.update(store.state);
       meter.update(store.state);
       composer.update(store.state);
