@@ -68,6 +68,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     globalFiles: () => config.settings.globalInstructionFiles,
     log: (message) => log.warn(message),
   });
+  void instructions.refresh(); // the chat's "Instructions" line before the first prompt
   // The side bar's chat is the primary one; editor tabs open more (chat-panels.ts), each with its own session.
   const chats = new ArborChats({
     sessionsDir,

@@ -19,7 +19,7 @@ import { webviewLogLine } from './log-text';
 import { keyMissingText, pickModelKey, selectModel } from './model-selection';
 import { modelKey } from '../llm/models';
 import { setApiKey } from '../app/error-actions';
-import { openInstructionFile, showSkills } from './instruction-files';
+import { openInstructionFile, showInstructions } from './instruction-files';
 
 export interface ChatRequestContext {
   /** absent in tests of the bare view */
@@ -157,8 +157,8 @@ async function handleSessionRequest(ctx: ChatRequestContext, message: WebviewToH
     case 'openInstructionFile':
       await openInstructionFile(requireApp(ctx), message.path, (m) => ctx.log.warn(m));
       return;
-    case 'showSkills':
-      await showSkills(requireApp(ctx));
+    case 'showInstructions':
+      await showInstructions(requireApp(ctx));
       return;
     case 'openSettings':
       await vscode.commands.executeCommand('workbench.action.openSettings', message.setting);

@@ -1,7 +1,7 @@
 // The chat's "Instructions: … · Skills: n" line, host side: which instruction files the chat's session
 // follows (the user's global ones, each folder's root AGENTS.md, the nested ones its tool results added)
 // and how many skills are listed; opening one of those files (only a listed one: the webview names it by
-// path, and a path the state did not list is refused), and the skills pick with their problems.
+// path, and a path the state did not list is refused), and a pick of the files, skills and skill problems.
 import * as vscode from 'vscode';
 import { join } from 'node:path';
 import type { ProjectInstructions } from '../agent/instructions/project-instructions';
@@ -14,9 +14,17 @@ interface ListedFile {
   scope: 'global' | 'root' | 'nested';
 }
 
+/** A global file outside the home folder is shown by its last two parts (the link's tooltip has the path). */
+function shortLabel(display: string): string {
+  if (!display.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(display)) return display;
+  return `…/${display.split(/[\\/]/).slice(-2).join('/')}`;
+}
+
 function listedFiles(instructions: ProjectInstructions, app: ArborApp): ListedFile[] {
   const snapshot = instructions.current();
-  const files: ListedFile[] = snapshot.files.map((f) => ({ label: f.display, path: f.absolute, scope: f.scope }));
+  const listed = snapshot.files.map((f): ListedFile => ({ label: shortLabel(f.display), path: f.absolute, scope: f.scope }));
+  // the project's first (root, then nested), the user's global ones last: the line reads most specific first
+  const files = listed.filter((f) => f.scope === 'root');
   const first = instructions.workspace.folders[0];
   for (const nested of app.nestedInstructionFiles()) {
     const folder = instructions.workspace.folders.find((f) => nested.startsWith(`${f.name}/`)) ?? first;
@@ -24,7 +32,7 @@ function listedFiles(instructions: ProjectInstructions, app: ArborApp): ListedFi
     const rel = folder === first && instructions.workspace.folders.length === 1 ? nested : nested.slice(folder.name.length + 1);
     files.push({ label: nested, path: join(folder.path, rel), scope: 'nested' });
   }
-  return files.slice(0, LIMITS.list);
+  return [...files, ...listed.filter((f) => f.scope === 'global')].slice(0, LIMITS.list);
 }
 
 /** The line's content for the chat state; undefined when there is nothing to show. */
@@ -49,27 +57,30 @@ export async function openInstructionFile(app: ArborApp, path: string, log: (mes
   await vscode.window.showTextDocument(vscode.Uri.file(listed.path), { preview: true });
 }
 
-interface SkillItem extends vscode.QuickPickItem {
+interface PickItem extends vscode.QuickPickItem {
   file?: string;
 }
 
-/** A pick of the skills (name, description, where) and the skill problems; the chosen SKILL.md opens. */
-export async function showSkills(app: ArborApp): Promise<void> {
+const SCOPE_WORDS = { global: 'yours, every project', root: 'the project', nested: 'added when the agent worked under its folder' } as const;
+
+/**
+ * A pick of everything the line summarises: the instruction files, the skills (name, description, where)
+ * and the skill problems; the chosen file or SKILL.md opens.
+ */
+export async function showInstructions(app: ArborApp): Promise<void> {
   const instructions = app.instructions;
   if (!instructions) return;
   const snapshot = instructions.current();
-  const items: SkillItem[] = snapshot.skills.map((s) => ({
-    label: s.name,
-    description: s.display,
-    detail: s.description,
-    file: join(s.folder, 'SKILL.md'),
-  }));
+  const items: PickItem[] = [{ label: vscode.l10n.t('Instruction files'), kind: vscode.QuickPickItemKind.Separator }];
+  for (const f of listedFiles(instructions, app)) items.push({ label: `$(file) ${f.label}`, description: SCOPE_WORDS[f.scope], detail: f.path, file: f.path });
+  items.push({ label: vscode.l10n.t('Skills'), kind: vscode.QuickPickItemKind.Separator });
+  for (const s of snapshot.skills) items.push({ label: `$(book) ${s.name}`, description: s.display, detail: s.description, file: join(s.folder, 'SKILL.md') });
   if (snapshot.problems.length > 0) {
     items.push({ label: vscode.l10n.t('Problems'), kind: vscode.QuickPickItemKind.Separator });
     for (const p of snapshot.problems) {
       items.push({ label: `$(${p.severity === 'error' ? 'error' : 'warning'}) ${p.path}`, detail: p.message });
     }
   }
-  const chosen = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Agent Skills'), matchOnDetail: true, placeHolder: vscode.l10n.t('Skills the agent can load (workspace first, then your own folders)') });
+  const chosen = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Instructions and skills'), matchOnDetail: true, placeHolder: vscode.l10n.t('What the agent follows, and the skills it can load (workspace first, then your own folders)') });
   if (chosen?.file) await vscode.window.showTextDocument(vscode.Uri.file(chosen.file), { preview: true });
 }

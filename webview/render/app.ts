@@ -71,7 +71,7 @@ export function mountApp(
   });
   const instructionsLine = createInstructionsLine({
     openFile: (path) => post({ type: 'openInstructionFile', path }),
-    showSkills: () => post({ type: 'showSkills' }),
+    showAll: () => post({ type: 'showInstructions' }),
   });
   const restricted = createRestrictedBanner();
   const meter = createMeter({ compactNow: () => post({ type: 'compact' }) });

@@ -1,13 +1,15 @@
 // The "Instructions: AGENTS.md, src/api/AGENTS.md, ~/.pi/agent/AGENTS.md · Skills: 3" line under the
 // header: which instruction files the chat's agent follows (each a link that opens it) and how many
-// skills it may load (a link to the list and its problems). One line; it wraps no further than two rows
-// at 300 px and is hidden when there is nothing to show.
+// skills it may load (a link to the list and its problems). One row: the file list ends in an ellipsis
+// when it does not fit (its tooltip lists every path), the skills link always shows; hidden when there is
+// nothing to show.
 import type { ChatState, InstructionsInfo } from '../../src/protocol';
 import { el } from '../dom';
 
 export interface InstructionsLineActions {
   openFile(path: string): void;
-  showSkills(): void;
+  /** the pick of every file, skill and skill problem */
+  showAll(): void;
 }
 
 export interface InstructionsLine {
@@ -32,11 +34,11 @@ function fileLink(file: InstructionsInfo['files'][number], actions: Instructions
 
 function skillsLink(info: InstructionsInfo, actions: InstructionsLineActions): HTMLElement {
   const problems = info.problems > 0 ? ` (${info.problems} ${info.problems === 1 ? 'problem' : 'problems'})` : '';
-  const link = el('a', { class: 'instructions-skills', href: '#', title: 'Show the skills the agent can load, and any skill problems' }, `Skills: ${info.skills}${problems}`);
+  const link = el('a', { class: 'instructions-skills', href: '#', title: 'List the skills the agent can load, and any skill problems' }, `Skills: ${info.skills}${problems}`);
   if (info.problems > 0) link.classList.add('has-problems');
   link.addEventListener('click', (event) => {
     event.preventDefault();
-    actions.showSkills();
+    actions.showAll();
   });
   return link;
 }
@@ -53,12 +55,21 @@ export function createInstructionsLine(actions: InstructionsLineActions): Instru
       shown = key;
       root.hidden = !info;
       if (!info) return root.replaceChildren();
-      const parts: (HTMLElement | string)[] = [];
+      const parts: HTMLElement[] = [];
       if (info.files.length > 0) {
-        parts.push(el('span', { class: 'instructions-label' }, 'Instructions: '));
-        info.files.forEach((file, i) => parts.push(...(i > 0 ? [', '] : []), fileLink(file, actions)));
+        const label = el('a', { class: 'instructions-label', href: '#', title: 'List every instruction file and skill' }, `Instructions (${info.files.length}):`);
+        label.addEventListener('click', (event) => {
+          event.preventDefault();
+          actions.showAll();
+        });
+        const links: (HTMLElement | string)[] = [label, ' '];
+        info.files.forEach((file, i) => links.push(...(i > 0 ? [', '] : []), fileLink(file, actions)));
+        parts.push(el('span', { class: 'instructions-files', title: info.files.map((f) => f.path).join('\n') }, ...links));
       }
-      if (info.skills > 0 || info.problems > 0) parts.push(...(parts.length > 0 ? [' \u00b7 '] : []), skillsLink(info, actions));
+      if (info.skills > 0 || info.problems > 0) {
+        if (parts.length > 0) parts.push(el('span', { class: 'instructions-sep', 'aria-hidden': 'true' }, '\u00b7'));
+        parts.push(skillsLink(info, actions));
+      }
       root.replaceChildren(...parts);
     },
   };
