@@ -22,6 +22,8 @@ export const DEFAULT_APPROVAL: Readonly<Record<string, ApprovalSetting>> = {
   ls: 'allow',
   find: 'allow',
   grep: 'allow',
+  // TODO(seam): from the tool's effect (readOnly) once approval reads traits
+  skill: 'allow',
   write: 'ask',
   edit: 'ask',
   bash: 'ask',
@@ -61,7 +63,7 @@ export interface ApprovalPolicyOptions {
   settings?: Readonly<Record<string, ApprovalSetting>>;
   /** Tools that change things (default: write, edit, bash). Unknown tools count as mutating. */
   mutatingTools?: readonly string[];
-  /** Tools known to be read-only (default: read, ls, find, grep). */
+  /** Tools known to be read-only (default: read, ls, find, grep, skill). */
   readOnlyTools?: readonly string[];
 }
 
@@ -74,7 +76,7 @@ export class ApprovalPolicy {
   constructor(options: ApprovalPolicyOptions = {}) {
     this.settings = { ...(options.settings ?? {}) };
     this.mutating = new Set(options.mutatingTools ?? DEFAULT_MUTATING_TOOLS);
-    this.readOnly = new Set(options.readOnlyTools ?? ['read', 'ls', 'find', 'grep']);
+    this.readOnly = new Set(options.readOnlyTools ?? ['read', 'ls', 'find', 'grep', 'skill']);
     for (const name of this.mutating) this.readOnly.delete(name);
   }
 

@@ -195,3 +195,10 @@ test('front matter parsing: CRLF, BOM, unterminated, non-mapping, disable-model-
   assert.deepEqual(long, { ok: false, problem: 'its name is 65 characters long (at most 64)' });
   for (const name of ['-a', 'a-', 'a--b', 'A', 'a_b', 'a/b', 'a.b']) assert.equal(parseSkillFile(`---\nname: "${name}"\ndescription: d\n---\n`, name, parseYaml).ok, false, name);
 });
+
+test('the skill tool runs without asking and stays on in restricted mode, like read (it only reads)', async () => {
+  const { ApprovalPolicy } = await import('../../../src/agent/approval');
+  const policy = new ApprovalPolicy();
+  assert.deepEqual(policy.decide('skill', { trusted: true }), { kind: 'allow' });
+  assert.deepEqual(policy.decide('skill', { trusted: false }), { kind: 'allow' });
+});
