@@ -74,7 +74,7 @@ export class ProjectInstructions {
     const [globals, roots, scan] = await Promise.all([
       this.options.userFiles === false ? Promise.resolve([]) : readGlobalInstructions(this.globalPaths(), this.show),
       readRootInstructions(this.options.workspace),
-      this.skillsEnabled ? scanSkills(this.skillRoots(), this.cache, this.show) : Promise.resolve({ skills: [], problems: [] }),
+      this.skillsEnabled ? scanSkills(this.skillRoots(), this.cache) : Promise.resolve({ skills: [], problems: [] }),
     ]);
     this.last = { files: [...globals, ...roots], skills: scan.skills, problems: scan.problems };
     this.logProblems(scan.problems);
@@ -113,12 +113,13 @@ export class ProjectInstructions {
 
   private skillRoots(): SkillRoot[] {
     const roots: SkillRoot[] = [];
+    const multi = this.options.workspace.folders.length > 1;
     for (const folder of this.options.workspace.folders) {
-      for (const dir of WORKSPACE_SKILL_DIRS) roots.push({ dir: join(folder.path, dir), scope: 'workspace', confine: this.options.workspace });
+      for (const dir of WORKSPACE_SKILL_DIRS) roots.push({ dir: join(folder.path, dir), scope: 'workspace', confine: this.options.workspace, shown: multi ? `${folder.name}/${dir}` : dir });
     }
     if (this.options.userFiles === false) return roots;
-    for (const dir of USER_SKILL_DIRS) roots.push({ dir: join(this.home, dir), scope: 'user' });
-    for (const dir of this.options.userSkillPaths?.() ?? []) roots.push({ dir: this.expand(dir), scope: 'user' });
+    for (const dir of USER_SKILL_DIRS) roots.push({ dir: join(this.home, dir), scope: 'user', shown: `~/${dir}` });
+    for (const dir of this.options.userSkillPaths?.() ?? []) roots.push({ dir: this.expand(dir), scope: 'user', shown: this.show(this.expand(dir)) });
     return roots;
   }
 

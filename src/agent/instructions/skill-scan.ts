@@ -4,7 +4,7 @@
 // path, size and modification time, so a scan at every prompt costs a few `readdir`/`stat` calls
 // (bench/skills-scan.mjs). Every refusal is a problem with the file and the reason.
 import { lstat, readdir, realpath } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { openConfined, readAll } from '../tools/confined-open';
 import { resolveInWorkspace } from '../tools/paths';
 import type { WorkspaceRoots } from '../tools/types';
@@ -18,6 +18,8 @@ export interface SkillRoot {
   scope: SkillScope;
   /** where reads are confined: the workspace for workspace roots; undefined = each skill's own folder */
   confine?: WorkspaceRoots;
+  /** how `dir` is shown in problems: workspace-relative (`.agents/skills`) or `~/…` */
+  shown: string;
 }
 
 export interface Skill extends Omit<ParsedSkill, 'body' | 'warnings'> {
@@ -53,15 +55,43 @@ export function loadYaml(): Promise<YamlParse> {
 }
 
 interface CacheEntry {
+  /** lstat of SKILL.md and of its folder by their lexical paths: unchanged, and no link, = the same file */
   key: string;
-  result: { ok: true; skill: ParsedSkill } | { ok: false; problem: string };
+  loaded: LoadedSkillFile & { folder: string };
 }
 
+type Loaded = (LoadedSkillFile & { folder: string }) | { problem: string; display: string };
+
+/** Identity of a path that is not a symbolic link (undefined for a link or a missing path). */
+async function plainIdentity(path: string): Promise<string | undefined> {
+  try {
+    const info = await lstat(path);
+    return info.isSymbolicLink() ? undefined : `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads SKILL.md files confined (like `read`) and caches what it parsed. A later scan of an unchanged
+ * file costs two `lstat` calls: neither the file nor its folder may be a link then (a link, or any change,
+ * takes the full confined read again), and the scan checks its root folders are no links either.
+ */
 export class SkillFileCache {
   private readonly entries = new Map<string, CacheEntry>();
 
-  /** Reads the SKILL.md of `folder` confined to `confine`; cached by real path, size and mtime. */
-  async load(confine: WorkspaceRoots, file: string, folderName: string): Promise<LoadedSkillFile | { problem: string; display: string }> {
+  /** Reads the SKILL.md at `file` (lexical) confined to `confine`. `plainRoot`: the root folders are no links. */
+  async load(confine: WorkspaceRoots, file: string, folderName: string, plainRoot = false): Promise<Loaded> {
+    const key = plainRoot ? `${await plainIdentity(file)}|${await plainIdentity(dirname(file))}` : undefined;
+    const cached = this.entries.get(file);
+    if (key && !key.includes('undefined') && cached?.key === key) return cached.loaded;
+    const loaded = await this.read(confine, file, folderName);
+    if ('problem' in loaded || !key || key.includes('undefined')) this.entries.delete(file);
+    else this.entries.set(file, { key, loaded });
+    return loaded;
+  }
+
+  private async read(confine: WorkspaceRoots, file: string, folderName: string): Promise<Loaded> {
     let target;
     try {
       target = await resolveInWorkspace(confine, file);
@@ -74,11 +104,9 @@ export class SkillFileCache {
         if (stats.size > SKILL_FILE_MAX_BYTES) {
           return { problem: `it is ${Math.round(stats.size / 1024)} KB, larger than the ${SKILL_FILE_MAX_BYTES / 1024} KB a skill may be`, display: target.display };
         }
-        const key = `${stats.size}:${stats.mtimeMs}:${stats.ino}`;
-        const cached = this.entries.get(target.absolute);
-        const result = cached?.key === key ? cached.result : parseSkillFile((await readAll(handle, stats.size)).toString('utf8'), folderName, await loadYaml());
-        this.entries.set(target.absolute, { key, result });
-        return result.ok ? { skill: result.skill, absolute: target.absolute, display: target.display } : { problem: result.problem, display: target.display };
+        const result = parseSkillFile((await readAll(handle, stats.size)).toString('utf8'), folderName, await loadYaml());
+        if (!result.ok) return { problem: result.problem, display: target.display };
+        return { skill: result.skill, absolute: target.absolute, display: target.display, folder: await realpath(dirname(file)) };
       } finally {
         await handle.close();
       }
@@ -102,27 +130,38 @@ function ownRoot(folder: string): WorkspaceRoots {
   return { folders: [{ name: 'skill', path: folder }] };
 }
 
+/** The folder's SKILL.md, loaded; undefined when the folder has none (it is not a skill). */
+async function loadFolder(root: SkillRoot, name: string, cache: SkillFileCache, plainRoot: boolean): Promise<Loaded | undefined> {
+  const lexical = join(root.dir, name);
+  if (!(await lstat(join(lexical, 'SKILL.md')).then(() => true, () => false))) return undefined;
+  return cache.load(root.confine ?? ownRoot(lexical), join(lexical, 'SKILL.md'), name, plainRoot);
+}
+
 export interface ScanResult {
   skills: Skill[];
   problems: SkillProblem[];
 }
 
 /** Scans `roots` in order; the first skill of a name wins, later ones are reported as shadowed. */
-export async function scanSkills(roots: readonly SkillRoot[], cache: SkillFileCache, show: (absolute: string) => string): Promise<ScanResult> {
+export async function scanSkills(roots: readonly SkillRoot[], cache: SkillFileCache): Promise<ScanResult> {
   const skills: Skill[] = [];
   const problems: SkillProblem[] = [];
   const byName = new Map<string, Skill>();
   for (const root of roots) {
-    for (const name of await skillFolders(root.dir)) {
-      const lexical = join(root.dir, name);
-      if (!(await lstat(join(lexical, 'SKILL.md')).then(() => true, () => false))) continue; // not a skill folder
+    const names = await skillFolders(root.dir);
+    if (names.length === 0) continue;
+    const plainRoot = (await plainIdentity(root.dir)) !== undefined && (await plainIdentity(dirname(root.dir))) !== undefined;
+    // each folder's file is looked at in parallel; the results are taken in name order
+    const all = await Promise.all(names.map((name) => loadFolder(root, name, cache, plainRoot)));
+    for (const [i, loaded] of all.entries()) {
+      if (!loaded) continue;
+      const lexical = join(root.dir, names[i]!);
       const confine = root.confine ?? ownRoot(lexical);
-      const loaded = await cache.load(confine, join(lexical, 'SKILL.md'), name);
       if ('problem' in loaded) {
-        problems.push({ path: show(join(lexical, 'SKILL.md')), message: `Skill not loaded: ${loaded.problem}.`, severity: 'error' });
+        problems.push({ path: `${root.shown}/${names[i]}/SKILL.md`, message: `Skill not loaded: ${loaded.problem}.`, severity: 'error' });
         continue;
       }
-      const display = root.scope === 'workspace' ? loaded.display : show(join(lexical, 'SKILL.md'));
+      const display = root.scope === 'workspace' ? loaded.display : `${root.shown}/${names[i]}/SKILL.md`;
       for (const warning of loaded.skill.warnings) problems.push({ path: display, message: `Skill loaded, but ${warning}.`, severity: 'warning' });
       const earlier = byName.get(loaded.skill.name);
       if (earlier) {
@@ -130,7 +169,7 @@ export async function scanSkills(roots: readonly SkillRoot[], cache: SkillFileCa
         continue;
       }
       const { body: _body, warnings: _warnings, ...meta } = loaded.skill;
-      const skill: Skill = { ...meta, scope: root.scope, folder: await realpath(lexical), display, confine };
+      const skill: Skill = { ...meta, scope: root.scope, folder: loaded.folder, display, confine };
       byName.set(skill.name, skill);
       skills.push(skill);
     }
