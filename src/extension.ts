@@ -6,7 +6,8 @@ import { isAbsolute, join } from 'node:path';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import { ProjectInstructions } from './agent/instructions/project-instructions';
-import { bundledRipgrep, createTools, workspaceFromPaths } from './agent/tools';
+import { createToolsWithSkills } from './agent/instructions/skill-tool';
+import { bundledRipgrep, workspaceFromPaths } from './agent/tools';
 import type { ArborApp } from './app/arbor-app';
 import { ArborChats } from './app/chats';
 import { setPromptRoot } from './core/prompts';
@@ -76,7 +77,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     workspaceRoots: roots,
     // VS Code's own ripgrep first (linear-time search off the host's thread), then rg on PATH.
     // TODO(seam): the skill tool joins the ToolRegistry wiring when it lands.
-    tools: createTools({ ripgrep: bundledRipgrep(vscode.env.appRoot), instructions }),
+    tools: createToolsWithSkills(instructions, { ripgrep: bundledRipgrep(vscode.env.appRoot) }),
     instructions,
     trusted: () => vscode.workspace.isTrusted,
     settings: () => config.settings,

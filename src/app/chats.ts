@@ -4,7 +4,8 @@
 // in): that is "the current session" for the commands, the Session Tree and the status bar. The side
 // bar's chat is the primary one; it never closes, and the focus falls back to it.
 import { ProjectInstructions } from '../agent/instructions/project-instructions';
-import { createTools, workspaceFromPaths } from '../agent/tools';
+import { createToolsWithSkills } from '../agent/instructions/skill-tool';
+import { workspaceFromPaths } from '../agent/tools';
 import { TreeNavigationHookRegistry } from '../branch';
 import { CompactionHookRegistry } from '../compaction';
 import { ArborApp } from './arbor-app';
@@ -24,7 +25,7 @@ export class ArborChats implements Disposable {
     this.deps = {
       ...deps,
       instructions,
-      tools: deps.tools ?? createTools({ instructions }),
+      tools: deps.tools ?? createToolsWithSkills(instructions),
       compactionHooks: deps.compactionHooks ?? new CompactionHookRegistry(log),
       navigationHooks: deps.navigationHooks ?? new TreeNavigationHookRegistry(log),
     };

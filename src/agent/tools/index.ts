@@ -1,13 +1,11 @@
-// The seven built-in tools (and `skill` when the host has skills), with pi-compatible names and arguments, and their provider definitions.
+// The seven built-in tools, with pi-compatible names and arguments, and their provider definitions.
 import type { ToolDefinition } from '../../llm/types';
 import { createBashTool } from './bash';
 import { createEditTool } from './edit';
 import { createFindTool } from './find';
 import { createGrepTool } from './grep';
 import { createLsTool } from './ls';
-import type { ProjectInstructions } from '../instructions/project-instructions';
 import { createReadTool } from './read';
-import { createSkillTool } from './skill';
 import type { RipgrepOption } from './ripgrep';
 import type { AgentTool } from './types';
 import { createWriteTool } from './write';
@@ -21,16 +19,13 @@ export interface CreateToolsOptions {
   ripgrep?: RipgrepOption;
   /** Subset of tools to create (default: all seven). */
   only?: readonly BuiltinToolName[];
-  /**
-   * The host's instruction files and skills: adds the `skill` tool (after the seven) and lets `read`
-   * open the files of the user's skills. TODO(seam): register `skill` through the ToolRegistry wiring.
-   */
-  instructions?: ProjectInstructions;
+  /** folders outside the workspace `read` may open too (the user's skills: src/agent/instructions/skill-tool.ts) */
+  readExtraFolders?: () => readonly string[];
 }
 
 export function createTools(options: CreateToolsOptions = {}): AgentTool[] {
   const all: Record<BuiltinToolName, () => AgentTool> = {
-    read: () => createReadTool(options.instructions ? { extraFolders: () => options.instructions!.userSkillFolders() } : {}),
+    read: () => createReadTool(options.readExtraFolders ? { extraFolders: options.readExtraFolders } : {}),
     write: createWriteTool,
     edit: createEditTool,
     bash: createBashTool,
@@ -39,9 +34,7 @@ export function createTools(options: CreateToolsOptions = {}): AgentTool[] {
     grep: () => createGrepTool({ ripgrep: options.ripgrep }),
   };
   const names = options.only ?? BUILTIN_TOOL_NAMES;
-  const tools = names.map((name) => all[name]());
-  if (options.instructions?.skillsEnabled) tools.push(createSkillTool(options.instructions));
-  return tools;
+  return names.map((name) => all[name]());
 }
 
 export function toolDefinitions(tools: readonly AgentTool[]): ToolDefinition[] {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProjectInstructions } from '../../../src/agent/instructions/project-instructions';
 import { parseSkillFile, splitFrontMatter } from '../../../src/agent/instructions/skill-file';
+import { createToolsWithSkills } from '../../../src/agent/instructions/skill-tool';
 import { createTools, runTool, workspaceFromPaths } from '../../../src/agent/tools/index';
 import { buildSystemPrompt } from '../../../src/agent/system-prompt';
 import { parse as parseYaml } from 'yaml';
@@ -74,7 +75,7 @@ test('the system prompt lists skills by name and description', async () => {
 test('the skill tool loads a body and lists the folder\'s other files with paths read opens', async () => {
   const { ws, instructions } = await setup();
   await instructions.refresh();
-  const tools = createTools({ instructions });
+  const tools = createToolsWithSkills(instructions);
   const skill = tools.find((t) => t.name === 'skill')!;
   assert.equal(skill.effect.kind, 'readOnly');
   assert.equal(skill.keepOutput, true);
@@ -142,7 +143,7 @@ test('user skills: found in ~/.agents/skills and arbor.skills.paths; the workspa
   const dup = snapshot.problems.find((p) => p.path === '~/.agents/skills/mcp-builder/SKILL.md')!;
   assert.match(dup.message, /also defined in \.agents\/skills\/mcp-builder\/SKILL\.md, which wins \(the workspace wins over the user folders\)/);
 
-  const tools = createTools({ instructions });
+  const tools = createToolsWithSkills(instructions);
   const loaded = text(await runTool(tools.find((t) => t.name === 'skill')!, { name: 'notes' }, ctx(ws)));
   assert.ok(loaded.includes(`- ${join(extra, 'docs', 'guide.md')}`), loaded);
   const read = tools.find((t) => t.name === 'read')!;
@@ -174,7 +175,7 @@ test('a skill added, edited or removed while a session runs is in the next scan'
   await writeFile(join(dir, 'SKILL.md'), '---\nname: release-notes\ndescription: Writes the release notes, v2.\n---\nv2 body\n');
   const edited = (await instructions.refresh()).skills.find((s) => s.name === 'release-notes')!;
   assert.equal(edited.description, 'Writes the release notes, v2.');
-  const out = await runTool(createTools({ instructions }).find((t) => t.name === 'skill')!, { name: 'release-notes' }, ctx(ws));
+  const out = await runTool(createToolsWithSkills(instructions).find((t) => t.name === 'skill')!, { name: 'release-notes' }, ctx(ws));
   assert.match(text(out), /v2 body/);
   await rm(dir, { recursive: true });
   assert.ok(!(await instructions.refresh()).skills.some((s) => s.name === 'release-notes'));

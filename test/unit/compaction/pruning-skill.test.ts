@@ -7,7 +7,8 @@ import { cp, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProjectInstructions } from '../../../src/agent/instructions/project-instructions';
-import { createTools, runTool, workspaceFromPaths } from '../../../src/agent/tools/index';
+import { createToolsWithSkills } from '../../../src/agent/instructions/skill-tool';
+import { runTool, workspaceFromPaths } from '../../../src/agent/tools/index';
 import { applyPrunePlan, DEFAULT_PRUNE_CONFIG, planPruning } from '../../../src/compaction/pruning';
 import { PathBuilder, chars } from './fixtures';
 
@@ -22,7 +23,7 @@ async function loadedSkill(): Promise<{ text: string; keepOutputTools: string[] 
   await cp(join(__dirname, '..', '..', 'fixtures', 'skills', 'workspace'), ws, { recursive: true });
   const instructions = new ProjectInstructions({ workspace: workspaceFromPaths([ws]), home: ws });
   await instructions.refresh();
-  const tools = createTools({ instructions });
+  const tools = createToolsWithSkills(instructions);
   const out = await runTool(tools.find((t) => t.name === 'skill')!, { name: 'claude-api' }, { workspace: workspaceFromPaths([ws]), signal: new AbortController().signal });
   assert.equal(out.isError, false);
   return { text: (out.content[0] as { text: string }).text, keepOutputTools: tools.filter((t) => t.keepOutput).map((t) => t.name) };

@@ -6,11 +6,11 @@ import { lstat, readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { renderPrompt } from '../../core/prompts';
-import type { ProjectInstructions } from '../instructions/project-instructions';
-import type { Skill } from '../instructions/skill-scan';
-import { SkillFileCache } from '../instructions/skill-scan';
-import { displayPathOf } from './paths';
-import { ToolError, defineTool, textOutput, type AgentTool } from './types';
+import { createTools, type CreateToolsOptions } from '../tools';
+import { displayPathOf } from '../tools/paths';
+import { ToolError, defineTool, textOutput, type AgentTool } from '../tools/types';
+import type { ProjectInstructions } from './project-instructions';
+import { SkillFileCache, type Skill } from './skill-scan';
 
 export const skillArgs = z.object({
   name: z.string().min(1).max(200).describe('Name of the skill, as listed under "Skills" in the system prompt'),
@@ -82,4 +82,13 @@ export function createSkillTool(instructions: ProjectInstructions): AgentTool<Sk
       return textOutput(text.trimEnd(), { skill: skill.name, path: skill.display, scope: skill.scope, files: files.paths });
     },
   });
+}
+
+/**
+ * The built-in tools with the host's skills: `skill` after the seven, and `read` able to open the user's
+ * skills' files (each confined to its skill's folder). TODO(seam): register `skill` with the ToolRegistry.
+ */
+export function createToolsWithSkills(instructions: ProjectInstructions, options: CreateToolsOptions = {}): AgentTool[] {
+  const tools = createTools({ ...options, readExtraFolders: () => instructions.userSkillFolders() });
+  return instructions.skillsEnabled ? [...tools, createSkillTool(instructions)] : tools;
 }
