@@ -203,3 +203,23 @@ test('the skill tool runs without asking and stays on in restricted mode, like r
   assert.deepEqual(policy.decide('skill', { trusted: true }), { kind: 'allow' });
   assert.deepEqual(policy.decide('skill', { trusted: false }), { kind: 'allow' });
 });
+
+test('global instruction files: pi\'s ~/.pi/agent/AGENTS.md (else CLAUDE.md) and arbor.instructions.globalFiles, before the root file', async () => {
+  const { ws, home } = await setup();
+  await writeFile(join(ws, 'AGENTS.md'), 'PROJECT RULES');
+  await mkdir(join(home, '.pi', 'agent'), { recursive: true });
+  await writeFile(join(home, '.pi', 'agent', 'CLAUDE.md'), 'PI GLOBAL FROM CLAUDE.md');
+  await mkdir(join(home, '.codex'));
+  await writeFile(join(home, '.codex', 'AGENTS.md'), 'CODEX GLOBAL');
+  const instructions = new ProjectInstructions({ workspace: workspaceFromPaths([ws]), home, globalFiles: () => ['~/.codex/AGENTS.md', '~/missing.md'] });
+  const snapshot = await instructions.refresh();
+  assert.deepEqual(snapshot.files.map((f) => [f.display, f.scope]), [['~/.pi/agent/CLAUDE.md', 'global'], ['~/.codex/AGENTS.md', 'global'], ['AGENTS.md', 'root']]);
+  await writeFile(join(home, '.pi', 'agent', 'AGENTS.md'), 'PI GLOBAL');
+  const text = instructions.promptText(await instructions.refresh())!;
+  assert.equal(text, 'From ~/.pi/agent/AGENTS.md:\n\nPI GLOBAL\n\nFrom ~/.codex/AGENTS.md:\n\nCODEX GLOBAL\n\nFrom AGENTS.md:\n\nPROJECT RULES');
+  // a host without user files (the agent's default) reads the workspace's only
+  const workspaceOnly = new ProjectInstructions({ workspace: workspaceFromPaths([ws]), home, userFiles: false, skills: false });
+  const only = await workspaceOnly.refresh();
+  assert.deepEqual(only.files.map((f) => f.display), ['AGENTS.md']);
+  assert.equal(only.skills.length, 0);
+});
