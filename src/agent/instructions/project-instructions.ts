@@ -4,8 +4,10 @@
 // (user skills' files) and the chat's "Instructions" line read its latest scan. A scan runs at every
 // prompt, so a skill added or edited while a session runs is in the next request
 // (docs/architecture.md, "Skills and instruction files").
+import { realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { isInside } from '../tools/paths';
 import type { WorkspaceRoots } from '../tools/types';
 import { formatInstructions, homeDisplay, INSTRUCTION_FILE_NAMES, readGlobalInstructions, readRootInstructions, type InstructionFile } from './agents-files';
 import { scanSkills, SkillFileCache, type Skill, type SkillProblem, type SkillRoot } from './skill-scan';
@@ -74,7 +76,7 @@ export class ProjectInstructions {
     const [globals, roots, scan] = await Promise.all([
       this.options.userFiles === false ? Promise.resolve([]) : readGlobalInstructions(this.globalPaths(), this.show),
       readRootInstructions(this.options.workspace),
-      this.skillsEnabled ? scanSkills(this.skillRoots(), this.cache) : Promise.resolve({ skills: [], problems: [] }),
+      this.skillsEnabled ? this.skillRoots().then((roots) => scanSkills(roots, this.cache)) : Promise.resolve({ skills: [], problems: [] }),
     ]);
     this.last = { files: [...globals, ...roots], skills: scan.skills, problems: scan.problems };
     this.logProblems(scan.problems);
@@ -111,7 +113,22 @@ export class ProjectInstructions {
     return [INSTRUCTION_FILE_NAMES.map((name) => join(dir, name)), ...(this.options.globalFiles?.() ?? []).map((p) => [this.expand(p)])];
   }
 
-  private skillRoots(): SkillRoot[] {
+  /**
+   * Workspace roots, then the user's. A user folder inside a workspace folder (the home folder opened as
+   * the workspace) is the workspace's: scanned once, under the workspace's rules.
+   */
+  private async skillRoots(): Promise<SkillRoot[]> {
+    const roots = this.allSkillRoots();
+    const realFolders = await Promise.all(this.options.workspace.folders.map((f) => realpath(f.path).catch(() => f.path)));
+    const inWorkspace = async (dir: string) => {
+      const real = await realpath(dir).catch(() => dir);
+      return realFolders.some((folder) => isInside(folder, real)) || this.options.workspace.folders.some((f) => isInside(f.path, dir));
+    };
+    const keep = await Promise.all(roots.map(async (root) => root.scope === 'workspace' || !(await inWorkspace(root.dir))));
+    return roots.filter((_, i) => keep[i]);
+  }
+
+  private allSkillRoots(): SkillRoot[] {
     const roots: SkillRoot[] = [];
     const multi = this.options.workspace.folders.length > 1;
     for (const folder of this.options.workspace.folders) {
