@@ -6,7 +6,7 @@ import { isAbsolute, join } from 'node:path';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import { ProjectInstructions } from './agent/instructions/project-instructions';
-import { createToolsWithSkills } from './agent/instructions/skill-tool';
+import { toolRegistryWithSkills } from './agent/instructions/skill-tool';
 import { bundledRipgrep, workspaceFromPaths } from './agent/tools';
 import type { ArborApp } from './app/arbor-app';
 import { ArborChats } from './app/chats';
@@ -22,7 +22,7 @@ import { EditorChatMemory } from './vscode/editor-chat-memory';
 import { ConversationTreeTabs } from './vscode/tree-tabs';
 import { NotificationCompactionConfirmer } from './vscode/compaction-confirmer';
 import { collectChatState, onDidChangeChatState } from './vscode/chat-state';
-import { ArborConfig } from './vscode/config';
+import { ArborConfig } from './vscode/settings/arbor-settings';
 import { LastSessionMemory, WorkspaceLeafMemory } from './vscode/leaf-memory';
 import { createLogger } from './vscode/log';
 import { hostKeyResolver, SecretKeys } from './vscode/secrets';
@@ -70,14 +70,16 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     log: (message) => log.warn(message),
   });
   void instructions.refresh(); // the chat's "Instructions" line before the first prompt
+  // The one live tool list of this host: the built-ins (VS Code's own ripgrep first, then rg on PATH), the
+  // `skill` tool (source `skills`), and whatever other sources (MCP servers, VS Code's tools) add with
+  // `tools.set(source, …)`; every chat's every request reads it then.
+  const tools = toolRegistryWithSkills(instructions, { ripgrep: bundledRipgrep(vscode.env.appRoot) });
   // The side bar's chat is the primary one; editor tabs open more (chat-panels.ts), each with its own session.
   const chats = new ArborChats({
     sessionsDir,
     journalsDir: () => join(context.globalStorageUri.fsPath, 'restore-journals'),
     workspaceRoots: roots,
-    // VS Code's own ripgrep first (linear-time search off the host's thread), then rg on PATH.
-    // TODO(seam): the skill tool joins the ToolRegistry wiring when it lands.
-    tools: createToolsWithSkills(instructions, { ripgrep: bundledRipgrep(vscode.env.appRoot) }),
+    tools,
     instructions,
     trusted: () => vscode.workspace.isTrusted,
     settings: () => config.settings,

@@ -1,6 +1,6 @@
 // Small text formatters shared by render modules.
 import { lineCount, visibleString } from './visible-text';
-import type { ChatState } from '../src/protocol';
+import type { ChatState, ToolEffectKind, ToolOriginView } from '../src/protocol';
 
 export function formatTokens(n: number): string {
   if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(n >= 10_000_000 ? 0 : 1)}M`;
@@ -56,4 +56,16 @@ export function safeJson(value: unknown): string {
 /** The chat header's title: the session's name (or first message); a file name says nothing to the user. */
 export function sessionTitle(state: ChatState): string {
   return state.sessionName || 'New session';
+}
+
+/** "writes files" / "runs a command" / "from MCP server X": what the card says about the tool; '' for a built-in reader. */
+export function toolTraitsText(call: { effect?: ToolEffectKind; origin?: ToolOriginView }): string {
+  const outside = call.origin !== undefined && call.origin.kind !== 'builtin';
+  const effect =
+    call.effect === 'writesFiles' ? 'writes files'
+    : call.effect === 'runs' ? (outside ? 'may change anything' : 'runs a command')
+    : call.effect === 'readOnly' && outside ? 'reads only'
+    : '';
+  const origin = call.origin?.kind === 'mcp' ? `from MCP server ${call.origin.server}` : call.origin?.kind === 'vscode' ? 'from VS Code' : '';
+  return [effect, origin].filter(Boolean).join(' · ');
 }

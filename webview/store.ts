@@ -39,8 +39,10 @@ export interface ToolLive {
   reason?: string;
   /** why the call asks whatever the settings say (protected file, hard link) */
   warnings?: ApprovalWarningView[];
-  /** write/edit: the compact diff shown on the approval card */
+  /** a file-writing call with a preview: the compact diff shown on the approval card */
   diff?: ApprovalDiffView;
+  /** a tool that runs a command: the whole command, as the host says the tool will run it */
+  command?: string;
 }
 
 export interface NavigationStatus {
@@ -255,7 +257,7 @@ export class Store implements LoadedPath {
         this.setTool(event.toolCallId, { status: event.status === 'skipped' ? 'skipped' : event.status, partialText: event.resultText });
         return;
       case 'approval_request':
-        this.setTool(event.toolCallId, { status: 'awaitingApproval', canDiff: event.canDiff, warnings: event.warnings, diff: event.diff });
+        this.setTool(event.toolCallId, { status: 'awaitingApproval', canDiff: event.canDiff, warnings: event.warnings, diff: event.diff, command: event.command });
         return;
       case 'approval_resolved':
         this.setTool(event.toolCallId, { status: event.approved ? 'running' : 'denied', reason: event.reason });

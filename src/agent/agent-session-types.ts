@@ -20,6 +20,7 @@ import type { SystemPromptInput } from './system-prompt';
 import type { ToolCheckpoints } from './tool-calls';
 import type { ProjectInstructions } from './instructions/project-instructions';
 import type { AgentTool, ToolLimits, WorkspaceRoots } from './tools';
+import type { ToolRegistry } from './tools/tool-registry';
 
 export interface AgentCompactionOptions {
   /** current `arbor.compaction.*` settings (read at every decision); default: the seed defaults */
@@ -53,11 +54,12 @@ export interface AgentSessionDeps {
   /** default: `createProvider(model, keys, providerOptions)` */
   providerFactory?: (model: ModelInfo, keys: KeyResolver) => Provider;
   providerOptions?: ProviderOptions;
-  tools: readonly AgentTool[];
+  /** the live tool list: every request offers `tools.list()` as it is then (src/agent/tools/tool-registry.ts) */
+  tools: ToolRegistry;
   approval: ApprovalPolicy;
   prompter: ApprovalPrompter;
   /** extra shown with an approval request (e.g. the edited file for a diff view) */
-  approvalPreview?: (toolName: string, args: Record<string, unknown>) => Promise<unknown>;
+  approvalPreview?: (tool: AgentTool, args: Record<string, unknown>) => Promise<unknown>;
   /** folders whose files always ask besides .vscode/, .git/, … (Arbor's sessions directory); read per run */
   protectedDirectories?: () => readonly string[];
   workspace: WorkspaceRoots;

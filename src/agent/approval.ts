@@ -1,7 +1,10 @@
 // Which tool calls may run, must be confirmed by the user, or are refused. Pure logic: the extension
-// reads the settings and workspace trust and asks the user; this module only decides.
+// reads the settings and workspace trust and asks the user; this module only decides, from the tool's
+// effect (src/agent/tools/types.ts), never from its name: a tool that changes nothing runs, anything
+// else asks by default and is off in restricted mode, whoever wrote it.
+import type { ApprovalMode } from '../core/approval-modes';
 import { renderPrompt } from '../core/prompts';
-import type { ToolOutput } from './tools/types';
+import { changesThings, type AgentTool, type ToolOutput } from './tools/types';
 
 export type ApprovalSetting = 'ask' | 'allow' | 'deny';
 
@@ -16,24 +19,14 @@ export interface ApprovalWarning {
   message: string;
 }
 
-/** Defaults: tools that change files or run commands ask first; reading tools run freely. */
-export const DEFAULT_APPROVAL: Readonly<Record<string, ApprovalSetting>> = {
-  read: 'allow',
-  ls: 'allow',
-  find: 'allow',
-  grep: 'allow',
-  // TODO(seam): from the tool's effect (readOnly) once approval reads traits
-  skill: 'allow',
-  write: 'ask',
-  edit: 'ask',
-  bash: 'ask',
-};
-
-/** Tools disabled in an untrusted workspace (besides any tool the policy does not know). */
-export const DEFAULT_MUTATING_TOOLS: readonly string[] = ['write', 'edit', 'bash'];
+/** What the policy reads of a tool: its name (settings and session memory are keyed by it) and its effect. */
+export type ApprovalTool = Pick<AgentTool, 'name' | 'effect'>;
 
 export const RESTRICTED_MODE_REASON =
-  'Arbor is in restricted mode: this workspace is not trusted, so write, edit and bash are off.';
+  'Arbor is in restricted mode: this workspace is not trusted, so tools that change files or run commands are off.';
+
+export const PLAN_MODE_REASON =
+  'Arbor is in Plan mode: only tools that read are allowed. Investigate, then write the plan; the user runs it in Ask or Auto-edit mode.';
 
 const SETTINGS = new Set<ApprovalSetting>(['ask', 'allow', 'deny']);
 
@@ -58,26 +51,72 @@ export function parseApprovalSettings(raw: unknown): ParsedApprovalSettings {
   return { settings, problems };
 }
 
-export interface ApprovalPolicyOptions {
-  /** Per-tool settings; missing tools use DEFAULT_APPROVAL, unknown tools default to 'ask'. */
-  settings?: Readonly<Record<string, ApprovalSetting>>;
-  /** Tools that change things (default: write, edit, bash). Unknown tools count as mutating. */
-  mutatingTools?: readonly string[];
-  /** Tools known to be read-only (default: read, ls, find, grep, skill). */
-  readOnlyTools?: readonly string[];
+/** A tool's setting when the user set none: one that changes nothing runs, anything else asks. */
+export function defaultSetting(tool: Pick<AgentTool, 'effect'>): ApprovalSetting {
+  return changesThings(tool) ? 'ask' : 'allow';
 }
 
+/** Everything one approval decision reads; `decideApproval` is the whole table (docs/reliability.md). */
+export interface ApprovalFacts {
+  tool: ApprovalTool;
+  /** the user's setting for this tool, or its default */
+  setting: ApprovalSetting;
+  /** "Always allow for this session" was answered for this tool */
+  remembered: boolean;
+  /** protected files, hard links, commands naming them (sensitive-paths.ts): these always ask */
+  warnings: readonly ApprovalWarning[];
+  /** VS Code workspace trust: false is restricted mode */
+  trusted: boolean;
+  /** the session's approval mode (src/core/approval-modes.ts) */
+  mode: ApprovalMode;
+  /** a `writesFiles` call whose every target (at least one) lies inside the workspace */
+  targetsInside: boolean;
+}
+
+/**
+ * The whole table, first rule that applies wins:
+ * 1. restricted mode refuses every tool that changes things (whatever the mode or settings);
+ * 2. Plan mode refuses them too (they are not even offered);
+ * 3. a "deny" setting refuses;
+ * 4. any warning asks, whatever "allow", "always allow for this session" or Auto-edit say (a setting cannot
+ *    approve a change to the files that hold the settings);
+ * 5. "allow" or "always" runs;
+ * 6. Auto-edit runs a `writesFiles` call whose every target lies inside the workspace (a `runs` tool, which
+ *    may change anything, still asks);
+ * 7. the tool's setting: `allow` for a tool that changes nothing, else ask.
+ */
+export function decideApproval(facts: ApprovalFacts): ApprovalDecision {
+  const { tool } = facts;
+  const changes = changesThings(tool);
+  if (!facts.trusted && changes) return { kind: 'deny', reason: RESTRICTED_MODE_REASON };
+  if (facts.mode === 'plan' && changes) return { kind: 'deny', reason: PLAN_MODE_REASON };
+  if (facts.setting === 'deny') return { kind: 'deny', reason: `The ${tool.name} tool is turned off in Arbor's settings.` };
+  if (facts.warnings.length > 0) return { kind: 'ask' };
+  if (facts.setting === 'allow' || facts.remembered) return { kind: 'allow' };
+  if (facts.mode === 'autoEdit' && tool.effect.kind === 'writesFiles' && facts.targetsInside) return { kind: 'allow' };
+  return { kind: 'ask' };
+}
+
+/** What a decision reads besides the tool: trust, and the session's mode (default Ask). */
+export interface ApprovalContext {
+  trusted: boolean;
+  mode?: ApprovalMode;
+  /** see ApprovalFacts.targetsInside (default false: Auto-edit then asks) */
+  targetsInside?: boolean;
+}
+
+export interface ApprovalPolicyOptions {
+  /** Per-tool settings by tool name; a tool without one gets `defaultSetting` (its effect decides). */
+  settings?: Readonly<Record<string, ApprovalSetting>>;
+}
+
+/** The settings and the session's "always" answers of one chat, applied through `decideApproval`. */
 export class ApprovalPolicy {
   private settings: Record<string, ApprovalSetting>;
-  private readonly mutating: Set<string>;
-  private readonly readOnly: Set<string>;
   private readonly alwaysAllowed = new Set<string>();
 
   constructor(options: ApprovalPolicyOptions = {}) {
     this.settings = { ...(options.settings ?? {}) };
-    this.mutating = new Set(options.mutatingTools ?? DEFAULT_MUTATING_TOOLS);
-    this.readOnly = new Set(options.readOnlyTools ?? ['read', 'ls', 'find', 'grep', 'skill']);
-    for (const name of this.mutating) this.readOnly.delete(name);
   }
 
   /** Replaces the per-tool settings (configuration changed); session memory is kept. */
@@ -85,27 +124,20 @@ export class ApprovalPolicy {
     this.settings = { ...settings };
   }
 
-  settingFor(toolName: string): ApprovalSetting {
-    return this.settings[toolName] ?? DEFAULT_APPROVAL[toolName] ?? 'ask';
+  settingFor(tool: ApprovalTool): ApprovalSetting {
+    return Object.hasOwn(this.settings, tool.name) ? this.settings[tool.name]! : defaultSetting(tool);
   }
 
-  isMutating(toolName: string): boolean {
-    return this.mutating.has(toolName) || !this.readOnly.has(toolName);
-  }
-
-  /**
-   * Restricted mode and "deny" refuse; any warning asks, whatever "allow" or "always allow for this
-   * session" say (a setting cannot approve a change to the files that hold the settings).
-   */
-  decide(toolName: string, context: { trusted: boolean }, warnings: readonly ApprovalWarning[] = []): ApprovalDecision {
-    if (!context.trusted && this.isMutating(toolName)) return { kind: 'deny', reason: RESTRICTED_MODE_REASON };
-    const setting = this.settingFor(toolName);
-    if (setting === 'deny') {
-      return { kind: 'deny', reason: `The ${toolName} tool is turned off in Arbor's settings.` };
-    }
-    if (warnings.length > 0) return { kind: 'ask' };
-    if (setting === 'allow' || this.alwaysAllowed.has(toolName)) return { kind: 'allow' };
-    return { kind: 'ask' };
+  decide(tool: ApprovalTool, context: ApprovalContext, warnings: readonly ApprovalWarning[] = []): ApprovalDecision {
+    return decideApproval({
+      tool,
+      setting: this.settingFor(tool),
+      remembered: this.alwaysAllowed.has(tool.name),
+      warnings,
+      trusted: context.trusted,
+      mode: context.mode ?? 'ask',
+      targetsInside: context.targetsInside ?? false,
+    });
   }
 
   /** "Always allow for this session": later calls of this tool run without asking (deny still wins). */
@@ -123,8 +155,8 @@ export class ApprovalPolicy {
   }
 
   /** Reason shown in the UI for tools that are off; undefined when the tool may run (maybe after asking). */
-  disabledReason(toolName: string, context: { trusted: boolean }): string | undefined {
-    const decision = this.decide(toolName, context);
+  disabledReason(tool: ApprovalTool, context: ApprovalContext): string | undefined {
+    const decision = this.decide(tool, context);
     return decision.kind === 'deny' ? decision.reason : undefined;
   }
 }

@@ -5,11 +5,13 @@ import type { CompactionAction, CompactionOutcome, CompactionReason } from '../c
 import type { ModelInfo } from '../llm/types';
 import type { ApprovalAnswer, ApprovalWarning } from './approval';
 
-/** What the UI (chat panel, VS Code diff editor) is asked before a mutating tool call runs. */
+/** What the UI (chat panel, VS Code diff editor) is asked before a tool call that changes things runs. */
 export interface ApprovalRequest {
   toolCallId: string;
   toolName: string;
   args: Record<string, unknown>;
+  /** what a tool whose effect is `runs` will run, as it says (bash: the whole command) */
+  command?: string;
   /** optional extra for the UI (e.g. the proposed file content of an edit), from `approvalPreview` */
   preview?: unknown;
   /** why this call asks whatever the settings say (protected file, hard link); shown as a warning */

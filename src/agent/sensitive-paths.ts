@@ -1,4 +1,5 @@
-// The tools' side of "some files always ask": finds where a write/edit really lands and asks the shared
+// The tools' side of "some files always ask": finds where a file-writing tool's targets really land (its
+// effect's `targets`, whoever wrote the tool) and asks the shared
 // file-write policy (tools/write-policy.ts: protected names as written and as the real path, the folders git
 // decides, Arbor's own folders, hard links) about it. The result feeds ApprovalPolicy.decide, which
 // stays free of fs. Never throws: a probe that cannot look asks, to be safe. See docs/reliability.md.
@@ -6,7 +7,7 @@ import { normalize } from 'node:path';
 import type { ApprovalWarning } from './approval';
 import { commandMentions, protectedPathMatch, type ProtectedMatch } from './tools/protected-paths';
 import { resolveInWorkspace } from './tools/paths';
-import type { WorkspaceRoots } from './tools/types';
+import type { AgentTool, WorkspaceRoots } from './tools/types';
 import { WritePolicy } from './tools/write-policy';
 
 export interface SensitivePathOptions {
@@ -14,21 +15,40 @@ export interface SensitivePathOptions {
   protectedDirectories?: readonly string[];
 }
 
-const FILE_TOOLS = new Set(['write', 'edit']);
-
 /** Warnings that make a call ask whatever the settings say; [] for an ordinary call. */
 export async function approvalWarnings(
-  toolName: string,
+  tool: Pick<AgentTool, 'effect'>,
   args: Record<string, unknown>,
   workspace: WorkspaceRoots,
   options: SensitivePathOptions = {},
 ): Promise<ApprovalWarning[]> {
-  if (toolName === 'bash') return commandWarnings(args.command);
-  if (!FILE_TOOLS.has(toolName) || typeof args.path !== 'string') return [];
+  const { effect } = tool;
+  if (effect.kind === 'runs') return commandWarnings(safely(() => effect.command?.(args)));
+  if (effect.kind !== 'writesFiles') return [];
+  const warnings: ApprovalWarning[] = [];
+  for (const path of targetsOf(effect, args)) warnings.push(...(await targetWarnings(path, workspace, options)));
+  return warnings;
+}
+
+/** The targets a call names (none when the tool's `targets` fails: such a call still asks by default). */
+export function targetsOf(effect: Extract<AgentTool['effect'], { kind: 'writesFiles' }>, args: Record<string, unknown>): string[] {
+  const targets = safely(() => effect.targets(args));
+  return Array.isArray(targets) ? targets.filter((path) => typeof path === 'string' && path !== '') : [];
+}
+
+function safely<T>(read: () => T): T | undefined {
   try {
-    return await fileWarnings(args.path, workspace, options);
+    return read();
+  } catch {
+    return undefined;
+  }
+}
+
+async function targetWarnings(path: string, workspace: WorkspaceRoots, options: SensitivePathOptions): Promise<ApprovalWarning[]> {
+  try {
+    return await fileWarnings(path, workspace, options);
   } catch (error) {
-    return [{ kind: 'protectedPath', message: `Arbor could not check whether ${args.path} is a protected file (${(error as Error)?.message ?? error}), so it asks.` }];
+    return [{ kind: 'protectedPath', message: `Arbor could not check whether ${path} is a protected file (${(error as Error)?.message ?? error}), so it asks.` }];
   }
 }
 

@@ -10,15 +10,17 @@ import type { ApprovalPrompter, ApprovalRequest, AgentEvent, ToolEndStatus } fro
 import type { NestedInstructions } from './instructions/nested-instructions';
 import { approvalWarnings } from './sensitive-paths';
 import { runTool, type AgentTool, type ToolOutput, type WorkspaceRoots, type ToolLimits } from './tools';
+import type { ToolRegistry } from './tools/tool-registry';
 
 export interface ToolCallEnvironment {
-  tools: readonly AgentTool[];
+  /** the live tool list: a call runs the tool of that name as it is when the call comes up */
+  tools: Pick<ToolRegistry, 'list' | 'get' | 'wasRemoved'>;
   approval: ApprovalPolicy;
   prompter: ApprovalPrompter;
   workspace: WorkspaceRoots;
   trusted: boolean;
   limits?: Partial<ToolLimits>;
-  approvalPreview?: (toolName: string, args: Record<string, unknown>) => Promise<unknown>;
+  approvalPreview?: (tool: AgentTool, args: Record<string, unknown>) => Promise<unknown>;
   /** folders outside the built-in list whose files always ask (Arbor's sessions directory) */
   protectedDirectories?: readonly string[];
   now: () => number;
@@ -31,10 +33,10 @@ export interface ToolCallEnvironment {
   nestedInstructions?: NestedInstructions;
 }
 
-/** What the tool loop tells file checkpoints; the recorder picks the mutating tools itself. */
+/** What the tool loop tells file checkpoints; the recorder reads the tool's effect (what to capture) itself. */
 export interface ToolCheckpoints {
-  beforeTool(toolName: string, args: Record<string, unknown>): Promise<void>;
-  afterTool(toolName: string, args: Record<string, unknown>): Promise<void>;
+  beforeTool(tool: AgentTool, args: Record<string, unknown>): Promise<void>;
+  afterTool(tool: AgentTool, args: Record<string, unknown>): Promise<void>;
 }
 
 export const STOPPED_REASON = 'the user stopped the agent before it ran.';
@@ -89,13 +91,26 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 'ab
   });
 }
 
+/** What a `runs` tool says the call runs (an outside tool's `command` that fails says nothing). */
+function commandOf(tool: AgentTool, args: Record<string, unknown>): string | undefined {
+  if (tool.effect.kind !== 'runs' || !tool.effect.command) return undefined;
+  try {
+    const command = tool.effect.command(args);
+    return typeof command === 'string' ? command : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Asks the user; a prompter that fails counts as a denial, never as an approval. */
-async function askUser(env: ToolCallEnvironment, call: ToolCall, warnings: ApprovalWarning[], signal: AbortSignal): Promise<ToolOutput | 'run' | 'aborted'> {
+async function askUser(env: ToolCallEnvironment, tool: AgentTool, call: ToolCall, warnings: ApprovalWarning[], signal: AbortSignal): Promise<ToolOutput | 'run' | 'aborted'> {
   const request: ApprovalRequest = { toolCallId: call.id, toolName: call.name, args: call.arguments };
+  const command = commandOf(tool, call.arguments);
+  if (command !== undefined) request.command = command;
   if (warnings.length > 0) request.warnings = warnings;
   if (env.approvalPreview) {
     try {
-      const preview = await env.approvalPreview(call.name, call.arguments);
+      const preview = await env.approvalPreview(tool, call.arguments);
       if (preview !== undefined) request.preview = preview;
     } catch {
       // A preview is a convenience: the user can still decide from the arguments.
@@ -120,9 +135,11 @@ async function askUser(env: ToolCallEnvironment, call: ToolCall, warnings: Appro
   return deniedToolResult(call.name, { by: 'user', ...(answer.kind === 'deny' && answer.feedback ? { feedback: answer.feedback } : {}) });
 }
 
+/** A call of a tool the list does not hold: never offered, or removed since the model saw it. */
 function unknownToolOutput(env: ToolCallEnvironment, name: string): ToolOutput {
-  const available = env.tools.map((t) => t.name).join(', ') || '(none)';
-  return { content: [{ type: 'text', text: renderPrompt('system/tool-unknown', { tool: name, available }).trim() }], isError: true };
+  const available = env.tools.list().map((t) => t.name).join(', ') || '(none)';
+  const template = env.tools.wasRemoved(name) ? 'system/tool-removed' : 'system/tool-unknown';
+  return { content: [{ type: 'text', text: renderPrompt(template, { tool: name, available }).trim() }], isError: true };
 }
 
 /**
@@ -137,20 +154,20 @@ export async function runToolCalls(env: ToolCallEnvironment, calls: readonly Too
       return 'aborted';
     }
     env.emit({ type: 'tool_start', toolCallId: call.id, toolName: call.name, args: call.arguments });
-    const tool = env.tools.find((t) => t.name === call.name);
+    const tool = env.tools.get(call.name);
     if (!tool) {
       await finish(env, call, unknownToolOutput(env, call.name), 'error');
       continue;
     }
-    const warnings = await approvalWarnings(call.name, call.arguments, env.workspace, { protectedDirectories: env.protectedDirectories ?? [] });
-    const decision = env.approval.decide(call.name, { trusted: env.trusted }, warnings);
+    const warnings = await approvalWarnings(tool, call.arguments, env.workspace, { protectedDirectories: env.protectedDirectories ?? [] });
+    const decision = env.approval.decide(tool, { trusted: env.trusted }, warnings);
     if (decision.kind === 'deny') {
       env.emit({ type: 'approval_resolved', toolCallId: call.id, approved: false, reason: decision.reason });
       await finish(env, call, deniedToolResult(call.name, { by: 'policy', reason: decision.reason }), 'denied');
       continue;
     }
     if (decision.kind === 'ask') {
-      const asked = await askUser(env, call, warnings, signal);
+      const asked = await askUser(env, tool, call, warnings, signal);
       if (asked === 'aborted') {
         await skipToolCalls(env, calls.slice(i), STOPPED_REASON);
         return 'aborted';
@@ -160,14 +177,14 @@ export async function runToolCalls(env: ToolCallEnvironment, calls: readonly Too
         continue;
       }
     }
-    await env.checkpoints?.beforeTool(call.name, call.arguments);
+    await env.checkpoints?.beforeTool(tool, call.arguments);
     const ran = await runTool(tool, call.arguments, {
       workspace: env.workspace,
       signal,
       onUpdate: (partialText) => env.emit({ type: 'tool_update', toolCallId: call.id, partialText }),
       ...(env.limits ? { limits: env.limits } : {}),
     });
-    await env.checkpoints?.afterTool(call.name, call.arguments);
+    await env.checkpoints?.afterTool(tool, call.arguments);
     const output = env.nestedInstructions && !signal.aborted ? await env.nestedInstructions.addTo(tool, call.arguments, ran).catch(() => ran) : ran;
     await finish(env, call, output, signal.aborted ? 'aborted' : output.isError ? 'error' : 'done');
     if (signal.aborted) {

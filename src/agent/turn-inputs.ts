@@ -33,6 +33,8 @@ export class TurnInputs {
   private readonly providers = new Map<string, Provider>();
   private lastSystemPrompt = '';
   private ownInstructions: ProjectInstructions | undefined;
+  /** the offered tools the last system prompt listed (names and descriptions) */
+  private promptToolsKey = '';
 
   constructor(
     private readonly deps: AgentSessionDeps,
@@ -67,10 +69,13 @@ export class TurnInputs {
     return (this.deps.compaction?.estimator ?? estimateTokens)(message);
   }
 
-  /** Tools the model is told about: refused ones (restricted mode, "deny" settings) are not offered. */
+  /**
+   * Tools the model is told about, read from the live list at each request: refused ones (restricted
+   * mode, "deny" settings) are not offered.
+   */
   offeredTools(): AgentTool[] {
     const trusted = this.trusted();
-    return this.deps.tools.filter((tool) => this.deps.approval.disabledReason(tool.name, { trusted }) === undefined);
+    return this.deps.tools.list().filter((tool) => this.deps.approval.disabledReason(tool, { trusted }) === undefined);
   }
 
   toolEnvironment(): ToolCallEnvironment {
@@ -101,6 +106,7 @@ export class TurnInputs {
     const source = this.deps.systemPrompt;
     if (typeof source === 'string') return (this.lastSystemPrompt = source);
     const tools = this.offeredTools();
+    this.promptToolsKey = toolsKey(tools);
     const instructions = this.instructions();
     const snapshot = await instructions.refresh().catch(() => instructions.current());
     const agentsMd = instructions.promptText(snapshot);
@@ -116,6 +122,16 @@ export class TurnInputs {
     };
     this.lastSystemPrompt = source ? await source(input) : buildSystemPrompt(input);
     return this.lastSystemPrompt;
+  }
+
+  /**
+   * The system prompt for the next request of a run: the one resolved at its start, rebuilt when the
+   * offered tools changed since (a tool came or went, the approval mode changed), so the prompt's tool
+   * list always matches the request's tool definitions.
+   */
+  async systemPromptForRequest(): Promise<string> {
+    if (typeof this.deps.systemPrompt === 'string' || toolsKey(this.offeredTools()) === this.promptToolsKey) return this.lastSystemPrompt;
+    return this.resolveSystemPrompt();
   }
 
   providerFor(model: ModelInfo): Provider {
@@ -139,4 +155,8 @@ export class TurnInputs {
       ...(tools.length > 0 ? { tools: toolDefinitions(tools) } : {}),
     };
   }
+}
+
+function toolsKey(tools: readonly AgentTool[]): string {
+  return JSON.stringify(tools.map((tool) => [tool.name, tool.description]));
 }

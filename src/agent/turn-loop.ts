@@ -79,10 +79,12 @@ export class TurnLoop {
   }
 
   private async loop(systemPrompt: string, state: RunState, signal: AbortSignal): Promise<void> {
-    for (;;) {
+    for (let first = true; ; first = false) {
       if (signal.aborted) return;
       await this.host.applyPendingChanges();
-      const { message, entryId } = await this.streamReply(systemPrompt, signal);
+      // The tool list is live: a later request of the run lists the tools offered then.
+      const prompt = first ? systemPrompt : await this.host.inputs.systemPromptForRequest();
+      const { message, entryId } = await this.streamReply(prompt, signal);
       const step = await this.afterReply(message, entryId, state, signal);
       if (step === 'stop') return;
     }

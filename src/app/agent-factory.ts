@@ -3,7 +3,8 @@
 // branch summaries (the configured summarizer model, else the chat's current one).
 import type { ApprovalPolicy } from '../agent/approval';
 import { AgentSession } from '../agent/agent-session';
-import type { AgentTool, WorkspaceRoots } from '../agent/tools';
+import type { WorkspaceRoots } from '../agent/tools';
+import type { ToolRegistry } from '../agent/tools/tool-registry';
 import type { BranchSummarizerDeps } from '../branch';
 import type { CompactionHookRegistry } from '../compaction';
 import { findModel } from '../llm/models';
@@ -17,7 +18,7 @@ import type { CheckpointService } from './checkpoint-service';
 export interface AgentParts {
   deps: ArborAppDeps;
   model: ModelInfo;
-  tools: readonly AgentTool[];
+  tools: ToolRegistry;
   policy: ApprovalPolicy;
   workspace: WorkspaceRoots;
   compactionHooks: CompactionHookRegistry;
@@ -35,7 +36,7 @@ export function createAgent(store: SessionStore, parts: AgentParts): AgentSessio
     tools: parts.tools,
     approval: parts.policy,
     prompter: deps.prompter,
-    approvalPreview: (toolName, args) => previewFileChange(toolName, args, parts.workspace),
+    approvalPreview: (tool, args) => previewFileChange(tool, args, parts.workspace),
     protectedDirectories: () => [deps.sessionsDir()],
     workspace: parts.workspace,
     ...(deps.instructions ? { instructions: deps.instructions } : {}),

@@ -5,7 +5,8 @@
 // the guards that refuse an action when no session is open. No `vscode` import (see arbor-app.ts).
 import { ApprovalPolicy } from '../agent/approval';
 import type { AgentSession } from '../agent/agent-session';
-import { createTools, workspaceFromPaths, type AgentTool, type WorkspaceRoots } from '../agent/tools';
+import { createTools, workspaceFromPaths, type WorkspaceRoots } from '../agent/tools';
+import { ToolRegistry } from '../agent/tools/tool-registry';
 import { TreeNavigationHookRegistry } from '../branch';
 import { CompactionHookRegistry } from '../compaction';
 import { modelKey } from '../llm/models';
@@ -31,7 +32,8 @@ export abstract class AppCore implements Disposable {
 
   protected readonly open: OpenSession;
   protected readonly policy: ApprovalPolicy;
-  private readonly tools: readonly AgentTool[];
+  /** the live tool list (shared by every chat of the host) */
+  readonly tools: ToolRegistry;
   private readonly listeners = new Set<(change: AppChange) => void>();
   protected readonly models: ModelChoice;
   protected readonly treeActions: TreeActions;
@@ -48,7 +50,7 @@ export abstract class AppCore implements Disposable {
     this.workspace = workspaceFromPaths(deps.workspaceRoots);
     this.cwd = deps.workspaceRoots[0] ?? process.cwd();
     this.policy = new ApprovalPolicy({ settings: deps.settings().approval });
-    this.tools = deps.tools ?? createTools();
+    this.tools = deps.tools ?? new ToolRegistry(createTools());
     this.models = new ModelChoice({ settings: deps.settings, keys: deps.keys, ...(deps.log ? { log: deps.log } : {}), agent: () => this.agent });
     this.checkpoints = deps.checkpoints ?? new CheckpointService({
       sessionsDir: deps.sessionsDir,

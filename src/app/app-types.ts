@@ -6,7 +6,7 @@ import type { PinChange } from '../session/pins';
 import type { AgentCompactionOptions, AgentSessionDeps } from '../agent/agent-session-types';
 import type { AgentEvent, ApprovalPrompter, UsageInfo } from '../agent/events';
 import type { CompactionConfirmer } from '../agent/auto-compaction-confirm';
-import type { AgentTool } from '../agent/tools';
+import type { ToolRegistry } from '../agent/tools/tool-registry';
 import type { NavigateResult, TreeNavigationHookRegistry } from '../branch';
 import type { CompactionHookRegistry, CompactionOutcome, CompactionPreparation, CompactionResult } from '../compaction';
 import { modelKey } from '../llm/models';
@@ -48,8 +48,8 @@ export interface ArborAppDeps {
   providerOptions?: ProviderOptions;
   /** extra agent options (tests: compaction retry policy) */
   compaction?: Omit<AgentCompactionOptions, 'settings' | 'hooks'>;
-  /** default: all seven built-in tools, and `skill` (createTools with `instructions`) */
-  tools?: readonly AgentTool[];
+  /** the live tool list, one per extension host (default: a list of the seven built-in tools) */
+  tools?: ToolRegistry;
   /** instruction files and skills, one per host, shared by every chat (default: the workspace's, set by ArborChats) */
   instructions?: ProjectInstructions;
   /** the workspace's file checkpoints, shared by every open chat (default: a new service) */

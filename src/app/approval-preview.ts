@@ -1,8 +1,9 @@
-// What a `write` or `edit` call would leave in the file, computed before it runs, so the user can review
+// What a file-writing call (a tool whose effect is `writesFiles` with a `proposed` content: `write`,
+// `edit`, or one from outside) would leave in the file, computed before it runs, so the user can review
 // it in a diff editor before approving. Best effort: anything odd (escape, unreadable, no unique match)
 // yields no preview and the approval simply goes without one; the tool itself reports real errors.
 import { readFile } from 'node:fs/promises';
-import { resolveInWorkspace, type WorkspaceRoots } from '../agent/tools';
+import { resolveInWorkspace, type AgentTool, type WorkspaceRoots } from '../agent/tools';
 
 export interface FileChangePreview {
   kind: 'fileChange';
@@ -27,14 +28,20 @@ export function canDiff(request: { preview?: unknown }): boolean {
   return asFileChange(request.preview) !== undefined;
 }
 
+/**
+ * The change a file-writing call would make, when its tool can say (`effect.proposed`) and it names one
+ * file: whoever wrote the tool, the card and the diff editor show the same review.
+ */
 export async function previewFileChange(
-  toolName: string,
+  tool: Pick<AgentTool, 'effect'>,
   args: Record<string, unknown>,
   workspace: WorkspaceRoots,
 ): Promise<FileChangePreview | undefined> {
-  if (toolName !== 'write' && toolName !== 'edit') return undefined;
-  const path = args.path;
-  if (typeof path !== 'string' || path === '') return undefined;
+  const { effect } = tool;
+  if (effect.kind !== 'writesFiles' || !effect.proposed) return undefined;
+  const targets = effect.targets(args);
+  const path = targets[0];
+  if (targets.length !== 1 || typeof path !== 'string' || path === '') return undefined;
   let absolutePath: string;
   try {
     absolutePath = (await resolveInWorkspace(workspace, path)).absolute;
@@ -48,17 +55,6 @@ export async function previewFileChange(
   } catch {
     isNewFile = true;
   }
-  if (toolName === 'write') {
-    if (typeof args.content !== 'string') return undefined;
-    return { kind: 'fileChange', path, absolutePath, original, proposed: args.content, isNewFile };
-  }
-  if (isNewFile || typeof args.oldText !== 'string' || typeof args.newText !== 'string' || args.oldText === '') return undefined;
-  const crlf = original.includes('\r\n');
-  const content = crlf ? original.replace(/\r\n/g, '\n') : original;
-  const oldText = args.oldText.replace(/\r\n/g, '\n');
-  const newText = args.newText.replace(/\r\n/g, '\n');
-  const at = content.indexOf(oldText);
-  if (at === -1 || content.indexOf(oldText, at + 1) !== -1) return undefined;
-  const updated = content.slice(0, at) + newText + content.slice(at + oldText.length);
-  return { kind: 'fileChange', path, absolutePath, original, proposed: crlf ? updated.replace(/\n/g, '\r\n') : updated, isNewFile };
+  const proposed = effect.proposed(args, original, isNewFile);
+  return typeof proposed === 'string' ? { kind: 'fileChange', path, absolutePath, original, proposed, isNewFile } : undefined;
 }

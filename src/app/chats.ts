@@ -1,10 +1,10 @@
 // Several chats open at once (the side bar and editor tabs), each an ArborApp with its own session and
 // agent, built from the same deps and sharing what is the workspace's rather than a session's: the hook
-// registries, the tools and the file checkpoints. One of them is focused (the chat the user last worked
+// registries, the live tool list and the file checkpoints. One of them is focused (the chat the user last worked
 // in): that is "the current session" for the commands, the Session Tree and the status bar. The side
 // bar's chat is the primary one; it never closes, and the focus falls back to it.
 import { ProjectInstructions } from '../agent/instructions/project-instructions';
-import { createToolsWithSkills } from '../agent/instructions/skill-tool';
+import { toolRegistryWithSkills } from '../agent/instructions/skill-tool';
 import { workspaceFromPaths } from '../agent/tools';
 import { TreeNavigationHookRegistry } from '../branch';
 import { CompactionHookRegistry } from '../compaction';
@@ -25,7 +25,7 @@ export class ArborChats implements Disposable {
     this.deps = {
       ...deps,
       instructions,
-      tools: deps.tools ?? createToolsWithSkills(instructions),
+      tools: deps.tools ?? toolRegistryWithSkills(instructions),
       compactionHooks: deps.compactionHooks ?? new CompactionHookRegistry(log),
       navigationHooks: deps.navigationHooks ?? new TreeNavigationHookRegistry(log),
     };

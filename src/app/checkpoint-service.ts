@@ -116,8 +116,8 @@ export class CheckpointService {
   /** The recorder the agent drives; it follows the settings (off: records nothing). */
   recorder(): TurnCheckpoints {
     return {
-      beforeTool: async (name, args) => (await this.ready())?.recorder.beforeTool(name, args),
-      afterTool: async (name, args) => (await this.ready())?.recorder.afterTool(name, args),
+      beforeTool: async (tool, args) => (await this.ready())?.recorder.beforeTool(tool, args),
+      afterTool: async (tool, args) => (await this.ready())?.recorder.afterTool(tool, args),
       finishTurn: async (append) => (await this.ready())?.recorder.finishTurn(append),
     };
   }

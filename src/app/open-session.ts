@@ -5,7 +5,8 @@ import { instructionFilesIn, instructionFilesOf } from '../agent/instructions/ne
 import type { AgentSession } from '../agent/agent-session';
 import type { ApprovalPolicy } from '../agent/approval';
 import type { AgentEvent } from '../agent/events';
-import type { AgentTool, WorkspaceRoots } from '../agent/tools';
+import type { WorkspaceRoots } from '../agent/tools';
+import type { ToolRegistry } from '../agent/tools/tool-registry';
 import type { CompactionHookRegistry } from '../compaction';
 import { createSession, forkBranch as forkSessionBranch, openSession } from '../session/catalog';
 import { describeReadOnly, type ReadOnlyReason } from '../session/header';
@@ -22,7 +23,7 @@ export interface OpenSessionHost {
   deps: ArborAppDeps;
   cwd: string;
   policy: ApprovalPolicy;
-  tools: readonly AgentTool[];
+  tools: ToolRegistry;
   workspace: WorkspaceRoots;
   compactionHooks: CompactionHookRegistry;
   checkpoints: CheckpointService;

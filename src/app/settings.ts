@@ -1,5 +1,5 @@
 // Every `arbor.*` setting the application controller uses, validated in one place. The VS Code adapter
-// (src/vscode/config.ts) only copies raw values out of the configuration; parsing lives here so it is
+// (src/vscode/settings/arbor-settings.ts) only copies raw values out of the configuration; parsing lives here so it is
 // unit-tested without VS Code. A bad value costs only that value: one warning each, then its default.
 import { parseApprovalSettings, type ApprovalSetting } from '../agent/approval';
 import { parseBranchSummarySettings, type BranchSummarySettings } from '../branch/settings';

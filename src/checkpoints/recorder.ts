@@ -1,9 +1,11 @@
-// Capture during an agent turn (docs/architecture.md, "file checkpoints"). Before a mutating tool runs,
-// the files it may change are recorded (write/edit: the tool's own target path; bash: a snapshot, see
-// change-scan.ts); after it ran, their new states. The first `before` of a file in a turn and the last
+// Capture during an agent turn (docs/architecture.md, "file checkpoints"). Before a tool that changes
+// things runs, the files it may change are recorded, as its effect says (`writesFiles`: the targets it
+// names; `runs` — bash, or any tool nobody here wrote — a snapshot of the workspace, see change-scan.ts);
+// after it ran, their new states. The first `before` of a file in a turn and the last
 // `after` make the turn's manifest, appended to the session as one `arbor.files` custom entry after the
 // turn's tool results. A checkpoint failure is logged and never stops or fails the tool.
 import { resolveInWorkspace } from '../agent/tools/paths';
+import type { AgentTool } from '../agent/tools/types';
 import { changesSince, snapshotWorkspace, type WorkspaceSnapshot } from './change-scan';
 import { FILES_CUSTOM_TYPE, MANIFEST_VERSION, sameState, type FileKey, type FileState, type FilesManifest } from './types';
 import type { WorkspaceFiles } from './workspace-files';
@@ -22,19 +24,19 @@ export class TurnRecorder {
     private readonly log: (message: string) => void = () => undefined,
   ) {}
 
-  async beforeTool(name: string, args: Record<string, unknown>): Promise<void> {
-    await this.guard(`before ${name}`, async () => {
-      if (name === 'bash') this.snapshot = await snapshotWorkspace(this.files);
-      const target = name === 'write' || name === 'edit' ? await this.targetOf(args) : undefined;
-      if (target && !this.before.has(target.key)) this.before.set(target.key, await this.files.readState(target.absolute));
+  async beforeTool(tool: Pick<AgentTool, 'name' | 'effect'>, args: Record<string, unknown>): Promise<void> {
+    await this.guard(`before ${tool.name}`, async () => {
+      if (tool.effect.kind === 'runs') this.snapshot = await snapshotWorkspace(this.files);
+      for (const target of await this.targetsOf(tool, args)) {
+        if (!this.before.has(target.key)) this.before.set(target.key, await this.files.readState(target.absolute));
+      }
     });
   }
 
-  async afterTool(name: string, args: Record<string, unknown>): Promise<void> {
-    await this.guard(`after ${name}`, async () => {
-      if (name === 'bash' && this.snapshot) await this.recordScan(this.snapshot);
-      const target = name === 'write' || name === 'edit' ? await this.targetOf(args) : undefined;
-      if (target) this.after.set(target.key, await this.files.readState(target.absolute));
+  async afterTool(tool: Pick<AgentTool, 'name' | 'effect'>, args: Record<string, unknown>): Promise<void> {
+    await this.guard(`after ${tool.name}`, async () => {
+      if (tool.effect.kind === 'runs' && this.snapshot) await this.recordScan(this.snapshot);
+      for (const target of await this.targetsOf(tool, args)) this.after.set(target.key, await this.files.readState(target.absolute));
     });
   }
 
@@ -75,9 +77,20 @@ export class TurnRecorder {
     }
   }
 
-  private async targetOf(args: Record<string, unknown>): Promise<{ key: FileKey; absolute: string } | undefined> {
-    if (typeof args.path !== 'string') return undefined;
-    const resolved = await resolveInWorkspace(this.files.workspace, args.path).catch(() => undefined);
+  /** A file-writing tool's targets inside the workspace (each once); none for other tools. */
+  private async targetsOf(tool: Pick<AgentTool, 'effect'>, args: Record<string, unknown>): Promise<{ key: FileKey; absolute: string }[]> {
+    if (tool.effect.kind !== 'writesFiles') return [];
+    const found = new Map<FileKey, { key: FileKey; absolute: string }>();
+    for (const path of tool.effect.targets(args)) {
+      const target = await this.targetOf(path);
+      if (target) found.set(target.key, target);
+    }
+    return [...found.values()];
+  }
+
+  private async targetOf(path: unknown): Promise<{ key: FileKey; absolute: string } | undefined> {
+    if (typeof path !== 'string') return undefined;
+    const resolved = await resolveInWorkspace(this.files.workspace, path).catch(() => undefined);
     const key = resolved ? this.files.keyOf(resolved.absolute) : undefined;
     if (!resolved || key === undefined || this.files.isExcluded(key)) return undefined;
     return { key, absolute: resolved.absolute };

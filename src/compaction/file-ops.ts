@@ -3,6 +3,7 @@
 // <read-files>/<modified-files> blocks. These tags are a stored format that later compactions parse
 // and replace, so they are built here rather than in a prompt template.
 import type { AgentMessage } from '../core/messages';
+import { historyTraitsOf, type HistoryToolTraits } from '../core/tool-history';
 
 export interface FileOperations {
   read: Set<string>;
@@ -19,16 +20,32 @@ export function createFileOps(): FileOperations {
   return { read: new Set(), written: new Set(), edited: new Set() };
 }
 
-/** Adds the paths of `read`/`write`/`edit` tool calls made by an assistant message. */
-export function addFileOpsFromMessage(ops: FileOperations, message: AgentMessage): void {
+/**
+ * Adds the files an assistant message's tool calls read and changed, as each tool's traits say
+ * (`traitsOf`: the live list's, else the built-in defaults; src/core/tool-history.ts).
+ */
+export function addFileOpsFromMessage(
+  ops: FileOperations,
+  message: AgentMessage,
+  traitsOf: (toolName: string) => HistoryToolTraits | undefined = historyTraitsOf,
+): void {
   if (message.role !== 'assistant') return;
   for (const block of message.content) {
     if (block.type !== 'toolCall') continue;
-    const path = (block.arguments as Record<string, unknown> | undefined)?.path;
-    if (typeof path !== 'string' || path === '') continue;
-    if (block.name === 'read') ops.read.add(path);
-    else if (block.name === 'write') ops.written.add(path);
-    else if (block.name === 'edit') ops.edited.add(path);
+    const traits = traitsOf(block.name);
+    const args = (block.arguments ?? {}) as Record<string, unknown>;
+    for (const path of pathsOf(traits?.reads, args)) ops.read.add(path);
+    for (const path of pathsOf(traits?.writes, args)) ops.written.add(path);
+  }
+}
+
+/** The paths a trait names for a call; none when it fails (a stored call's arguments may be anything). */
+function pathsOf(paths: HistoryToolTraits['reads'], args: Record<string, unknown>): string[] {
+  try {
+    const list = paths?.(args) ?? [];
+    return Array.isArray(list) ? list.filter((p): p is string => typeof p === 'string' && p !== '') : [];
+  } catch {
+    return [];
   }
 }
 

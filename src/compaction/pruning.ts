@@ -1,10 +1,12 @@
 // Tool-output pruning (reference §3.11, omp): before the threshold check, old bulky tool output in the
 // live context is replaced by a one-line notice. An output is protected when the outputs newer than it
 // (of every tool, pruned ones included) are still inside the 40k window, so the newest output is always
-// kept whatever its size; output of tools whose result *is* the working material (read, skill) is never
-// pruned, and nothing is rewritten unless the saving is worth a file rewrite.
+// kept whatever its size; output of tools whose result *is* the working material (those that say
+// `keepOutput`: read, skill; src/core/tool-history.ts) is never pruned, and nothing is rewritten unless
+// the saving is worth a file rewrite.
 import { rm } from 'node:fs/promises';
 import type { AgentMessage, ToolResultMessage } from '../core/messages';
+import { historyTraitsOf } from '../core/tool-history';
 import type { CompactionEntry, MessageEntry, SessionEntry } from '../session/entries';
 import { estimateTokens, type TokenEstimator } from './tokens';
 
@@ -13,13 +15,18 @@ export interface PruneConfig {
   protectTokens: number;
   /** prune only when at least this many tokens are saved */
   minimumSavings: number;
-  protectedTools: readonly string[];
+  /** tools whose output is never pruned (default: those whose traits say `keepOutput`) */
+  keepsOutput(toolName: string): boolean;
+}
+
+function keepsOutput(toolName: string): boolean {
+  return historyTraitsOf(toolName)?.keepOutput === true;
 }
 
 export const DEFAULT_PRUNE_CONFIG: Readonly<PruneConfig> = Object.freeze({
   protectTokens: 40_000,
   minimumSavings: 20_000,
-  protectedTools: Object.freeze(['skill', 'read']),
+  keepsOutput,
 });
 
 export interface PrunePlan {
@@ -65,7 +72,7 @@ export function planPruning(
     const tokens = estimator(result);
     const protectedByWindow = newerTokens < config.protectTokens;
     newerTokens += tokens;
-    if (protectedByWindow || result.prunedAt !== undefined || config.protectedTools.includes(result.toolName)) continue;
+    if (protectedByWindow || result.prunedAt !== undefined || config.keepsOutput(result.toolName)) continue;
     const noticeTokens = estimator({ ...result, content: [{ type: 'text', text: pruneNotice(tokens) }] });
     if (tokens <= noticeTokens) continue;
     prune.set(live[i]!.id, tokens);

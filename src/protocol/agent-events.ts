@@ -53,8 +53,10 @@ export const agentEventSchema = z.discriminatedUnion('type', [
     toolCallId: idSchema,
     toolName: shortSchema,
     args: toolArgsSchema,
-    /** write/edit: a diff can be reviewed (openDiff) */
+    /** a file-writing tool with a preview: a diff can be reviewed (openDiff) */
     canDiff: z.boolean(),
+    /** a tool whose effect is `runs` and that says what it runs: the whole command, shown on the card */
+    command: contentSchema.optional(),
     warnings: z.array(approvalWarningSchema).max(10).optional(),
     diff: approvalDiffSchema.optional(),
   }),

@@ -18,11 +18,25 @@ const itemBase = {
 
 export const textBlockSchema = z.strictObject({ type: z.literal('text'), text: contentSchema });
 export const thinkingBlockSchema = z.strictObject({ type: z.literal('thinking'), thinking: contentSchema });
+/** What a tool may change (src/agent/tools/types.ts, ToolEffect): the card says "runs a command" / "writes files". */
+export const toolEffectKindSchema = z.enum(['readOnly', 'writesFiles', 'runs']);
+export type ToolEffectKind = z.infer<typeof toolEffectKindSchema>;
+/** Where a tool comes from: the card names an MCP server or VS Code's tools. */
+export const toolOriginSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('builtin') }),
+  z.strictObject({ kind: z.literal('mcp'), server: shortSchema, tool: shortSchema }),
+  z.strictObject({ kind: z.literal('vscode'), tool: shortSchema }),
+]);
+export type ToolOriginView = z.infer<typeof toolOriginSchema>;
+
 export const toolCallBlockSchema = z.strictObject({
   type: z.literal('toolCall'),
   id: idSchema,
   name: shortSchema,
   arguments: toolArgsSchema,
+  /** the tool's traits, when the host knows the tool (absent: a tool no longer in the list) */
+  effect: toolEffectKindSchema.optional(),
+  origin: toolOriginSchema.optional(),
 });
 export const assistantBlockSchema = z.discriminatedUnion('type', [textBlockSchema, thinkingBlockSchema, toolCallBlockSchema]);
 export type AssistantBlock = z.infer<typeof assistantBlockSchema>;

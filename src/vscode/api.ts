@@ -8,7 +8,7 @@ import type { CompactionHookRegistry } from '../compaction/hooks';
 import type { ChatApprovalPrompter } from './approval-prompter';
 import type { ChatPanels } from './chat-panels';
 import type { ChatViewProvider } from './chat-view';
-import type { ArborConfig } from './config';
+import type { ArborConfig } from './settings/arbor-settings';
 import type { SecretKeys } from './secrets';
 import type { SessionTreeProvider } from './tree/session-tree-provider';
 import type { ConversationTreeTabs } from './tree-tabs';

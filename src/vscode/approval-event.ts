@@ -1,5 +1,6 @@
 // The `approval_request` message the chat webview renders as an approval card: the call, the warnings
-// that made it ask (protected file, hard link), and for write/edit a compact unified diff computed here on
+// that made it ask (protected file, hard link), the whole command of a tool that runs one, and for a
+// file-writing tool with a preview a compact unified diff computed here on
 // the host from the preview, so the card shows exactly what will change (docs/reliability.md).
 import type { ApprovalRequest } from '../agent/events';
 import { asFileChange } from '../app/approval-preview';
@@ -33,6 +34,8 @@ export function approvalRequestEvent(request: ApprovalRequest, args: Record<stri
     toolName: request.toolName.slice(0, LIMITS.short),
     args,
     canDiff: diff !== undefined,
+    // never cut: a command too long for the card fails validation and the call is denied (approvalRequestProblem)
+    ...(request.command !== undefined ? { command: request.command } : {}),
     ...(warnings.length > 0 ? { warnings } : {}),
     ...(diff ? { diff } : {}),
   };

@@ -71,6 +71,8 @@ export class ChatController implements vscode.Disposable {
   private readonly myApprovals = new Set<string>();
   /** the composer's unsent images: a re-created webview gets them back (draft-images.ts) */
   private readonly draft = new DraftImages();
+  /** the live tool of a name, for the cards' "runs a command" / "writes files" / origin */
+  private readonly describeTool = (name: string) => this.deps.app?.tools.get(name);
   /** Fires after the webview said `ready` and was sent the state. */
   readonly onDidHandshake = this.handshakeEmitter.event;
 
@@ -147,7 +149,7 @@ export class ChatController implements vscode.Disposable {
     const app = this.deps.app;
     if (!this.webviewReady || !app) return false;
     const snapshot = app.snapshot({ tree: false, conversation: { last: CONVERSATION_PAGE } });
-    const items = snapshot.conversation.flatMap((entry) => toItem(entry) ?? []);
+    const items = snapshot.conversation.flatMap((entry) => toItem(entry, this.describeTool) ?? []);
     return this.post({ type: 'conversation', leafId: wireIdOrNull(snapshot.leafId), items, hasEarlier: snapshot.conversationHasEarlier });
   }
 
@@ -225,7 +227,7 @@ export class ChatController implements vscode.Disposable {
     if (!this.webviewReady) return;
     switch (change.kind) {
       case 'agent': {
-        const event = toUiEvent(change.event);
+        const event = toUiEvent(change.event, this.describeTool);
         if (event) void this.post({ type: 'agentEvent', event });
         const type = change.event.type;
         if (type === 'busy' || type === 'idle' || type === 'queued' || type === 'model_changed' || type === 'thinking_level_changed') this.scheduleState();
@@ -238,7 +240,7 @@ export class ChatController implements vscode.Disposable {
         if (change.reset) void this.postConversation();
         else {
           for (const entry of change.appended) {
-            const item = toItem(entry);
+            const item = toItem(entry, this.describeTool);
             if (item) void this.post({ type: 'agentEvent', event: { type: 'message_end', item } });
           }
           if (change.labels.length > 0) void this.postLabels(change.labels);

@@ -1,9 +1,10 @@
 // Maps the app controller's view models and agent events onto the webview protocol (src/protocol),
 // truncating to the protocol's bounds so a huge tool output cannot make a message invalid.
 import type { AgentEvent, ApprovalRequest, UsageInfo } from '../agent/events';
+import type { AgentTool } from '../agent/tools/types';
 import type { ConversationEntry } from '../app/view-model';
 import { contentText } from '../core/messages';
-import { compactionReasonSchema, LIMITS, parseHostMessage, userImages, type AgentUiEvent, type CompactionReasonName, type AssistantBlock, type ConversationItem, type KeptWords, type UsageSnapshot } from '../protocol';
+import { compactionReasonSchema, LIMITS, parseHostMessage, userImages, type AgentUiEvent, type CompactionReasonName, type AssistantBlock, type ConversationItem, type KeptWords, type ToolOriginView, type UsageSnapshot } from '../protocol';
 import { wireId } from '../present/wire-ids';
 import { errorActions } from '../app/error-actions';
 import { stripFileOperations } from '../compaction/file-ops';
@@ -33,6 +34,28 @@ function boundedArgs(args: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+/** The live tool of a name, for its traits on the card (undefined: not in the list, or none known). */
+export type ToolDescriber = (name: string) => Pick<AgentTool, 'effect' | 'origin'> | undefined;
+
+/** A tool call as the card gets it: with the tool's effect kind and origin when the host knows the tool. */
+function toolCallBlock(id: string, name: string, args: Record<string, unknown>, describe: ToolDescriber | undefined): Extract<AssistantBlock, { type: 'toolCall' }> {
+  const tool = describe?.(name);
+  return {
+    type: 'toolCall',
+    id: wireId(id),
+    name: name.slice(0, LIMITS.short),
+    arguments: boundedArgs(args),
+    ...(tool ? { effect: tool.effect.kind, origin: originView(tool.origin) } : {}),
+  };
+}
+
+function originView(origin: AgentTool['origin']): ToolOriginView {
+  const short = (text: string) => text.slice(0, LIMITS.short);
+  if (origin.kind === 'mcp') return { kind: 'mcp', server: short(origin.server), tool: short(origin.tool) };
+  if (origin.kind === 'vscode') return { kind: 'vscode', tool: short(origin.tool) };
+  return { kind: 'builtin' };
+}
+
 /** A summary's Markdown; its file blocks go when the item carries the lists (shown as lists of their own). */
 function summaryText(entry: ConversationEntry): string {
   const hasLists = (entry.readFiles?.length ?? 0) + (entry.modifiedFiles?.length ?? 0) > 0;
@@ -57,7 +80,7 @@ function summarizerFields(entry: ConversationEntry): { model?: string; cost?: nu
   };
 }
 
-export function toItem(entry: ConversationEntry): ConversationItem | undefined {
+export function toItem(entry: ConversationEntry, describe?: ToolDescriber): ConversationItem | undefined {
   const base = { entryId: wireId(entry.id), timestamp: ms(entry.timestamp), ...(entry.label ? { label: entry.label.slice(0, LIMITS.label) } : {}), ...(entry.pinned ? { pinned: true } : {}), ...(entry.stageStart ? { stageStart: true } : {}) };
   switch (entry.kind) {
     case 'user': {
@@ -68,7 +91,7 @@ export function toItem(entry: ConversationEntry): ConversationItem | undefined {
       const blocks = entry.blocks.slice(0, LIMITS.blocks).flatMap((block): AssistantBlock[] => {
         if (block.type === 'text') return [{ type: 'text' as const, text: clip(block.text, LIMITS.content) }];
         if (block.type === 'thinking') return [{ type: 'thinking' as const, thinking: clip(block.text, LIMITS.content) }];
-        if (block.type === 'toolCall') return [{ type: 'toolCall' as const, id: wireId(block.id), name: block.name.slice(0, LIMITS.short), arguments: boundedArgs(block.args) }];
+        if (block.type === 'toolCall') return [toolCallBlock(block.id, block.name, block.args, describe)];
         return [];
       });
       const stop = entry.stopReason;
@@ -184,7 +207,7 @@ function errorEvent(event: Extract<AgentEvent, { type: 'error' }>): AgentUiEvent
   };
 }
 
-export function toUiEvent(event: AgentEvent): AgentUiEvent | undefined {
+export function toUiEvent(event: AgentEvent, describe?: ToolDescriber): AgentUiEvent | undefined {
   switch (event.type) {
     case 'busy':
     case 'idle':
@@ -197,7 +220,7 @@ export function toUiEvent(event: AgentEvent): AgentUiEvent | undefined {
       if (delta.kind === 'toolcall_end') {
         return {
           type: 'message_delta',
-          delta: { kind: 'toolcall_end', contentIndex: delta.contentIndex, toolCall: { type: 'toolCall', id: wireId(delta.toolCall.id), name: delta.toolCall.name.slice(0, LIMITS.short), arguments: boundedArgs(delta.toolCall.arguments) } },
+          delta: { kind: 'toolcall_end', contentIndex: delta.contentIndex, toolCall: toolCallBlock(delta.toolCall.id, delta.toolCall.name, delta.toolCall.arguments, describe) },
         };
       }
       if (delta.kind === 'toolcall_start') return { type: 'message_delta', delta: { kind: 'toolcall_start', contentIndex: delta.contentIndex, id: wireId(delta.id), name: delta.name.slice(0, LIMITS.short) } };

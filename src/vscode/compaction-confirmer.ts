@@ -3,6 +3,7 @@
 // notification counts as "Later"; "Don't ask again" turns the setting off where it is set and compacts.
 import * as vscode from 'vscode';
 import type { AutoCompactionAnswer, AutoCompactionQuestion, CompactionConfirmer } from '../agent/auto-compaction-confirm';
+import { saveWarnBeforeAutoOff } from './settings/arbor-settings';
 
 type ShowWarning = (message: string, ...items: string[]) => Thenable<string | undefined>;
 
@@ -69,11 +70,8 @@ export class NotificationCompactionConfirmer implements CompactionConfirmer {
 
   /** Turns warnBeforeAuto off where it was turned on: the workspace settings, or else the user settings. */
   private async stopAsking(): Promise<void> {
-    const config = vscode.workspace.getConfiguration('arbor.compaction');
-    const inspected = config.inspect<boolean>('warnBeforeAuto');
-    const target = inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
     try {
-      await config.update('warnBeforeAuto', false, target);
+      await saveWarnBeforeAutoOff();
     } catch (error) {
       this.deps.log?.(`could not turn off arbor.compaction.warnBeforeAuto: ${(error as Error).message}`);
     }

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { ModelView } from '../app/app-types';
 import { providerById } from '../llm/providers';
+import { saveModelSetting } from './settings/arbor-settings';
 
 /**
  * Switches the app's model and saves the choice in `arbor.model` where it is set (the workspace's value
@@ -12,9 +13,7 @@ import { providerById } from '../llm/providers';
  */
 export async function selectModel(app: { setModel(key: string): Promise<ModelView> }, key: string): Promise<ModelView> {
   const view = await app.setModel(key);
-  const config = vscode.workspace.getConfiguration('arbor');
-  const inWorkspace = config.inspect<string>('model')?.workspaceValue !== undefined;
-  if (config.get<string>('model') !== view.key) await config.update('model', view.key, inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
+  await saveModelSetting(view.key);
   return view;
 }
 

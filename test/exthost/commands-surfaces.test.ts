@@ -6,7 +6,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { parseArborSettings } from '../../src/app/settings';
-import { readRawSettings } from '../../src/vscode/config';
+import { readRawSettings } from '../../src/vscode/settings/arbor-settings';
 import * as compactSession from '../../src/vscode/commands/compact-session';
 import { CompactionNotDone, failed, skipped } from '../../src/compaction';
 import * as copyEntry from '../../src/vscode/commands/copy-entry';

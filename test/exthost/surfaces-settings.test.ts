@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { DEFAULT_COMPACTION_SETTINGS } from '../../src/compaction';
 import { SessionsProvider } from '../../src/vscode/sessions/sessions-provider';
-import { ArborConfig } from '../../src/vscode/config';
+import { ArborConfig, saveAutoCompactionSetting } from '../../src/vscode/settings/arbor-settings';
 import { meterView } from '../../src/vscode/status-bar';
 import { EXTENSION_ID, waitFor } from './helpers';
 import { FakeApp, memoryLog, sessionFrom, twoBranchEntries } from './surfaces-fixtures';
@@ -22,7 +22,7 @@ suite('surfaces: settings, status bar, sessions view', () => {
   test('an invalid setting warns once and falls back to the default; a valid one applies', async () => {
     const config = vscode.workspace.getConfiguration('arbor.compaction');
     const shown: string[] = [];
-    // the extension's one settings reader (src/vscode/config.ts), with its warnings recorded
+    // the extension's one settings reader (src/vscode/settings/arbor-settings.ts), with its warnings recorded
     const reader = new ArborConfig(memoryLog(), (m: string) => shown.push(m));
     const compaction = () => {
       reader.reload();
@@ -67,6 +67,26 @@ suite('surfaces: settings, status bar, sessions view', () => {
     } finally {
       reader.dispose();
       await config.update('enabled', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  test('a changed setting reaches the listeners with its name; the writes go where the value is set', async () => {
+    const reader = new ArborConfig(memoryLog(), () => undefined);
+    const heard: string[][] = [];
+    const listening = reader.onDidChange((change) => heard.push([...change.changed]));
+    try {
+      await vscode.workspace.getConfiguration('arbor').update('thinkingLevel', 'high', vscode.ConfigurationTarget.Global);
+      await waitFor('the thinking level change to be told', () => heard.some((names) => names.includes('thinkingLevel')));
+      assert.ok(heard.every((names) => !names.includes('compaction')), `only what changed is named: ${JSON.stringify(heard)}`);
+      await saveAutoCompactionSetting(false);
+      await waitFor('the write to reach the reader', () => reader.settings.compaction.enabled === false);
+      assert.equal(vscode.workspace.getConfiguration('arbor.compaction').inspect('enabled')?.globalValue, false, 'written to the user settings');
+      assert.ok(heard.some((names) => names.includes('compaction')));
+    } finally {
+      listening.dispose();
+      reader.dispose();
+      await vscode.workspace.getConfiguration('arbor').update('thinkingLevel', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.workspace.getConfiguration('arbor.compaction').update('enabled', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 

@@ -52,6 +52,11 @@ function diffBox(callId: string, path: string, diff: ApprovalDiffView): HTMLElem
   );
 }
 
+/** The arguments without the one whose value is the command already shown. */
+function omit(args: Record<string, unknown>, command: string): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== command));
+}
+
 function argumentBoxes(args: Record<string, unknown>): HTMLElement[] {
   return Object.entries(args).map(([key, value]) => textBox(key, typeof value === 'string' ? value : safeJson(value)));
 }
@@ -59,12 +64,13 @@ function argumentBoxes(args: Record<string, unknown>): HTMLElement[] {
 /** What the card shows above its buttons while the call waits for approval. */
 export function approvalBody(
   call: { id: string; name: string; arguments: Record<string, unknown> },
-  live: { warnings?: ApprovalWarningView[]; diff?: ApprovalDiffView } | undefined,
+  live: { warnings?: ApprovalWarningView[]; diff?: ApprovalDiffView; command?: string } | undefined,
 ): HTMLElement {
   const body = el('div', { class: 'approval-body' });
   if (live?.warnings?.length) body.append(warningBanner(live.warnings));
-  const { command, path, ...rest } = call.arguments;
-  if (call.name === 'bash' && typeof command === 'string') body.append(textBox('Command', command), ...argumentBoxes(rest));
+  const { path } = call.arguments;
+  // The host sends `command` for a tool that runs one (its effect says what it runs): shown whole, first.
+  if (live?.command !== undefined) body.append(textBox('Command', live.command), ...argumentBoxes(omit(call.arguments, live.command)));
   else if (live?.diff && typeof path === 'string') body.append(diffBox(call.id, path, live.diff));
   else body.append(...argumentBoxes(call.arguments));
   return body;

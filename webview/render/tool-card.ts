@@ -1,8 +1,9 @@
-// A tool call as a card: name, key argument, status, collapsible arguments and result, and while the call
+// A tool call as a card: name, key argument, status, what the tool may change and where it comes from (its
+// traits, from the host: never guessed from the name), collapsible arguments and result, and while the call
 // waits for the user the approval body (approval-card.ts: exactly what will run) and buttons.
-import type { ToolStatus } from '../../src/protocol';
+import type { AssistantBlock, ToolStatus } from '../../src/protocol';
 import { el } from '../dom';
-import { keyArgument, safeJson } from '../format';
+import { keyArgument, safeJson, toolTraitsText } from '../format';
 import { toolStatus } from '../store';
 import { approvalBody, visibleNodes } from './approval-card';
 import type { RenderContext } from './message';
@@ -23,11 +24,9 @@ const statusIcon: Record<ToolStatus, string> = {
 
 const RESULT_PREVIEW = 20_000;
 
-export function renderToolCard(
-  ctx: RenderContext,
-  call: { id: string; name: string; arguments: Record<string, unknown> },
-  streamingArgs?: string,
-): HTMLElement {
+export type ToolCallView = Omit<Extract<AssistantBlock, { type: 'toolCall' }>, 'type'>;
+
+export function renderToolCard(ctx: RenderContext, call: ToolCallView, streamingArgs?: string): HTMLElement {
   const status = streamingArgs !== undefined ? 'pending' : toolStatus(ctx.store, call.id);
   const live = ctx.store.tools.get(call.id);
   const result = ctx.store.results.get(call.id);
@@ -44,6 +43,8 @@ export function renderToolCard(
       el('span', { class: 'tool-status' }, statusText[status]),
     ),
   );
+  const traits = toolTraitsText(call);
+  if (traits) card.append(el('div', { class: 'tool-traits' }, traits));
   const argsKey = `tool:${call.id}:args`;
   const argsText = streamingArgs ?? safeJson(call.arguments);
   card.append(el('details', { class: 'tool-section', 'data-key': argsKey, open: ctx.open.has(argsKey) }, el('summary', {}, 'Arguments'), el('pre', {}, el('code', {}, ...visibleNodes(argsText)))));
@@ -51,13 +52,13 @@ export function renderToolCard(
   if (output !== undefined && output.length > 0) {
     const key = `tool:${call.id}:result`;
     const shown = output.length > RESULT_PREVIEW ? `${output.slice(0, RESULT_PREVIEW)}\n… (${output.length - RESULT_PREVIEW} more characters)` : output;
-    const open = ctx.open.has(key) || (status === 'running' && call.name === 'bash');
+    const open = ctx.open.has(key) || (status === 'running' && call.effect === 'runs');
     card.append(el('details', { class: 'tool-section', 'data-key': key, open }, el('summary', {}, status === 'running' ? 'Output so far' : 'Result'), el('pre', {}, el('code', {}, shown))));
   }
   if (live?.reason && status === 'denied') card.append(el('div', { class: 'inline-note' }, live.reason));
   if (result?.imageNotSentTo) card.append(el('div', { class: 'inline-note image-not-sent' }, `${result.imageNotSentTo} does not read images: it was sent a placeholder instead of this image.`));
   if (status === 'awaitingApproval') {
-    const canDiff = live?.canDiff ?? (call.name === 'write' || call.name === 'edit');
+    const canDiff = live?.canDiff ?? false;
     // A warning (protected file, hard link) makes Deny the prominent button and drops "Always": the
     // session-wide approval would not cover such a file anyway (docs/reliability.md).
     const warned = (live?.warnings?.length ?? 0) > 0;

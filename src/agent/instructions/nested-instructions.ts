@@ -1,4 +1,4 @@
-// Nested AGENTS.md (else CLAUDE.md): when a tool reads, lists, searches or writes under a folder that has
+// Nested AGENTS.md (else CLAUDE.md): when a tool reads or writes a file under a folder that has
 // its own instruction file (between the file and its workspace folder's root), that file's text is added
 // to the tool's result, once per branch: the result's `details.instructionFiles` names what was added,
 // and a later call finds those names in the branch's messages. Claude Code adds nested CLAUDE.md files
@@ -9,10 +9,11 @@ import { resolveInWorkspace } from '../tools/paths';
 import type { AgentTool, ToolOutput, WorkspaceRoots } from '../tools/types';
 import { readNestedInstructions, type InstructionFile } from './agents-files';
 
-/** The paths a call works on: the files it writes, else its `path` argument when it has one. */
+/** The files a call works on, from its effect: the files it writes, or those it reads when it names them. */
 export function callPaths(tool: AgentTool, args: Record<string, unknown>): string[] {
   if (tool.effect.kind === 'writesFiles') return tool.effect.targets(args);
-  return tool.workPaths ? tool.workPaths(args) : [];
+  if (tool.effect.kind === 'readOnly') return tool.effect.reads?.(args) ?? [];
+  return [];
 }
 
 /** The instruction files a tool result says it added (its `details.instructionFiles`). */

@@ -7,6 +7,7 @@ import { join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { renderPrompt } from '../../core/prompts';
 import { createTools, type CreateToolsOptions } from '../tools';
+import { ToolRegistry } from '../tools/tool-registry';
 import { displayPathOf } from '../tools/paths';
 import { ToolError, defineTool, textOutput, type AgentTool } from '../tools/types';
 import type { ProjectInstructions } from './project-instructions';
@@ -84,11 +85,18 @@ export function createSkillTool(instructions: ProjectInstructions): AgentTool<Sk
   });
 }
 
-/**
- * The built-in tools with the host's skills: `skill` after the seven, and `read` able to open the user's
- * skills' files (each confined to its skill's folder). TODO(seam): register `skill` with the ToolRegistry.
- */
+/** The built-in tools, `read` able to open the user's skills' files (each confined to its skill's folder). */
 export function createToolsWithSkills(instructions: ProjectInstructions, options: CreateToolsOptions = {}): AgentTool[] {
   const tools = createTools({ ...options, readExtraFolders: () => instructions.userSkillFolders() });
   return instructions.skillsEnabled ? [...tools, createSkillTool(instructions)] : tools;
 }
+
+/** The host's live tool list: those built-ins, and the `skill` tool as the source `skills`. */
+export function toolRegistryWithSkills(instructions: ProjectInstructions, options: CreateToolsOptions = {}): ToolRegistry {
+  const registry = new ToolRegistry(createTools({ ...options, readExtraFolders: () => instructions.userSkillFolders() }));
+  if (instructions.skillsEnabled) registry.set(SKILLS_SOURCE, [createSkillTool(instructions)]);
+  return registry;
+}
+
+/** The registry source the `skill` tool is registered under. */
+export const SKILLS_SOURCE = 'skills';

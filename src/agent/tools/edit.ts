@@ -100,7 +100,7 @@ export function createEditTool(): AgentTool<EditArgs> {
     name: 'edit',
     description: renderPrompt('system/tools/edit'),
     argsSchema: editArgs,
-    effect: { kind: 'writesFiles', targets: pathTarget },
+    effect: { kind: 'writesFiles', targets: pathTarget, proposed: proposedEdit },
     async execute(args, ctx) {
       const limits = limitsOf(ctx);
       const target = await resolveInWorkspace(ctx.workspace, args.path);
@@ -126,6 +126,23 @@ export function createEditTool(): AgentTool<EditArgs> {
       }
     },
   });
+}
+
+/**
+ * What the file would hold after the call, for the approval's diff: the one exact match of oldText
+ * replaced on LF-normalised text, the file's CRLF endings kept. Undefined when the call will fail
+ * (new file, no unique match); the tool itself then says why.
+ */
+export function proposedEdit(args: Record<string, unknown>, original: string, isNewFile: boolean): string | undefined {
+  if (isNewFile || typeof args.oldText !== 'string' || typeof args.newText !== 'string' || args.oldText === '') return undefined;
+  const crlf = original.includes('\r\n');
+  const content = crlf ? original.replace(/\r\n/g, '\n') : original;
+  const oldText = args.oldText.replace(/\r\n/g, '\n');
+  const newText = args.newText.replace(/\r\n/g, '\n');
+  const at = content.indexOf(oldText);
+  if (at === -1 || content.indexOf(oldText, at + 1) !== -1) return undefined;
+  const updated = content.slice(0, at) + newText + content.slice(at + oldText.length);
+  return crlf ? updated.replace(/\n/g, '\r\n') : updated;
 }
 
 /** The splice for `args`, or a ToolError saying why oldText does not pick exactly one place. */

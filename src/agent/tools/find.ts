@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { renderPrompt } from '../../core/prompts';
 import { holdFolder } from './confined-open';
 import { compileGlob } from './glob';
-import { resolveInWorkspace, workspaceRootInfos, displayPathSync, pathTarget } from './paths';
+import { resolveInWorkspace, workspaceRootInfos, displayPathSync } from './paths';
 import { resolveRipgrep, runRipgrep, type RipgrepOption } from './ripgrep';
 import { DEFAULT_TOOL_LIMITS, ToolError, defineTool, limitsOf, throwIfAborted, type AgentTool } from './types';
 import { walkFiles } from './walk';
@@ -27,7 +27,6 @@ export function createFindTool(options: { ripgrep?: RipgrepOption } = {}): Agent
     description: renderPrompt('system/tools/find', { defaultLimit: String(DEFAULT_TOOL_LIMITS.findDefaultLimit) }),
     argsSchema: findArgs,
     effect: { kind: 'readOnly' },
-    workPaths: pathTarget,
     async execute(args, ctx) {
       const limits = limitsOf(ctx);
       const target = await resolveInWorkspace(ctx.workspace, args.path ?? '.');

@@ -9,7 +9,7 @@ import { renderPrompt } from '../../core/prompts';
 import { RG_COMMON_ARGS } from './find';
 import { compileGlob } from './glob';
 import { holdFolder, openConfined, readAll, type ConfinedPath } from './confined-open';
-import { displayPathSync, resolveInWorkspace, workspaceRootInfos, type ResolvedPath, type RootInfo, pathTarget } from './paths';
+import { displayPathSync, resolveInWorkspace, workspaceRootInfos, type ResolvedPath, type RootInfo } from './paths';
 import { RegexWorker } from './regex-worker';
 import { resolveRipgrep, runRipgrep, type RipgrepOption } from './ripgrep';
 import { cutLine, looksBinary } from './text';
@@ -199,7 +199,6 @@ export function createGrepTool(options: { ripgrep?: RipgrepOption } = {}): Agent
     description: renderPrompt('system/tools/grep', { defaultLimit: String(DEFAULT_TOOL_LIMITS.grepDefaultLimit) }),
     argsSchema: grepArgs,
     effect: { kind: 'readOnly' },
-    workPaths: pathTarget,
     async execute(args, ctx) {
       const limits = limitsOf(ctx);
       const target = await resolveInWorkspace(ctx.workspace, args.path ?? '.');

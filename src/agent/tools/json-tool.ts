@@ -31,7 +31,6 @@ export function defineJsonTool(spec: JsonToolSpec): AgentTool<Args> {
     effect: spec.effect,
     origin: spec.origin,
     ...(spec.keepOutput ? { keepOutput: true } : {}),
-    mutating: spec.effect.kind !== 'readOnly',
     execute: spec.execute,
   };
 }

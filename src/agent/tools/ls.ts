@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { renderPrompt } from '../../core/prompts';
 import { holdFolder } from './confined-open';
-import { resolveInWorkspace, pathTarget } from './paths';
+import { resolveInWorkspace } from './paths';
 import { DEFAULT_TOOL_LIMITS, ToolError, defineTool, limitsOf, type AgentTool } from './types';
 
 export const lsArgs = z.object({
@@ -19,7 +19,6 @@ export function createLsTool(): AgentTool<LsArgs> {
     description: renderPrompt('system/tools/ls', { defaultLimit: String(DEFAULT_TOOL_LIMITS.lsDefaultLimit) }),
     argsSchema: lsArgs,
     effect: { kind: 'readOnly' },
-    workPaths: pathTarget,
     async execute(args, ctx) {
       const limits = limitsOf(ctx);
       const target = await resolveInWorkspace(ctx.workspace, args.path ?? '.');

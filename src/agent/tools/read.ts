@@ -7,7 +7,7 @@ import { extname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { renderPrompt } from '../../core/prompts';
 import { openConfined } from './confined-open';
-import { isInside, resolveInWorkspace, type ResolvedPath, pathTarget } from './paths';
+import { isInside, pathTarget, resolveInWorkspace, type ResolvedPath } from './paths';
 import { cutLine, formatBytes, looksBinary } from './text';
 import { DEFAULT_TOOL_LIMITS, ToolError, defineTool, limitsOf, throwIfAborted, type AgentTool, type ToolContext, type ToolLimits, type ToolOutput } from './types';
 
@@ -148,8 +148,7 @@ export function createReadTool(options: ReadToolOptions = {}): AgentTool<ReadArg
       maxBytes: formatBytes(DEFAULT_TOOL_LIMITS.readMaxBytes),
     }),
     argsSchema: readArgs,
-    effect: { kind: 'readOnly' },
-    workPaths: pathTarget,
+    effect: { kind: 'readOnly', reads: pathTarget },
     keepOutput: true,
     async execute(args, ctx) {
       const limits = limitsOf(ctx);

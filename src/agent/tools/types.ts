@@ -75,7 +75,8 @@ export interface ToolOutput {
  * What running a tool may change. Approval, restricted mode, file checkpoints, the approval preview,
  * the sensitive-path checks, the cards and compaction's file ledger read this, never the tool's name
  * (docs/architecture.md, "Tools").
- * - `readOnly`: changes nothing; runs in restricted mode; no checkpoint.
+ * - `readOnly`: changes nothing; runs in restricted mode; no checkpoint. `reads(args)` (when given) names
+ *   the files a call reads, for compaction's file ledger.
  * - `writesFiles`: changes exactly the workspace files `targets(args)` names (paths as the model gave
  *   them); checkpoints record those files, approval checks them against the write policy, and
  *   `proposed` (when given) lets the user review the change in a diff before approving.
@@ -84,7 +85,7 @@ export interface ToolOutput {
  *   and what the sensitive-path check reads, when there is one.
  */
 export type ToolEffect =
-  | { kind: 'readOnly' }
+  | { kind: 'readOnly'; reads?(args: Record<string, unknown>): string[] }
   | {
       kind: 'writesFiles';
       targets(args: Record<string, unknown>): string[];
@@ -111,15 +112,15 @@ export interface AgentTool<Args = any> {
   origin: ToolOrigin;
   /** compaction never prunes this tool's output (its results are instructions or file contents) */
   keepOutput?: boolean;
-  /**
-   * Workspace files or folders a read-only call works on (its `path`): nested AGENTS.md files above them
-   * are added to the result (src/agent/instructions/nested-instructions.ts). `writesFiles` tools give
-   * their targets instead.
-   */
-  workPaths?(args: Record<string, unknown>): string[];
-  /** Changes files or runs commands: needs approval, disabled in untrusted workspaces. Derived: effect.kind !== 'readOnly'. */
-  mutating: boolean;
   execute(args: Args, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+/** What approval, checkpoints, previews and the cards read of a tool: never its name alone. */
+export type ToolTraits = Pick<AgentTool, 'name' | 'effect' | 'origin' | 'keepOutput'>;
+
+/** Changes files or runs something: asks by default and is off in restricted mode. */
+export function changesThings(tool: Pick<AgentTool, 'effect'>): boolean {
+  return tool.effect.kind !== 'readOnly';
 }
 
 /** An error whose message is meant for the model as is (no stack, no "Error:" prefix). */
@@ -173,15 +174,14 @@ function stripSafeIntegerBounds(node: unknown): unknown {
   return out;
 }
 
-/** A built-in tool's declaration: its JSON schema is derived from the zod schema, `mutating` from its effect. */
-export type ToolSpec<Args> = Omit<AgentTool<Args>, 'parameters' | 'mutating' | 'origin'> & { origin?: ToolOrigin };
+/** A built-in tool's declaration: its JSON schema is derived from the zod schema. */
+export type ToolSpec<Args> = Omit<AgentTool<Args>, 'parameters' | 'origin'> & { origin?: ToolOrigin };
 
 /** Helper to declare a tool with its JSON schema derived from the zod schema. */
 export function defineTool<Args>(spec: ToolSpec<Args>): AgentTool<Args> {
   return {
     ...spec,
     origin: spec.origin ?? { kind: 'builtin' },
-    mutating: spec.effect.kind !== 'readOnly',
     parameters: jsonSchemaOf(spec.argsSchema),
   };
 }

@@ -16,7 +16,7 @@ import type { SessionsProvider } from '../sessions/sessions-provider';
 export interface SurfaceDeps {
   app: SurfacesApp;
   log: Logger & { show?(preserveFocus?: boolean): void };
-  /** the current settings, from the one reader (config.ts) */
+  /** the current settings, from the one reader (settings/arbor-settings.ts) */
   settings: () => ArborSettings;
   tree?: SessionTreeProvider;
   treeView?: vscode.TreeView<string>;

@@ -55,17 +55,17 @@ function cardFor(request: ApprovalRequest): FakeNode {
 
 test('a bash card carries the whole command for each hostile spelling, hidden characters as badges', () => {
   for (const command of [PADDED, TWO_LINES, BIDI]) {
-    const card = cardFor({ toolCallId: 'c1', toolName: 'bash', args: { command } });
+    const card = cardFor({ toolCallId: 'c1', toolName: 'bash', args: { command }, command });
     const [box] = byClass(card, 'approval-text');
     assert.ok(box, 'no command box on the approval card');
     const shown = textOf(box);
     assert.doesNotMatch(shown, BIDI_CLASS);
     assert.equal(unbadge(shown), command, 'the command box must show the command exactly');
   }
-  const bidiCard = cardFor({ toolCallId: 'c2', toolName: 'bash', args: { command: BIDI } });
+  const bidiCard = cardFor({ toolCallId: 'c2', toolName: 'bash', args: { command: BIDI }, command: BIDI });
   assert.deepEqual(byClass(byClass(bidiCard, 'approval-text')[0]!, 'hidden-char').map((n) => [textOf(n), n.attrs.title]), [['⟨U+202E⟩', 'bidirectional control: RIGHT-TO-LEFT OVERRIDE (reorders the text around it)']]);
-  assert.match(textOf(byClass(cardFor({ toolCallId: 'c3', toolName: 'bash', args: { command: TWO_LINES } }), 'approval-arg-label')[0]!), /2 lines/);
-  assert.deepEqual(byClass(byClass(cardFor({ toolCallId: 'c4', toolName: 'bash', args: { command: PADDED } }), 'approval-text')[0]!, 'space-run').map((n) => n.attrs.title), ['300 spaces in a row']);
+  assert.match(textOf(byClass(cardFor({ toolCallId: 'c3', toolName: 'bash', args: { command: TWO_LINES }, command: TWO_LINES }), 'approval-arg-label')[0]!), /2 lines/);
+  assert.deepEqual(byClass(byClass(cardFor({ toolCallId: 'c4', toolName: 'bash', args: { command: PADDED }, command: PADDED }), 'approval-text')[0]!, 'space-run').map((n) => n.attrs.title), ['300 spaces in a row']);
 });
 
 test('a write card shows the diff inline, the protected-file warning, no "Always", and Deny as the prominent button', () => {

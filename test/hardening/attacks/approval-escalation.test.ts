@@ -10,6 +10,7 @@ import { ApprovalPolicy } from '../../../src/agent/approval';
 import type { ApprovalRequest } from '../../../src/agent/events';
 import { runToolCalls, type ToolCallEnvironment } from '../../../src/agent/tool-calls';
 import { createTools, workspaceFromPaths } from '../../../src/agent/tools';
+import { ToolRegistry } from '../../../src/agent/tools/tool-registry';
 
 interface Run {
   asked: ApprovalRequest[];
@@ -20,7 +21,7 @@ interface Run {
 async function runOne(root: string, policy: ApprovalPolicy, name: string, args: Record<string, unknown>, protectedDirectories: string[] = []): Promise<Run> {
   const run: Run = { asked: [], statuses: [] };
   const env: ToolCallEnvironment = {
-    tools: createTools({ ripgrep: false }),
+    tools: new ToolRegistry(createTools({ ripgrep: false })),
     approval: policy,
     prompter: { ask: async (request) => (run.asked.push(request), { kind: 'deny' }) },
     workspace: workspaceFromPaths([root]),

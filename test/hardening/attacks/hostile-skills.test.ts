@@ -13,7 +13,7 @@ import { ApprovalPolicy } from '../../../src/agent/approval';
 import { ProjectInstructions } from '../../../src/agent/instructions/project-instructions';
 import { createToolsWithSkills } from '../../../src/agent/instructions/skill-tool';
 import { approvalWarnings } from '../../../src/agent/sensitive-paths';
-import { runTool, workspaceFromPaths } from '../../../src/agent/tools/index';
+import { createTools, runTool, workspaceFromPaths } from '../../../src/agent/tools/index';
 
 const SECRET = 'OUTSIDE-SECRET-7f3a';
 const dirs: string[] = [];
@@ -87,8 +87,9 @@ test('a link inside a skill\'s folder to a file outside is neither listed nor re
 test('with write set to allow, planting a skill still asks (every spelling of the skill folders)', async () => {
   const { ws } = await repo();
   const policy = new ApprovalPolicy({ settings: { write: 'allow' } });
+  const write = createTools().find((t) => t.name === 'write')!;
   for (const path of ['.agents/skills/deploy/SKILL.md', '.Agents/skills/x/SKILL.md', '.github/skills/deploy/SKILL.md', '.GITHUB/Skills/x/scripts/run.sh', '.claude/skills/deploy/SKILL.md', 'pkg/.agents/skills/y/SKILL.md']) {
-    const warnings = await approvalWarnings('write', { path, content: '---\nname: deploy\ndescription: d\n---\nrun curl | sh\n' }, workspaceFromPaths([ws]));
-    assert.equal(policy.decide('write', { trusted: true }, warnings).kind, 'ask', path);
+    const warnings = await approvalWarnings(write, { path, content: '---\nname: deploy\ndescription: d\n---\nrun curl | sh\n' }, workspaceFromPaths([ws]));
+    assert.equal(policy.decide(write, { trusted: true }, warnings).kind, 'ask', path);
   }
 });

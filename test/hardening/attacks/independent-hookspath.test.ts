@@ -12,9 +12,10 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { approvalWarnings } from '../../../src/agent/sensitive-paths';
+import { builtin } from '../../unit/tools/builtin';
 
 async function asks(ws: string, rel: string): Promise<boolean> {
-  return (await approvalWarnings('write', { path: rel, content: '#!/bin/sh\n' }, { folders: [{ name: 'ws', path: ws }] })).some((w) => w.kind === 'protectedPath');
+  return (await approvalWarnings(builtin('write'), { path: rel, content: '#!/bin/sh\n' }, { folders: [{ name: 'ws', path: ws }] })).some((w) => w.kind === 'protectedPath');
 }
 
 function repo(t: { after(fn: () => void): void }): { base: string; ws: string } {

@@ -16,6 +16,7 @@ import { approvalWarnings } from '../../../src/agent/sensitive-paths';
 import { readAgentsMd } from '../../../src/agent/system-prompt';
 import { applyRestore, openCheckpoints, planRestore } from '../../../src/checkpoints';
 import { SessionStore } from '../../../src/session/store';
+import { builtin } from '../../unit/tools/builtin';
 
 const LINKS: [link: string, target: string, relTarget: string][] = [
   ['AGENTS.md', 'docs/agent-guide.md', 'docs/agent-guide.md'],
@@ -71,7 +72,7 @@ test("the tools' write asks for the target of a protected symbolic link", async 
   }
   const missed: string[] = [];
   for (const [, target] of LINKS) {
-    const warnings = await approvalWarnings('write', { path: target, content: HOSTILE }, { folders: [{ name: 'ws', path: ws }] });
+    const warnings = await approvalWarnings(builtin('write'), { path: target, content: HOSTILE }, { folders: [{ name: 'ws', path: ws }] });
     if (!warnings.some((w) => w.kind === 'protectedPath')) missed.push(target);
   }
   assert.deepEqual(missed, [], 'every link target asks');

@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { applyRestore, openCheckpoints, planRestore, type Checkpoints, type RestorePlan } from '../../../src/checkpoints';
 import { SessionStore } from '../../../src/session/store';
 import { approvalWarnings } from '../../../src/agent/sensitive-paths';
+import { builtin } from '../../unit/tools/builtin';
 
 const EVIL = '#!/bin/sh\necho pwned > /tmp/arbor-independent-pwned\n';
 
@@ -215,7 +216,7 @@ test('an embedded bare repository whose HEAD is a symbolic link is still a prote
   const plan = await planRestore(l.cp.files, l.store, from, to);
   const apart = keysOf(plan).apart;
   await applyRestore(l.cp.files, l.own, plan, { overwrite: new Set() });
-  const warned = (await approvalWarnings('write', { path: 'vendor/lib/config', content: config }, { folders: [{ name: 'ws', path: l.ws }] })).some((w) => w.kind === 'protectedPath');
+  const warned = (await approvalWarnings(builtin('write'), { path: 'vendor/lib/config', content: config }, { folders: [{ name: 'ws', path: l.ws }] })).some((w) => w.kind === 'protectedPath');
   assert.deepEqual(apart.sort(), ['ws/vendor/lib/config', 'ws/vendor/lib/hooks/post-checkout'], 'both are listed apart');
   assert.equal(existsSync(join(lib, 'config')), false, 'no config planted in a folder git takes for a repository');
   assert.equal(warned, true, "the tools' write asks too");

@@ -19,6 +19,7 @@ import { machineSettingsIn } from '../../../src/app/workspace-settings-file';
 import { hashContent } from '../../../src/checkpoints';
 import { SessionStore } from '../../../src/session/store';
 import { reportFigures } from '../profile';
+import { builtin } from '../../unit/tools/builtin';
 
 const root = join(__dirname, '../../..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -172,9 +173,9 @@ test('a blob a repository commits under the hash of its own file is verified bef
   const store = await SessionStore.create({ dir: sessionsDir, cwd: repo.ws });
   const start = await store.appendMessage({ role: 'user', content: 'change app.js', timestamp: 1 });
   // An agent turn edits app.js: the recorder captures its content before and after.
-  await cp.recorder.beforeTool('write', { path: 'app.js' });
+  await cp.recorder.beforeTool(builtin('write'), { path: 'app.js' });
   writeFileSync(join(repo.ws, 'app.js'), 'module.exports = 2;\n');
-  await cp.recorder.afterTool('write', { path: 'app.js' });
+  await cp.recorder.afterTool(builtin('write'), { path: 'app.js' });
   await cp.recorder.finishTurn((type, data) => store.appendCustomEntry(type, data));
   const outcome = await checkpoints.restoreBetween(store, store.getLeafId(), start.id, new Set());
   assert.equal(outcome.kind, 'restored', JSON.stringify(outcome));

@@ -8,49 +8,66 @@ import {
   parseApprovalSettings,
 } from '../../../src/agent/approval';
 
+import { defineJsonTool } from '../../../src/agent/tools/json-tool';
+import { textOutput, type AgentTool, type ToolEffect } from '../../../src/agent/tools/types';
+import { builtin } from '../tools/builtin';
+
 const trusted = { trusted: true };
+
+function outside(name: string, effect: ToolEffect): AgentTool {
+  return defineJsonTool({ name, description: 'x', inputSchema: { type: 'object' }, effect, origin: { kind: 'mcp', server: 's', tool: name }, execute: async () => textOutput('ok') });
+}
+
+/** The built-in of that name, or `mystery`: a tool from outside that may do anything. */
+function tool(name: string): AgentTool {
+  return name === 'mystery' ? outside('mystery', { kind: 'runs' }) : builtin(name as Parameters<typeof builtin>[0]);
+}
 const untrusted = { trusted: false };
 
-test('defaults: reading tools run, mutating tools ask, unknown tools ask', () => {
+test('defaults come from the effect: reading tools run, tools that change things ask, an outside tool that runs asks', () => {
   const policy = new ApprovalPolicy();
-  for (const name of ['read', 'ls', 'find', 'grep']) assert.deepEqual(policy.decide(name, trusted), { kind: 'allow' });
-  for (const name of ['write', 'edit', 'bash', 'mystery']) assert.deepEqual(policy.decide(name, trusted), { kind: 'ask' });
+  for (const name of ['read', 'ls', 'find', 'grep']) assert.deepEqual(policy.decide(tool(name), trusted), { kind: 'allow' });
+  for (const name of ['write', 'edit', 'bash', 'mystery']) assert.deepEqual(policy.decide(tool(name), trusted), { kind: 'ask' });
+  assert.deepEqual(policy.decide(outside('lookup', { kind: 'readOnly' }), trusted), { kind: 'allow' }, 'an outside read-only tool runs without asking');
+  assert.deepEqual(policy.decide(outside('put', { kind: 'writesFiles', targets: () => ['a'] }), trusted), { kind: 'ask' });
 });
 
 test('settings override per tool; deny carries a reason', () => {
   const policy = new ApprovalPolicy({ settings: { bash: 'deny', edit: 'allow', read: 'ask' } });
-  assert.equal(policy.decide('bash', trusted).kind, 'deny');
-  assert.match((policy.decide('bash', trusted) as { reason: string }).reason, /bash tool is turned off/);
-  assert.deepEqual(policy.decide('edit', trusted), { kind: 'allow' });
-  assert.deepEqual(policy.decide('read', trusted), { kind: 'ask' });
+  assert.equal(policy.decide(tool('bash'), trusted).kind, 'deny');
+  assert.match((policy.decide(tool('bash'), trusted) as { reason: string }).reason, /bash tool is turned off/);
+  assert.deepEqual(policy.decide(tool('edit'), trusted), { kind: 'allow' });
+  assert.deepEqual(policy.decide(tool('read'), trusted), { kind: 'ask' });
   policy.updateSettings({});
-  assert.deepEqual(policy.decide('bash', trusted), { kind: 'ask' });
+  assert.deepEqual(policy.decide(tool('bash'), trusted), { kind: 'ask' });
 });
 
 test('always allow for this session: remembered until reset, never beats deny', () => {
   const policy = new ApprovalPolicy({ settings: { write: 'deny' } });
   assert.equal(applyAnswer(policy, 'edit', { kind: 'approve' }), true);
-  assert.deepEqual(policy.decide('edit', trusted), { kind: 'ask' });
+  assert.deepEqual(policy.decide(tool('edit'), trusted), { kind: 'ask' });
   assert.equal(applyAnswer(policy, 'edit', { kind: 'approveAlways' }), true);
-  assert.deepEqual(policy.decide('edit', trusted), { kind: 'allow' });
-  assert.deepEqual(policy.decide('bash', trusted), { kind: 'ask' });
+  assert.deepEqual(policy.decide(tool('edit'), trusted), { kind: 'allow' });
+  assert.deepEqual(policy.decide(tool('bash'), trusted), { kind: 'ask' });
   policy.rememberAlways('write');
-  assert.equal(policy.decide('write', trusted).kind, 'deny');
+  assert.equal(policy.decide(tool('write'), trusted).kind, 'deny');
   assert.equal(applyAnswer(policy, 'bash', { kind: 'deny' }), false);
   policy.resetSession();
-  assert.deepEqual(policy.decide('edit', trusted), { kind: 'ask' });
+  assert.deepEqual(policy.decide(tool('edit'), trusted), { kind: 'ask' });
 });
 
-test('untrusted workspace: mutating and unknown tools are off with the restricted-mode reason', () => {
+test('untrusted workspace: every tool that changes things, built-in or not, is off with the restricted-mode reason', () => {
   const policy = new ApprovalPolicy({ settings: { bash: 'allow' } });
   policy.rememberAlways('edit');
   for (const name of ['write', 'edit', 'bash', 'mystery']) {
-    assert.deepEqual(policy.decide(name, untrusted), { kind: 'deny', reason: RESTRICTED_MODE_REASON });
+    assert.deepEqual(policy.decide(tool(name), untrusted), { kind: 'deny', reason: RESTRICTED_MODE_REASON });
   }
-  assert.equal(RESTRICTED_MODE_REASON, 'Arbor is in restricted mode: this workspace is not trusted, so write, edit and bash are off.');
-  assert.deepEqual(policy.decide('read', untrusted), { kind: 'allow' });
-  assert.equal(policy.disabledReason('bash', untrusted), RESTRICTED_MODE_REASON);
-  assert.equal(policy.disabledReason('read', untrusted), undefined);
+  assert.deepEqual(policy.decide(outside('put', { kind: 'writesFiles', targets: () => ['a'] }), untrusted), { kind: 'deny', reason: RESTRICTED_MODE_REASON });
+  assert.deepEqual(policy.decide(outside('lookup', { kind: 'readOnly' }), untrusted), { kind: 'allow' });
+  assert.equal(RESTRICTED_MODE_REASON, 'Arbor is in restricted mode: this workspace is not trusted, so tools that change files or run commands are off.');
+  assert.deepEqual(policy.decide(tool('read'), untrusted), { kind: 'allow' });
+  assert.equal(policy.disabledReason(tool('bash'), untrusted), RESTRICTED_MODE_REASON);
+  assert.equal(policy.disabledReason(tool('read'), untrusted), undefined);
 });
 
 test('parseApprovalSettings keeps valid entries and reports bad ones', () => {
@@ -80,9 +97,9 @@ test('a warning makes allow and "always" ask; deny and restricted mode still ref
   const warning = [{ kind: 'protectedPath' as const, message: 'Protected file (.vscode/)' }];
   const policy = new ApprovalPolicy({ settings: { write: 'allow', bash: 'deny' } });
   policy.rememberAlways('edit');
-  assert.deepEqual(policy.decide('write', trusted), { kind: 'allow' });
-  assert.deepEqual(policy.decide('write', trusted, warning), { kind: 'ask' });
-  assert.deepEqual(policy.decide('edit', trusted, warning), { kind: 'ask' });
-  assert.equal(policy.decide('bash', trusted, warning).kind, 'deny');
-  assert.deepEqual(policy.decide('write', untrusted, warning), { kind: 'deny', reason: RESTRICTED_MODE_REASON });
+  assert.deepEqual(policy.decide(tool('write'), trusted), { kind: 'allow' });
+  assert.deepEqual(policy.decide(tool('write'), trusted, warning), { kind: 'ask' });
+  assert.deepEqual(policy.decide(tool('edit'), trusted, warning), { kind: 'ask' });
+  assert.equal(policy.decide(tool('bash'), trusted, warning).kind, 'deny');
+  assert.deepEqual(policy.decide(tool('write'), untrusted, warning), { kind: 'deny', reason: RESTRICTED_MODE_REASON });
 });

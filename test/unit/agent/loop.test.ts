@@ -218,9 +218,9 @@ test('after tree navigation the next turn uses the new leaf; refreshFromStore te
 });
 
 test('approvalPreview output reaches the prompter with the request', async () => {
-  const h = await harness({ deps: { approvalPreview: async (tool, args) => ({ tool, proposed: args.content }) } });
+  const h = await harness({ deps: { approvalPreview: async (tool, args) => ({ tool: tool.name, effect: tool.effect.kind, proposed: args.content }) } });
   h.fake.enqueue({ toolCalls: [{ id: 'c', name: 'write', input: { path: 'p.txt', content: 'NEW' } }] }, { text: 'written' });
   await h.agent.prompt('write p.txt');
-  assert.deepEqual(h.prompter.asked[0]!.preview, { tool: 'write', proposed: 'NEW' });
+  assert.deepEqual(h.prompter.asked[0]!.preview, { tool: 'write', effect: 'writesFiles', proposed: 'NEW' });
   assert.equal(await readFile(join(h.ws, 'p.txt'), 'utf8'), 'NEW');
 });

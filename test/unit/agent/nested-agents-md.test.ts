@@ -30,12 +30,12 @@ test('a nested AGENTS.md is added to the first result under its folder, once per
     { toolCalls: [{ id: 'c1', name: 'read', input: { path: 'lib/util.ts' } }] },
     { toolCalls: [{ id: 'c2', name: 'read', input: { path: 'src/api/v1/users.ts' } }] },
     { toolCalls: [{ id: 'c3', name: 'edit', input: { path: 'src/api/v1/orders.ts', oldText: 'orders = []', newText: 'orders = [1]' } }] },
-    { toolCalls: [{ id: 'c4', name: 'ls', input: { path: 'src/web' } }] },
+    { toolCalls: [{ id: 'c4', name: 'read', input: { path: 'src/web/app.ts' } }] },
     { text: 'Done.' },
   );
   await h.agent.prompt('Look at the API');
   const results = toolResults(h);
-  assert.deepEqual(results.map((r) => r.toolName), ['read', 'read', 'edit', 'ls']);
+  assert.deepEqual(results.map((r) => r.toolName), ['read', 'read', 'edit', 'read']);
   assert.doesNotMatch(results[0]!.text, /RULES/, 'no nested file above lib/util.ts; the root file is the system prompt\'s');
   assert.match(results[1]!.text, /\[Instructions from src\/api\/AGENTS\.md: they apply to the files under src\/api\/[^\]]*\]\n\nAPI RULES: every handler validates/);
   assert.deepEqual((results[1]!.details as { instructionFiles: string[] }).instructionFiles, ['src/api/AGENTS.md']);

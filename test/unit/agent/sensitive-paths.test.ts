@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { commandMentions, foldSegment, protectedPathMatch } from '../../../src/agent/tools/protected-paths';
 import { approvalWarnings } from '../../../src/agent/sensitive-paths';
 import { workspaceFromPaths } from '../../../src/agent/tools';
+import { builtin } from '../tools/builtin';
 
 test('protected spellings: case, separators, depth, Windows trailing dots, streams and short names', () => {
   const protectedPaths = [
@@ -74,18 +75,18 @@ test('the probe follows symlinks both ways and counts hard links', async (t) => 
   writeFileSync(join(root, 'cfg', 'a.txt'), 'a');
   symlinkSync(join(root, '.vscode', 'settings.json'), join(root, 'cfg', 'dangling.json'));
   linkSync(join(root, 'cfg', 'a.txt'), join(root, 'cfg', 'b.txt'));
-  const kinds = async (path: string) => (await approvalWarnings('write', { path }, ws)).map((w) => w.kind);
+  const kinds = async (path: string) => (await approvalWarnings(builtin('write'), { path }, ws)).map((w) => w.kind);
   assert.deepEqual(await kinds('plain/settings.json'), ['protectedPath']);
   assert.deepEqual(await kinds('cfg/dangling.json'), ['protectedPath']);
   assert.deepEqual(await kinds('cfg/b.txt'), ['hardLink']);
   assert.deepEqual(await kinds('cfg/new.txt'), []);
-  assert.match((await approvalWarnings('edit', { path: 'cfg/a.txt' }, ws))[0]!.message, /2 hard links/);
-  assert.deepEqual(await approvalWarnings('read', { path: '.vscode/settings.json' }, ws), []);
+  assert.match((await approvalWarnings(builtin('edit'), { path: 'cfg/a.txt' }, ws))[0]!.message, /2 hard links/);
+  assert.deepEqual(await approvalWarnings(builtin('read'), { path: '.vscode/settings.json' }, ws), []);
 });
 
 test('a path the tool will refuse is still judged by its spelling', async (t) => {
   const root = tempWorkspace(t);
   const ws = workspaceFromPaths([root]);
-  assert.deepEqual((await approvalWarnings('write', { path: '/elsewhere/.git/config' }, ws)).map((w) => w.kind), ['protectedPath']);
-  assert.deepEqual(await approvalWarnings('write', { path: '/elsewhere/x' }, ws), []);
+  assert.deepEqual((await approvalWarnings(builtin('write'), { path: '/elsewhere/.git/config' }, ws)).map((w) => w.kind), ['protectedPath']);
+  assert.deepEqual(await approvalWarnings(builtin('write'), { path: '/elsewhere/x' }, ws), []);
 });

@@ -11,6 +11,7 @@ import { ApprovalPolicy, type ApprovalAnswer } from '../../../src/agent/approval
 import type { AgentEvent, ApprovalRequest } from '../../../src/agent/events';
 import type { Clock } from '../../../src/agent/idle-timer';
 import { createTools } from '../../../src/agent/tools';
+import { ToolRegistry } from '../../../src/agent/tools/tool-registry';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../../src/compaction';
 import type { ModelInfo } from '../../../src/llm/types';
 import { SessionStore } from '../../../src/session/store';
@@ -95,7 +96,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     model,
     keys: keys(),
     providerOptions: fastRetry().options,
-    tools: createTools({ ripgrep: false }),
+    tools: new ToolRegistry(createTools({ ripgrep: false })),
     approval: new ApprovalPolicy(),
     prompter,
     workspace: { folders: [{ name: 'ws', path: ws }] },

@@ -199,9 +199,14 @@ test('front matter parsing: CRLF, BOM, unterminated, non-mapping, disable-model-
 
 test('the skill tool runs without asking and stays on in restricted mode, like read (it only reads)', async () => {
   const { ApprovalPolicy } = await import('../../../src/agent/approval');
+  const { ws, instructions } = await setup();
+  await instructions.refresh();
+  const skill = createToolsWithSkills(instructions).find((t) => t.name === 'skill')!;
   const policy = new ApprovalPolicy();
-  assert.deepEqual(policy.decide('skill', { trusted: true }), { kind: 'allow' });
-  assert.deepEqual(policy.decide('skill', { trusted: false }), { kind: 'allow' });
+  assert.deepEqual(policy.decide(skill, { trusted: true }), { kind: 'allow' });
+  assert.deepEqual(policy.decide(skill, { trusted: false }), { kind: 'allow' });
+  assert.deepEqual(policy.decide(skill, { trusted: true, mode: 'plan' }), { kind: 'allow' });
+  assert.ok(ws);
 });
 
 test('global instruction files: pi\'s ~/.pi/agent/AGENTS.md (else CLAUDE.md) and arbor.instructions.globalFiles, before the root file', async () => {

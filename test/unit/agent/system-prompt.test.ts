@@ -42,7 +42,7 @@ test('restricted mode, multi-root and no AGENTS.md', () => {
     os: describeOs(),
     date: '2030-01-02',
     restricted: true,
-    tools: tools.filter((t) => !t.mutating),
+    tools: tools.filter((t) => t.effect.kind === 'readOnly'),
   });
   assert.match(prompt, /## Restricted mode\n\nThis workspace is not trusted/);
   assert.match(prompt, /`app`: \/w\/app\n {2}- `lib`: \/w\/lib/);

@@ -12,6 +12,7 @@ import { hashContent } from '../../../src/checkpoints/blob-store';
 import { openCheckpoints, type FileState } from '../../../src/checkpoints';
 import { SessionStore } from '../../../src/session/store';
 import { fixture, type Fixture } from './helpers';
+import { builtin } from '../tools/builtin';
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8' });
@@ -32,9 +33,9 @@ function commitAll(dir: string, files: Record<string, string>): void {
 }
 
 async function bashTurn(f: Pick<Fixture, 'cp' | 'store'>, command: () => void) {
-  await f.cp.recorder.beforeTool('bash', { command: 'x' });
+  await f.cp.recorder.beforeTool(builtin('bash'), { command: 'x' });
   command();
-  await f.cp.recorder.afterTool('bash', { command: 'x' });
+  await f.cp.recorder.afterTool(builtin('bash'), { command: 'x' });
   const manifest = f.cp.recorder.manifest();
   await f.cp.recorder.finishTurn((type, data) => f.store.appendCustomEntry(type, data));
   return manifest && { before: { ...manifest.before }, after: { ...manifest.after } };

@@ -13,6 +13,7 @@ import { gitHead, gitRepoOf, gitStatus } from '../../../src/checkpoints/git';
 import { readHead } from '../../../src/checkpoints/git-head';
 import { openCheckpoints, type FileState } from '../../../src/checkpoints';
 import { fixture, type Fixture } from './helpers';
+import { builtin } from '../tools/builtin';
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8' });
@@ -43,12 +44,12 @@ async function bashTurn(f: Fixture, command: () => void, clockShiftMs = 0) {
   const realNow = Date.now;
   Date.now = () => realNow() + clockShiftMs;
   try {
-    await f.cp.recorder.beforeTool('bash', { command: 'x' });
+    await f.cp.recorder.beforeTool(builtin('bash'), { command: 'x' });
   } finally {
     Date.now = realNow;
   }
   command();
-  await f.cp.recorder.afterTool('bash', { command: 'x' });
+  await f.cp.recorder.afterTool(builtin('bash'), { command: 'x' });
   const manifest = f.cp.recorder.manifest();
   await f.cp.recorder.finishTurn((type, data) => f.store.appendCustomEntry(type, data));
   return manifest && { before: { ...manifest.before }, after: { ...manifest.after }, method: manifest.method };

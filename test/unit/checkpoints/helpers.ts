@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { openCheckpoints, type Checkpoints } from '../../../src/checkpoints';
 import { SessionStore } from '../../../src/session/store';
+import { builtin } from '../tools/builtin';
 
 export interface Fixture {
   base: string;
@@ -49,14 +50,14 @@ export function diskState(dir: string): Record<string, string> {
 export async function turn(f: Fixture, changes: Record<string, string | null>): Promise<string | undefined> {
   for (const [rel, content] of Object.entries(changes)) {
     const tool = content === null ? 'bash' : 'write';
-    await f.cp.recorder.beforeTool(tool, { path: rel });
+    await f.cp.recorder.beforeTool(builtin(tool), { path: rel });
     const p = join(f.ws, rel);
     if (content === null) unlinkSync(p);
     else {
       mkdirSync(dirname(p), { recursive: true });
       writeFileSync(p, content);
     }
-    await f.cp.recorder.afterTool(tool, { path: rel });
+    await f.cp.recorder.afterTool(builtin(tool), { path: rel });
   }
   return f.cp.recorder.finishTurn((type, data) => f.store.appendCustomEntry(type, data));
 }

@@ -11,15 +11,16 @@ import { applyRestore, planRestore, recoverRestores } from '../../../src/checkpo
 import { journalDir, newJournal, writeJournal } from '../../../src/checkpoints/journal';
 import { diskState, fixture, turn, type Fixture } from './helpers';
 import { recordSyncs, type SyncRecorder } from './sync-recorder';
+import { builtin } from '../tools/builtin';
 
 const BEFORE = { 'a.txt': 'a before\n', 'b.txt': 'b before, longer\n'.repeat(30), 'run.sh': 'echo 1\n', 'linked.txt': 'one\n', 'gone.txt': 'deleted by the restore\n' };
 const AFTER = { 'a.txt': 'a after\n', 'b.txt': 'b after\n', 'run.sh': 'echo 2\n', 'linked.txt': 'two\n', 'new/deep/x.txt': 'created with its folders\n' };
 
 /** A turn that only changes a file's mode. */
 async function modeTurn(f: Fixture, rel: string, mode: number): Promise<string> {
-  await f.cp.recorder.beforeTool('write', { path: rel });
+  await f.cp.recorder.beforeTool(builtin('write'), { path: rel });
   chmodSync(join(f.ws, rel), mode);
-  await f.cp.recorder.afterTool('write', { path: rel });
+  await f.cp.recorder.afterTool(builtin('write'), { path: rel });
   return (await f.cp.recorder.finishTurn((type, data) => f.store.appendCustomEntry(type, data)))!;
 }
 

@@ -8,6 +8,7 @@ import { chmodSync, linkSync, lstatSync, readFileSync, statSync, symlinkSync, un
 import { join } from 'node:path';
 import { applyRestore, planRestore } from '../../../src/checkpoints';
 import { fixture, turn, type Fixture } from './helpers';
+import { builtin } from '../tools/builtin';
 
 async function restoreTo(f: Fixture, id: string, beforeApply: () => void = () => undefined): Promise<void> {
   const plan = await planRestore(f.cp.files, f.store, f.store.getLeafId(), id);
@@ -34,10 +35,10 @@ test('only the executable bits follow the restored state; the rest of the mode s
   const f = await fixture();
   t.after(() => f.cleanup());
   const plain = (await turn(f, { 'run.sh': 'echo 1\n' }))!;
-  await f.cp.recorder.beforeTool('write', { path: 'run.sh' });
+  await f.cp.recorder.beforeTool(builtin('write'), { path: 'run.sh' });
   writeFileSync(join(f.ws, 'run.sh'), 'echo 2\n');
   chmodSync(join(f.ws, 'run.sh'), 0o750);
-  await f.cp.recorder.afterTool('write', { path: 'run.sh' });
+  await f.cp.recorder.afterTool(builtin('write'), { path: 'run.sh' });
   const executable = (await f.cp.recorder.finishTurn((type, data) => f.store.appendCustomEntry(type, data)))!;
   await restoreTo(f, plain);
   assert.equal(statSync(join(f.ws, 'run.sh')).mode & 0o777, 0o640);

@@ -13,6 +13,7 @@ import { hashContent } from '../../../src/checkpoints/blob-store';
 import { MAX_WINDOW_EVENTS, pathspecsFor } from '../../../src/checkpoints/tree-watcher';
 import { SessionStore } from '../../../src/session/store';
 import { fixture, type Fixture } from './helpers';
+import { builtin } from '../tools/builtin';
 
 const linux = process.platform === 'linux';
 
@@ -62,7 +63,7 @@ async function command(twins: Twin[], run: () => void): Promise<(FilesManifest |
     for (const t of twins) {
       const late = realNow() - start;
       Date.now = () => realNow() - late;
-      await t.cp.recorder.beforeTool('bash', { command: 'x' });
+      await t.cp.recorder.beforeTool(builtin('bash'), { command: 'x' });
     }
   } finally {
     Date.now = realNow;
@@ -70,7 +71,7 @@ async function command(twins: Twin[], run: () => void): Promise<(FilesManifest |
   run();
   const out: (FilesManifest | undefined)[] = [];
   for (const t of twins) {
-    await t.cp.recorder.afterTool('bash', { command: 'x' });
+    await t.cp.recorder.afterTool(builtin('bash'), { command: 'x' });
     out.push(t.cp.recorder.manifest());
     await t.cp.recorder.finishTurn((type, data) => t.store.appendCustomEntry(type, data));
     await t.cp.files.watchers.settled();

@@ -8,7 +8,7 @@ import { ctxFor, makeSandbox, textOf, toolsByName } from './helpers';
 test('createTools returns the seven pi-named tools with JSON schemas', () => {
   const tools = createTools();
   assert.deepEqual(tools.map((t) => t.name), ['read', 'write', 'edit', 'bash', 'ls', 'find', 'grep']);
-  assert.deepEqual(tools.filter((t) => t.mutating).map((t) => t.name), ['write', 'edit', 'bash']);
+  assert.deepEqual(tools.filter((t) => t.effect.kind !== 'readOnly').map((t) => t.name), ['write', 'edit', 'bash']);
   const defs = toolDefinitions(tools);
   const read = defs.find((d) => d.name === 'read')!;
   assert.deepEqual(read.parameters.required, ['path']);

@@ -2,7 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTools } from '../../../src/agent/tools/index';
 import { defineJsonTool } from '../../../src/agent/tools/json-tool';
-import { ToolRegistry } from '../../../src/agent/tools/tool-registry';
+import { historyTraits, ToolRegistry } from '../../../src/agent/tools/tool-registry';
+import { addFileOpsFromMessage, computeFileLists, createFileOps } from '../../../src/compaction/file-ops';
+import { DEFAULT_PRUNE_CONFIG } from '../../../src/compaction/pruning';
+import { BUILTIN_HISTORY_TRAITS } from '../../../src/core/tool-history';
 import { runTool, textOutput, type AgentTool } from '../../../src/agent/tools/types';
 
 const ctx = () => ({ workspace: { folders: [] }, signal: new AbortController().signal });
@@ -18,10 +21,9 @@ function outside(name: string, inputSchema: Record<string, unknown> = { type: 'o
   });
 }
 
-test('built-in tools describe their effect; mutating follows it', () => {
+test('built-in tools describe their effect', () => {
   const effects = Object.fromEntries(createTools().map((t) => [t.name, t.effect.kind]));
   assert.deepEqual(effects, { read: 'readOnly', write: 'writesFiles', edit: 'writesFiles', bash: 'runs', ls: 'readOnly', find: 'readOnly', grep: 'readOnly' });
-  for (const tool of createTools()) assert.equal(tool.mutating, tool.effect.kind !== 'readOnly');
   const write = createTools().find((t) => t.name === 'write')!;
   assert.deepEqual(write.effect.kind === 'writesFiles' && write.effect.targets({ path: 'a.txt', content: 'x' }), ['a.txt']);
 });
@@ -58,4 +60,39 @@ test('the registry is live, keeps built-ins first, and never lets a source take 
   registry.remove('mcp:a');
   assert.deepEqual(registry.list().map((t) => t.name).slice(7), ['lookup']);
   assert.equal(changes, 3);
+});
+
+test('history defaults agree with the built-in tools, and a tool gone from the list still counts as it did', () => {
+  for (const tool of createTools()) {
+    const fromTool = historyTraits(tool);
+    const fallback = BUILTIN_HISTORY_TRAITS[tool.name] ?? {};
+    assert.equal(Boolean(fromTool.keepOutput), Boolean(fallback.keepOutput), `${tool.name}: keepOutput`);
+    const args = { path: 'a.txt', content: 'x', oldText: 'a', newText: 'b', command: 'ls' };
+    assert.deepEqual(fromTool.reads?.(args) ?? [], fallback.reads?.(args) ?? [], `${tool.name}: reads`);
+    assert.deepEqual(fromTool.writes?.(args) ?? [], fallback.writes?.(args) ?? [], `${tool.name}: writes`);
+  }
+  const registry = new ToolRegistry(createTools());
+  const put = defineJsonTool({
+    name: 'seam_put', description: 'x', inputSchema: { type: 'object' }, keepOutput: true,
+    effect: { kind: 'writesFiles', targets: (args) => [String(args.file)] },
+    origin: { kind: 'mcp', server: 's', tool: 'put' }, execute: async () => textOutput('ok'),
+  });
+  registry.set('mcp:s', [put]);
+  registry.list();
+  registry.remove('mcp:s');
+  assert.equal(registry.get('seam_put'), undefined);
+  assert.equal(registry.wasRemoved('seam_put'), true);
+  assert.equal(registry.wasRemoved('never_there'), false);
+  const ops = createFileOps();
+  const call = (name: string, args: Record<string, unknown>) => ({ type: 'toolCall' as const, id: name, name, arguments: args });
+  addFileOpsFromMessage(ops, {
+    role: 'assistant', content: [call('seam_put', { file: 'out.txt' }), call('read', { path: 'in.txt' }), call('edit', { path: 'e.txt' }), call('never_there', { path: 'n.txt' })],
+    api: 'x', provider: 'x', model: 'x', usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: 'toolUse', timestamp: 0,
+  } as never);
+  assert.deepEqual(computeFileLists(ops), { readFiles: ['in.txt'], modifiedFiles: ['e.txt', 'out.txt'] });
+  assert.equal(DEFAULT_PRUNE_CONFIG.keepsOutput('seam_put'), true, 'its output is kept after it went away');
+  assert.equal(DEFAULT_PRUNE_CONFIG.keepsOutput('read'), true);
+  assert.equal(DEFAULT_PRUNE_CONFIG.keepsOutput('skill'), true, 'a skill tool from a session written before is kept too');
+  assert.equal(DEFAULT_PRUNE_CONFIG.keepsOutput('bash'), false);
+  assert.equal(DEFAULT_PRUNE_CONFIG.keepsOutput('never_there'), false);
 });

@@ -1,16 +1,23 @@
-// The one reader of the `arbor.*` settings, for the app and for every VS Code surface: validates them
-// through the core parsers (src/app/settings.ts). An invalid value gets ONE warning (per distinct
-// message) and its default; a change applies without a reload (the app is told through `onDidChange`).
+// The one place the extension reads and writes the `arbor.*` settings (docs/architecture.md, "Settings"):
+// every surface and the app take them from here, and a test (test/unit/architecture/settings-reads.test.ts)
+// fails on any other file that asks VS Code's configuration for them. The values are validated through the
+// core parsers (src/app/settings.ts); which layer a value is taken from is decided by src/app/settings-read.ts.
+// An invalid value gets ONE warning (per distinct message) and its default; a change applies without a
+// reload (listeners are told through `onDidChange`, with the names of the settings that changed).
 // A workspace's value of a user-only setting is dropped by VS Code before Arbor sees it: the workspace's
 // settings files are read too (machineSettingsIn) so that the user is warned once that it is ignored.
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { parseArborSettings, type ArborSettings, type RawArborSettings } from '../app/settings';
-import { ignoredSettingWarning, readRawSettings as readRaw } from '../app/settings-read';
-import { machineSettingsIn } from '../app/workspace-settings-file';
-import { detectContextWindow } from '../llm/context-window';
-import type { ModelInfo } from '../llm/types';
-import type { Logger } from './log';
+import { parseArborSettings, type ArborSettings, type RawArborSettings } from '../../app/settings';
+import { ignoredSettingWarning, readRawSettings as readRaw } from '../../app/settings-read';
+import { machineSettingsIn } from '../../app/workspace-settings-file';
+import { detectContextWindow } from '../../llm/context-window';
+import type { ModelInfo } from '../../llm/types';
+import type { Logger } from '../log';
+import { firstModelId } from './local-server';
+import { changedSettings, type ArborSettingsChange } from './settings-change';
+
+export type { ArborSettingName, ArborSettingsChange } from './settings-change';
 
 /** Raw values of every arbor.* setting this module parses (see src/app/settings-read.ts). */
 export function readRawSettings(onIgnored?: (setting: string) => void): RawArborSettings {
@@ -20,7 +27,7 @@ export function readRawSettings(onIgnored?: (setting: string) => void): RawArbor
 export class ArborConfig implements vscode.Disposable {
   private current: ArborSettings;
   private readonly warned = new Set<string>();
-  private readonly emitter = new vscode.EventEmitter<ArborSettings>();
+  private readonly emitter = new vscode.EventEmitter<ArborSettingsChange>();
   private readonly subscription: vscode.Disposable;
   private readonly watcher: vscode.FileSystemWatcher;
   private local: { url: string; contextWindow?: number; modelId?: string } | undefined;
@@ -67,11 +74,16 @@ export class ArborConfig implements vscode.Disposable {
     return this.current;
   }
 
-  /** Re-reads the configuration and reports new problems. */
+  /** Re-reads the configuration, reports new problems and tells the listeners what changed. */
   reload(): void {
-    this.current = this.read();
-    this.emitter.fire(this.current);
+    this.replace(this.read());
     void this.detectLocal();
+  }
+
+  private replace(next: ArborSettings): void {
+    const changed = changedSettings(this.current, next);
+    this.current = next;
+    this.emitter.fire({ settings: next, changed });
   }
 
   private read(): ArborSettings {
@@ -105,8 +117,7 @@ export class ArborConfig implements vscode.Disposable {
       if (this.local?.url !== url) return;
       this.local = { url, ...(detected ? { contextWindow: detected.contextWindow } : {}), ...(modelId ? { modelId } : {}) };
       this.log.info(`local server ${url}: ${detected ? `context window ${detected.contextWindow} (${detected.source})` : 'context window not reported'}`);
-      this.current = this.read();
-      this.emitter.fire(this.current);
+      this.replace(this.read());
     } catch (error) {
       this.log.warn(`local server ${url}: detection failed: ${(error as Error).message}`);
     }
@@ -119,15 +130,38 @@ export class ArborConfig implements vscode.Disposable {
   }
 }
 
-async function firstModelId(baseUrl: string): Promise<string | undefined> {
-  const root = baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
-  try {
-    const response = await fetch(`${root}/v1/models`, { signal: AbortSignal.timeout(2000) });
-    if (!response.ok) return undefined;
-    const body = (await response.json()) as { data?: { id?: unknown }[] };
-    const id = body.data?.[0]?.id;
-    return typeof id === 'string' && id ? id : undefined;
-  } catch {
-    return undefined;
-  }
+// ---- writes: each goes where the setting is set now, so the next read sees it ----
+
+interface Layers {
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+}
+
+/** The workspace when it sets the value (its value wins over the user's), else the user settings. */
+function workspaceOrUser(layers: Layers | undefined): vscode.ConfigurationTarget {
+  return layers?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+}
+
+/** As workspaceOrUser, with a workspace folder's value first. */
+function folderWorkspaceOrUser(layers: Layers | undefined): vscode.ConfigurationTarget {
+  return layers?.workspaceFolderValue !== undefined ? vscode.ConfigurationTarget.WorkspaceFolder : workspaceOrUser(layers);
+}
+
+/** Saves the chosen model in `arbor.model` (nothing is written when it is already the value read). */
+export async function saveModelSetting(key: string): Promise<void> {
+  const config = vscode.workspace.getConfiguration('arbor');
+  if (config.get<string>('model') === key) return;
+  await config.update('model', key, workspaceOrUser(config.inspect<string>('model')));
+}
+
+/** Turns automatic compaction (`arbor.compaction.enabled`) on or off. */
+export async function saveAutoCompactionSetting(enabled: boolean): Promise<void> {
+  const config = vscode.workspace.getConfiguration('arbor.compaction');
+  await config.update('enabled', enabled, folderWorkspaceOrUser(config.inspect<boolean>('enabled')));
+}
+
+/** "Never ask again" of the warn-before-auto question: `arbor.compaction.warnBeforeAuto` off. */
+export async function saveWarnBeforeAutoOff(): Promise<void> {
+  const config = vscode.workspace.getConfiguration('arbor.compaction');
+  await config.update('warnBeforeAuto', false, workspaceOrUser(config.inspect<boolean>('warnBeforeAuto')));
 }
