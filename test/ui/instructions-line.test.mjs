@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chatFrame, readyChat, screenshot, setColorTheme } from '../harness/browser.mjs';
+import { chatFrame, editorChats, readyChat, runCommand, screenshot, setColorTheme } from '../harness/browser.mjs';
 import { repoRoot } from '../harness/paths.mjs';
 import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 
@@ -105,3 +105,18 @@ for (const [theme, kind, tag] of [
     await screenshot(page, `instructions-line-${tag}`);
   });
 }
+
+wb.test('in a wide editor tab the whole line shows, every file and the skills, without an ellipsis', async (page) => {
+  await runCommand(page, 'Arbor: Open Chat in Editor');
+  await runCommand(page, 'View: Close Primary Side Bar');
+  const [tab] = await editorChats(page, 1);
+  const line = tab.doc.locator('#instructions-line');
+  await line.locator('.instructions-skills').waitFor({ timeout: 30_000 });
+  // a new chat in the tab has no session yet: the project's and the user's files, and the skills
+  assert.deepEqual(await line.locator('.instructions-file').allInnerTexts(), ['AGENTS.md', '…/my-agents/AGENTS.md']);
+  const files = await line.locator('.instructions-files').evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth }));
+  console.log(`# figures instructions-line: editor tab ${Math.round(tab.box.width)} px wide, file list ${files.client}/${files.scroll} px shown`);
+  assert.ok(tab.box.width >= 900, `a wide tab: ${tab.box.width}`);
+  assert.ok(files.scroll <= files.client, 'no ellipsis in a wide tab');
+  await screenshot(page, 'instructions-line-editor-tab');
+});
