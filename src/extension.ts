@@ -28,6 +28,7 @@ import { createLogger } from './vscode/log';
 import { hostKeyResolver, SecretKeys } from './vscode/secrets';
 import { openWalkthroughOnce, walkthroughDeps } from './vscode/walkthrough';
 import { registerSurfaces } from './vscode/surfaces';
+import { registerEditorTools } from './vscode/editor-tools';
 import { VscodeLanguageModels } from './vscode/language-models';
 import { hostModelInfo } from './llm/providers/vscode-lm';
 import type { ImageContent } from './core/messages';
@@ -74,12 +75,15 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
   // `skill` tool (source `skills`), and whatever other sources (MCP servers, VS Code's tools) add with
   // `tools.set(source, …)`; every chat's every request reads it then.
   const tools = toolRegistryWithSkills(instructions, { ripgrep: bundledRipgrep(vscode.env.appRoot) });
+  // the editor's knowledge (source `editor`) and VS Code's tools the user chose (`vscode-lm`)
+  const editorTools = registerEditorTools(tools, workspaceFromPaths(roots), () => config.settings.editorTools);
   // The side bar's chat is the primary one; editor tabs open more (chat-panels.ts), each with its own session.
   const chats = new ArborChats({
     sessionsDir,
     journalsDir: () => join(context.globalStorageUri.fsPath, 'restore-journals'),
     workspaceRoots: roots,
     tools,
+    editFeedback: editorTools.editFeedback,
     instructions,
     trusted: () => vscode.workspace.isTrusted,
     settings: () => config.settings,
@@ -138,6 +142,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
 
   const applySettings = () => chats.applySettings().catch((error) => log.error(`applying settings failed: ${(error as Error).message}`));
   context.subscriptions.push(
+    editorTools,
     config,
     secrets,
     prompter,
@@ -186,6 +191,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     treeTabs,
     sessionTree: surfaces.sessionTree,
     config,
+    tools,
   };
 }
 

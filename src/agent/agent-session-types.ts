@@ -20,6 +20,7 @@ import type { SystemPromptInput } from './system-prompt';
 import type { ToolCheckpoints } from './tool-calls';
 import type { ProjectInstructions } from './instructions/project-instructions';
 import type { AgentTool, ToolLimits, WorkspaceRoots } from './tools';
+import type { EditFeedback } from './tools/editor/after-edit';
 import type { ToolRegistry } from './tools/tool-registry';
 
 export interface AgentCompactionOptions {
@@ -85,6 +86,8 @@ export interface AgentSessionDeps {
   log?: (message: string) => void;
   /** file checkpoints (src/checkpoints): each turn's file changes become an `arbor.files` entry */
   checkpoints?: TurnCheckpoints;
+  /** the editor's problems appended after a tool that writes files (VS Code only) */
+  editFeedback?: EditFeedback;
 }
 
 /** The recorder of file checkpoints as the agent loop drives it (src/checkpoints/recorder.ts). */

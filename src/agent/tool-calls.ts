@@ -9,7 +9,8 @@ import { applyAnswer, deniedToolResult, type ApprovalPolicy, type ApprovalWarnin
 import type { ApprovalPrompter, ApprovalRequest, AgentEvent, ToolEndStatus } from './events';
 import type { NestedInstructions } from './instructions/nested-instructions';
 import { approvalWarnings } from './sensitive-paths';
-import { runTool, type AgentTool, type ToolOutput, type WorkspaceRoots, type ToolLimits } from './tools';
+import { resolveInWorkspace, runTool, type AgentTool, type ToolOutput, type WorkspaceRoots, type ToolLimits } from './tools';
+import type { EditFeedback } from './tools/editor/after-edit';
 import type { ToolRegistry } from './tools/tool-registry';
 
 export interface ToolCallEnvironment {
@@ -29,6 +30,8 @@ export interface ToolCallEnvironment {
   persist: (result: ToolResultMessage) => Promise<string>;
   /** file checkpoints (src/checkpoints): told before and after every tool that runs; never throws */
   checkpoints?: ToolCheckpoints;
+  /** the editor's problems after a tool that writes files (VS Code only; src/agent/tools/editor/after-edit.ts) */
+  editFeedback?: EditFeedback;
   /** adds nested AGENTS.md files under the paths a call worked on to its result, once per branch */
   nestedInstructions?: NestedInstructions;
 }
@@ -142,6 +145,23 @@ function unknownToolOutput(env: ToolCallEnvironment, name: string): ToolOutput {
   return { content: [{ type: 'text', text: renderPrompt(template, { tool: name, available }).trim() }], isError: true };
 }
 
+type NoteAfter = (signal: AbortSignal) => Promise<string | undefined>;
+
+/** For a tool that writes files: the editor's problems in them now, to compare with after the call. */
+async function editFeedbackFor(env: ToolCallEnvironment, tool: AgentTool, args: Record<string, unknown>): Promise<NoteAfter | undefined> {
+  if (!env.editFeedback || tool.effect.kind !== 'writesFiles') return undefined;
+  const targets = tool.effect.targets(args);
+  const resolved = await Promise.all(targets.map((target) => resolveInWorkspace(env.workspace, target).then((r) => r.absolute, () => undefined)));
+  const paths = resolved.filter((path): path is string => path !== undefined);
+  return env.editFeedback.before(paths).catch(() => undefined);
+}
+
+/** Appends "Problems after this edit" to a successful result; a failing host adds nothing. */
+async function withNote(output: ToolOutput, after: NoteAfter, signal: AbortSignal): Promise<ToolOutput> {
+  const note = await after(signal).catch(() => undefined);
+  return note ? { ...output, content: [...output.content, { type: 'text', text: note }] } : output;
+}
+
 /**
  * Runs `calls` in order. Returns 'aborted' when the signal fired (the current call got the tool's own
  * aborted result and the rest "skipped" results), else 'done'.
@@ -178,14 +198,16 @@ export async function runToolCalls(env: ToolCallEnvironment, calls: readonly Too
       }
     }
     await env.checkpoints?.beforeTool(tool, call.arguments);
-    const ran = await runTool(tool, call.arguments, {
+    const feedback = await editFeedbackFor(env, tool, call.arguments);
+    let output = await runTool(tool, call.arguments, {
       workspace: env.workspace,
       signal,
       onUpdate: (partialText) => env.emit({ type: 'tool_update', toolCallId: call.id, partialText }),
       ...(env.limits ? { limits: env.limits } : {}),
     });
     await env.checkpoints?.afterTool(tool, call.arguments);
-    const output = env.nestedInstructions && !signal.aborted ? await env.nestedInstructions.addTo(tool, call.arguments, ran).catch(() => ran) : ran;
+    if (feedback && !output.isError && !signal.aborted) output = await withNote(output, feedback, signal);
+    if (env.nestedInstructions && !signal.aborted) output = await env.nestedInstructions.addTo(tool, call.arguments, output).catch(() => output);
     await finish(env, call, output, signal.aborted ? 'aborted' : output.isError ? 'error' : 'done');
     if (signal.aborted) {
       await skipToolCalls(env, calls.slice(i + 1), STOPPED_REASON);

@@ -92,6 +92,7 @@ export class TurnInputs {
       emit: (event) => this.host.emit(event),
       persist: (result) => this.host.persist(result),
       ...(this.deps.checkpoints ? { checkpoints: this.deps.checkpoints } : {}),
+      ...(this.deps.editFeedback ? { editFeedback: this.deps.editFeedback } : {}),
       nestedInstructions: new NestedInstructions(this.deps.workspace, () => instructionFilesIn(this.host.store().buildContext().messages)),
     };
   }

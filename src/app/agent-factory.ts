@@ -49,6 +49,7 @@ export function createAgent(store: SessionStore, parts: AgentParts): AgentSessio
     },
     log: (message) => deps.log?.info(message),
     checkpoints: parts.checkpoints.recorder(),
+    ...(deps.editFeedback ? { editFeedback: deps.editFeedback } : {}),
     ...(deps.agent ?? {}),
   });
 }

@@ -6,6 +6,7 @@ import type { PinChange } from '../session/pins';
 import type { AgentCompactionOptions, AgentSessionDeps } from '../agent/agent-session-types';
 import type { AgentEvent, ApprovalPrompter, UsageInfo } from '../agent/events';
 import type { CompactionConfirmer } from '../agent/auto-compaction-confirm';
+import type { EditFeedback } from '../agent/tools/editor/after-edit';
 import type { ToolRegistry } from '../agent/tools/tool-registry';
 import type { NavigateResult, TreeNavigationHookRegistry } from '../branch';
 import type { CompactionHookRegistry, CompactionOutcome, CompactionPreparation, CompactionResult } from '../compaction';
@@ -50,6 +51,8 @@ export interface ArborAppDeps {
   compaction?: Omit<AgentCompactionOptions, 'settings' | 'hooks'>;
   /** the live tool list, one per extension host (default: a list of the seven built-in tools) */
   tools?: ToolRegistry;
+  /** the editor's problems after a tool writes files (the VS Code host; src/agent/tools/editor/after-edit.ts) */
+  editFeedback?: EditFeedback;
   /** instruction files and skills, one per host, shared by every chat (default: the workspace's, set by ArborChats) */
   instructions?: ProjectInstructions;
   /** the workspace's file checkpoints, shared by every open chat (default: a new service) */

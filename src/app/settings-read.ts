@@ -41,6 +41,9 @@ export const MACHINE_SCOPED_SETTINGS: readonly string[] = [
   // them could have its own committed files restored into the workspace (docs/reliability.md)
   'arbor.sessions.directory',
   'arbor.checkpoints.restore',
+  // other extensions' tools: which Arbor offers and which run without asking (docs/reliability.md)
+  'arbor.vscodeTools.enabled',
+  'arbor.vscodeTools.readOnly',
   // where instructions the model follows come from outside the repository (the user's own folders)
   'arbor.skills.paths',
   'arbor.instructions.globalFiles',
@@ -92,6 +95,10 @@ export function readRawSettings(getConfiguration: GetConfiguration, onIgnored: O
     filesExclude: getConfiguration('files').get('exclude'),
     baseUrls: Object.fromEntries(baseUrlProviders().map((p) => [p.id, get(`providers.${p.id}.baseUrl`)])),
     sessionsDirectory: get('sessions.directory'),
+    editorTools: {
+      ...readSection(getConfiguration, 'arbor.tools', ['diagnosticsAfterEdit'], onIgnored),
+      ...readSection(getConfiguration, 'arbor.vscodeTools', ['enabled', 'readOnly'], onIgnored),
+    },
     skillPaths: get('skills.paths'),
     globalInstructionFiles: get('instructions.globalFiles'),
   };

@@ -1,6 +1,7 @@
 // Every `arbor.*` setting the application controller uses, validated in one place. The VS Code adapter
 // (src/vscode/settings/arbor-settings.ts) only copies raw values out of the configuration; parsing lives here so it is
 // unit-tested without VS Code. A bad value costs only that value: one warning each, then its default.
+import { DEFAULT_EDITOR_TOOL_SETTINGS, parseEditorToolSettings, type EditorToolSettings, type RawEditorToolSettings } from './editor-tool-settings';
 import { parseApprovalSettings, type ApprovalSetting } from '../agent/approval';
 import { parseBranchSummarySettings, type BranchSummarySettings } from '../branch/settings';
 import { parseCompactionSettings, DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../compaction/settings';
@@ -33,6 +34,8 @@ export interface ArborSettings {
   baseUrls: Partial<Record<BaseUrlProvider, string>>;
   /** `arbor.sessions.directory`; '' = the extension's storage */
   sessionsDirectory: string;
+  /** `arbor.tools.diagnosticsAfterEdit`, `arbor.vscodeTools.*`: the tools that come from the editor */
+  editorTools: EditorToolSettings;
   /** `arbor.skills.paths`: more user skill folders (machine-scoped) */
   skillPaths: string[];
   /** `arbor.instructions.globalFiles`: more global instruction files (machine-scoped) */
@@ -52,6 +55,7 @@ export interface RawArborSettings {
   filesExclude?: unknown;
   baseUrls?: Partial<Record<BaseUrlProvider, unknown>>;
   sessionsDirectory?: unknown;
+  editorTools?: RawEditorToolSettings;
   skillPaths?: unknown;
   globalInstructionFiles?: unknown;
   /** context window reported by the local server (detected by the host; optional) */
@@ -81,6 +85,7 @@ export function defaultArborSettings(): ArborSettings {
     checkpoints: { ...DEFAULT_CHECKPOINT_SETTINGS, exclude: [], filesExclude: [] },
     baseUrls: {},
     sessionsDirectory: '',
+    editorTools: { ...DEFAULT_EDITOR_TOOL_SETTINGS },
     skillPaths: [],
     globalInstructionFiles: [],
   };
@@ -139,6 +144,10 @@ export function parseArborSettings(raw: RawArborSettings): ParsedArborSettings {
   const checkpoints = parseCheckpointSettings(raw.checkpoints, raw.filesExclude);
   settings.checkpoints = checkpoints.settings;
   warnings.push(...checkpoints.warnings);
+
+  const editorTools = parseEditorToolSettings(raw.editorTools);
+  settings.editorTools = editorTools.settings;
+  warnings.push(...editorTools.warnings);
 
   if (raw.sessionsDirectory !== undefined && raw.sessionsDirectory !== null) {
     if (typeof raw.sessionsDirectory === 'string') settings.sessionsDirectory = raw.sessionsDirectory.trim();

@@ -9,6 +9,7 @@ import type { ChatApprovalPrompter } from './approval-prompter';
 import type { ChatPanels } from './chat-panels';
 import type { ChatViewProvider } from './chat-view';
 import type { ArborConfig } from './settings/arbor-settings';
+import type { ToolRegistry } from '../agent/tools/tool-registry';
 import type { SecretKeys } from './secrets';
 import type { SessionTreeProvider } from './tree/session-tree-provider';
 import type { ConversationTreeTabs } from './tree-tabs';
@@ -36,6 +37,8 @@ export interface ArborApi {
   readonly sessionTree: SessionTreeProvider;
   /** @internal tests */
   readonly config: Pick<ArborConfig, 'settings' | 'reload'>;
+  /** the live tool list (built-ins, the editor's tools, VS Code's tools the user chose) */
+  readonly tools: Pick<ToolRegistry, 'list' | 'get'>;
 }
 
 export type { SecretKeys };

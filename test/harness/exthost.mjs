@@ -35,9 +35,10 @@ export async function runExtensionHostTests({ extraEnv = {}, settings = {}, time
     removeOnExit(resultsDir);
     const resultsFile = join(resultsDir, 'results.json');
     // Env given to code-server reaches the extension host, so the suite learns where to write its summary.
-    // The test vendor of VS Code language models (test/exthost/lm-vendor) is installed next to Arbor
-    // (the web workbench takes only one extensionDevelopmentPath).
-    const extraExtensions = [join(repoRoot, 'test', 'exthost', 'lm-vendor')];
+    // The test vendor of VS Code language models (test/exthost/lm-vendor) and the test extension with a
+    // language-model tool (test/exthost/lm-tools) are installed next to Arbor (the web workbench takes
+    // only one extensionDevelopmentPath).
+    const extraExtensions = [join(repoRoot, 'test', 'exthost', 'lm-vendor'), join(repoRoot, 'test', 'exthost', 'lm-tools')];
     server = await startCodeServer({ installArbor: false, extraExtensions, settings, extraEnv: { ...extraEnv, ARBOR_EXTHOST_RESULTS: resultsFile } });
     browser = await launchBrowser();
     const { page } = browser;

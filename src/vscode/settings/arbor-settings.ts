@@ -165,3 +165,8 @@ export async function saveWarnBeforeAutoOff(): Promise<void> {
   const config = vscode.workspace.getConfiguration('arbor.compaction');
   await config.update('warnBeforeAuto', false, workspaceOrUser(config.inspect<boolean>('warnBeforeAuto')));
 }
+
+/** The user's list of enabled VS Code tools (Arbor: Choose VS Code Tools…). */
+export async function saveVscodeToolsEnabled(names: readonly string[]): Promise<void> {
+  await vscode.workspace.getConfiguration('arbor.vscodeTools').update('enabled', [...names], vscode.ConfigurationTarget.Global);
+}

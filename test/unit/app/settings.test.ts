@@ -41,3 +41,18 @@ test('slash commands: known ones parse, others are prompts', () => {
   assert.equal(parseSlashCommand('/new thing'), undefined);
   assert.equal(parseSlashCommand('please /compact'), undefined);
 });
+
+test('the editor tools settings: defaults, valid values, and one warning per invalid value', () => {
+  const plain = parseArborSettings({});
+  assert.deepEqual(plain.settings.editorTools, { diagnosticsAfterEdit: true, vscodeToolsEnabled: [], vscodeToolsReadOnly: [] });
+  const set = parseArborSettings({ editorTools: { diagnosticsAfterEdit: false, enabled: [' search ', 'mcp', 'mcp'], readOnly: ['search'] } });
+  assert.deepEqual(set.settings.editorTools, { diagnosticsAfterEdit: false, vscodeToolsEnabled: ['search', 'mcp'], vscodeToolsReadOnly: ['search'] });
+  assert.deepEqual(set.warnings, []);
+  const bad = parseArborSettings({ editorTools: { diagnosticsAfterEdit: 'yes', enabled: 'all', readOnly: ['ok', 3, ''] } });
+  assert.deepEqual(bad.settings.editorTools, { diagnosticsAfterEdit: true, vscodeToolsEnabled: [], vscodeToolsReadOnly: ['ok'] });
+  assert.deepEqual(bad.warnings, [
+    'arbor.tools.diagnosticsAfterEdit: "yes" is not true or false; using the default (true).',
+    'arbor.vscodeTools.enabled: "all" is not a list of tool names or tags; using none.',
+    'arbor.vscodeTools.readOnly: entries that are not tool names or tags are ignored.',
+  ]);
+});

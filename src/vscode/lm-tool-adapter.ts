@@ -1,0 +1,120 @@
+// VS Code's language-model tools (`vscode.lm.tools`: other extensions' tools and the MCP servers the user
+// configured in VS Code) as Arbor tools: which are offered (the user's opt-in list of names or tags), their
+// names made valid for every provider, their JSON Schema validated by defineJsonTool, and their results
+// (text, data and prompt-tsx parts) turned into capped text and images. An outside tool `runs` (asks like
+// bash) unless the user listed it as read-only. No `vscode` here: the parts are read by shape, so this is
+// unit-tested as is; lm-tools.ts wires it to the editor.
+import type { ImageContent, TextContent } from '../core/messages';
+import { defineJsonTool } from '../agent/tools/json-tool';
+import { limitsOf, type AgentTool, type ToolContext, type ToolOutput } from '../agent/tools/types';
+
+/** `vscode.LanguageModelToolInformation` (stable since VS Code 1.95). */
+export interface LmToolInfo {
+  name: string;
+  description: string;
+  inputSchema?: object | undefined;
+  tags: readonly string[];
+}
+
+/** Invokes the tool (vscode.lm.invokeTool) with the call's abort signal as a cancellation token. */
+export type LmInvoke = (name: string, input: Record<string, unknown>, signal: AbortSignal) => Promise<{ content: readonly unknown[] }>;
+
+const MAX_DESCRIPTION = 2000;
+
+/** Listed by name or by one of its tags. */
+export function listedIn(info: LmToolInfo, list: readonly string[]): boolean {
+  return list.includes(info.name) || info.tags.some((tag) => list.includes(tag));
+}
+
+/** Provider-safe name ([A-Za-z0-9_-]{1,64}); the registry makes it unique. */
+export function arborName(name: string): string {
+  const safe = name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+  return safe === '' ? 'vscode_tool' : safe;
+}
+
+export function adaptLmTools(infos: readonly LmToolInfo[], settings: { enabled: readonly string[]; readOnly: readonly string[] }, invoke: LmInvoke): AgentTool[] {
+  return infos.filter((info) => listedIn(info, settings.enabled)).map((info) => adaptLmTool(info, listedIn(info, settings.readOnly), invoke));
+}
+
+export function adaptLmTool(info: LmToolInfo, readOnly: boolean, invoke: LmInvoke): AgentTool {
+  return defineJsonTool({
+    name: arborName(info.name),
+    description: (info.description || `VS Code tool ${info.name}`).slice(0, MAX_DESCRIPTION),
+    inputSchema: (info.inputSchema ?? { type: 'object', properties: {} }) as Record<string, unknown>,
+    effect: readOnly ? { kind: 'readOnly' } : { kind: 'runs' },
+    origin: { kind: 'vscode', tool: info.name },
+    execute: async (args, ctx) => resultOutput((await invoke(info.name, args, ctx.signal)).content, ctx),
+  });
+}
+
+/** A tool result's parts as Arbor content: text and JSON capped together, images up to the image cap. */
+export function resultOutput(parts: readonly unknown[], ctx: ToolContext): ToolOutput {
+  const limits = limitsOf(ctx);
+  const texts: string[] = [];
+  const images: ImageContent[] = [];
+  for (const part of parts) {
+    const image = imageOf(part, limits.imageMaxBytes);
+    if (image) images.push(image);
+    else texts.push(textOf(part));
+  }
+  const text = capText(texts.filter((t) => t !== '').join('\n'), limits.outputMaxBytes);
+  const content: (TextContent | ImageContent)[] = [{ type: 'text', text: text || (images.length > 0 ? '(image result)' : '(no output)') }, ...images];
+  return { content, isError: false };
+}
+
+interface DataPart {
+  mimeType: string;
+  data: Uint8Array;
+}
+
+function isDataPart(part: unknown): part is DataPart {
+  const p = part as Partial<DataPart> | null;
+  return !!p && typeof p.mimeType === 'string' && p.data instanceof Uint8Array;
+}
+
+function imageOf(part: unknown, maxBytes: number): ImageContent | undefined {
+  if (!isDataPart(part) || !/^image\/(png|jpeg|gif|webp)$/.test(part.mimeType) || part.data.byteLength > maxBytes) return undefined;
+  return { type: 'image', mimeType: part.mimeType, data: Buffer.from(part.data).toString('base64') };
+}
+
+function textOf(part: unknown): string {
+  if (isDataPart(part)) return dataText(part);
+  const value = (part as { value?: unknown } | null)?.value;
+  if (typeof value === 'string') return value;
+  if (value !== undefined) return tsxText(value);
+  return '';
+}
+
+function dataText(part: DataPart): string {
+  if (/^(text\/|application\/(json|xml|.*\+json))/.test(part.mimeType)) return Buffer.from(part.data).toString('utf8');
+  const what = part.mimeType.startsWith('image/') ? 'image too large or of an unsupported type' : 'binary data';
+  return `[${what}: ${part.mimeType}, ${part.data.byteLength} bytes, not shown]`;
+}
+
+/** A prompt-tsx part's rendered tree: its text pieces in order, depth-bounded. */
+function tsxText(value: unknown, depth = 0): string {
+  if (depth > 32 || value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map((v) => tsxText(v, depth + 1)).join('');
+  if (typeof value !== 'object') return '';
+  const node = value as Record<string, unknown>;
+  if (typeof node.text === 'string') return node.text;
+  return ['node', 'children', 'value'].map((key) => tsxText(node[key], depth + 1)).join('');
+}
+
+function capText(text: string, maxBytes: number): string {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes <= maxBytes) return text;
+  const cut = Buffer.from(text, 'utf8').subarray(0, maxBytes).toString('utf8').replace(/\uFFFD$/, '');
+  return `${cut}\n[output cut: ${bytes} bytes, the first ${maxBytes} shown]`;
+}
+
+/**
+ * The enabled list after the chooser: entries that name no tool (tags, tools not registered right now) are
+ * kept, tool names are the ones checked.
+ */
+export function chosenList(current: readonly string[], infos: readonly LmToolInfo[], checked: readonly string[]): string[] {
+  const names = new Set(infos.map((i) => i.name));
+  const kept = current.filter((entry) => !names.has(entry));
+  return [...new Set([...kept, ...checked])];
+}
