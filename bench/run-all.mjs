@@ -35,6 +35,7 @@ const QUICK_SIZES = {
   'bundle-size': { BENCH_RUNS: '1' },
   checkpoints: { BENCH_SAMPLES: '1', BENCH_FILES: '2000' },
   'session-open': { BENCH_RUNS: '1', BENCH_ENTRIES: '3000', BENCH_TURNS: '10' },
+  'skills-scan': { BENCH_RUNS: '1', BENCH_SKILLS: '20', BENCH_SCANS: '5' },
   'tree-graph': { BENCH_SAMPLES: '3', BENCH_RUNS: '1' },
   'tree-patch': { BENCH_SAMPLES: '3' },
   'webview-paint': { BENCH_RUNS: '1' },

@@ -90,6 +90,8 @@ const VENDOR = {
   ...(await providerSdkChunks()),
   'gpt-tokenizer/encoding/cl100k_base': 'cl100k',
   'markdown-it': 'markdown-it',
+  // SKILL.md front matter, read at the first prompt (src/agent/instructions/skill-scan.ts)
+  yaml: 'yaml',
 };
 
 /**

@@ -5,8 +5,9 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
-import { bundledRipgrep, createTools, workspaceFromPaths } from './agent/tools';
-import { ToolRegistry } from './agent/tools/tool-registry';
+import { ProjectInstructions } from './agent/instructions/project-instructions';
+import { toolRegistryWithSkills } from './agent/instructions/skill-tool';
+import { bundledRipgrep, workspaceFromPaths } from './agent/tools';
 import type { ArborApp } from './app/arbor-app';
 import { ArborChats } from './app/chats';
 import { setPromptRoot } from './core/prompts';
@@ -63,10 +64,18 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     }
     return defaultSessionDir(join(context.globalStorageUri.fsPath, 'sessions'), cwd);
   };
-  // The one live tool list of this host: the built-ins, and whatever other sources (MCP servers, VS Code's
-  // tools, skills) add with `tools.set(source, …)`; every chat's every request reads it then.
-  // VS Code's own ripgrep first (linear-time search off the host's thread), then rg on PATH.
-  const tools = new ToolRegistry(createTools({ ripgrep: bundledRipgrep(vscode.env.appRoot) }));
+  // Instruction files and Agent Skills: one scan per prompt, shared by every chat (src/agent/instructions/).
+  const instructions = new ProjectInstructions({
+    workspace: workspaceFromPaths(roots),
+    userSkillPaths: () => config.settings.skillPaths,
+    globalFiles: () => config.settings.globalInstructionFiles,
+    log: (message) => log.warn(message),
+  });
+  void instructions.refresh(); // the chat's "Instructions" line before the first prompt
+  // The one live tool list of this host: the built-ins (VS Code's own ripgrep first, then rg on PATH), the
+  // `skill` tool (source `skills`), and whatever other sources (MCP servers, VS Code's tools) add with
+  // `tools.set(source, …)`; every chat's every request reads it then.
+  const tools = toolRegistryWithSkills(instructions, { ripgrep: bundledRipgrep(vscode.env.appRoot) });
   // the editor's knowledge (source `editor`) and VS Code's tools the user chose (`vscode-lm`)
   const editorTools = registerEditorTools(tools, workspaceFromPaths(roots), () => config.settings.editorTools);
   // The side bar's chat is the primary one; editor tabs open more (chat-panels.ts), each with its own session.
@@ -76,6 +85,7 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
     workspaceRoots: roots,
     tools,
     editFeedback: editorTools.editFeedback,
+    instructions,
     trusted: () => vscode.workspace.isTrusted,
     settings: () => config.settings,
     keys: hostKeyResolver(secrets),
@@ -145,6 +155,10 @@ export function activate(context: vscode.ExtensionContext): ArborApi {
       webviewOptions: { retainContextWhenHidden: false },
     }),
     onDidChangeChatState(() => {
+      for (const chat of [chatView, ...chatPanels.panels]) void chat.postState();
+    }),
+    // a skill or instruction file added, changed or removed: every chat's "Instructions" line follows
+    instructions.onDidChange(() => {
       for (const chat of [chatView, ...chatPanels.panels]) void chat.postState();
     }),
     vscode.lm.onDidChangeChatModels(() => void refreshLanguageModels()),

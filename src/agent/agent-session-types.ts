@@ -19,6 +19,7 @@ import type { ApprovalPrompter } from './events';
 import type { Clock } from './idle-timer';
 import type { SystemPromptInput } from './system-prompt';
 import type { ToolCheckpoints } from './tool-calls';
+import type { ProjectInstructions } from './instructions/project-instructions';
 import type { AgentTool, ToolLimits, WorkspaceRoots } from './tools';
 import type { EditFeedback } from './tools/editor/after-edit';
 import type { ToolRegistry } from './tools/tool-registry';
@@ -66,6 +67,11 @@ export interface AgentSessionDeps {
   workspace: WorkspaceRoots;
   /** the approval mode of a session that records none yet and has no entries (a new chat); default Ask */
   approvalMode?: ApprovalMode;
+  /**
+   * The host's instruction files and skills (one per extension host, shared by its chats); scanned at
+   * every prompt. Default: the workspace folders' AGENTS.md only, no skills.
+   */
+  instructions?: ProjectInstructions;
   /** VS Code workspace trust; a function so a trust change applies to the next tool call */
   trusted: boolean | (() => boolean);
   /**

@@ -2,9 +2,8 @@
 // the workspace (folders, OS, date, restricted mode, Plan mode, the project's AGENTS.md).
 import { readFile, stat } from 'node:fs/promises';
 import { release, type as osType } from 'node:os';
-import { join } from 'node:path';
 import { renderPrompt } from '../core/prompts';
-import { resolveInWorkspace } from './tools/paths';
+import { AGENTS_MD_MAX_BYTES, formatInstructions, readRootInstructions } from './instructions/agents-files';
 import type { WorkspaceFolder, WorkspaceRoots } from './tools/types';
 
 export interface SystemPromptInput {
@@ -21,9 +20,11 @@ export interface SystemPromptInput {
   plan?: boolean;
   /** the tools offered to the model (name and description) */
   tools: readonly { name: string; description: string }[];
+  /** Agent Skills the model may load with the `skill` tool (name and description) */
+  skills?: readonly { name: string; description: string }[];
 }
 
-export const AGENTS_MD_MAX_BYTES = 32 * 1024;
+export { AGENTS_MD_MAX_BYTES };
 
 export function describeOs(): string {
   const names: Record<string, string> = { Linux: 'Linux', Darwin: 'macOS', Windows_NT: 'Windows' };
@@ -49,6 +50,12 @@ function toolsSection(tools: SystemPromptInput['tools']): string {
   return tools.map((tool) => `- \`${tool.name}\`: ${summarizeTool(tool.description)}`).join('\n');
 }
 
+function skillsSection(skills: SystemPromptInput['skills']): string {
+  if (!skills || skills.length === 0) return '';
+  const list = skills.map((skill) => `- \`${skill.name}\`: ${skill.description.replace(/\s+/g, ' ')}`).join('\n');
+  return renderPrompt('system/skills', { list }).trimEnd();
+}
+
 function workspaceSection(folders: readonly WorkspaceFolder[]): string {
   if (folders.length === 0) return '- No folder is open, so there are no files to work with.';
   if (folders.length === 1) return renderPrompt('system/workspace-single', { folder: folders[0].path }).trimEnd();
@@ -68,34 +75,14 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
     restricted: input.restricted ? renderPrompt('system/restricted') : '',
     plan: input.plan ? renderPrompt('system/plan-mode', { template: renderPrompt('plan/template').trimEnd() }) : '',
     agentsMd: agentsMd ? renderPrompt('system/agents-md', { content: agentsMd }) : '',
+    skills: skillsSection(input.skills),
   }).trimEnd()}\n`;
 }
 
 /**
- * Reads AGENTS.md from each workspace folder (confined like any tool path, so a symlink out of the
- * workspace is not followed), capped at `maxBytes` in total. Undefined when no folder has one.
+ * Reads AGENTS.md (else CLAUDE.md) from each workspace folder (confined like any tool path, so a symlink
+ * out of the workspace is not followed), capped at `maxBytes` in total. Undefined when no folder has one.
  */
 export async function readAgentsMd(roots: WorkspaceRoots, maxBytes = AGENTS_MD_MAX_BYTES): Promise<string | undefined> {
-  const parts: string[] = [];
-  let budget = maxBytes;
-  const multi = roots.folders.length > 1;
-  for (const folder of roots.folders) {
-    if (budget <= 0) break;
-    let text: string;
-    try {
-      const target = await resolveInWorkspace(roots, join(folder.path, 'AGENTS.md'));
-      if (!(await stat(target.absolute)).isFile()) continue;
-      text = await readFile(target.absolute, 'utf8');
-    } catch {
-      continue;
-    }
-    text = text.replace(/^\uFEFF/, '').trim();
-    if (text === '') continue;
-    if (Buffer.byteLength(text) > budget) {
-      text = `${Buffer.from(text).subarray(0, budget).toString('utf8').replace(/\uFFFD+$/, '')}\n\n[AGENTS.md cut: only the first ${Math.round(maxBytes / 1024)} KB are included.]`;
-      budget = 0;
-    } else budget -= Buffer.byteLength(text);
-    parts.push(multi ? `From ${folder.name}/AGENTS.md:\n\n${text}` : text);
-  }
-  return parts.length > 0 ? parts.join('\n\n') : undefined;
+  return formatInstructions(await readRootInstructions(roots, maxBytes), maxBytes);
 }

@@ -8,6 +8,7 @@ import { renderPrompt } from '../core/prompts';
 import { applyAnswer, deniedToolResult, type ApprovalPolicy, type ApprovalWarning } from './approval';
 import type { ApprovalPrompter, ApprovalRequest, AgentEvent, ToolEndStatus } from './events';
 import type { ApprovalMode } from '../core/approval-modes';
+import type { NestedInstructions } from './instructions/nested-instructions';
 import { approvalWarnings, targetsInsideWorkspace } from './sensitive-paths';
 import { resolveInWorkspace, runTool, type AgentTool, type ToolOutput, type WorkspaceRoots, type ToolLimits } from './tools';
 import type { EditFeedback } from './tools/editor/after-edit';
@@ -34,6 +35,8 @@ export interface ToolCallEnvironment {
   checkpoints?: ToolCheckpoints;
   /** the editor's problems after a tool that writes files (VS Code only; src/agent/tools/editor/after-edit.ts) */
   editFeedback?: EditFeedback;
+  /** adds nested AGENTS.md files under the paths a call worked on to its result, once per branch */
+  nestedInstructions?: NestedInstructions;
 }
 
 /** What the tool loop tells file checkpoints; the recorder reads the tool's effect (what to capture) itself. */
@@ -209,6 +212,7 @@ export async function runToolCalls(env: ToolCallEnvironment, calls: readonly Too
     });
     await env.checkpoints?.afterTool(tool, call.arguments);
     if (feedback && !output.isError && !signal.aborted) output = await withNote(output, feedback, signal);
+    if (env.nestedInstructions && !signal.aborted) output = await env.nestedInstructions.addTo(tool, call.arguments, output).catch(() => output);
     await finish(env, call, output, signal.aborted ? 'aborted' : output.isError ? 'error' : 'done');
     if (signal.aborted) {
       await skipToolCalls(env, calls.slice(i + 1), STOPPED_REASON);

@@ -12,7 +12,9 @@ import type { SessionStore } from '../session/store';
 import type { ApprovalMode } from '../core/approval-modes';
 import type { AgentSessionDeps } from './agent-session-types';
 import type { AgentEvent } from './events';
-import { buildSystemPrompt, describeOs, readAgentsMd, type SystemPromptInput } from './system-prompt';
+import { instructionFilesIn, NestedInstructions } from './instructions/nested-instructions';
+import { ProjectInstructions } from './instructions/project-instructions';
+import { buildSystemPrompt, describeOs, type SystemPromptInput } from './system-prompt';
 import type { ToolCallEnvironment } from './tool-calls';
 import { toolDefinitions, type AgentTool } from './tools';
 
@@ -31,6 +33,7 @@ export interface SessionCoreHost {
 export class TurnInputs {
   private readonly providers = new Map<string, Provider>();
   private lastSystemPrompt = '';
+  private ownInstructions: ProjectInstructions | undefined;
   /** the offered tools the last system prompt listed (names and descriptions) */
   private promptToolsKey = '';
 
@@ -94,7 +97,14 @@ export class TurnInputs {
       persist: (result) => this.host.persist(result),
       ...(this.deps.checkpoints ? { checkpoints: this.deps.checkpoints } : {}),
       ...(this.deps.editFeedback ? { editFeedback: this.deps.editFeedback } : {}),
+      nestedInstructions: new NestedInstructions(this.deps.workspace, () => instructionFilesIn(this.host.store().buildContext().messages)),
     };
+  }
+
+  /** The host's instruction files and skills; without one, the workspace folders' AGENTS.md only. */
+  instructions(): ProjectInstructions {
+    this.ownInstructions ??= this.deps.instructions ?? new ProjectInstructions({ workspace: this.deps.workspace, skills: false, userFiles: false });
+    return this.ownInstructions;
   }
 
   async resolveSystemPrompt(): Promise<string> {
@@ -102,7 +112,10 @@ export class TurnInputs {
     if (typeof source === 'string') return (this.lastSystemPrompt = source);
     const tools = this.offeredTools();
     this.promptToolsKey = toolsKey(tools);
-    const agentsMd = await readAgentsMd(this.deps.workspace).catch(() => undefined);
+    const instructions = this.instructions();
+    const snapshot = await instructions.refresh().catch(() => instructions.current());
+    const agentsMd = instructions.promptText(snapshot);
+    const skills = snapshot.skills.filter((skill) => !skill.hidden).map(({ name, description }) => ({ name, description }));
     const input: SystemPromptInput = {
       workspaceFolders: this.deps.workspace.folders,
       os: describeOs(),
@@ -111,6 +124,7 @@ export class TurnInputs {
       plan: this.mode() === 'plan',
       tools,
       ...(agentsMd ? { agentsMd } : {}),
+      ...(skills.length > 0 ? { skills } : {}),
     };
     this.lastSystemPrompt = source ? await source(input) : buildSystemPrompt(input);
     return this.lastSystemPrompt;

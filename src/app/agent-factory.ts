@@ -42,6 +42,7 @@ export function createAgent(store: SessionStore, parts: AgentParts): AgentSessio
     approvalPreview: (tool, args) => previewFileChange(tool, args, parts.workspace),
     protectedDirectories: () => [deps.sessionsDir()],
     workspace: parts.workspace,
+    ...(deps.instructions ? { instructions: deps.instructions } : {}),
     trusted: () => deps.trusted(),
     approvalMode: parts.approvalMode,
     compaction: {

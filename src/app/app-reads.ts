@@ -2,6 +2,7 @@
 // and tree nodes, what a compaction summarised), usage and totals, the models to pick from and the
 // sessions list. Read-only: every method here answers from the open session's views and agent without
 // writing. Part of ArborApp (arbor-app.ts), on top of its core (app-core.ts).
+import type { ProjectInstructions } from '../agent/instructions/project-instructions';
 import type { UsageInfo } from '../agent/events';
 import { listSessions, type SessionSummary } from '../session/catalog';
 import {
@@ -31,6 +32,16 @@ export abstract class AppReads extends AppCore {
   /** The session's first user message (what the Sessions view shows for an unnamed session). */
   firstUserMessage(): string | undefined {
     return this.views?.firstUserMessage();
+  }
+
+  /** Nested AGENTS.md files (workspace-relative) the open session's tool results added. */
+  nestedInstructionFiles(): string[] {
+    return this.open.nestedInstructionFiles();
+  }
+
+  /** The host's instruction files and skills (shared by every chat), when the app was given them. */
+  get instructions(): ProjectInstructions | undefined {
+    return this.deps.instructions;
   }
 
   /** Cost and tokens of the replies on the active path (kept up to date on appends). */

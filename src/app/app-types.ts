@@ -2,6 +2,7 @@
 // snapshot, conversation windows), what it reports (AppChange) and what its calls return. Kept apart from
 // the controller (arbor-app.ts) so the views, the VS Code layer and tests can import the types alone.
 import type { AppRefusal } from './app-outcome';
+import type { ProjectInstructions } from '../agent/instructions/project-instructions';
 import type { PinChange } from '../session/pins';
 import type { AgentCompactionOptions, AgentSessionDeps } from '../agent/agent-session-types';
 import type { AgentEvent, ApprovalPrompter, UsageInfo } from '../agent/events';
@@ -54,6 +55,8 @@ export interface ArborAppDeps {
   tools?: ToolRegistry;
   /** the editor's problems after a tool writes files (the VS Code host; src/agent/tools/editor/after-edit.ts) */
   editFeedback?: EditFeedback;
+  /** instruction files and skills, one per host, shared by every chat (default: the workspace's, set by ArborChats) */
+  instructions?: ProjectInstructions;
   /** the workspace's file checkpoints, shared by every open chat (default: a new service) */
   checkpoints?: CheckpointService;
   /** registries exported to other extensions (default: new ones) */

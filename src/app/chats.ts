@@ -3,8 +3,9 @@
 // registries, the live tool list and the file checkpoints. One of them is focused (the chat the user last worked
 // in): that is "the current session" for the commands, the Session Tree and the status bar. The side
 // bar's chat is the primary one; it never closes, and the focus falls back to it.
-import { createTools } from '../agent/tools';
-import { ToolRegistry } from '../agent/tools/tool-registry';
+import { ProjectInstructions } from '../agent/instructions/project-instructions';
+import { toolRegistryWithSkills } from '../agent/instructions/skill-tool';
+import { workspaceFromPaths } from '../agent/tools';
 import { TreeNavigationHookRegistry } from '../branch';
 import { CompactionHookRegistry } from '../compaction';
 import { ArborApp } from './arbor-app';
@@ -20,9 +21,11 @@ export class ArborChats implements Disposable {
 
   constructor(deps: ArborAppDeps) {
     const log = (message: string) => deps.log?.warn(message);
+    const instructions = deps.instructions ?? new ProjectInstructions({ workspace: workspaceFromPaths(deps.workspaceRoots), log });
     this.deps = {
       ...deps,
-      tools: deps.tools ?? new ToolRegistry(createTools()),
+      instructions,
+      tools: deps.tools ?? toolRegistryWithSkills(instructions),
       compactionHooks: deps.compactionHooks ?? new CompactionHookRegistry(log),
       navigationHooks: deps.navigationHooks ?? new TreeNavigationHookRegistry(log),
     };

@@ -1,6 +1,7 @@
 // The chat's open session: its store, its agent and its views, attached and detached together, and the
 // switches between sessions (new, open, fork, a handoff's new file) run one at a time. Apart from
 // arbor-app.ts, which stays the facade every UI calls.
+import { instructionFilesIn, instructionFilesOf } from '../agent/instructions/nested-instructions';
 import type { AgentSession } from '../agent/agent-session';
 import type { ApprovalPolicy } from '../agent/approval';
 import type { AgentEvent } from '../agent/events';
@@ -42,6 +43,8 @@ export class OpenSession {
   private current: SessionStore | undefined;
   private currentAgent: AgentSession | undefined;
   private currentViews: SessionViews | undefined;
+  /** nested instruction files added to this session's tool results (its path at open, then each tool_end) */
+  private nestedFiles = new Set<string>();
   private sessionSubscriptions: (() => void)[] = [];
   private switching: Promise<unknown> = Promise.resolve();
 
@@ -140,6 +143,7 @@ export class OpenSession {
     // Finish a restore a crash interrupted before this session's first turn (checkpoint-service.ts).
     await this.host.checkpoints.ready();
     this.currentAgent = agent;
+    this.nestedFiles = instructionFilesIn(store.buildContext().messages);
     this.sessionSubscriptions.push(agent.onEvent((event) => this.onAgentEvent(event)));
     this.host.emit({ kind: 'session', session: this.sessionView() });
     this.host.emit({ kind: 'conversation', appended: [], reset: true, labels: [] });
@@ -173,6 +177,18 @@ export class OpenSession {
     if (event.type === 'usage') this.host.emit({ kind: 'usage', usage: event.usage });
     if (event.type === 'model_changed' || event.type === 'thinking_level_changed' || event.type === 'approval_mode_changed') this.host.emitSettings();
     if (event.type === 'session_replaced') void this.followHandoff(event.file);
+    if (event.type === 'tool_end') this.noteNestedFiles(instructionFilesOf(event.result.details));
+  }
+
+  /** Nested AGENTS.md files this session's tool results added (workspace-relative), in the order added. */
+  nestedInstructionFiles(): string[] {
+    return [...this.nestedFiles];
+  }
+
+  private noteNestedFiles(files: readonly string[]): void {
+    const before = this.nestedFiles.size;
+    for (const file of files) this.nestedFiles.add(file);
+    if (this.nestedFiles.size !== before) this.host.emitSettings();
   }
 
   /** The handoff strategy moved the conversation to a new file: follow it. */

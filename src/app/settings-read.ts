@@ -47,6 +47,9 @@ export const MACHINE_SCOPED_SETTINGS: readonly string[] = [
   // other extensions' tools: which Arbor offers and which run without asking (docs/reliability.md)
   'arbor.vscodeTools.enabled',
   'arbor.vscodeTools.readOnly',
+  // where instructions the model follows come from outside the repository (the user's own folders)
+  'arbor.skills.paths',
+  'arbor.instructions.globalFiles',
 ];
 
 /** The user's value (or the default) of a machine-scoped setting; a repository's value is reported. */
@@ -99,6 +102,8 @@ export function readRawSettings(getConfiguration: GetConfiguration, onIgnored: O
       ...readSection(getConfiguration, 'arbor.tools', ['diagnosticsAfterEdit'], onIgnored),
       ...readSection(getConfiguration, 'arbor.vscodeTools', ['enabled', 'readOnly'], onIgnored),
     },
+    skillPaths: get('skills.paths'),
+    globalInstructionFiles: get('instructions.globalFiles'),
   };
 }
 

@@ -36,6 +36,10 @@ export interface ArborSettings {
   sessionsDirectory: string;
   /** `arbor.tools.diagnosticsAfterEdit`, `arbor.vscodeTools.*`: the tools that come from the editor */
   editorTools: EditorToolSettings;
+  /** `arbor.skills.paths`: more user skill folders (machine-scoped) */
+  skillPaths: string[];
+  /** `arbor.instructions.globalFiles`: more global instruction files (machine-scoped) */
+  globalInstructionFiles: string[];
 }
 
 /** Raw values as read from the configuration (undefined = not set). */
@@ -52,6 +56,8 @@ export interface RawArborSettings {
   baseUrls?: Partial<Record<BaseUrlProvider, unknown>>;
   sessionsDirectory?: unknown;
   editorTools?: RawEditorToolSettings;
+  skillPaths?: unknown;
+  globalInstructionFiles?: unknown;
   /** context window reported by the local server (detected by the host; optional) */
   localContextWindow?: number;
   /** model id served by the local server (from its /v1/models; optional) */
@@ -80,6 +86,8 @@ export function defaultArborSettings(): ArborSettings {
     baseUrls: {},
     sessionsDirectory: '',
     editorTools: { ...DEFAULT_EDITOR_TOOL_SETTINGS },
+    skillPaths: [],
+    globalInstructionFiles: [],
   };
 }
 
@@ -145,7 +153,21 @@ export function parseArborSettings(raw: RawArborSettings): ParsedArborSettings {
     if (typeof raw.sessionsDirectory === 'string') settings.sessionsDirectory = raw.sessionsDirectory.trim();
     else warnings.push(`arbor.sessions.directory: ${JSON.stringify(raw.sessionsDirectory)} is not a path; using the default.`);
   }
+  settings.skillPaths = pathList('arbor.skills.paths', raw.skillPaths, warnings);
+  settings.globalInstructionFiles = pathList('arbor.instructions.globalFiles', raw.globalInstructionFiles, warnings);
   return { settings, warnings };
+}
+
+/** A list of paths; anything else is reported and ignored. */
+function pathList(setting: string, raw: unknown, warnings: string[]): string[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) {
+    warnings.push(`${setting}: ${JSON.stringify(raw)} is not a list of paths; ignored.`);
+    return [];
+  }
+  const paths = raw.filter((p): p is string => typeof p === 'string' && p.trim() !== '').map((p) => p.trim());
+  if (paths.length !== raw.length) warnings.push(`${setting}: entries that are not paths were ignored.`);
+  return paths;
 }
 
 /**

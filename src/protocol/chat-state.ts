@@ -43,6 +43,22 @@ export const uiSettingsSchema = z.strictObject({
 });
 export type UiSettings = z.infer<typeof uiSettingsSchema>;
 
+/** One instruction file in use: shown by `label`, opened by sending `path` back (the host checks it is listed). */
+export const instructionFileSchema = z.strictObject({
+  label: shortSchema,
+  path: mediumSchema,
+  scope: z.enum(['global', 'root', 'nested']),
+});
+
+/** The chat's "Instructions: … · Skills: n" line. */
+export const instructionsInfoSchema = z.strictObject({
+  files: z.array(instructionFileSchema).max(LIMITS.list),
+  skills: countSchema,
+  /** skills not loaded, or loaded with a note (listed when the user opens the skills) */
+  problems: countSchema,
+});
+export type InstructionsInfo = z.infer<typeof instructionsInfoSchema>;
+
 /**
  * Everything the chat view's chrome renders from (the conversation and the tree come in their own
  * messages). Fields after `modelLabel` are optional so an older host still validates; the webview uses
@@ -77,5 +93,7 @@ export const chatStateSchema = z.strictObject({
   usage: usageSchema.nullable().optional(),
   /** default { branchSummaryEnabled: true } */
   settings: uiSettingsSchema.optional(),
+  /** instruction files and skills in use; default: none (no line) */
+  instructions: instructionsInfoSchema.optional(),
 });
 export type ChatState = z.infer<typeof chatStateSchema>;

@@ -117,6 +117,10 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('openTree') }),
   /** an error's action: run *Arbor: Set API Key* for `provider` (without one, it asks which provider) */
   z.strictObject({ type: z.literal('setApiKey'), provider: shortSchema.optional() }),
+  /** open an instruction file the chat state lists (by its `path` there) */
+  z.strictObject({ type: z.literal('openInstructionFile'), path: mediumSchema }),
+  /** list the instruction files, skills and skill problems in a pick; the chosen file or SKILL.md opens */
+  z.strictObject({ type: z.literal('showInstructions') }),
   /** an error's action: open the Settings UI at an Arbor setting */
   z.strictObject({ type: z.literal('openSettings'), setting: settingIdSchema }),
   /**

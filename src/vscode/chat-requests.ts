@@ -21,6 +21,7 @@ import { modelKey } from '../llm/models';
 import { setApiKey } from '../app/error-actions';
 import type { AppOutcome } from '../app/app-outcome';
 import { refusalNotice } from './refusals';
+import { openInstructionFile, showInstructions } from './instruction-files';
 
 export interface ChatRequestContext {
   /** absent in tests of the bare view */
@@ -162,6 +163,12 @@ async function handleSessionRequest(ctx: ChatRequestContext, message: WebviewToH
       return;
     case 'setApiKey':
       await vscode.commands.executeCommand('arbor.setApiKey', { provider: message.provider });
+      return;
+    case 'openInstructionFile':
+      await openInstructionFile(requireApp(ctx), message.path, (m) => ctx.log.warn(m));
+      return;
+    case 'showInstructions':
+      await showInstructions(requireApp(ctx));
       return;
     case 'openSettings':
       await vscode.commands.executeCommand('workbench.action.openSettings', message.setting);

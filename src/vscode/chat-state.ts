@@ -4,7 +4,8 @@ import * as vscode from 'vscode';
 import type { ArborApp } from '../app/arbor-app';
 import type { ArborSettings } from '../app/settings';
 import { RESTRICTED_MODE_REASON } from '../agent/approval';
-import { LIMITS, type ChatState } from '../protocol';
+import { LIMITS, type ChatState, type InstructionsInfo } from '../protocol';
+import { instructionsInfo } from './instruction-files';
 import { clip, toUsage } from './chat-items';
 import { sessionDisplayTitle } from '../core/text';
 
@@ -45,7 +46,13 @@ export function collectChatState(context: vscode.ExtensionContext, app?: ArborAp
     queued: snapshot.queued.slice(0, LIMITS.list).map((q) => clip(q, LIMITS.prompt)),
     usage: snapshot.usage ? toUsage(snapshot.usage, app.branchTotals()) : null,
     settings: { branchSummaryEnabled: settings?.().branchSummary.enabled ?? true },
+    ...withInstructions(app),
   };
+}
+
+function withInstructions(app: ArborApp): { instructions?: InstructionsInfo } {
+  const info = instructionsInfo(app);
+  return info ? { instructions: info } : {};
 }
 
 /** Fires when something collectChatState reads from VS Code changes (the app reports its own changes). */

@@ -14,6 +14,7 @@ import { createComposer } from './composer';
 import { createModeBar } from './mode-bar';
 import { createConversation } from './conversation';
 import { createHeader } from './header';
+import { createInstructionsLine } from './instructions-line';
 import { createJumpToLatest } from './jump-latest';
 import { installMentionCompletion } from './mention-complete';
 import { imagesAllowed, installImageAttachments } from './image-attach';
@@ -51,6 +52,10 @@ export function mountApp(
   const header = createHeader({
     showSessionTree: () => post({ type: 'openTree' }),
     toggleTree: () => setTreeOpen(!treeOpen),
+  });
+  const instructionsLine = createInstructionsLine({
+    openFile: (path) => post({ type: 'openInstructionFile', path }),
+    showAll: () => post({ type: 'showInstructions' }),
   });
   const restricted = createRestrictedBanner();
   const meter = createMeter({ compactNow: () => post({ type: 'compact' }) });
@@ -177,7 +182,7 @@ export function mountApp(
   };
   installBranchActions(container, branchDeps);
 
-  container.replaceChildren(header.root, restricted.root, meter.meter, meter.banner, tree.root, conversation.root, jumpToLatest.root, composer.root, dialog.root);
+  container.replaceChildren(header.root, instructionsLine.root, restricted.root, meter.meter, meter.banner, tree.root, conversation.root, jumpToLatest.root, composer.root, dialog.root);
   container.dataset.status = 'connecting';
   setTreeOpen(treeOpen);
 
@@ -185,6 +190,7 @@ export function mountApp(
     const started = performance.now();
     if (parts.has('state')) {
       header.update(store.state);
+      instructionsLine.update(store.state);
       restricted.update(store.state);
       meter.update(store.state);
       composer.update(store.state);

@@ -19,11 +19,13 @@ export interface CreateToolsOptions {
   ripgrep?: RipgrepOption;
   /** Subset of tools to create (default: all seven). */
   only?: readonly BuiltinToolName[];
+  /** folders outside the workspace `read` may open too (the user's skills: src/agent/instructions/skill-tool.ts) */
+  readExtraFolders?: () => readonly string[];
 }
 
 export function createTools(options: CreateToolsOptions = {}): AgentTool[] {
   const all: Record<BuiltinToolName, () => AgentTool> = {
-    read: createReadTool,
+    read: () => createReadTool(options.readExtraFolders ? { extraFolders: options.readExtraFolders } : {}),
     write: createWriteTool,
     edit: createEditTool,
     bash: createBashTool,

@@ -15,6 +15,7 @@
 // - `.gitattributes`, `.gitmodules` (filters and submodule URLs git acts on)
 // - `.envrc` (direnv runs it on `cd`)
 // - `AGENTS.md`, `CLAUDE.md` (Arbor and other agents take them as instructions)
+// - any segment `.agents`, and `.github/skills/` (Agent Skills: instructions Arbor lists and loads)
 // Not protected: `package.json` and other build files (they run only when the user runs a build, like
 // any source file; see docs/reliability.md).
 
@@ -33,11 +34,13 @@ const DIRECTORY_RULES: ReadonlyArray<readonly [string, ProtectedMatch]> = [
   ['.devcontainer', { kind: 'editor', rule: '.devcontainer/' }],
   ['.cursor', { kind: 'agent', rule: '.cursor/' }],
   ['.claude', { kind: 'agent', rule: '.claude/' }],
+  ['.agents', { kind: 'agent', rule: '.agents/' }],
 ];
 
 /** Two-segment folders (`.github/workflows/`), at any depth. */
 const NESTED_DIRECTORY_RULES: ReadonlyArray<readonly [string, string, ProtectedMatch]> = [
   ['.github', 'workflows', { kind: 'ci', rule: '.github/workflows/' }],
+  ['.github', 'skills', { kind: 'agent', rule: '.github/skills/' }],
 ];
 
 const FILE_RULES: ReadonlyArray<readonly [string, ProtectedMatch]> = [

@@ -2,13 +2,14 @@
 // ImageContent, and a clear refusal for other binary files. The file is streamed, so reading a window
 // of a huge log never loads the whole file.
 import { stat, type FileHandle } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { homedir } from 'node:os';
+import { extname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { renderPrompt } from '../../core/prompts';
 import { openConfined } from './confined-open';
-import { pathTarget, resolveInWorkspace } from './paths';
+import { isInside, pathTarget, resolveInWorkspace, type ResolvedPath } from './paths';
 import { cutLine, formatBytes, looksBinary } from './text';
-import { DEFAULT_TOOL_LIMITS, ToolError, defineTool, limitsOf, throwIfAborted, type AgentTool, type ToolLimits, type ToolOutput } from './types';
+import { DEFAULT_TOOL_LIMITS, ToolError, defineTool, limitsOf, throwIfAborted, type AgentTool, type ToolContext, type ToolLimits, type ToolOutput } from './types';
 
 export const readArgs = z.object({
   path: z.string().describe('File to read, relative to the workspace root'),
@@ -122,7 +123,24 @@ async function readImage(handle: FileHandle, display: string, mimeType: string, 
   };
 }
 
-export function createReadTool(): AgentTool<ReadArgs> {
+export interface ReadToolOptions {
+  /**
+   * Real paths of folders outside the workspace whose files `read` may open too, each confined to its
+   * folder like the workspace (the user's skill folders: ProjectInstructions.userSkillFolders()).
+   */
+  extraFolders?: () => readonly string[];
+}
+
+/** A path inside one of the extra folders, resolved confined to it and shown as its absolute path. */
+async function resolveForRead(ctx: ToolContext, input: string, extraFolders: readonly string[]): Promise<ResolvedPath> {
+  const expanded = input === '~' || input.startsWith('~/') ? join(homedir(), input.slice(1)) : input;
+  const folder = isAbsolute(expanded) ? extraFolders.find((f) => isInside(f, resolve(expanded))) : undefined;
+  if (!folder) return resolveInWorkspace(ctx.workspace, input);
+  const target = await resolveInWorkspace({ folders: [{ name: 'skill', path: folder }] }, expanded);
+  return { ...target, display: target.absolute };
+}
+
+export function createReadTool(options: ReadToolOptions = {}): AgentTool<ReadArgs> {
   return defineTool<ReadArgs>({
     name: 'read',
     description: renderPrompt('system/tools/read', {
@@ -134,7 +152,7 @@ export function createReadTool(): AgentTool<ReadArgs> {
     keepOutput: true,
     async execute(args, ctx) {
       const limits = limitsOf(ctx);
-      const target = await resolveInWorkspace(ctx.workspace, args.path);
+      const target = await resolveForRead(ctx, args.path, options.extraFolders?.() ?? []);
       const info = await stat(target.absolute).catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') throw new ToolError(`File not found: ${target.display}. Use ls or find to locate it.`);
         throw error;

@@ -40,6 +40,11 @@ test('rules name what matched', () => {
   assert.deepEqual(protectedPathMatch('CLAUDE.md'), { kind: 'agent', rule: 'CLAUDE.md' });
   assert.deepEqual(protectedPathMatch('.cursor/mcp.json'), { kind: 'agent', rule: '.cursor/' });
   assert.deepEqual(protectedPathMatch('.claude/settings.json'), { kind: 'agent', rule: '.claude/' });
+  // Agent Skills: the model must not write instructions that later sessions load and follow
+  assert.deepEqual(protectedPathMatch('.agents/skills/deploy/SKILL.md'), { kind: 'agent', rule: '.agents/' });
+  assert.deepEqual(protectedPathMatch('.GitHub/Skills/deploy/SKILL.md'), { kind: 'agent', rule: '.github/skills/' });
+  assert.deepEqual(protectedPathMatch('.claude/skills/deploy/scripts/run.sh'), { kind: 'agent', rule: '.claude/' });
+  assert.equal(protectedPathMatch('docs/skills/SKILL.md'), undefined);
   assert.deepEqual(protectedPathMatch('.mcp.json'), { kind: 'agent', rule: '.mcp.json' });
   assert.equal(foldSegment('.VSCODE. '), '.vscode');
 });

@@ -51,6 +51,8 @@ export const validWebviewMessages: WebviewToHostMessage[] = [
   { type: 'draftImages', ids: [] },
   { type: 'setApiKey' },
   { type: 'openSettings', setting: 'arbor.providers.local.baseUrl' },
+  { type: 'openInstructionFile', path: '/work/shop/src/api/AGENTS.md' },
+  { type: 'showInstructions' },
   { type: 'loadEarlier', seq: 7, leafId: 'a2', beforeId: 'u1', count: 200 },
   { type: 'loadEarlier', seq: 0, leafId: 'a2', beforeId: 'u1', count: 1 },
 ];
@@ -89,6 +91,15 @@ export const validHostMessages: HostToWebviewMessage[] = [
         branchTokens: 3000,
       },
       settings: { branchSummaryEnabled: false, compactionWarningRatio: 0.85 },
+      instructions: {
+        files: [
+          { label: 'AGENTS.md', path: '/work/shop/AGENTS.md', scope: 'root' },
+          { label: 'src/api/AGENTS.md', path: '/work/shop/src/api/AGENTS.md', scope: 'nested' },
+          { label: '~/.pi/agent/AGENTS.md', path: '/home/u/.pi/agent/AGENTS.md', scope: 'global' },
+        ],
+        skills: 3,
+        problems: 1,
+      },
     },
   },
   {

@@ -1,0 +1,74 @@
+// Nested AGENTS.md (else CLAUDE.md): when a tool reads or writes a file under a folder that has
+// its own instruction file (between the file and its workspace folder's root), that file's text is added
+// to the tool's result, once per branch: the result's `details.instructionFiles` names what was added,
+// and a later call finds those names in the branch's messages. Claude Code adds nested CLAUDE.md files
+// the same way, when it reads files under them (docs/architecture.md, "Skills and instruction files").
+import type { ToolResultMessage } from '../../core/messages';
+import { renderPrompt } from '../../core/prompts';
+import { resolveInWorkspace } from '../tools/paths';
+import type { AgentTool, ToolOutput, WorkspaceRoots } from '../tools/types';
+import { readNestedInstructions, type InstructionFile } from './agents-files';
+
+/** The files a call works on, from its effect: the files it writes, or those it reads when it names them. */
+export function callPaths(tool: AgentTool, args: Record<string, unknown>): string[] {
+  if (tool.effect.kind === 'writesFiles') return tool.effect.targets(args);
+  if (tool.effect.kind === 'readOnly') return tool.effect.reads?.(args) ?? [];
+  return [];
+}
+
+/** The instruction files a tool result says it added (its `details.instructionFiles`). */
+export function instructionFilesOf(details: unknown): string[] {
+  if (!details || typeof details !== 'object' || Array.isArray(details)) return [];
+  const files = (details as { instructionFiles?: unknown }).instructionFiles;
+  return Array.isArray(files) ? files.filter((f): f is string => typeof f === 'string') : [];
+}
+
+/** Every nested instruction file already added on this branch. */
+export function instructionFilesIn(messages: readonly { role: string }[]): Set<string> {
+  const seen = new Set<string>();
+  for (const message of messages) {
+    if (message.role === 'toolResult') for (const file of instructionFilesOf((message as ToolResultMessage).details)) seen.add(file);
+  }
+  return seen;
+}
+
+function withFiles(output: ToolOutput, files: readonly InstructionFile[]): ToolOutput {
+  const notes = files.map((file) => renderPrompt('system/nested-instructions', { path: file.display, folder: file.appliesTo, content: file.content }));
+  const names = files.map((file) => file.display);
+  const details = output.details === undefined ? { instructionFiles: names } : isPlainObject(output.details) ? { ...output.details, instructionFiles: names } : output.details;
+  return { ...output, content: [...output.content, { type: 'text', text: notes.join('').trimEnd().replace(/^\n+/, '\n\n') }], details };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
+export class NestedInstructions {
+  private seen: Set<string> | undefined;
+
+  constructor(
+    private readonly workspace: WorkspaceRoots,
+    /** what the branch already holds (read once, on the first call that needs it) */
+    private readonly inContext: () => Set<string>,
+  ) {}
+
+  /** `output` with the nested instruction files for this call added, when there are new ones. */
+  async addTo(tool: AgentTool, args: Record<string, unknown>, output: ToolOutput): Promise<ToolOutput> {
+    if (output.isError) return output;
+    const paths = callPaths(tool, args);
+    if (paths.length === 0) return output;
+    const fresh: InstructionFile[] = [];
+    for (const path of paths) {
+      const target = await resolveInWorkspace(this.workspace, path).catch(() => undefined);
+      if (!target) continue;
+      for (const file of await readNestedInstructions(this.workspace, target)) {
+        this.seen ??= this.inContext();
+        if (this.seen.has(file.display)) continue;
+        this.seen.add(file.display);
+        fresh.push(file);
+      }
+    }
+    return fresh.length > 0 ? withFiles(output, fresh) : output;
+  }
+}
+
