@@ -87,3 +87,29 @@ test("a repository's mcp.json cannot make its server's tools skip the card (read
     await mcp.dispose();
   }
 });
+
+test('an untrusted workspace starts nothing and asks nothing; any change to what runs asks again', async () => {
+  const base = { command: 'node', args: ['server.js'], env: { A: '1' } };
+  const file = (cfg: Record<string, unknown>) => [{ folder, file: '.vscode/mcp.json', parsed: parseMcpJson(JSON.stringify({ servers: { s: cfg } })) }];
+  const { host, asked } = consentedHost();
+  const untrusted = await workspaceServers(file(base), new Set(), { ...host, trusted: () => false });
+  assert.deepEqual([untrusted.entries.size, untrusted.held.map((h) => h.reason), asked.length], [0, ['untrusted'], 0]);
+  await workspaceServers(file(base), new Set(), host);
+  assert.equal(asked.length, 1);
+  await workspaceServers(file({ ...base }), new Set(), host);
+  assert.equal(asked.length, 1, 'the same server is not asked again');
+  const changes: Record<string, unknown>[] = [
+    { ...base, args: ['server.js', '--evil'] },
+    { ...base, env: { A: '1', NODE_OPTIONS: '--require ./evil.js' } },
+    { ...base, cwd: '/tmp' },
+    { ...base, command: 'node ' },
+    { ...base, args: ['server.js', ''] },
+  ];
+  for (const [i, changed] of changes.entries()) {
+    await workspaceServers(file(changed), new Set(), host);
+    assert.equal(asked.length, 2 + i, `change ${JSON.stringify(changed)} asks again`);
+  }
+  // the same server under the user's name is the user's: the repository's is held, not merged
+  const taken = await workspaceServers(file({ ...base, args: ['x'] }), new Set(['s']), host);
+  assert.deepEqual(taken.held.map((h) => h.reason), ['name taken by a user server']);
+});
