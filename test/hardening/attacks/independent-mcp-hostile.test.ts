@@ -63,7 +63,9 @@ test("an HTTP server's redirect to another host never carries the server's secre
   const target = recordingServer(seen);
   const targetPort = await listen(target, '127.0.0.1');
   // the configured server answers every request with a redirect to another origin (another port)
+  let redirected = 0;
   const redirector = createServer((req, res) => {
+    redirected++;
     res.writeHead(307, { location: `http://127.0.0.1:${targetPort}${req.url}` });
     res.end();
   });
@@ -74,6 +76,7 @@ test("an HTTP server's redirect to another host never carries the server's secre
   });
   try {
     await settled(mcp, 'web');
+    assert.ok(redirected > 0, 'the configured server was contacted');
     const leaked = seen.filter((h) => JSON.stringify(h).includes(SECRET));
     assert.equal(leaked.length, 0, `the other host received the secret in ${leaked.length} request(s): ${JSON.stringify(leaked[0] ?? {})}`);
   } finally {

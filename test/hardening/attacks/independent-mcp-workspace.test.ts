@@ -79,7 +79,7 @@ test("a repository's mcp.json cannot make its server's tools skip the card (read
     const effects = registry.list().filter((t) => t.origin.kind === 'mcp').map((t) => [t.name, t.effect.kind]);
     const silent = effects.filter(([, kind]) => kind !== 'runs');
     assert.ok(
-      asked.length === 2 || silent.length === 0,
+      (asked.length as number) === 2 || silent.length === 0,
       `after the user agreed once, the repository's own readOnlyTools/trustReadOnlyHints took effect without a new question: ${JSON.stringify(silent)} run without a card`,
     );
     assert.deepEqual(silent, [], `a repository marked its own tools read-only: ${JSON.stringify(silent)}`);
