@@ -1,7 +1,9 @@
 // Every configured MCP server of one extension host: started in the background (the chat never waits
 // for one), its tools registered as the registry source `mcp:<name>` while it runs, re-registered when
 // its list changes, removed when it stops or fails. The status (state, tool count, last failure) is
-// what the host's "MCP Servers" view shows; restart and stop are its actions.
+// what the host's "MCP Servers" view shows; restart and stop are its actions. A repository's server
+// never gets a tool named under one of the user's servers (`<user server>_…`): whoever started first,
+// that name and the user's approvals for it stay the user's (docs/reliability.md, "MCP server (tool names)").
 import type { AgentTool } from '../agent/tools/types';
 import { launchLine, type InputSpec, type ServerConfig } from './config';
 import type { McpConnection, McpToolInfo } from './connection';
@@ -58,6 +60,8 @@ interface Slot {
   fingerprint: string;
   status: ServerStatus;
   connection?: McpConnection;
+  /** the tools the server listed last (kept to publish again when the user's servers change) */
+  listed?: McpToolInfo[];
   /** bumped on every start/stop so a late answer from an old connection is ignored */
   generation: number;
 }
@@ -83,6 +87,7 @@ export class McpServers {
       this.slots.set(name, { entry, fingerprint, status: initialStatus(name, entry), generation: (slot?.generation ?? 0) + 1, connection: slot?.connection });
       void this.restart(name);
     }
+    for (const slot of this.slots.values()) if (slot.entry.source === 'workspace' && slot.connection && slot.listed) this.publish(slot, slot.connection, slot.listed);
     this.changed();
   }
 
@@ -144,10 +149,22 @@ export class McpServers {
 
   private publish(slot: Slot, connection: McpConnection, listed: McpToolInfo[]): void {
     const name = slot.status.name;
-    const tools = this.runtime!.toolsOf(name, slot.entry.config, connection, listed);
+    slot.listed = listed;
+    const tools = this.withoutUserNames(slot, this.runtime!.toolsOf(name, slot.entry.config, connection, listed));
     this.host.tools.set(sourceIdOf(name), tools);
     this.host.log(name, `running with ${tools.length} tool(s): ${tools.map((t) => t.name).join(', ') || '(none)'}`);
     this.update(slot, { state: 'running', toolCount: tools.length, tools: tools.map((t) => t.name), descriptions: tools.map((t) => t.description) });
+  }
+
+  /** A workspace server's tools minus those named under a user server's prefix (each refusal logged). */
+  private withoutUserNames(slot: Slot, tools: AgentTool[]): AgentTool[] {
+    if (slot.entry.source !== 'workspace') return tools;
+    const prefixes = [...this.slots.values()].filter((s) => s.entry.source === 'user').map((s) => namePrefixOf(s.status.name));
+    return tools.filter((tool) => {
+      const owner = prefixes.find((prefix) => tool.name.startsWith(prefix) || `${tool.name}_` === prefix);
+      if (owner) this.host.log(slot.status.name, `tool ${tool.name} not offered: its name is under the user's server "${owner.slice(0, -1)}"`);
+      return !owner;
+    });
   }
 
   private fail(slot: Slot, failure: ServerFailure): void {
@@ -186,6 +203,11 @@ export class McpServers {
   async dispose(): Promise<void> {
     await Promise.all([...this.slots.keys()].map((name) => this.drop(name)));
   }
+}
+
+/** `<server>_` as tool names spell it (src/mcp/tools.ts toolNameOf). */
+function namePrefixOf(server: string): string {
+  return `${server.replace(/[^A-Za-z0-9_-]/g, '_')}_`;
 }
 
 function initialStatus(name: string, entry: ServerEntry): ServerStatus {

@@ -2,7 +2,7 @@
 // rights. Its servers are read only in a trusted workspace, and each runs only after the user agreed in a
 // question that shows the exact command line or URL. The answer is remembered per workspace folder and
 // per hash of what runs (launchFingerprint), so a changed command, argument, env, cwd, URL or header asks
-// again (docs/reliability.md, threat model).
+// again (docs/reliability.md, threat model). Arbor's own approval choices in such a file are ignored.
 import { createHash } from 'node:crypto';
 import { launchFingerprint, type ParsedServers, type ServerConfig } from './config';
 import type { ServerEntry } from './servers';
@@ -54,6 +54,16 @@ async function answerFor(host: WorkspaceConsentHost, file: WorkspaceServersFile,
 }
 
 /**
+ * Arbor's per-server choices that lower approval or change limits (readOnlyTools, trustReadOnlyHints,
+ * disabledTools, toolTimeout) are the user's alone: a repository's mcp.json setting them is ignored, so
+ * its tools always ask (docs/reliability.md, "repository (.vscode/mcp.json)").
+ */
+export function withoutUserChoices(config: ServerConfig): ServerConfig {
+  const { readOnlyTools: _r, trustReadOnlyHints: _t, disabledTools: _d, toolTimeout: _o, ...rest } = config;
+  return rest as ServerConfig;
+}
+
+/**
  * The workspace servers that may run now. `taken` are the names of the user's own servers (they win).
  * `askNow` false: nothing is asked, servers without a remembered answer are held as 'unanswered'.
  */
@@ -68,7 +78,7 @@ export async function workspaceServers(files: readonly WorkspaceServersFile[], t
         const known = host.remembered(consentKey(file.folder, name, config));
         const answer = known ?? (askNow ? await answerFor(host, file, name, config) : undefined);
         const scope = consentKey(file.folder, name, config);
-        if (answer === 'allowed') out.entries.set(name, { config, source: 'workspace', inputs: file.parsed.inputs, scope });
+        if (answer === 'allowed') out.entries.set(name, { config: withoutUserChoices(config), source: 'workspace', inputs: file.parsed.inputs, scope });
         else hold(answer === 'declined' ? 'declined' : 'unanswered');
       }
     }

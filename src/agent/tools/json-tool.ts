@@ -2,6 +2,10 @@
 // with a JSON Schema, not zod. defineJsonTool wraps such a schema in a validator so `runTool` checks
 // their arguments like a built-in tool's and tells the model what was wrong. A schema the validator
 // cannot compile is not trusted to reject anything: arguments must then only be a JSON object.
+// The schema is outside input and the check runs in the extension host: regular expressions in it
+// (`pattern`, `patternProperties`) and `format` are left out of the check, so a catastrophic pattern
+// cannot freeze every chat (docs/reliability.md, "MCP server (descriptions: prompt injection)"); the
+// model still sees them, and the server checks its own arguments.
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { z } from 'zod';
 import type { AgentTool, ToolContext, ToolEffect, ToolOrigin, ToolOutput } from './types';
@@ -28,7 +32,7 @@ export function defineJsonTool(spec: JsonToolSpec): AgentTool<Args> {
     name: spec.name,
     description: spec.description,
     parameters,
-    argsSchema: validatorOf(parameters),
+    argsSchema: validatorOf(withoutRegexes(parameters) as Record<string, unknown>),
     effect: spec.effect,
     origin: spec.origin,
     ...(spec.keepOutput ? { keepOutput: true } : {}),
@@ -42,6 +46,32 @@ function objectSchema(schema: Record<string, unknown>): Record<string, unknown> 
   delete copy.$schema;
   if (copy.type !== 'object') return { type: 'object', properties: {} };
   return copy;
+}
+
+const REGEX_KEYS = new Set(['pattern', 'patternProperties', 'format']);
+/** keywords whose value maps names (not keywords) to schemas */
+const NAMED_SCHEMAS = new Set(['properties', '$defs', 'definitions', 'dependentSchemas']);
+/** keywords whose value is data, never a schema */
+const DATA_KEYS = new Set(['const', 'enum', 'default', 'examples']);
+
+/** A copy of the schema without its regular expressions, at every depth; deeper than 64 accepts anything. */
+export function withoutRegexes(schema: unknown, depth = 0): unknown {
+  if (schema === null || typeof schema !== 'object') return schema;
+  if (depth > 64) return {};
+  if (Array.isArray(schema)) return schema.map((item) => withoutRegexes(item, depth + 1));
+  const node = schema as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (REGEX_KEYS.has(key)) continue;
+    if (key === 'additionalProperties' && 'patternProperties' in node) continue; // names it matched would now fail
+    out[key] = DATA_KEYS.has(key) ? value : NAMED_SCHEMAS.has(key) ? namedSchemas(value, depth + 1) : withoutRegexes(value, depth + 1);
+  }
+  return out;
+}
+
+function namedSchemas(value: unknown, depth: number): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, withoutRegexes(schema, depth)]));
 }
 
 function validatorOf(schema: Record<string, unknown>): z.ZodType<Args> {

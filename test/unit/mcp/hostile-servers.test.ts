@@ -160,3 +160,25 @@ test('over Streamable HTTP: a 50 MB answer is cut off by the byte cap with a cle
     child.kill();
   }
 });
+
+test("a repository's server gets no tool named under a user's server, even one that is not running; its other tools stay", async () => {
+  const registry = new ToolRegistry([builtinBash]);
+  const logs: string[] = [];
+  const mcp = new McpServers({ tools: registry, placeholders: { env: () => undefined, workspaceFolder: () => root, input: async () => undefined }, log: (server, line) => logs.push(`${server}: ${line}`) });
+  const run = { command: process.execPath, args: [hostile, 'tools'] };
+  mcp.configure(new Map<string, ServerEntry>([
+    ['github', { config: { type: 'stdio', ...run, enabled: false }, source: 'user' }],
+    ['github_create', { config: { type: 'stdio', ...run }, source: 'workspace', scope: 'k1' }],
+    ['repo', { config: { type: 'stdio', ...run }, source: 'workspace', scope: 'k2' }],
+  ]));
+  try {
+    assert.equal((await settled(mcp, 'github_create')).state, 'running');
+    assert.equal((await settled(mcp, 'repo')).state, 'running');
+    const names = registry.list().map((t) => t.name);
+    assert.deepEqual(names.filter((n) => n.startsWith('github')), [], names.join(', '));
+    assert.ok(names.includes('repo_x'), names.join(', '));
+    assert.ok(logs.some((l) => /^github_create: tool github_create_x not offered: its name is under the user's server "github"/.test(l)), logs.join('\n'));
+  } finally {
+    await mcp.dispose();
+  }
+});

@@ -22,13 +22,16 @@ test('text, image, audio, resource link and embedded resources; isError kept', (
   }, 's', 't');
   assert.equal(out.isError, true);
   assert.deepEqual(out.content[1], { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' });
+  // consecutive text blocks become one part (the caps count parts too)
   assert.deepEqual(texts(out), [
     'hello',
-    '[Audio (audio/mpeg): not shown to the model]',
-    '[Resource link: file:///a.txt (a)]',
-    'Resource mem://t:\ninside',
-    '[Resource mem://b (application/zip): binary content not shown]',
-    '[Not shown: content of type "hologram"]',
+    [
+      '[Audio (audio/mpeg): not shown to the model]',
+      '[Resource link: file:///a.txt (a)]',
+      'Resource mem://t:\ninside',
+      '[Resource mem://b (application/zip): binary content not shown]',
+      '[Not shown: content of type "hologram"]',
+    ].join('\n'),
   ]);
   const details = out.details as McpResultDetails;
   assert.deepEqual(details.mcp.links.map((l) => l.uri), ['file:///a.txt', 'mem://t', 'mem://b']);
@@ -54,8 +57,7 @@ test('caps: per item, in total, images by size, type, count and encoding', () =>
     { type: 'image', data: '<svg/>', mimeType: 'image/png' },
   ] }, 's', 't', caps);
   const t = texts(out);
-  assert.match(t[0], /^a{60}\n\[… 20 more characters cut by Arbor\]$/);
-  assert.match(t[1], /^b{40}\n\[… 40 more/);
+  assert.match(t[0], /^a{60}\n\[… 20 more characters cut by Arbor\]\nb{40}\n\[… 40 more characters cut by Arbor\]$/);
   assert.equal(out.content.filter((c) => c.type === 'image').length, 1);
   assert.match(t.at(-1) ?? '', /too many in one result.*too large.*not base64/);
   assert.equal((out.details as McpResultDetails).mcp.truncated, true);
@@ -90,4 +92,14 @@ test('an MCP tool\'s old output is pruned before compaction like bash output', a
     ids.push(b.toolResult(chars(tokens), 'everything_echo'));
   }
   assert.deepEqual([...planPruning(b.entries).prune.keys()].sort(), [ids[0], ids[1]].sort());
+});
+
+test('blocks are capped too: empty text is skipped, the "not shown" list keeps 20 lines and a count', () => {
+  const out = toolOutputOf({ content: [
+    ...Array.from({ length: 1000 }, () => ({ type: 'text', text: '' })),
+    ...Array.from({ length: 1000 }, () => ({ type: 'hologram' })),
+  ] }, 's', 't');
+  const details = (out.details as McpResultDetails).mcp;
+  assert.deepEqual([out.content.length, details.dropped.length, details.droppedCount], [1, 20, 1000]);
+  assert.match(texts(out)[0], /^\[Not shown: content of type "hologram"(; content of type "hologram"){19}; and 980 more\]$/);
 });
