@@ -43,8 +43,22 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return !!value && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** At most this much nested instruction text is added to one tool result (each file is cut at 32 KB). */
+export const NESTED_PER_CALL_MAX_CHARS = 64 * 1024;
+/** At most this much is added by one instance (one turn on one branch); later turns start again. */
+export const NESTED_PER_TURN_MAX_CHARS = 256 * 1024;
+
+function withLeftOut(output: ToolOutput, leftOut: readonly InstructionFile[]): ToolOutput {
+  if (leftOut.length === 0) return output;
+  const names = leftOut.map((file) => file.display).join(', ');
+  const note = `\n\n[Nested instructions left out (more than ${NESTED_PER_CALL_MAX_CHARS / 1024} KB for one tool call or ${NESTED_PER_TURN_MAX_CHARS / 1024} KB for this turn): ${names}. Read them with \`read\` if they matter.]`;
+  return { ...output, content: [...output.content, { type: 'text', text: note }] };
+}
+
 export class NestedInstructions {
   private seen: Set<string> | undefined;
+  /** characters of nested instructions added by this instance */
+  private added = 0;
 
   constructor(
     private readonly workspace: WorkspaceRoots,
@@ -58,17 +72,30 @@ export class NestedInstructions {
     const paths = callPaths(tool, args);
     if (paths.length === 0) return output;
     const fresh: InstructionFile[] = [];
+    const leftOut: InstructionFile[] = [];
+    let callChars = 0;
     for (const path of paths) {
       const target = await resolveInWorkspace(this.workspace, path).catch(() => undefined);
       if (!target) continue;
       for (const file of await readNestedInstructions(this.workspace, target)) {
         this.seen ??= this.inContext();
         if (this.seen.has(file.display)) continue;
+        if (!this.fits(callChars, file.content.length)) {
+          leftOut.push(file);
+          continue;
+        }
+        callChars += file.content.length;
+        this.added += file.content.length;
         this.seen.add(file.display);
         fresh.push(file);
       }
     }
-    return fresh.length > 0 ? withFiles(output, fresh) : output;
+    return withLeftOut(fresh.length > 0 ? withFiles(output, fresh) : output, leftOut);
+  }
+
+  /** Whether `size` more characters fit in this call's and this turn's budgets. */
+  private fits(callChars: number, size: number): boolean {
+    return callChars + size <= NESTED_PER_CALL_MAX_CHARS && this.added + size <= NESTED_PER_TURN_MAX_CHARS;
   }
 }
 

@@ -142,37 +142,95 @@ export interface ScanResult {
   problems: SkillProblem[];
 }
 
+/** At most this many skills are listed in the system prompt; the rest are one problem. */
+export const SKILLS_MAX_LISTED = 100;
+/** At most this many characters of names and descriptions are listed in the system prompt. */
+export const SKILLS_LISTING_MAX_CHARS = 16 * 1024;
+/** SKILL.md files opened at once during a scan (a repository of thousands opens no thousands of files). */
+export const SKILL_SCAN_BATCH = 16;
+
+/** What the listing still holds room for; a repository cannot flood the system prompt with skills. */
+class ListingBudget {
+  private count = 0;
+  private chars = 0;
+  /** skill folders left out: not looked at, or not listed because the listing was full */
+  leftOut = 0;
+
+  get full(): boolean {
+    return this.count >= SKILLS_MAX_LISTED || this.chars >= SKILLS_LISTING_MAX_CHARS;
+  }
+
+  /** Takes room for `skill`; false when it does not fit (it is then left out). */
+  take(skill: { name: string; description: string }): boolean {
+    const size = skill.name.length + skill.description.length + 6;
+    if (this.full || this.chars + size > SKILLS_LISTING_MAX_CHARS) return false;
+    this.count++;
+    this.chars += size;
+    return true;
+  }
+}
+
+function leftOutProblem(leftOut: number): SkillProblem {
+  return {
+    path: 'skills',
+    message: `${leftOut} more skill folder${leftOut === 1 ? ' was' : 's were'} not loaded: the system prompt lists at most ${SKILLS_MAX_LISTED} skills and ${SKILLS_LISTING_MAX_CHARS / 1024} KB of names and descriptions.`,
+    severity: 'warning',
+  };
+}
+
+/** The folders' SKILL.md files, loaded a batch at a time, in name order. */
+async function loadBatch(root: SkillRoot, names: readonly string[], cache: SkillFileCache, plainRoot: boolean): Promise<(Loaded | undefined)[]> {
+  return Promise.all(names.map((name) => loadFolder(root, name, cache, plainRoot)));
+}
+
 /** Scans `roots` in order; the first skill of a name wins, later ones are reported as shadowed. */
 export async function scanSkills(roots: readonly SkillRoot[], cache: SkillFileCache): Promise<ScanResult> {
-  const skills: Skill[] = [];
-  const problems: SkillProblem[] = [];
-  const byName = new Map<string, Skill>();
+  const state: ScanState = { skills: [], problems: [], byName: new Map(), budget: new ListingBudget() };
   for (const root of roots) {
     const names = await skillFolders(root.dir);
     if (names.length === 0) continue;
     const plainRoot = (await plainIdentity(root.dir)) !== undefined && (await plainIdentity(dirname(root.dir))) !== undefined;
-    // each folder's file is looked at in parallel; the results are taken in name order
-    const all = await Promise.all(names.map((name) => loadFolder(root, name, cache, plainRoot)));
-    for (const [i, loaded] of all.entries()) {
-      if (!loaded) continue;
-      const lexical = join(root.dir, names[i]!);
-      const confine = root.confine ?? ownRoot(lexical);
-      if ('problem' in loaded) {
-        problems.push({ path: `${root.shown}/${names[i]}/SKILL.md`, message: `Skill not loaded: ${loaded.problem}.`, severity: 'error' });
-        continue;
+    for (let start = 0; start < names.length; start += SKILL_SCAN_BATCH) {
+      if (state.budget.full) {
+        state.budget.leftOut += names.length - start;
+        break;
       }
-      const display = root.scope === 'workspace' ? loaded.display : `${root.shown}/${names[i]}/SKILL.md`;
-      for (const warning of loaded.skill.warnings) problems.push({ path: display, message: `Skill loaded, but ${warning}.`, severity: 'warning' });
-      const earlier = byName.get(loaded.skill.name);
-      if (earlier) {
-        problems.push({ path: display, message: `Skill "${loaded.skill.name}" is also defined in ${earlier.display}, which wins (${earlier.scope === 'workspace' && root.scope === 'user' ? 'the workspace wins over the user folders' : 'the first found wins'}).`, severity: 'warning' });
-        continue;
-      }
-      const { body: _body, warnings: _warnings, ...meta } = loaded.skill;
-      const skill: Skill = { ...meta, scope: root.scope, folder: loaded.folder, display, confine };
-      byName.set(skill.name, skill);
-      skills.push(skill);
+      const batch = names.slice(start, start + SKILL_SCAN_BATCH);
+      for (const [i, loaded] of (await loadBatch(root, batch, cache, plainRoot)).entries()) if (loaded) addLoaded(state, root, batch[i]!, loaded);
     }
   }
-  return { skills, problems };
+  if (state.budget.leftOut > 0) state.problems.push(leftOutProblem(state.budget.leftOut));
+  return { skills: state.skills, problems: state.problems };
+}
+
+interface ScanState {
+  skills: Skill[];
+  problems: SkillProblem[];
+  byName: Map<string, Skill>;
+  budget: ListingBudget;
+}
+
+/** One folder's result: a problem, a shadowed skill, a skill listed, or one left out (listing full). */
+function addLoaded(state: ScanState, root: SkillRoot, name: string, loaded: Loaded): void {
+  const lexical = join(root.dir, name);
+  const confine = root.confine ?? ownRoot(lexical);
+  if ('problem' in loaded) {
+    state.problems.push({ path: `${root.shown}/${name}/SKILL.md`, message: `Skill not loaded: ${loaded.problem}.`, severity: 'error' });
+    return;
+  }
+  const display = root.scope === 'workspace' ? loaded.display : `${root.shown}/${name}/SKILL.md`;
+  for (const warning of loaded.skill.warnings) state.problems.push({ path: display, message: `Skill loaded, but ${warning}.`, severity: 'warning' });
+  const earlier = state.byName.get(loaded.skill.name);
+  if (earlier) {
+    state.problems.push({ path: display, message: `Skill "${loaded.skill.name}" is also defined in ${earlier.display}, which wins (${earlier.scope === 'workspace' && root.scope === 'user' ? 'the workspace wins over the user folders' : 'the first found wins'}).`, severity: 'warning' });
+    return;
+  }
+  if (!state.budget.take(loaded.skill)) {
+    state.budget.leftOut++;
+    return;
+  }
+  const { body: _body, warnings: _warnings, ...meta } = loaded.skill;
+  const skill: Skill = { ...meta, scope: root.scope, folder: loaded.folder, display, confine };
+  state.byName.set(skill.name, skill);
+  state.skills.push(skill);
 }
