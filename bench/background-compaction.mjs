@@ -18,6 +18,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchRoot, ensureTsx } from './lib/under-tsx.mjs';
+import { ledgerAnswer } from './lib/cost-session.mjs';
 
 const root = benchRoot(import.meta.url);
 ensureTsx(import.meta.url);
@@ -50,14 +51,23 @@ function textSource() {
   return { rand, text: (tokens) => Array.from({ length: Math.ceil((tokens * 4) / 7) }, () => words[Math.floor(rand() * words.length)]).join(' ') };
 }
 
-/** The fake summarizer: the summary call takes SUMMARY_MS, the recap is instant; bills chars/4 of each request. */
+/** The text of a request's last message. */
+const promptOf = (req) => JSON.stringify(req.messages.at(-1)?.content ?? '').replace(/\\"/g, '"').replace(/\\n/g, '\n');
+
+/**
+ * The fake summarizer: the summary call takes SUMMARY_MS, the recap is instant; bills chars/4 of each
+ * request. It follows the instructions: asked for ledger lines (messages over the user-words budget) it
+ * writes them (bench/lib/cost-session.mjs ledgerAnswer), so a compaction is one summary call.
+ */
 function summarizer(billed) {
   return {
     async *stream(req) {
       billed.tokens += Math.ceil((req.systemPrompt.length + JSON.stringify(req.messages.map((m) => m.content)).length) / 4);
       const recap = JSON.stringify(req.messages).includes('Write a recap');
       if (!recap) await sleep(SUMMARY_MS, req.signal);
-      const text = recap ? 'We went on with the parser.' : ['## Goal', 'Refactor the parser.', '## Constraints & Preferences', '- (none)', '## Progress', '### Done', '- [x] step', '### In Progress', '- [ ] next', '### Blocked', '- (none)', '## Key Decisions', '- **A**: b', '## Next Steps', '1. go on', '## Critical Context', '- none'].join('\n');
+      const ledger = ledgerAnswer(promptOf(req));
+      const ledgerOnly = promptOf(req).includes('Write only a "## User Ledger" section');
+      const text = recap ? 'We went on with the parser.' : ledgerOnly ? ledger : [ledger, '## Goal', 'Refactor the parser.', '## Constraints & Preferences', '- (none)', '## Progress', '### Done', '- [x] step', '### In Progress', '- [ ] next', '### Blocked', '- (none)', '## Key Decisions', '- **A**: b', '## Next Steps', '1. go on', '## Critical Context', '- none'].filter(Boolean).join('\n');
       yield { type: 'done', message: { role: 'assistant', content: [{ type: 'text', text }], api: 'x', provider: 'fake', model: 'fake-1', usage: usage0, stopReason: req.signal?.aborted ? 'aborted' : 'stop', timestamp: Date.now() } };
     },
   };
@@ -78,10 +88,10 @@ async function play(background, TURN_MS) {
     await sleep(TURN_MS); // the agent's request
     await store.appendMessage({ role: 'assistant', content: [{ type: 'text', text: text(600 + rand() * 1200) }], api: 'x', provider: 'fake', model: 'fake-1', usage: usage0, stopReason: 'stop', timestamp: Date.now() });
     const tokens = engine.measureContext(store.getBranch()).tokens;
-    if (!engine.shouldCompact(tokens, WINDOW, settings)) {
-      ahead?.consider(tokens);
-      continue;
-    }
+    const below = !engine.shouldCompact(tokens, WINDOW, settings);
+    if (below) ahead?.consider(tokens);
+    // a ready summary whose kept part reached keepRecentTokens is committed below the threshold (as the session does)
+    if (below && !ahead?.commitDue(tokens)) continue;
     const start = performance.now();
     const prepared = await ahead?.take(tokens);
     const outcome = await runner.run({ reason: 'threshold', ...(prepared ? { prepared } : {}) });

@@ -5,6 +5,8 @@
 // had, the pi column is skipped with the reason printed and the bench fails.
 //
 // One scripted coding session (bench/lib/cost-session.mjs: user requests, tool calls, large tool results)
+// and a summarizer that answers every summary request with the same checkpoint (plus, when Arbor's prompt
+// lists messages over the user-words budget, their ledger lines, as the prompt asks: ledgerAnswer)
 // is played three times per API against the same loopback fake provider (test/fake-llm/server.mjs), which
 // counts what each request is billed for with the provider's prompt caching (Anthropic Messages with
 // cache_control breakpoints: uncached input, cache writes, cache reads; OpenAI chat completions with
@@ -17,6 +19,7 @@
 // agent loop sends it, so the provider's cache holds what a real session would; it is not billed to
 // compaction. Prices in units of the input price: Anthropic (Claude Sonnet) cache writes 1.25, reads 0.1,
 // output 5; OpenAI cached input 0.5 and output 4 (GPT-4o class), cached 0.1 and output 8 (GPT-5 class).
+// BENCH_TRACE=1 prints every compaction request Arbor sent with its billed usage (to see where the cost goes).
 // Target: Arbor's billed cost (continuation form) ≤ 0.7 × pi's at every price. Results:
 // bench/results/compaction-cost.{json,md}, as `metrics` rows that bench/run-all.mjs collects.
 import { spawn } from 'node:child_process';
@@ -25,7 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchRoot, ensureTsx } from './lib/under-tsx.mjs';
-import { costSession, summaryAnswer } from './lib/cost-session.mjs';
+import { costSession, ledgerAnswer, summaryAnswer } from './lib/cost-session.mjs';
 import { PI_VERSION, preparePi } from './lib/pi-package.mjs';
 
 const root = benchRoot(import.meta.url);
@@ -53,7 +56,11 @@ const answers = costSession();
 function script() {
   fake.reset();
   fake.addRule({ when: { lastUserIncludes: 'Write a recap of it' }, then: { text: 'We refactored the parser and moved the cache into its own module. Next we wire the cache into the renderer.' } });
-  fake.addRule({ when: {}, then: { text: summaryAnswer(costSession().text) } });
+  // A summarizer that follows the instructions: asked for ledger lines (Arbor, messages over the budget),
+  // it writes them, after the checkpoint or (a correction) alone.
+  const checkpoint = summaryAnswer(costSession().text);
+  fake.addRule({ when: { lastUserIncludes: 'Write only a "## User Ledger" section' }, then: (ctx) => ({ text: ledgerAnswer(ctx.lastUser) }) });
+  fake.addRule({ when: {}, then: (ctx) => ({ text: [checkpoint, ledgerAnswer(ctx.lastUser)].filter(Boolean).join('\n\n') }) });
 }
 
 /** One model per price class: its own pricing decides whether Arbor asks the summary as a continuation. */
@@ -133,6 +140,7 @@ async function playArbor(label, continuation) {
     const outcome = await runner.run({ reason: 'threshold' });
     if (outcome.status !== 'compacted') throw new Error(`Arbor compaction ${outcome.status}: ${outcome.errorMessage ?? outcome.message ?? ''}`);
     const bill = billed(from);
+    if (process.env.BENCH_TRACE) for (const r of fake.requests.slice(from)) { const m = r.body.messages ?? []; const last = JSON.stringify(m.at(-1)?.content ?? '').slice(0, 50); console.error(label, continuation ? 'cont' : 'tx', turn, r.promptTokens, JSON.stringify(r.usage).slice(0,110), m.length, last); }
     spent = add(spent, bill);
     compactions.push({ turn, requests: bill.requests, summaryChars: store.getBranch().at(-1).summary.length });
   }

@@ -33,3 +33,16 @@ export function costSession({ model = 'fake-claude', api = 'anthropic-messages',
 export function summaryAnswer(text) {
   return ['## Goal', text(150), '## Constraints & Preferences', '- (none)', '## Progress', '### Done', `- [x] ${text(300)}`, '### In Progress', '- [ ] x', '### Blocked', '- (none)', '## Key Decisions', `- **A**: ${text(100)}`, '## Next Steps', '1. go on', '## Critical Context', `- ${text(200)}`].join('\n');
 }
+
+/**
+ * The "## User Ledger" section a summarizer that follows Arbor's instructions writes when a prompt lists
+ * messages over the budget (<user-messages-over-budget>, "[#n] text"): one line per message, in its own
+ * first words. '' when the prompt asks for none (pi's prompts never do).
+ */
+export function ledgerAnswer(prompt) {
+  const block = /<user-messages-over-budget>\n([\s\S]*?)\n<\/user-messages-over-budget>/.exec(prompt)?.[1];
+  if (!block) return '';
+  const lines = [...block.matchAll(/^\[#(\d+)\] (.*)$/gm)].map(([, n, text]) => `- [#${n}] ${text.split(/\s+/).slice(0, 10).join(' ')}`);
+  return lines.length > 0 ? `## User Ledger\n${lines.join('\n')}` : '';
+}
+

@@ -10,6 +10,7 @@
 // Anything else takes the normal path. Nothing is written before the commit; a failure is only logged.
 import {
   GrowthMeter,
+  backgroundBandStart,
   compactionThreshold,
   inBackgroundBand,
   type CompactionRunner,
@@ -85,6 +86,22 @@ export class BackgroundCompaction {
   }
 
   /**
+   * Below the threshold: a ready, valid summary whose kept part has grown to keepRecentTokens is committed
+   * now rather than at the threshold, so the context it leaves is what a foreground compaction leaves
+   * (committed at the threshold, the turns that came meanwhile would stay in the context too).
+   */
+  commitDue(tokens: number): boolean {
+    const job = this.job;
+    if (!job?.ready || this.staleness(job.snapshot, tokens) !== undefined) return false;
+    // Only in the band as measured now: a summary written too early (before its time was known) would
+    // compact far below the threshold, and more often than the foreground path.
+    // Checked once a turn: within half a turn of keepRecentTokens is as close as it gets (the foreground cut
+    // overshoots keepRecentTokens by part of a turn as well).
+    const halfTurn = (this.growth.estimate()?.tokensPerTurn ?? 0) / 2;
+    return tokens >= this.bandStart() && keptAfter(job.snapshot, tokens) >= this.host.settings().keepRecentTokens - halfTurn;
+  }
+
+  /**
    * At the threshold: the summary to commit, or undefined for the normal path. A valid one still being
    * written is awaited unless a ready fallback is valid: its remainder is never longer than writing a new
    * one, and costs no new tokens.
@@ -135,8 +152,12 @@ export class BackgroundCompaction {
   private worthRewriting(job: Job, tokens: number): boolean {
     if (!job.ready || this.rewritten) return false;
     const keep = this.host.settings().keepRecentTokens;
-    const committedTail = this.expectedTail(job.snapshot.kept, job.snapshot.tokens);
-    const fresh = this.expectedTail(this.keepFor(tokens), tokens);
+    const { kept, tokens: at } = job.snapshot;
+    // The ready one is committed once in the band with keepRecentTokens kept (commitDue); a fresh one
+    // keeps keepRecentTokens, or its least plus the growth while it is written.
+    const due = Math.max(this.bandStart(), at + keep - kept, tokens);
+    const committedTail = kept + due - at;
+    const fresh = Math.max(keep, this.keepFor(tokens) + this.summaryGrowth(tokens));
     return committedTail > keep * TAIL_SLACK && committedTail - fresh >= keep / 4;
   }
 
@@ -149,15 +170,23 @@ export class BackgroundCompaction {
     if (!this.job) [this.job, this.fallback] = [job, undefined];
   }
 
-  /** The context kept after a commit at the threshold of a summary started at `tokens` keeping `kept`. */
-  private expectedTail(kept: number, tokens: number): number {
-    return kept + Math.max(0, this.threshold() - tokens);
+  private bandStart(): number {
+    return backgroundBandStart(this.host.model().contextWindow, this.host.settings(), this.growth.expectedGrowth());
   }
 
-  /** keepRecentTokens less the growth until the threshold, so the commit keeps about keepRecentTokens. */
+  /** The growth while a summary is written (measured), or, unmeasured, until the threshold. */
+  private summaryGrowth(tokens: number): number {
+    const estimate = this.growth.estimate();
+    return estimate ? (estimate.tokensPerSecond * estimate.summaryMs) / 1000 : this.threshold() - tokens;
+  }
+
+  /**
+   * keepRecentTokens less the growth expected until the commit, so the commit keeps about keepRecentTokens:
+   * the growth while the summary is written (it is committed once ready: commitDue), or, before the growth
+   * was measured, the growth until the threshold.
+   */
   private keepFor(tokens: number): number {
-    const keep = this.host.settings().keepRecentTokens;
-    return Math.max(Math.ceil(keep / 8), keep - Math.max(0, this.threshold() - tokens));
+    return keepBeforeGrowth(this.host.settings().keepRecentTokens, this.summaryGrowth(tokens));
   }
 
   private threshold(): number {
@@ -231,7 +260,7 @@ export class BackgroundCompaction {
     const added = this.host.branch().slice(snapshot.length);
     if (added.some((e) => e.type === 'compaction' || e.type === 'branch_summary')) return 'compacted';
     if (this.key() !== snapshot.key) return 'settings';
-    if (snapshot.kept + tokens - snapshot.tokens > snapshot.allowance) return 'growth';
+    if (keptAfter(snapshot, tokens) > snapshot.allowance) return 'growth';
     return undefined;
   }
 
@@ -246,3 +275,14 @@ export class BackgroundCompaction {
     return JSON.stringify([this.host.settings(), model.provider, model.id, model.contextWindow]);
   }
 }
+
+/** The kept part of a summary's plan once the context has grown to `tokens`. */
+function keptAfter(snapshot: Pick<Snapshot, 'kept' | 'tokens'>, tokens: number): number {
+  return snapshot.kept + tokens - snapshot.tokens;
+}
+
+/** What a summary keeps so that it keeps `keep` once the context has grown by `growth`: at least keep / 8. */
+export function keepBeforeGrowth(keep: number, growth: number): number {
+  return Math.max(Math.ceil(keep / 8), Math.ceil(keep - Math.max(0, growth)));
+}
+

@@ -259,6 +259,10 @@ export class ContextMaintainer {
     if (!shouldCompact(tokens, window, settings)) {
       this.deferral.observeBelowThreshold(tokens);
       this.background.consider(tokens);
+      // Not a threshold compaction: a finished run does not auto-continue after it (undefined). With
+      // warnBeforeAuto the user is asked once, at the threshold, not earlier.
+      const asks = this.host.confirmer !== undefined && settings.warnBeforeAuto;
+      if (!asks && this.background.commitDue(tokens)) await this.earlyBackgroundCommit(tokens, signal);
       return undefined;
     }
     if (await this.tryPromotion('threshold', tokens)) return undefined;
@@ -267,6 +271,16 @@ export class ContextMaintainer {
     const outcome = await this.thresholdRun(tokens, signal);
     this.reportFailure(outcome);
     return outcome;
+  }
+
+  /**
+   * A background summary ready below the threshold whose kept part has grown to keepRecentTokens: committed
+   * now (docs/architecture.md, "Background compaction").
+   */
+  private async earlyBackgroundCommit(tokens: number, signal: AbortSignal): Promise<void> {
+    const prepared = await this.background.take(tokens);
+    if (!prepared || signal.aborted) return;
+    this.reportFailure(await this.runCompaction({ reason: 'threshold', prepared }, signal));
   }
 
   /** The summary written in the background when it is ready and valid, else the normal compaction. */

@@ -10,12 +10,14 @@ import { convertToLlm } from '../session/convert';
 import { CompactionCancelled, OffTaskAnswer, SummarizationFailed, isTransient, throwIfAborted } from './errors';
 import { computeFileLists, formatFileOperations, stripFileOperations } from './file-ops';
 import { checkSummarySections } from './guard';
-import { ledgerAfter, ledgerRequest, ledgerRetryNote, missingLedgerTags, summarizerPart, withUserWords } from './user-ledger';
+import { ledgerAfter, ledgerRequest, ledgerRetryRequest, mergeLedgerAnswers, missingLedgerIndexes, summarizerPart, withUserWords } from './user-ledger';
 import { capLedger, type KeptMessage, type UserWords } from './user-words';
 import type { CompactionPreparation } from './prepare';
 import { compactionPrompt } from './prompt-text';
 import { RemoteEndpointRefused, requestRemoteSummary, type RemoteCallOptions } from './remote';
 import { serializeConversation } from './serialize';
+import { continuationIsCheaper, continuationOutput } from './continuation-budget';
+export { continuationOutput } from './continuation-budget';
 
 export interface CompactionDetails {
   readFiles: string[];
@@ -99,13 +101,14 @@ function instructionParts(
   base: string,
   options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext'>,
   toLedger: readonly KeptMessage[],
+  quote: 'whole' | 'opening' = 'whole',
 ): string[] {
   const parts: string[] = [];
   const context = (options.additionalContext ?? []).map((l) => l.trim()).filter((l) => l !== '');
   if (context.length > 0) parts.push(compactionPrompt('additional-context', { lines: context.map((l) => `- ${l}`).join('\n') }));
   parts.push(base);
   parts.push(compactionPrompt('user-words-note'));
-  const ledger = ledgerRequest(toLedger);
+  const ledger = ledgerRequest(toLedger, quote);
   if (ledger !== '') parts.push(ledger);
   const focus = options.customInstructions?.trim();
   if (focus) parts.push(compactionPrompt('focus', { focus }));
@@ -115,7 +118,8 @@ function instructionParts(
 /**
  * The last user message of a summary asked as a continuation: where the kept part starts, then the same
  * instructions as the transcript form (the summarizer's system prompt is the agent's here): the note that
- * Arbor adds the user's words after the answer and the ledger request, never the words themselves.
+ * Arbor adds the user's words after the answer and the ledger request naming each message by its opening,
+ * never the words themselves (they are in the conversation above).
  */
 export function buildContinuationPrompt(
   preparation: Pick<CompactionPreparation, 'keptMessages' | 'previousSummary' | 'userWords'>,
@@ -124,7 +128,7 @@ export function buildContinuationPrompt(
   const earlier = preparation.previousSummary !== undefined ? `${compactionPrompt('continuation-earlier')}\n\n` : '';
   const head = compactionPrompt('continuation', { earlier, keptStart: keptStartText(preparation.keptMessages) });
   const base = options.promptOverride ?? compactionPrompt('summary');
-  return [head, ...instructionParts(base, options, preparation.userWords.toLedger)].join('\n\n');
+  return [head, ...instructionParts(base, options, preparation.userWords.toLedger, 'opening')].join('\n\n');
 }
 
 /** The opening of the first kept message, as the summarizer sees it in the conversation. */
@@ -192,8 +196,10 @@ async function guardedSummary(prompt: string, maxTokens: number, options: Summar
 }
 
 /**
- * The guarded checkpoint, asked once more when its ledger left out messages over the budget (those then
- * get their own first words: compact). With everything in the budget there is no ledger and no retry.
+ * The guarded checkpoint, and when its ledger left out messages over the budget, one small request for
+ * those messages' lines alone (never the conversation or the checkpoint again: docs/architecture.md,
+ * "Compaction cost"); a message still without a line then gets its own first words. With everything in the
+ * budget there is no ledger and no second request.
  */
 async function ledgerGuardedSummary(
   prompt: string,
@@ -203,17 +209,25 @@ async function ledgerGuardedSummary(
   frame: Frame = ALONE,
 ): Promise<string> {
   const answer = await guardedSummary(prompt, maxTokens, options, frame);
-  const missing = missingLedgerTags(answer.text, toLedger);
+  const missing = missingLedgerIndexes(answer.text, toLedger);
   if (missing.length === 0) return answer.text;
-  options.log?.(`compaction: the ledger left out ${missing.length} of the user's messages over the budget; asking once more`);
-  const retry = await corrected(prompt, answer, ledgerRetryNote(missing), maxTokens, options, frame);
-  const retryMissing = missingLedgerTags(retry.text, toLedger);
-  return retryMissing.length < missing.length && checkSummarySectionsFor(options, retry.text) ? retry.text : answer.text;
+  options.log?.(`compaction: the ledger left out ${missing.length} of the user's messages over the budget; asking for their lines`);
+  const correction = await ledgerCorrection(toLedger, missing, options);
+  return correction === undefined ? answer.text : mergeLedgerAnswers(answer.text, correction, toLedger);
 }
 
-/** Whether a corrected answer still has the structure the first pass was held to. */
-function checkSummarySectionsFor(options: SummarizeOptions, text: string): boolean {
-  return summaryCheck(options)(text).length === 0;
+const LEDGER_LINE_TOKENS = 100;
+
+/** The ledger lines for the messages left out; a failure only costs those lines (cancellation still stops). */
+async function ledgerCorrection(toLedger: readonly KeptMessage[], missing: readonly number[], options: SummarizeOptions): Promise<string | undefined> {
+  const maxTokens = Math.min(outputBudget(options.model, Number.MAX_SAFE_INTEGER, 1), 256 + missing.length * LEDGER_LINE_TOKENS);
+  try {
+    return answerText(await callModel([userMessage(ledgerRetryRequest(toLedger, missing))], maxTokens, options));
+  } catch (error) {
+    if (error instanceof CompactionCancelled) throw error;
+    options.log?.(`compaction: the ledger correction failed (${(error as Error).message}); the messages keep their own first words`);
+    return undefined;
+  }
 }
 
 export interface HistorySummary {
@@ -333,12 +347,12 @@ const CHARS_PER_TOKEN = 3;
 async function continuationSummary(preparation: CompactionPreparation, options: SummarizeOptions): Promise<HistorySummary | undefined> {
   const prefix = options.prefix;
   if (!prefix || options.remote?.endpoint || preparation.messagesToSummarize.length + preparation.turnPrefixMessages.length === 0) return undefined;
-  const maxTokens = outputBudget(options.model, preparation.settings.reserveTokens, HISTORY_SHARE);
   const prompt = buildContinuationPrompt(preparation, options);
   // The context as measured for the threshold (calibrated by the provider's usage) plus what is added.
   const added = (prefix.systemPrompt.length + JSON.stringify(prefix.tools ?? []).length + prompt.length) / CHARS_PER_TOKEN;
-  if (preparation.tokensBefore + added + maxTokens > options.model.contextWindow) return undefined;
-  if (!continuationIsCheaper(preparation, options, preparation.tokensBefore + added)) return undefined;
+  const maxTokens = continuationOutput(outputBudget(options.model, preparation.settings.reserveTokens, HISTORY_SHARE), options.model.contextWindow - preparation.tokensBefore - added);
+  if (maxTokens === undefined) return undefined;
+  if (!continuationIsCheaper(preparation, options.model, preparation.tokensBefore + added)) return undefined;
   const frame: Frame = { before: prefix.messages, continuation: { systemPrompt: prefix.systemPrompt, ...(prefix.tools ? { tools: prefix.tools } : {}) } };
   try {
     return { summary: await ledgerGuardedSummary(prompt, maxTokens, options, preparation.userWords.toLedger, frame) };
@@ -349,23 +363,6 @@ async function continuationSummary(preparation: CompactionPreparation, options: 
     return undefined;
   }
 }
-
-/**
- * Whether reading the whole context from the cache costs less than sending the transcript of the span:
- * context × (cache read price / input price) against the transcript's tokens (chars / 4), with a margin
- * for a cache that expired or hits only in part. Anthropic and GPT-5-class caches (0.1×) pass, a 0.5×
- * cache (GPT-4o class) does not: reading 110k cached tokens costs more than 25k fresh ones.
- */
-function continuationIsCheaper(preparation: CompactionPreparation, options: SummarizeOptions, contextTokens: number): boolean {
-  const { input, cacheRead } = options.model.pricing;
-  if (!(input > 0) || !(cacheRead >= 0)) return false;
-  const transcript = [...preparation.messagesToSummarize, ...preparation.turnPrefixMessages];
-  const transcriptTokens = serializeConversation(convertToLlm(transcript)).length / 4 + (preparation.previousSummary?.length ?? 0) / 4;
-  return contextTokens * (cacheRead / input) < CONTINUATION_MARGIN * transcriptTokens;
-}
-
-/** The continuation must cost less than this share of the transcript form to be chosen. */
-const CONTINUATION_MARGIN = 0.6;
 
 /** What `details.userWords` records: the verbatim messages, and the ledger with this compaction's lines. */
 function userWordsAfter(plan: CompactionPreparation['userWords'], answer: string, options: SummarizeOptions): UserWords {

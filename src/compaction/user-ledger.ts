@@ -19,12 +19,22 @@ function tag(index: number): string {
   return `[#${index + 1}]`;
 }
 
-/** The part of the summary prompt that asks for the ledger ('' when everything fits). */
-export function ledgerRequest(toLedger: readonly KeptMessage[]): string {
+/**
+ * The part of the summary prompt that asks for the ledger ('' when everything fits). `opening`: each message
+ * by its opening only, for a summary asked as the continuation of the conversation, where the whole message
+ * is already in the (cached) prefix: quoting it again would be billed again (docs/architecture.md,
+ * "Compaction cost").
+ */
+export function ledgerRequest(toLedger: readonly KeptMessage[], quote: 'whole' | 'opening' = 'whole'): string {
   if (toLedger.length === 0) return '';
-  const messages = toLedger.map((m, i) => `${tag(i)} ${m.text}`).join('\n\n');
-  return compactionPrompt('user-ledger-request', { messages });
+  const text = (m: KeptMessage) => (quote === 'whole' || m.text.length <= OPENING_CHARS ? m.text : `${m.text.slice(0, OPENING_CHARS).trimEnd()}…`);
+  const messages = toLedger.map((m, i) => `${tag(i)} ${text(m)}`).join('\n\n');
+  const where = quote === 'opening' ? '(each is in the conversation, whole, where it begins as quoted) ' : '';
+  return compactionPrompt('user-ledger-request', { messages, where });
 }
+
+/** How much of a message over the budget a continuation's ledger request quotes to name it. */
+const OPENING_CHARS = 120;
 
 /** Words of three letters or more (any script), lower-cased: what grounding compares. */
 function wordsIn(text: string): string[] {
@@ -66,14 +76,33 @@ export function parseLedger(answer: string, count: number): Map<number, string> 
   return found;
 }
 
-/** The tags (`[#2], [#5]`) a ledger answer left out or did not ground in its message, for the corrective request. */
-export function missingLedgerTags(answer: string, toLedger: readonly KeptMessage[]): string[] {
+/** Indexes (0-based) of the messages over the budget an answer left without a grounded ledger line. */
+export function missingLedgerIndexes(answer: string, toLedger: readonly KeptMessage[]): number[] {
   const found = groundedLedger(answer, toLedger);
-  return toLedger.map((_, i) => i).filter((i) => !found.has(i)).map(tag);
+  return toLedger.map((_, i) => i).filter((i) => !found.has(i));
 }
 
-export function ledgerRetryNote(tags: readonly string[]): string {
-  return compactionPrompt('ledger-retry', { tags: tags.join(', ') });
+/**
+ * The corrective request for the messages a checkpoint's ledger left out: those messages alone, under
+ * their own tags, and a request for their ledger lines only. A request of its own, so the correction
+ * never re-sends the conversation nor has the whole checkpoint written again (docs/architecture.md,
+ * "Compaction cost").
+ */
+export function ledgerRetryRequest(toLedger: readonly KeptMessage[], missing: readonly number[]): string {
+  const messages = missing.map((i) => `${tag(i)} ${toLedger[i]!.text}`).join('\n\n');
+  return compactionPrompt('ledger-retry', { tags: missing.map(tag).join(', '), messages });
+}
+
+/**
+ * The checkpoint with one "## User Ledger" section holding the grounded lines of both answers (the
+ * checkpoint's own first; the corrective answer's for the messages it lacked).
+ */
+export function mergeLedgerAnswers(answer: string, correction: string, toLedger: readonly KeptMessage[]): string {
+  const lines = groundedLedger(answer, toLedger);
+  for (const [i, text] of groundedLedger(correction, toLedger)) if (!lines.has(i)) lines.set(i, text);
+  if (lines.size === 0) return answer;
+  const rendered = [...lines.entries()].sort(([a], [b]) => a - b).map(([i, text]) => `- ${tag(i)} ${text}`);
+  return `${withoutSection(answer, LEDGER_HEADING).trimEnd()}\n\n## User Ledger\n${rendered.join('\n')}`;
 }
 
 /**

@@ -237,6 +237,8 @@ export class ChatController implements vscode.Disposable {
         void this.postUsage();
         return;
       case 'conversation':
+        // an unnamed session is called by its first user message: the header follows it, as the tab does
+        if (change.reset || change.appended.some((entry) => entry.kind === 'user')) this.scheduleState();
         if (change.reset) void this.postConversation();
         else {
           for (const entry of change.appended) {

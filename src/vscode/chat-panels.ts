@@ -35,6 +35,18 @@ export class ChatPanel extends ChatController {
   }
 }
 
+/** Whose session "Open Chat in Editor" shows: the focused chat's, or the side bar's (its title bar). */
+export type ShowInEditorSource = 'focused' | 'sideBar';
+
+/** What "Open Chat in Editor" did with the focused chat: shown in a tab, or left alone while it works. */
+export type ShowInEditorResult = { kind: 'shown'; chat: ChatController } | { kind: 'busy' };
+
+/** A turn, a compaction or a branch switch runs in `app`: its session cannot move to another chat now. */
+function isWorking(app: ArborApp): boolean {
+  const snapshot = app.snapshot({ tree: false, conversation: false });
+  return snapshot.busy || snapshot.compacting || snapshot.navigating;
+}
+
 /** Whether `file` is an existing file (a session a tab names may have been deleted meanwhile). */
 export async function isFile(file: string): Promise<boolean> {
   return stat(file).then((s) => s.isFile(), () => false);
@@ -85,6 +97,27 @@ export class ChatPanels implements vscode.Disposable, vscode.WebviewPanelSeriali
     const column = beside || this.panels.some((chat) => chat.panel.active) ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
     const panel = vscode.window.createWebviewPanel(ChatPanels.viewType, vscode.l10n.t('Arbor Chat'), column, { retainContextWhenHidden: false });
     return this.bind(panel, app);
+  }
+
+  /**
+   * "Open Chat in Editor" without a session named: the focused chat's session in an editor tab. A chat that
+   * already is a tab comes forward; the side bar's session moves to a new tab (a session is open in one
+   * chat at a time) and the side bar goes on with a new session; a session with nothing written yet gives
+   * a tab on a new session. Not while the side bar works (a turn, a compaction, a switch): moving would stop it.
+   */
+  async showInEditor(source: ShowInEditorSource): Promise<ShowInEditorResult> {
+    const from = source === 'sideBar' ? this.deps.chats.primary : this.deps.chats.focused;
+    if (this.open.has(from)) return { kind: 'shown', chat: await this.reveal(from) };
+    const session = from.sessionView();
+    if (!session?.persisted || !(await isFile(session.file))) return { kind: 'shown', chat: await this.openChat() };
+    if (isWorking(from)) return { kind: 'busy' };
+    await from.newSession();
+    try {
+      return { kind: 'shown', chat: await this.openChat(session.file) };
+    } catch (error) {
+      await from.openSession(session.file).catch(() => undefined);
+      throw error;
+    }
   }
 
   /**

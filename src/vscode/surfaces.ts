@@ -13,6 +13,8 @@ import * as addSelectionToChat from './commands/add-selection-to-chat';
 import * as addFileToChat from './commands/add-file-to-chat';
 import * as fixWithArbor from './commands/fix-with-arbor';
 import * as openChatInEditor from './commands/open-chat-in-editor';
+import * as newChatInEditor from './commands/new-chat-in-editor';
+import * as openSideBarChatInEditor from './commands/open-side-bar-chat-in-editor';
 import * as openConversationTree from './commands/open-conversation-tree';
 import * as selectModel from './commands/select-model';
 import * as setApiKey from './commands/set-api-key';
@@ -57,6 +59,8 @@ import { useLocalizer } from './tree/entry-presentation';
 export const SURFACE_COMMANDS = [
   openChat,
   openChatInEditor,
+  newChatInEditor,
+  openSideBarChatInEditor,
   openConversationTree,
   newSession,
   selectModel,

@@ -29,8 +29,8 @@ suite('chat in editor tabs', () => {
   test('two editor chats on two sessions: a prompt in each lands in its own file; the focus follows the chat used', async () => {
     const api = await activateArbor();
     const sideBarFile = api.app.sessionView()?.file;
-    assert.equal(await vscode.commands.executeCommand('arbor.openChatInEditor'), true);
-    assert.equal(await vscode.commands.executeCommand('arbor.openChatInEditor'), true);
+    assert.equal(await vscode.commands.executeCommand('arbor.newChatInEditor'), true);
+    assert.equal(await vscode.commands.executeCommand('arbor.newChatInEditor'), true);
     const [first, second] = api.chatPanels.panels;
     assert.ok(first && second, 'two editor chats are open');
     assert.equal(api.chats.all.length, 3, 'the side bar chat and two editor chats');
@@ -104,7 +104,7 @@ suite('chat in editor tabs', () => {
 
   test('opening a session that a chat already shows brings that chat forward instead of opening it twice', async () => {
     const api = await activateArbor();
-    await vscode.commands.executeCommand('arbor.openChatInEditor');
+    await vscode.commands.executeCommand('arbor.newChatInEditor');
     const chat = api.chatPanels.panels[0]!;
     await fakeAdmin('enqueue', { text: 'Once.' });
     await chat.receive({ type: 'prompt', text: 'Only one chat has me' });
@@ -117,5 +117,76 @@ suite('chat in editor tabs', () => {
     await vscode.commands.executeCommand('arbor.sessions.open', file);
     assert.equal(api.chats.focused, chat.app, "the Sessions view's Open brings the tab forward");
     assert.notEqual(api.app.sessionView()?.file, file, 'the side bar did not open it a second time');
+  });
+
+  test("Open Chat in Editor shows the focused chat's session: the side bar's moves to a tab, a tab comes forward, an empty one gives a new tab", async () => {
+    const api = await activateArbor();
+    await api.app.newSession();
+    await fakeAdmin('enqueue', { text: 'Answered in the side bar.' });
+    await api.app.prompt('Asked in the side bar');
+    const file = api.app.sessionView()!.file;
+    api.chats.focus(api.app);
+    assert.equal(await vscode.commands.executeCommand('arbor.openChatInEditor'), true);
+    assert.equal(api.chatPanels.panels.length, 1);
+    const tab = api.chatPanels.panels[0]!;
+    assert.equal(tab.app!.sessionView()?.file, file, "the tab shows the side bar's session");
+    assert.equal(tab.panel.title, 'Asked in the side bar');
+    assert.notEqual(api.app.sessionView()?.file, file, 'the side bar went on with another session');
+    assert.equal(api.app.sessionView()?.persisted, false, 'a new, empty one');
+    assert.equal(api.chats.focused, tab.app, 'the tab is the focused chat');
+    await fakeAdmin('enqueue', { text: 'Answered in the tab.' });
+    await tab.receive({ type: 'prompt', text: 'Asked in the tab' });
+    assert.deepEqual(
+      messagesOf(await sessionLines(file)),
+      ['user: Asked in the side bar', 'assistant: Answered in the side bar.', 'user: Asked in the tab', 'assistant: Answered in the tab.'],
+      'the moved session goes on in the tab, in the same file',
+    );
+
+    assert.equal(await vscode.commands.executeCommand('arbor.openChatInEditor'), true);
+    assert.equal(api.chatPanels.panels.length, 1, 'the focused tab came forward: no second tab');
+    assert.equal(tab.app!.sessionView()?.file, file);
+
+    api.chats.focus(api.app);
+    const sideBarFile = api.app.sessionView()!.file;
+    assert.equal(await vscode.commands.executeCommand('arbor.openChatInEditor'), true);
+    assert.equal(api.chatPanels.panels.length, 2, 'nothing written in the side bar: a tab on a new session');
+    assert.equal(api.chatPanels.panels[1]!.app!.sessionView()?.persisted, false);
+    assert.equal(api.app.sessionView()?.file, sideBarFile, 'the side bar kept its empty session');
+  });
+
+  test("the Chat view's title-bar Open in Editor moves the side bar's session even when a tab has the focus; not while it works", async () => {
+    const api = await activateArbor();
+    const { chat } = await editorChatWithTurn(api, 'A tab of its own', 'Yes.');
+    await api.app.newSession();
+    await fakeAdmin('enqueue', { text: 'Side bar reply.' });
+    await api.app.prompt('Side bar question');
+    const file = api.app.sessionView()!.file;
+    api.chats.focus(chat.app!);
+    await fakeAdmin('enqueue', { text: 'slow '.repeat(40), chunkSize: 5, delayMs: 100 });
+    const running = api.app.prompt('Keep working');
+    await waitFor('the side bar turn to run', () => api.app.snapshot({ tree: false, conversation: false }).busy);
+    assert.equal(await vscode.commands.executeCommand('arbor.openSideBarChatInEditor'), false, 'not moved while its turn runs');
+    assert.equal(api.app.sessionView()?.file, file);
+    await running;
+    assert.equal(await vscode.commands.executeCommand('arbor.openSideBarChatInEditor'), true);
+    const moved = api.chatPanels.panels.find((p) => p.app!.sessionView()?.file === file);
+    assert.ok(moved, "the side bar's session is in a tab");
+    assert.equal(api.chatPanels.panels.length, 2);
+    assert.notEqual(api.app.sessionView()?.file, file);
+  });
+
+  test("a new session's first message names it in the chat's header while the reply still streams, as in the tab title", async () => {
+    const api = await activateArbor();
+    assert.equal(await vscode.commands.executeCommand('arbor.newChatInEditor'), true);
+    const chat = api.chatPanels.panels[0]!;
+    await waitFor('the webview handshake', () => chat.stats.handshakes > 0, 30_000);
+    const mark = chat.postCount;
+    await fakeAdmin('enqueue', { text: 'slow '.repeat(40), chunkSize: 5, delayMs: 50 });
+    await chat.receive({ type: 'prompt', text: 'Call me by my words' });
+    const posts = chat.postsSince(mark);
+    const named = posts.findIndex((m) => m.type === 'state' && m.state.sessionName === 'Call me by my words');
+    const replied = posts.findIndex((m) => m.type === 'agentEvent' && m.event.type === 'message_end' && m.event.item.kind === 'assistant');
+    assert.ok(replied > 0, 'the reply arrived');
+    assert.ok(named >= 0 && named < replied, `the header was named before the reply ended (state at ${named}, reply at ${replied})`);
   });
 });

@@ -5,9 +5,9 @@ import * as vscode from 'vscode';
 import type { ArborApi } from '../../src/vscode/api';
 import { fakeAdmin } from './helpers';
 
-/** Opens a chat in an editor tab and runs one turn there (the fake LLM answers `reply`): the chat and its session file. */
+/** Opens a chat on a new session in an editor tab and runs one turn there (the fake LLM answers `reply`): the chat and its session file. */
 export async function editorChatWithTurn(api: ArborApi, prompt: string, reply: string) {
-  assert.equal(await vscode.commands.executeCommand('arbor.openChatInEditor'), true);
+  assert.equal(await vscode.commands.executeCommand('arbor.newChatInEditor'), true);
   const chat = api.chatPanels.panels.at(-1)!;
   await fakeAdmin('enqueue', { text: reply });
   await chat.receive({ type: 'prompt', text: prompt });

@@ -240,7 +240,8 @@ export async function startFakeLlm(options = {}) {
       return clone({ ...head, times: undefined });
     }
     const rule = state.rules.find((r) => matches(r, ctx));
-    if (rule) return clone(rule.then);
+    // `then` may be a function of the request (ctx: lastUser, system, model, api) for answers that depend on it
+    if (rule) return clone(typeof rule.then === 'function' ? rule.then(ctx) : rule.then);
     return { text: `echo: ${ctx.lastUser}` };
   }
 
@@ -609,7 +610,8 @@ export async function startFakeLlm(options = {}) {
       for (const b of behaviours.flat()) state.compactQueue.push(clone(b));
     },
     addRule(rule) {
-      state.rules.push(clone(rule));
+      // a `then` function (in-process callers only) is kept as is; anything else is copied
+      state.rules.push(typeof rule.then === 'function' ? { ...clone({ ...rule, then: undefined }), then: rule.then } : clone(rule));
     },
     configure(config) {
       state.config = { ...state.config, ...clone(config) };

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { chromiumPath, runsDir, testResultsDir } from './paths.mjs';
 import { removeOnExit } from './processes.mjs';
+import { retry } from './retry.mjs';
 
 /** Launches headless Chromium with a fresh profile (under the run dir); close() removes it. */
 export async function launchBrowser({ profileParent = runsDir } = {}) {
@@ -200,7 +201,7 @@ export async function setColorTheme(page, theme, kind) {
   const quick = page.locator('.quick-input-widget');
   const box = quick.locator('.quick-input-box input');
   const label = theme.replace(/^Default /, '').replace(/^High Contrast$/, 'Dark High Contrast').replace(/^High Contrast Light$/, 'Light High Contrast');
-  for (let attempt = 0; attempt < 3; attempt++) {
+  await retry(`switching to ${theme}`, async () => {
     try {
       await page.keyboard.press('F1');
       await box.waitFor({ state: 'visible', timeout: 5000 });
@@ -210,11 +211,11 @@ export async function setColorTheme(page, theme, kind) {
       await box.fill(label);
       await quick.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^(Default )?${label}$`) }) }).first().click({ timeout: 5000 });
       await quick.waitFor({ state: 'hidden', timeout: 5000 });
-      break;
-    } catch {
+    } catch (error) {
       await page.keyboard.press('Escape').catch(() => {});
+      throw error;
     }
-  }
+  });
   const chat = chatFrame(page);
   await chat.locator(`body.${kind}`).waitFor({ timeout: 30_000 });
   return chat;
@@ -230,9 +231,9 @@ export async function openSessionFromList(page, rowText, leafId) {
   const row = sidebarPane(page, 'Sessions').locator('.monaco-list-row', { hasText: rowText }).first();
   await row.waitFor({ timeout: 20_000 });
   const chat = await readyChat(page);
-  for (let attempt = 0; attempt < 3; attempt++) {
+  await retry(`opening session "${rowText}"`, async () => {
     await row.click();
-    if (await chat.locator(`#app[data-leaf="${leafId}"]`).waitFor({ timeout: 10_000 }).then(() => true, () => false)) return chat;
-  }
-  throw new Error('the pre-written session did not open');
+    await chat.locator(`#app[data-leaf="${leafId}"]`).waitFor({ timeout: 20_000 });
+  });
+  return chat;
 }

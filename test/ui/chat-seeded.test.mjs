@@ -10,7 +10,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chatFrame, expandPane, openArborContainer, readyChat, screenshot, sidebar, sidebarPane } from '../harness/browser.mjs';
+import { expandPane, openSessionFromList, readyChat, screenshot, setColorTheme, sidebar, sidebarPane } from '../harness/browser.mjs';
+import { retry } from '../harness/retry.mjs';
+import { THEMES } from '../harness/themes.mjs';
 import { seedEntries } from '../harness/seed-entries.mjs';
 import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 
@@ -62,69 +64,9 @@ writeSession('2025-02-02T09-00-00-000Z_ui-chat-long.jsonl', 'ui-chat-long', long
 
 const { wb } = useFakeLlmWorkbench('chat-seeded', { sessionsDir });
 
-/** Retries an interaction that focus changes or a re-render can swallow; rethrows the last error. */
-async function retry(what, fn, attempts = 3) {
-  let lastError;
-  for (let attempt = 1; attempt <= attempts; attempt++) {
-    try {
-      return await fn(attempt);
-    } catch (error) {
-      lastError = error;
-    }
-  }
-  throw new Error(`${what} failed after ${attempts} attempts: ${lastError?.message}`);
-}
-
-
-/** Opens a seeded session from the Sessions view and waits until the chat shows `leafId` as its leaf. */
-async function openSession(page, rowText, leafId) {
-  await openArborContainer(page);
-  await expandPane(page, 'Sessions');
-  const row = sidebarPane(page, 'Sessions').locator('.monaco-list-row', { hasText: rowText }).first();
-  await row.waitFor({ timeout: 20_000 });
-  const chat = await readyChat(page);
-  await retry(`opening session "${rowText}"`, async () => {
-    await row.click();
-    await chat.locator(`#app[data-leaf="${leafId}"]`).waitFor({ timeout: 20_000 });
-  });
-  return chat;
-}
-
-/** Picks a colour theme through the palette ("Preferences: Color Theme"), retried if focus is stolen. */
-async function setTheme(page, theme, kind) {
-  const quick = page.locator('.quick-input-widget');
-  const box = quick.locator('.quick-input-box input');
-  await retry(`switching to ${theme}`, async () => {
-    try {
-      await page.keyboard.press('F1');
-      await box.waitFor({ state: 'visible', timeout: 5000 });
-      await box.fill('>Preferences: Color Theme');
-      const command = quick.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first();
-      await command.waitFor({ timeout: 5000 });
-      await command.click();
-      // The theme picker replaces the palette: its rows are themes.
-      // Newer VS Code labels the built-in themes without "Default " (the setting values keep it).
-      const label = theme.replace(/^Default /, '').replace(/^High Contrast$/, 'Dark High Contrast');
-      const row = quick.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^(Default )?${label}$`) }) }).first();
-      await quick.locator('.monaco-list-row', { hasText: /Modern/ }).first().waitFor({ timeout: 5000 });
-      await box.fill(label);
-      await row.waitFor({ timeout: 5000 });
-      await row.click();
-      await quick.waitFor({ state: 'hidden', timeout: 5000 });
-    } catch (error) {
-      await page.keyboard.press('Escape').catch(() => {});
-      throw error;
-    }
-  });
-  const chat = chatFrame(page);
-  // VS Code marks the webview body with the theme kind once it applied the new colours.
-  await chat.locator(`body.${kind}`).waitFor({ timeout: 30_000 });
-  return chat;
-}
-
 wb.test('a compaction marker expands to its summary and files; "Continue from before" navigates and deletes nothing', async (page) => {
   const before = readFileSync(branchedFile, 'utf8');
-  const chat = await openSession(page, 'Plan the checkout tests', 'a5');
+  const chat = await openSessionFromList(page, 'Plan the checkout tests', 'a5');
   const marker = chat.locator('.marker-compaction[data-entry="c1"]');
   await marker.waitFor();
   // Markers tell the truth (issue 17): after → the next request's prompt tokens (a5: 1000) less the new prompt
@@ -132,8 +74,8 @@ wb.test('a compaction marker expands to its summary and files; "Continue from be
   const line = 'Compacted on request · 42.0k → 995 tokens · fake-small · $0.0042';
   assert.equal(await marker.locator('.marker-text').innerText(), line);
   // Reloaded from the file (another session, then this one again): the same figures.
-  await openSession(page, 'First message of the long branch', `m${LONG - 1}`);
-  const reopened = await openSession(page, 'Plan the checkout tests', 'a5');
+  await openSessionFromList(page, 'First message of the long branch', `m${LONG - 1}`);
+  const reopened = await openSessionFromList(page, 'Plan the checkout tests', 'a5');
   await reopened.locator('.marker-compaction[data-entry="c1"]').waitFor();
   assert.equal(await reopened.locator('.marker-compaction[data-entry="c1"] .marker-text').innerText(), line);
   const toggle = marker.locator('.marker-line');
@@ -235,19 +177,15 @@ wb.test('selecting a Session Tree row scrolls the chat to that message and highl
   });
 });
 
-wb.test('screenshots in light, dark and high-contrast themes: readable colours, toolkit defined', async (page) => {
+wb.test('screenshots in light, dark and both high-contrast themes: readable colours, toolkit defined', async (page) => {
   const chat = await readyChat(page);
   // The newest messages (the Alpha reply and the branch summary) in view.
   await retry('scrolling to the newest message', async () => {
     await chat.locator('#conversation').evaluate((s) => { s.scrollTop = s.scrollHeight; });
     await chat.locator('.marker-branch_summary').waitFor({ timeout: 5000 });
   });
-  for (const [theme, kind, name] of [
-    ['Default Light Modern', 'vscode-light', 'light'],
-    ['Default Dark Modern', 'vscode-dark', 'dark'],
-    ['Default High Contrast', 'vscode-high-contrast', 'high-contrast'],
-  ]) {
-    const frame = await setTheme(page, theme, kind);
+  for (const [theme, kind, name] of [THEMES[1], THEMES[0], THEMES[2], THEMES[3]]) {
+    const frame = await setColorTheme(page, theme, kind);
     // Hover a message so its action toolbar shows in the screenshot, and focus its Copy button (focus ring).
     const message = frame.locator('.msg[data-entry="a2"]');
     await message.hover();
@@ -270,7 +208,7 @@ wb.test('screenshots in light, dark and high-contrast themes: readable colours, 
     assert.equal(look.actionsWrapped, false, `${name}: message action toolbars stay on one line`);
     await screenshot(page, `chat-theme-${name}`);
   }
-  await setTheme(page, 'Default Dark Modern', 'vscode-dark');
+  await setColorTheme(page, 'Default Dark Modern', 'vscode-dark');
 }, { timeout: 120_000 });
 
 /** Indexes of the mounted rows that intersect the chat's viewport. */
@@ -285,7 +223,7 @@ function visibleIndexes(chat) {
 }
 
 wb.test('a 5,000-message branch opens with only its tail; scrolling to the top loads earlier messages in place', async (page) => {
-  const chat = await openSession(page, 'First message of the long branch', `m${LONG - 1}`);
+  const chat = await openSessionFromList(page, 'First message of the long branch', `m${LONG - 1}`);
   const scroller = chat.locator('#conversation');
   // The host sends the newest 200 messages (CONVERSATION_PAGE) and says there are more.
   await chat.locator('#conversation[data-count="200"][data-has-earlier="true"]').waitFor({ timeout: 30_000 });

@@ -7,13 +7,15 @@
 // the second turn created disappears, the one it deleted is back. Then "Compare Files With…" from
 // the Session Tree between two branches that wrote different notes opens the multi-file diff. Both trees
 // show no row for a manifest: the step that changed the files carries "3 files" (graph, list and Session
-// Tree). Screenshots of the dialog in the dark, light and high-contrast themes, of the trees in light.
+// Tree). Screenshots of the dialog in the dark, light and both high-contrast themes, of the trees in light.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chatFrame, expandPane, openArborContainer, readyChat, runCommand, screenshot, sidebar, sidebarPane } from '../harness/browser.mjs';
+import { chatFrame, expandPane, openArborContainer, readyChat, runCommand, screenshot, setColorTheme, sidebar, sidebarPane } from '../harness/browser.mjs';
+import { retry } from '../harness/retry.mjs';
+import { blobStore, filesManifest, openSwitchDialog, openTreePanel, showTreeList } from '../harness/switch-dialog.mjs';
+import { THEMES } from '../harness/themes.mjs';
 import { seedEntries } from '../harness/seed-entries.mjs';
 import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 
@@ -24,14 +26,7 @@ mkdirSync(sessionsDir);
 mkdirSync(workspace);
 const { at, user, assistant } = seedEntries('2025-03-01T09:00:00.000Z');
 
-/** Stores `text` as a blob (as src/checkpoints/blob-store.ts lays them out) and returns its state. */
-function blob(text) {
-  const hash = createHash('sha256').update(text).digest('hex');
-  const dir = join(sessionsDir, 'checkpoints', 'blobs', hash.slice(0, 2));
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, hash.slice(2)), text);
-  return { kind: 'file', hash, size: Buffer.byteLength(text) };
-}
+const blob = blobStore(sessionsDir);
 
 const KEY = 'cpws/notes.txt';
 const v1 = blob('alpha notes\n');
@@ -43,10 +38,8 @@ const OLD = 'cpws/old.txt';
 const NEW = 'cpws/new.txt';
 const vOld = blob('old notes\n');
 const vNew = blob('new notes\n');
-const manifest = (id, parentId, before, afterState, extra = { before: {}, after: {} }) => ({
-  type: 'custom', id, parentId, timestamp: at(), customType: 'arbor.files',
-  data: { version: 1, reason: 'turn', method: 'tool', before: { [KEY]: before, ...extra.before }, after: { [KEY]: afterState, ...extra.after } },
-});
+const manifest = (id, parentId, before, afterState, extra = { before: {}, after: {} }) =>
+  filesManifest(at, id, parentId, { [KEY]: before, ...extra.before }, { [KEY]: afterState, ...extra.after });
 // The first turn also made a file over the size cap (listed "not checkpointed"); a side branch from the
 // first reply wrote other notes (the Compare Files check); the main branch ends at r2, the session's leaf.
 const hugeExtra = {
@@ -75,39 +68,6 @@ writeFileSync(join(workspace, 'new.txt'), 'new notes\n');
 
 const { wb } = useFakeLlmWorkbench('checkpoints', { sessionsDir, workspace });
 
-async function retry(what, fn, attempts = 3) {
-  let lastError;
-  for (let attempt = 1; attempt <= attempts; attempt++) {
-    try {
-      return await fn(attempt);
-    } catch (error) {
-      lastError = error;
-    }
-  }
-  throw new Error(`${what} failed after ${attempts} attempts: ${lastError?.message}`);
-}
-
-/** Picks a colour theme in the palette's theme picker (filtered by its name), then waits for the webview to apply it. */
-async function setTheme(page, label, kind) {
-  const quick = page.locator('.quick-input-widget');
-  const box = quick.locator('.quick-input-box input');
-  await retry(`switching to ${label}`, async () => {
-    try {
-      await page.keyboard.press('F1');
-      await box.fill('>Preferences: Color Theme');
-      await quick.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first().click();
-      await quick.locator('.monaco-list-row', { hasText: /Modern/ }).first().waitFor({ timeout: 5000 });
-      await box.fill(label);
-      await quick.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^(Default )?${label}$`) }) }).first().click({ timeout: 5000 });
-      await quick.waitFor({ state: 'hidden', timeout: 5000 });
-    } catch (error) {
-      await page.keyboard.press('Escape').catch(() => {});
-      throw error;
-    }
-  });
-  await chatFrame(page).locator(`body.${kind}`).waitFor({ timeout: 30_000 });
-}
-
 /** The Explorer's row of a file at the workspace root. */
 const explorerRow = (page, name) => sidebar(page).locator('.explorer-folders-view .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${name.replace('.', '\\.')}$`) }) });
 
@@ -133,10 +93,7 @@ wb.test('the switch dialog offers Conversation and files with the file list; cho
     await row.click();
     await chat.locator('#app[data-leaf="r2"]').waitFor({ timeout: 20_000 });
   });
-  const treeOpen = chat.locator('#app[data-tree-open="true"]');
-  if ((await treeOpen.count()) === 0) await chat.locator('vscode-button#toggle-tree').click();
-  await treeOpen.waitFor();
-  const tree = chat.locator('#tree-panel');
+  const tree = await openTreePanel(chat);
   // the panel opens as a graph (tree-graph.test.mjs): a collapsed turn carries its steps' counts …
   const turnFiles = tree.locator('.graph-node', { hasText: 'Write the notes' }).locator('.graph-files');
   await turnFiles.first().waitFor({ timeout: 20_000 });
@@ -151,8 +108,7 @@ wb.test('the switch dialog offers Conversation and files with the file list; cho
   assert.equal(await graphFiles.first().getAttribute('title'), '3 files changed');
   await screenshot(page, 'checkpoints-files-graph-dark');
   // the remaining checks are on its list of entries
-  await chat.locator('#tree-panel .tree-mode-list').click();
-  await tree.locator('.tree-row[data-id="a1"]').waitFor({ timeout: 20_000 });
+  await showTreeList(chat, 'a1');
   assert.equal(await tree.locator('.tree-row[data-id^="f"]').count(), 0, 'no row for a manifest');
   assert.equal(await tree.locator('.tree-row[data-id="a1"] .tree-files').innerText(), '3 files');
   assert.equal(await tree.locator('.tree-row[data-id="a2"] .tree-files').innerText(), '3 files');
@@ -160,12 +116,7 @@ wb.test('the switch dialog offers Conversation and files with the file list; cho
   assert.equal(await tree.locator('.tree-row[data-id="r1"] .tree-files').count(), 0);
   assert.equal(await tree.locator('.tree-row[data-id="r1"] .tree-branches').innerText(), '2', 'r1 is still the branch point');
   await screenshot(page, 'checkpoints-files-list-dark');
-  await retry('opening the branch dialog', async () => {
-    await tree.locator('.tree-row[data-id="r1"]').click();
-    await chat.locator('#branch-dialog').waitFor({ state: 'visible', timeout: 5000 });
-  });
-  const files = chat.locator('#switch-files');
-  await files.waitFor({ state: 'visible', timeout: 10_000 });
+  await openSwitchDialog(chat, 'r1');
   assert.equal(await chat.locator('#switch-files-summary').innerText(), '3 files will change');
   const listed = await chat.locator('#switch-files-list').innerText();
   assert.match(listed, /cpws\/notes\.txt\s+modified/);
@@ -178,8 +129,8 @@ wb.test('the switch dialog offers Conversation and files with the file list; cho
   await chat.locator('#switch-files-show').click();
   await page.locator('.tab', { hasText: 'Files this switch changes' }).first().waitFor({ timeout: 20_000 });
   await screenshot(page, 'checkpoints-dialog-dark');
-  for (const [theme, name, kind] of [['Light Modern', 'light', 'vscode-light'], ['Dark High Contrast', 'hc', 'vscode-high-contrast']]) {
-    await setTheme(page, theme, kind);
+  for (const [theme, kind, name] of THEMES.slice(1)) {
+    await setColorTheme(page, theme, kind);
     await screenshot(page, `checkpoints-dialog-${name}`);
   }
   await chat.locator('vscode-button#switch-none').click();
@@ -212,12 +163,7 @@ wb.test('"Files this switch changes" closes after the switch, and the next one s
   const chat = chatFrame(page);
   const switchTabs = page.locator('.tab', { hasText: 'Files this switch changes' });
   await switchTabs.first().waitFor({ state: 'detached', timeout: 10_000 });
-  const tree = chat.locator('#tree-panel');
-  await retry('opening the branch dialog back to r2', async () => {
-    await tree.locator('.tree-row[data-id="r2"]').click();
-    await chat.locator('#branch-dialog').waitFor({ state: 'visible', timeout: 5000 });
-  });
-  await chat.locator('#switch-files').waitFor({ state: 'visible', timeout: 10_000 });
+  await openSwitchDialog(chat, 'r2');
   const listed = await chat.locator('#switch-files-list').innerText();
   assert.match(listed, /cpws\/new\.txt\s+added/);
   assert.match(listed, /cpws\/old\.txt\s+deleted/);
@@ -270,6 +216,6 @@ wb.test('Compare Files With… between two branches opens the multi-file diff', 
   const writing = tree.locator('.monaco-list-row', { hasText: 'Writing them.' }).first();
   await writing.locator('.label-description', { hasText: /3 files/ }).waitFor({ timeout: 20_000 });
   assert.equal(await tree.locator('.monaco-list-row', { hasText: /files changed/ }).count(), 0, 'no "N files changed" row');
-  await setTheme(page, 'Light Modern', 'vscode-light');
+  await setColorTheme(page, 'Default Light Modern', 'vscode-light');
   await screenshot(page, 'checkpoints-files-session-tree-light');
 }, { timeout: 180_000 });

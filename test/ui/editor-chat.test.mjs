@@ -1,5 +1,5 @@
 // Issue #19, the chat in an editor tab (real workbench, fake LLM, a pre-written session): the Sessions
-// view's "Open Chat in Editor" opens a session in a wide editor tab; "Arbor: Open Chat in Editor" opens a
+// view's "Open Chat in Editor" opens a session in a wide editor tab; "Arbor: New Chat in Editor" opens a
 // second chat beside it on a new session, where a prompt gets its reply; after a window reload both tabs
 // come back on their sessions (also when the workbench restores a tab without its state, or not at all).
 // Screenshots of the wide tab in dark, light, high-contrast dark and high-contrast light go to
@@ -50,9 +50,9 @@ wb.test("the Sessions view's Open Chat in Editor shows the session in a wide edi
   assert.ok(tab.box.width >= 900, `the chat fills a wide editor tab (${tab.box.width} px)`);
 });
 
-wb.test('Open Chat in Editor opens a second chat beside it on a new session, and a prompt there gets its reply', async (page) => {
+wb.test('New Chat in Editor opens a second chat beside it on a new session, and a prompt there gets its reply', async (page) => {
   llm.server.enqueue({ text: 'Hello from the second tab.', chunkSize: 4 });
-  await runCommand(page, 'Arbor: Open Chat in Editor');
+  await runCommand(page, 'Arbor: New Chat in Editor');
   const [left, right] = await editorChats(page, 2);
   assert.ok(right.box.x >= left.box.x + left.box.width - 2, 'the new chat sits beside the first');
   await right.doc.locator('#app[data-status="ready"]').waitFor({ timeout: 30_000 });
@@ -104,6 +104,13 @@ for (const [theme, kind, tag] of [
     await tab.doc.locator('.msg[data-entry="a2"] pre code').waitFor();
     const overflow = await tab.doc.locator('body').evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
     assert.ok(overflow.scrollWidth <= overflow.clientWidth, `no horizontal scrollbar in ${tag}: ${JSON.stringify(overflow)}`);
+    // issue #28 walk-through: code in a block took the inline-code chip (a box behind the text; white on navy in hc-light)
+    const code = await tab.doc.locator('.msg[data-entry="a2"] pre code').evaluate((e) => {
+      const own = getComputedStyle(e);
+      return { background: own.backgroundColor, color: own.color, blockBackground: getComputedStyle(e.closest('.code-block')).backgroundColor };
+    });
+    assert.equal(code.background, 'rgba(0, 0, 0, 0)', `no chip behind code in a block in ${tag}: ${JSON.stringify(code)}`);
+    assert.notEqual(code.color, code.blockBackground, `block code is readable in ${tag}: ${JSON.stringify(code)}`);
     await screenshot(page, `editor-chat-theme-${tag}`);
   });
 }

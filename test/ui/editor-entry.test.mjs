@@ -40,10 +40,12 @@ async function selectLines(page, first, last) {
 }
 
 const composerValue = (chat) => chat.locator('#prompt-input').evaluate((e) => e.value);
+const inputSize = (chat) => chat.locator('#prompt-input').evaluate((e) => ({ rows: Number(e.getAttribute('rows')), lines: e.value.split('\n').length, height: Math.round(e.getBoundingClientRect().height) }));
 
 wb.test('Add Selection to Chat appends the selected lines to the side bar chat\'s draft, quoted with file and range', async (page) => {
   const chat = await readyChat(page);
   await chat.locator('#prompt-input textarea').fill('Explain this:');
+  const before = await inputSize(chat);
   await openInventory(page);
   await selectLines(page, 6, 10);
   await runCommand(page, 'Arbor: Add Selection to Chat');
@@ -56,6 +58,10 @@ wb.test('Add Selection to Chat appends the selected lines to the side bar chat\'
   const value = await composerValue(chat);
   assert.match(value, /^Explain this:\n\n`src\/inventory\.js` \(lines 6-10\):\n```javascript\n {2}add\(isbn, title, copies = 1\) \{\n/, value);
   assert.match(value, /\n```$/);
+  // issue #28 walk-through: the 3-line input cut the quoted selection mid-line; it grows with its lines (up to 10)
+  const after = await inputSize(chat);
+  assert.equal(after.rows, Math.min(10, after.lines), `one row per line: ${JSON.stringify(after)}`);
+  assert.ok(after.height > before.height * 2, `the input grew: ${JSON.stringify({ before, after })}`);
   await screenshot(page, 'editor-entry-sidebar');
 });
 

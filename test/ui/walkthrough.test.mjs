@@ -36,6 +36,31 @@ wb.test('in light and high-contrast themes as well', async (page) => {
   await setColorTheme(page, THEMES[0][0], THEMES[0][1]);
 });
 
+// Issue #28: the walkthrough names the editor entry points and Retry (its "Start from your code" step).
+wb.test('the "Start from your code" step shows the editor entry points and Retry', async (page) => {
+  await page.locator('.part.editor .getting-started-step', { hasText: 'Start from your code' }).first().click();
+  await page.locator('.part.editor', { hasText: 'Send the selected lines' }).first().waitFor({ timeout: 20_000 });
+  // the step's Markdown is drawn in a webview of its own: find the frame that holds it
+  const deadline = Date.now() + 30_000;
+  let text = '';
+  while (Date.now() < deadline && !text.includes('Retry')) {
+    for (const frame of page.frames()) {
+      const body = await frame.locator('body').innerText({ timeout: 1000 }).catch(() => '');
+      if (body.includes('Add Selection to Chat') && body.includes('Fix with')) text = body;
+    }
+    if (!text.includes('Retry')) await page.waitForTimeout(300);
+  }
+  for (const words of ['Add Selection to Chat', 'Fix with', 'Open Chat in Editor', 'New Chat in Editor', 'Retry with another']) {
+    assert.ok(text.includes(words), `the step names ${words}: ${text.slice(0, 400)}`);
+  }
+  // a button whose command has a keybinding adds a "Tip: Use keyboard shortcut" line that did not wrap and
+  // widened the step: its description was cut at the column's edge
+  const step = page.locator('.part.editor .getting-started-step.expanded').first();
+  const fit = await step.evaluate((e) => ({ scrollWidth: e.scrollWidth, clientWidth: e.clientWidth }));
+  assert.ok(fit.scrollWidth <= fit.clientWidth + 1, `the step's text fits its column: ${JSON.stringify(fit)}`);
+  await screenshot(page, 'walkthrough-start-from-editor');
+});
+
 wb.test('it opens only once: closed, then reloaded, it stays closed', async (page, server) => {
   assert.equal(openedInLog(server), 1, 'opened on the first activation');
   await runCommand(page, 'View: Close All Editors');

@@ -23,6 +23,9 @@ export interface ComposerActions {
 type ValueElement = HTMLElement & { value: string };
 
 const LEVELS: ThinkingLevel[] = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
+/** the input's height in lines: it grows with its text (a quoted selection) up to the maximum, then scrolls */
+const MIN_ROWS = 3;
+const MAX_ROWS = 10;
 
 export interface Composer {
   root: HTMLElement;
@@ -45,7 +48,7 @@ export function createComposer(actions: ComposerActions, history: string[]): Com
   const input = el('vscode-text-area', {
     id: 'prompt-input',
     class: 'prompt-input',
-    rows: '3',
+    rows: String(MIN_ROWS),
     resize: 'vertical',
     placeholder: 'Ask Arbor to change something…  (Enter to send, Shift+Enter for a new line, / for commands, @ for files)',
     'aria-label': 'Message to Arbor',
@@ -74,8 +77,14 @@ export function createComposer(actions: ComposerActions, history: string[]): Com
   function text(): string {
     return input.value ?? '';
   }
+  /** One row per line of the text, within MIN_ROWS..MAX_ROWS (a 3-row input cut a quoted selection mid-line). */
+  function fitRows(): void {
+    const rows = String(Math.min(MAX_ROWS, Math.max(MIN_ROWS, text().split('\n').length)));
+    if (input.getAttribute('rows') !== rows) input.setAttribute('rows', rows);
+  }
   function setText(value: string): void {
     input.value = value;
+    fitRows();
     actions.changed(value);
     renderSuggestions();
     updateSend();
@@ -174,6 +183,7 @@ export function createComposer(actions: ComposerActions, history: string[]): Com
     }
   });
   input.addEventListener('input', () => {
+    fitRows();
     actions.changed(text());
     renderSuggestions();
     updateSend();

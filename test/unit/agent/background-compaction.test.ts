@@ -13,7 +13,7 @@ import { emptyUsage } from '../../../src/core/messages';
 import { SessionStore } from '../../../src/session/store';
 import { CompactionRunner } from '../../../src/compaction/runner';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../../src/compaction/settings';
-import { BackgroundCompaction } from '../../../src/agent/background-compaction';
+import { BackgroundCompaction, keepBeforeGrowth } from '../../../src/agent/background-compaction';
 import { FAKE_MODEL, FakeProvider, type Answer } from '../compaction/fake-provider';
 import { chars, wellFormedSummary } from '../compaction/fixtures';
 import { ManualClock } from './manual-clock';
@@ -235,21 +235,23 @@ test('a summary started too early is written once more near the threshold; the f
     fastTurns(h, 4_300, 700, 200, 4); // in the default-time band at 7,100
     const first = h.background.pending;
     assert.ok(first);
-    h.clock.advance(1_000); // the summary took 1 s: now known
+    h.clock.advance(10); // the summary took 10 ms: now known
     await first;
     assert.equal(jobs(), 1, h.logs.join('\n'));
-    // The next turn, 1.2 s later: 2,042 tokens/s (smoothed) × 1 s × 1.25 + 700 per turn → the band starts
-    // 3,252 below the threshold, at 6,748. The ready summary would keep 100 + 2,900 = 3,000 > 880
-    // (keepRecentTokens + 10%), one written now 100 + 2,200: written again.
-    fastTurns(h, 7_100, 700, 200, 1);
-    assert.ok(h.logs.some((l) => l.includes('would keep too much; writing it again at 7800')), h.logs.join('\n'));
+    // ~3,400 tokens/s × 10 ms × 1.25 + 700 per turn → the band starts ~743 below the threshold, at ~9,257.
+    // The ready summary would be committed there keeping 100 + 2,800 = 2,900 > 880 (keepRecentTokens +
+    // 10%), one written now keeps 800: written again, once in the band (9,900).
+    fastTurns(h, 7_100, 700, 200, 3);
+    assert.equal(jobs(), 1, 'below the band as measured now: nothing more');
+    fastTurns(h, 9_200, 700, 200, 1);
+    assert.ok(h.logs.some((l) => l.includes('would keep too much; writing it again at 9900')), h.logs.join('\n'));
     await h.background.pending;
     assert.equal(jobs(), 2, 'one more summary, no more');
-    fastTurns(h, 7_800, 700, 200, 1);
+    h.background.consider(9_950);
     assert.equal(jobs(), 2, 'not rewritten twice');
     const prepared = await h.background.take(10_300);
     assert.ok(prepared, 'the second summary is committed');
-    assert.ok(h.logs.some((l) => l.includes('committing the summary written at 7800')), h.logs.join('\n'));
+    assert.ok(h.logs.some((l) => l.includes('committing the summary written at 9900')), h.logs.join('\n'));
   } finally {
     await h.done();
   }
@@ -264,11 +266,11 @@ test('the fallback is committed at the threshold when the rewritten summary is n
   });
   try {
     fastTurns(h, 4_300, 700, 200, 4);
-    h.clock.advance(1_000);
+    h.clock.advance(10);
     await h.background.pending;
     hold = true;
-    fastTurns(h, 7_100, 700, 200, 1); // rewriting, held
-    assert.ok(h.logs.some((l) => l.includes('writing it again at 7800')), h.logs.join('\n'));
+    fastTurns(h, 7_100, 700, 200, 4); // rewriting in the band, held
+    assert.ok(h.logs.some((l) => l.includes('writing it again at 9900')), h.logs.join('\n'));
     const prepared = await h.background.take(10_300);
     assert.ok(prepared, 'no wait: the ready fallback');
     assert.ok(h.logs.some((l) => l.includes('committing the summary written at 7100') && l.includes('not ready')), h.logs.join('\n'));
@@ -277,4 +279,31 @@ test('the fallback is committed at the threshold when the rewritten summary is n
     for (const release of held) release();
     await h.done();
   }
+});
+
+test('a ready summary is committed below the threshold once its kept part has grown to keepRecentTokens (issue 25: the context it leaves is the foreground one)', async () => {
+  const h = await setup();
+  try {
+    fastTurns(h, 4_300, 700, 200, 4); // started at 7,100 keeping ~100 (the default summary time: a wide band)
+    const first = h.background.pending;
+    assert.ok(first);
+    assert.equal(h.background.commitDue(7_100), false, 'not ready yet');
+    h.clock.advance(1_000);
+    await first;
+    assert.equal(h.background.commitDue(7_100), false, 'ready, but it would keep 100 tokens: a smaller context than the foreground path leaves, and an early compaction');
+    assert.equal(h.background.commitDue(7_400), false, 'keeps 400: more than half a turn (350) short of 800');
+    assert.equal(h.background.commitDue(7_500), true, 'keeps 500, within half a turn of keepRecentTokens, in the band as measured now (from 6,748)');
+    const calls = h.provider.requests.length;
+    const prepared = await h.background.take(7_500);
+    assert.ok(prepared, 'committed');
+    assert.equal(h.provider.requests.length, calls, 'without a model call');
+  } finally {
+    await h.done();
+  }
+});
+
+test('what a background summary keeps: keepRecentTokens less the growth expected before its commit, at least an eighth', () => {
+  assert.equal(keepBeforeGrowth(8_000, 2_800), 5_200, 'slow growth: most of the window is kept by the summary itself');
+  assert.equal(keepBeforeGrowth(8_000, 8_400), 1_000, 'growth beyond the window: an eighth');
+  assert.equal(keepBeforeGrowth(8_000, -5), 8_000, 'no growth');
 });

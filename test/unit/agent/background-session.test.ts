@@ -6,6 +6,9 @@ import assert from 'node:assert/strict';
 import { emptyUsage, type AssistantMessage } from '../../../src/core/messages';
 import type { Provider, StreamEvent, StreamRequest } from '../../../src/llm/types';
 import { fileEntries, harness, summaryText } from './session-helpers';
+import { AUTO_CONTINUE_CUSTOM_TYPE } from '../../../src/agent/context-maintainer';
+import type { AutoCompactionQuestion, CompactionConfirmer } from '../../../src/agent/auto-compaction-confirm';
+import { DEFAULT_COMPACTION_SETTINGS } from '../../../src/compaction';
 
 const WINDOW = 12_000; // reserveTokens 2000 → threshold 10,000; keepRecentTokens 3000 → band from 8,500
 
@@ -34,13 +37,17 @@ class CountingModel implements Provider {
   }
 }
 
-async function converse(failSummaries: number) {
+async function converse(failSummaries: number, autoContinue = false, confirmer?: CompactionConfirmer) {
   const provider = new CountingModel(failSummaries);
   const logs: string[] = [];
+  const settings = { ...DEFAULT_COMPACTION_SETTINGS, remoteEnabled: false, reserveTokens: 2000, keepRecentTokens: 3000, autoContinue, warnBeforeAuto: confirmer !== undefined };
   const h = await harness({
     model: { contextWindow: WINDOW },
-    settings: { reserveTokens: 2000, keepRecentTokens: 3000, autoContinue: false },
-    deps: { providerFactory: () => provider, log: (m) => logs.push(m) },
+    settings,
+    deps: {
+      providerFactory: () => provider, log: (m) => logs.push(m),
+      ...(confirmer ? { compaction: { settings: () => settings, retry: { baseDelayMs: 1, sleep: async () => {} }, confirmer } } : {}),
+    },
   });
   let callsAtThreshold: number | undefined;
   for (let i = 0; i < 14 && !h.store.getBranch().some((e) => e.type === 'compaction'); i++) {
@@ -56,7 +63,7 @@ test('through the agent: the summary is written in the band and committed at the
   assert.equal(entries.filter((e) => e === 'compaction').length, 1, entries.join(','));
   assert.ok(logs.some((l) => l.startsWith('background compaction: summarizing')), logs.join('\n'));
   assert.ok(logs.some((l) => l.startsWith('background compaction: committing')), logs.join('\n'));
-  assert.equal(provider.summarizerCalls, callsAtThreshold, 'the threshold turn made no summarizer call');
+  assert.equal(provider.summarizerCalls, callsAtThreshold, `the threshold turn made no summarizer call\n${logs.join("\n")}`);
 });
 
 test('through the agent: a failed background summary is only logged, and the threshold compacts as usual', async () => {
@@ -66,3 +73,24 @@ test('through the agent: a failed background summary is only logged, and the thr
   assert.ok(logs.some((l) => l.startsWith('background compaction failed')), logs.join('\n'));
   assert.ok(!h.events.some((e) => e.type === 'error'), 'no error shown to the user');
 });
+
+test('through the agent: a summary committed in the band, below the threshold, does not make a finished run go on (no auto-continue)', async () => {
+  const { logs, h } = await converse(0, true);
+  const commit = logs.map((l) => /committing the summary written at \d+ tokens \(now (\d+)\)/.exec(l)).find((m) => m);
+  assert.ok(commit, logs.join('\n'));
+  assert.ok(Number(commit[1]) < 10_000, `committed below the threshold (${commit[1]})`);
+  const hidden = h.store.getBranch().filter((e) => e.type === 'custom_message' && e.customType === AUTO_CONTINUE_CUSTOM_TYPE);
+  assert.equal(hidden.length, 0, 'no hidden continue message');
+});
+
+test('through the agent, with warnBeforeAuto: no early commit, so the user is asked once, at the threshold, not before', async () => {
+  const asked: AutoCompactionQuestion[] = [];
+  const confirmer: CompactionConfirmer = { confirm: async (question) => (asked.push(question), 'compact') };
+  const { logs, h } = await converse(0, false, confirmer);
+  const entries = await fileEntries(h.store);
+  assert.equal(entries.filter((e) => e === 'compaction').length, 1, entries.join(','));
+  assert.equal(asked.length, 1, JSON.stringify(asked));
+  assert.ok(asked[0]!.contextTokens >= asked[0]!.threshold, `asked at ${asked[0]!.contextTokens}, threshold ${asked[0]!.threshold}`);
+  assert.ok(logs.some((l) => l.startsWith('background compaction: committing')), 'the background summary is still what is committed');
+});
+

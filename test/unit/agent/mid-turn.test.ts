@@ -55,7 +55,8 @@ test('a 40-step tool loop with big outputs in a small window never overflows: co
   assert.equal(provider.overflows, 0, 'no request was larger than the window');
   assert.ok(!entries.includes('assistant:error'));
   assert.equal(provider.agentSteps, STEPS);
-  assert.equal(entries.at(-1), 'assistant:stop', 'the run finished');
+  // A background summary that became due may be committed after the last reply (below the threshold).
+  assert.equal(entries.filter((e) => e !== 'compaction').at(-1), 'assistant:stop', 'the run finished');
   const compactions = entries.filter((e) => e === 'compaction').length;
   assert.ok(compactions >= 2, `compactions between steps: ${compactions}`);
   assert.ok(!h.events.some((e) => e.type === 'error'), JSON.stringify(h.events.filter((e) => e.type === 'error')));

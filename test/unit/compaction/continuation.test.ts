@@ -16,7 +16,8 @@ import { convertToLlm } from '../../../src/session/convert';
 import { CompactionRunner } from '../../../src/compaction/runner';
 import { DEFAULT_COMPACTION_SETTINGS } from '../../../src/compaction/settings';
 import { chars, wellFormedSummary } from './fixtures';
-import { buildContinuationPrompt } from '../../../src/compaction/summarize';
+import { buildContinuationPrompt, continuationOutput } from '../../../src/compaction/summarize';
+import { ledgerRequest } from '../../../src/compaction/user-ledger';
 
 const CACHING: ModelInfo = {
   provider: 'anthropic', id: 'claude-x', name: 'Claude X', api: 'anthropic-messages', contextWindow: 200_000,
@@ -137,13 +138,29 @@ test('an off-task answer (a tool call) falls back to the transcript form', async
 });
 
 test('a continuation that would not fit the window is not sent', async () => {
-  const h = await setup({ ...CACHING, contextWindow: 12_000, maxOutputTokens: 8192 });
+  const h = await setup({ ...CACHING, contextWindow: 7_000, maxOutputTokens: 8192 });
   try {
     await h.runner.run({ reason: 'threshold' });
     assert.match(h.provider.requests[0]!.systemPrompt, /You write context checkpoints/, 'the transcript form instead');
   } finally {
     await h.done();
   }
+});
+
+test('a context past the threshold: the continuation asks for what the window has left, not the whole reserve', async () => {
+  const h = await setup({ ...CACHING, contextWindow: 12_000, maxOutputTokens: 8192 });
+  try {
+    await h.runner.run({ reason: 'threshold' });
+    const summary = h.provider.requests[0]!;
+    assert.equal(summary.systemPrompt, AGENT_SYSTEM, 'still the continuation');
+    assert.ok(summary.maxTokens !== undefined && summary.maxTokens < 8192 && summary.maxTokens >= 4096, `output budget ${summary.maxTokens}: the room left in the window`);
+  } finally {
+    await h.done();
+  }
+  assert.equal(continuationOutput(13_107, 50_000), 13_107, 'room to spare: the whole history budget');
+  assert.equal(continuationOutput(13_107, 6_000.7), 6_000, 'less room: what is left');
+  assert.equal(continuationOutput(13_107, 4_000), undefined, 'not even a checkpoint fits: the transcript form');
+  assert.equal(continuationOutput(2_000, 2_500), 2_000, "a model whose output limit is small: its own limit is the floor");
 });
 
 test('the continuation gets the user-words note, not the old constraints; Arbor adds the kept words after the answer', async () => {
@@ -174,3 +191,15 @@ test('the continuation prompt carries the ledger request for messages over the b
   assert.match(prompt, /"What the User Said \(verbatim\)" is not yours/, 'the earlier checkpoint\'s section is named as Arbor\'s');
   assert.doesNotMatch(buildContinuationPrompt({ keptMessages: [], previousSummary: undefined, userWords: { ...plan, toLedger: [] } }), /User Ledger/);
 });
+
+test('a long message over the budget is named by its opening in the continuation (it is in the cached prefix), quoted whole in the transcript', () => {
+  const long = { entryId: 'e7', role: 'user' as const, text: `The staging proxy listens on 8443. ${'PASTED-LOG-LINE '.repeat(200)}END-OF-MESSAGE` };
+  const plan = { budgetTokens: 10, verbatim: [], toLedger: [long], ledger: [], ledgerDropped: 0 };
+  const continued = buildContinuationPrompt({ keptMessages: [], previousSummary: undefined, userWords: plan });
+  assert.match(continued, /\[#1\] The staging proxy listens on 8443\. PASTED-LOG-LINE/, 'the opening names the message');
+  assert.doesNotMatch(continued, /END-OF-MESSAGE/, 'the rest is not sent again');
+  assert.ok(continued.length < long.text.length, 'the prompt is shorter than the message');
+  assert.match(continued, /each is in the conversation, whole/);
+  assert.match(ledgerRequest([long]), /END-OF-MESSAGE/, 'the transcript form has no conversation to point at: whole');
+});
+

@@ -15,6 +15,7 @@ import { groundedIn, ledgerAfter, parseLedger, summarizerPart } from '../../../s
 import { contextFromPath } from '../../../src/session/context';
 import { convertToLlm } from '../../../src/session/convert';
 import type { SessionEntry } from '../../../src/session/entries';
+import type { StreamRequest } from '../../../src/llm/types';
 import { FAKE_MODEL, FakeProvider } from './fake-provider';
 import { PathBuilder, chars } from './fixtures';
 
@@ -166,6 +167,26 @@ test('a ledger that leaves messages out gets one corrective request; still missi
   assert.deepEqual(words!.ledger.map((l) => [l.text, l.fallback ?? false]), [['Never run migrations against staging.', true], ['Mira is the product owner', false]]);
   assert.ok(sentText(b.entries).includes('Never run migrations against staging.'), "the classifier's sentence survives verbatim in the fallback");
   assert.deepEqual(parseLedger('## User Ledger\n- [#9] out of range\n- [#1] one\n- [#1] dup', 2), new Map([[0, 'one']]));
+});
+
+test('the ledger correction is a small request of its own: only the messages left out, never the conversation or the checkpoint again', async () => {
+  const b = new PathBuilder();
+  turn(b, 'Never run migrations against staging. ' + chars(150));
+  turn(b, 'The product owner is Mira and she signs off releases. ' + chars(150));
+  for (let i = 0; i < 3; i++) turn(b, `later ${i} CONVERSATION-ONLY ` + chars(40));
+  const isCorrection = (text: string) => text.includes('Write only a "## User Ledger" section');
+  const lastText = (request: StreamRequest) => (request.messages.at(-1)!.content as { text?: string }[]).map((c) => c.text ?? '').join('');
+  const provider = new FakeProvider((request) => (isCorrection(lastText(request)) ? '## User Ledger\n- [#1] never run migrations against staging' : `${LOSSY}\n\n## User Ledger\n- [#2] Mira is the product owner`));
+  const { words, result } = await compactNow(b, provider, 200);
+  assert.equal(historyRequests(provider), 2, 'the checkpoint and one correction');
+  const at = provider.requests.findIndex((_, i) => isCorrection(provider.prompt(i)));
+  const correction = provider.prompt(at);
+  assert.match(correction, /<user-messages-over-budget>\n\[#1\] Never run migrations against staging\./, 'the message left out, under its own tag');
+  assert.doesNotMatch(correction, /Mira|CONVERSATION-ONLY|## Goal/, 'neither the message that has its line, nor the conversation, nor the checkpoint');
+  assert.equal(provider.requests[at]!.messages.length, 1, 'one message: not a follow-up of the summary conversation');
+  assert.ok((provider.requests[at]!.maxTokens ?? Infinity) <= 256 + 100, 'an answer of a few lines');
+  assert.deepEqual(words!.ledger.map((l) => [l.text, l.fallback ?? false]), [['never run migrations against staging', false], ['Mira is the product owner', false]]);
+  assert.doesNotMatch(summarizerPart(result.summary), /User Ledger|never run migrations/, "the merged ledger is not part of the summarizer's text");
 });
 
 test('the guard keeps only ledger lines grounded in their message: a made-up line gives way to the message\'s own words', () => {
