@@ -108,3 +108,19 @@ test('a position in a file reached through a symlinked folder leading out is ref
   }
   assert.deepEqual(knowledge.calls.filter((k) => k.method !== 'knownDiagnostics'), [], 'the editor was never asked about an outside file');
 });
+
+test('workspace-wide problems of a file reached through a symlinked folder leading out are left out', async () => {
+  const box = await makeSandbox({ 'src/a.ts': 'const a = 1;\n' });
+  await symlink(box.outside, join(box.ws, 'lib'));
+  const knowledge = new FakeKnowledge();
+  const tools = Object.fromEntries(createEditorTools(knowledge).map((t) => [t.name, t])) as Record<string, AgentTool>;
+  // a language server that followed the link reports the outside file under the workspace's spelling,
+  // its message quoting the file's text (as TypeScript's "Type '"…"' is not assignable" does)
+  knowledge.diagnosticsList = [
+    { path: join(box.ws, 'lib', 'secret.txt'), range: at(0, 0), severity: 'error', message: "Type '\"TOP SECRET\"' is not assignable to type 'number'.", source: 'ts' },
+    { path: join(box.ws, 'src', 'a.ts'), range: at(0, 6), severity: 'error', message: 'control problem', source: 'ts' },
+  ];
+  const text = textOf(await runTool(tools.diagnostics!, {}, ctxFor(box.workspace)));
+  assert.match(text, /control problem/);
+  assert.doesNotMatch(text, /TOP SECRET/, `an outside file's problem was listed: ${text}`);
+});
