@@ -47,16 +47,27 @@ export function adaptLmTool(info: LmToolInfo, readOnly: boolean, invoke: LmInvok
   });
 }
 
-/** A tool result's parts as Arbor content: text and JSON capped together, images up to the image cap. */
+/** At most this many images are sent from one result; together they stay within the image cap. */
+export const MAX_RESULT_IMAGES = 4;
+/** A prompt-tsx tree is walked through at most this many nodes (a cyclic tree would fan out without end). */
+export const TSX_NODE_BUDGET = 10_000;
+
+/** A tool result's parts as Arbor content: text and JSON capped together, images up to the image caps. */
 export function resultOutput(parts: readonly unknown[], ctx: ToolContext): ToolOutput {
   const limits = limitsOf(ctx);
   const texts: string[] = [];
   const images: ImageContent[] = [];
+  let imageBytes = 0;
+  let imagesLeft = 0;
   for (const part of parts) {
     const image = imageOf(part, limits.imageMaxBytes);
-    if (image) images.push(image);
+    if (image && images.length < MAX_RESULT_IMAGES && imageBytes + (part as DataPart).data.byteLength <= limits.imageMaxBytes) {
+      imageBytes += (part as DataPart).data.byteLength;
+      images.push(image);
+    } else if (image) imagesLeft++;
     else texts.push(textOf(part));
   }
+  if (imagesLeft > 0) texts.push(`[${imagesLeft} more image${imagesLeft === 1 ? '' : 's'} not sent: a result sends at most ${MAX_RESULT_IMAGES} images and ${limits.imageMaxBytes} bytes of images]`);
   const text = capText(texts.filter((t) => t !== '').join('\n'), limits.outputMaxBytes);
   const content: (TextContent | ImageContent)[] = [{ type: 'text', text: text || (images.length > 0 ? '(image result)' : '(no output)') }, ...images];
   return { content, isError: false };
@@ -91,15 +102,23 @@ function dataText(part: DataPart): string {
   return `[${what}: ${part.mimeType}, ${part.data.byteLength} bytes, not shown]`;
 }
 
-/** A prompt-tsx part's rendered tree: its text pieces in order, depth-bounded. */
-function tsxText(value: unknown, depth = 0): string {
-  if (depth > 32 || value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value)) return value.map((v) => tsxText(v, depth + 1)).join('');
-  if (typeof value !== 'object') return '';
-  const node = value as Record<string, unknown>;
-  if (typeof node.text === 'string') return node.text;
-  return ['node', 'children', 'value'].map((key) => tsxText(node[key], depth + 1)).join('');
+/** A prompt-tsx part's rendered tree: its text pieces in order, bounded in depth and in nodes visited. */
+function tsxText(value: unknown): string {
+  const walk = { left: TSX_NODE_BUDGET, pieces: [] as string[] };
+  tsxWalk(value, 0, walk);
+  return walk.pieces.join('') + (walk.left < 0 ? `\n[prompt-tsx result cut: more than ${TSX_NODE_BUDGET} nodes]` : '');
+}
+
+function tsxWalk(value: unknown, depth: number, walk: { left: number; pieces: string[] }): void {
+  if (depth > 32 || value === null || value === undefined || --walk.left < 0) return;
+  if (typeof value === 'string') walk.pieces.push(value);
+  else if (Array.isArray(value)) for (const v of value) tsxWalk(v, depth + 1, walk);
+  else if (typeof value === 'object') tsxNode(value as Record<string, unknown>, depth, walk);
+}
+
+function tsxNode(node: Record<string, unknown>, depth: number, walk: { left: number; pieces: string[] }): void {
+  if (typeof node.text === 'string') walk.pieces.push(node.text);
+  else for (const key of ['node', 'children', 'value']) tsxWalk(node[key], depth + 1, walk);
 }
 
 function capText(text: string, maxBytes: number): string {

@@ -78,7 +78,9 @@ test('a huge result list is capped at the limit and says how many were left out;
   assert.ok(out.length < 20_000, `capped output, got ${out.length} characters`);
   knowledge.referenceList = Array.from({ length: 20_000 }, (_, i) => ({ path: file, range: at(i, 0) }));
   const refs = textOf(await call(tools.references!, { path: 'src/app.ts', symbol: 'sum', limit: 1_000_000 }, ctx));
-  assert.equal(refs.split('\n').length, 1 + 5000 + 1, 'a requested limit is capped by maxResultLimit');
+  assert.equal(refs.split('\n').at(-1), '… 15000 more not shown (raise `limit` to see more).', 'a requested limit is capped by maxResultLimit');
+  assert.ok(Buffer.byteLength(refs) <= 50 * 1024 + 200, `and the text by the 50 KB output cap, got ${refs.length} characters`);
+  assert.match(refs, /\[Output cut at 51200 bytes after \d+ of 5000 results/);
 });
 
 test('definition: a symbol on a line is found by name; the result shows the line', async () => {

@@ -52,6 +52,24 @@ export function uniqueLocations(locations: readonly EditorLocation[]): EditorLoc
   });
 }
 
+/**
+ * `head` and as many `lines` as fit in `maxBytes` (UTF-8), then `notes`; a cut is said, like grep's byte cap,
+ * so a provider's thousands of long results cannot flood the model's context.
+ */
+export function cappedText(head: string, lines: readonly string[], notes: readonly string[], maxBytes: number): { text: string; byteCapped: boolean } {
+  const kept: string[] = [head];
+  let bytes = Buffer.byteLength(head, 'utf8');
+  for (const line of lines) {
+    bytes += Buffer.byteLength(line, 'utf8') + 1;
+    if (bytes > maxBytes) {
+      const cut = `[Output cut at ${maxBytes} bytes after ${kept.length - 1} of ${lines.length} results. Lower \`limit\` or narrow the request.]`;
+      return { text: [...kept, cut, ...notes].join('\n'), byteCapped: true };
+    }
+    kept.push(line);
+  }
+  return { text: [...kept, ...notes].join('\n'), byteCapped: false };
+}
+
 export function moreNote(total: number, shown: number): string[] {
   return total > shown ? [`… ${total - shown} more not shown (raise \`limit\` to see more).`] : [];
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { renderPrompt } from '../../../core/prompts';
 import { resolveInWorkspace, workspaceRootInfos } from '../paths';
 import { DEFAULT_TOOL_LIMITS, ToolError, defineTool, limitsOf, textOutput, type AgentTool, type ToolContext } from '../types';
-import { countBySeverity, diagnosticLine, insideWorkspace, locationLines, moreNote, place, SEVERITY_RANK, sortDiagnostics, uniqueLocations } from './format';
+import { cappedText, countBySeverity, diagnosticLine, insideWorkspace, locationLines, moreNote, place, SEVERITY_RANK, sortDiagnostics, uniqueLocations } from './format';
 import type { EditorDiagnostic, EditorKnowledge, EditorLocation, EditorSymbol } from './knowledge';
 import { positionFields, resolvePosition } from './position';
 
@@ -41,6 +41,15 @@ export function createEditorTools(knowledge: EditorKnowledge): AgentTool[] {
   ];
 }
 
+/** A symbol's name and its container's are cut at this many characters. */
+const NAME_CHARS = 200;
+
+/** The result text within the output byte cap (`outputMaxBytes`, grep's); `byteCapped` in the details when cut. */
+function capped(ctx: ToolContext, head: string, lines: readonly string[], notes: readonly string[], details: Record<string, unknown>) {
+  const { text, byteCapped } = cappedText(head, lines, notes, limitsOf(ctx).outputMaxBytes);
+  return textOutput(text, byteCapped ? { ...details, byteCapped } : details);
+}
+
 function limitOf(ctx: ToolContext, requested: number | undefined): number {
   const limits = limitsOf(ctx);
   return Math.min(requested ?? limits.grepDefaultLimit, limits.maxResultLimit);
@@ -51,7 +60,8 @@ async function diagnostics(knowledge: EditorKnowledge, args: DiagnosticsArgs, ct
   const target = args.path === undefined ? undefined : await resolveInWorkspace(ctx.workspace, args.path);
   const least = SEVERITY_RANK[args.severity ?? 'warning'];
   const found = await knowledge.diagnostics(target?.absolute);
-  const wanted = sortDiagnostics(found.filter((d) => SEVERITY_RANK[d.severity] <= least && insideWorkspace(roots, d.path)));
+  const severe = found.filter((d) => SEVERITY_RANK[d.severity] <= least && insideWorkspace(roots, d.path));
+  const wanted = sortDiagnostics(await reallyInside(ctx.workspace, severe));
   const where = target ? target.display : 'the workspace';
   const limit = limitOf(ctx, args.limit);
   const details = { path: target?.display, count: wanted.length, truncated: wanted.length > limit };
@@ -61,7 +71,16 @@ async function diagnostics(knowledge: EditorKnowledge, args: DiagnosticsArgs, ct
   }
   const files = new Set(wanted.map((d) => d.path)).size;
   const head = `${countBySeverity(wanted)} in ${files} file${files === 1 ? '' : 's'}${target ? '' : ' of the workspace'}:`;
-  return textOutput([head, ...wanted.slice(0, limit).map((d) => diagnosticLine(roots, d)), ...moreNote(wanted.length, limit)].join('\n'), details);
+  return capped(ctx, head, wanted.slice(0, limit).map((d) => diagnosticLine(roots, d)), moreNote(wanted.length, limit), details);
+}
+
+/** The problems whose file resolves inside the workspace (a folder linked out of it is refused, as for `read`). */
+async function reallyInside(workspace: ToolContext['workspace'], list: readonly EditorDiagnostic[]): Promise<EditorDiagnostic[]> {
+  const inside = new Map<string, boolean>();
+  for (const path of new Set(list.map((d) => d.path))) {
+    inside.set(path, await resolveInWorkspace(workspace, path).then(() => true, () => false));
+  }
+  return list.filter((d) => inside.get(d.path));
 }
 
 async function located(knowledge: EditorKnowledge, args: PositionArgs, ctx: ToolContext, find: (path: string, pos: EditorLocation['range']['start']) => Promise<EditorLocation[]>) {
@@ -76,7 +95,7 @@ async function definition(knowledge: EditorKnowledge, args: PositionArgs, ctx: T
   if (found.length === 0) return textOutput(`No definition found for ${at.label}. Check the position, or the language server may not know this file type.`, { count: 0 });
   const limit = limitOf(ctx, args.limit);
   const lines = await locationLines(knowledge, ctx.workspace, roots, found.slice(0, limit));
-  return textOutput([`Definition of ${at.label}:`, ...lines, ...moreNote(found.length, limit)].join('\n'), { count: found.length });
+  return capped(ctx, `Definition of ${at.label}:`, lines, moreNote(found.length, limit), { count: found.length });
 }
 
 async function references(knowledge: EditorKnowledge, args: PositionArgs, ctx: ToolContext) {
@@ -85,7 +104,7 @@ async function references(knowledge: EditorKnowledge, args: PositionArgs, ctx: T
   const limit = limitOf(ctx, args.limit);
   const lines = await locationLines(knowledge, ctx.workspace, roots, found.slice(0, limit));
   const head = `${found.length} reference${found.length === 1 ? '' : 's'} to ${at.label}:`;
-  return textOutput([head, ...lines, ...moreNote(found.length, limit)].join('\n'), { count: found.length, truncated: found.length > limit });
+  return capped(ctx, head, lines, moreNote(found.length, limit), { count: found.length, truncated: found.length > limit });
 }
 
 async function symbols(knowledge: EditorKnowledge, args: SymbolsArgs, ctx: ToolContext) {
@@ -97,19 +116,19 @@ async function symbols(knowledge: EditorKnowledge, args: SymbolsArgs, ctx: ToolC
     const outline = flatten(await knowledge.documentSymbols(target.absolute));
     if (outline.length === 0) return textOutput(`No symbols reported for ${target.display}.`, { count: 0 });
     const lines = outline.slice(0, limit).map(({ symbol, depth }) => `${'  '.repeat(depth)}${symbolLine(symbol)}`);
-    return textOutput([`Symbols in ${target.display}:`, ...lines, ...moreNote(outline.length, limit)].join('\n'), { count: outline.length });
+    return capped(ctx, `Symbols in ${target.display}:`, lines, moreNote(outline.length, limit), { count: outline.length });
   }
   const found = await knowledge.workspaceSymbols(args.query!);
   if (found.length === 0) return textOutput(`No symbols matching "${args.query}" in the workspace.`, { count: 0 });
-  const lines = found.slice(0, limit).map((s) => `${symbolLine(s)} — ${place(roots, s.path, s.range)}${s.containerName ? ` (in ${s.containerName})` : ''}`);
-  return textOutput([`Symbols matching "${args.query}":`, ...lines, ...moreNote(found.length, limit)].join('\n'), { count: found.length });
+  const lines = found.slice(0, limit).map((s) => `${symbolLine(s)} — ${place(roots, s.path, s.range)}${s.containerName ? ` (in ${s.containerName.slice(0, NAME_CHARS)})` : ''}`);
+  return capped(ctx, `Symbols matching "${args.query}":`, lines, moreNote(found.length, limit), { count: found.length });
 }
 
 function symbolLine(symbol: EditorSymbol): string {
   const { start, end } = symbol.range;
   const lines = start.line === end.line ? `line ${start.line + 1}` : `lines ${start.line + 1}-${end.line + 1}`;
   const detail = symbol.detail ? ` ${symbol.detail.slice(0, 120)}` : '';
-  return `${symbol.kind} ${symbol.name.slice(0, 200)}${detail} (${lines})`;
+  return `${symbol.kind} ${symbol.name.slice(0, NAME_CHARS)}${detail} (${lines})`;
 }
 
 /** A document's symbol tree in order, with its depth; guards against a provider's cyclic tree. */
