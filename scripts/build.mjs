@@ -92,6 +92,8 @@ const VENDOR = {
   'markdown-it': 'markdown-it',
   // SKILL.md front matter, read at the first prompt (src/agent/instructions/skill-scan.ts)
   yaml: 'yaml',
+  // outside tools' JSON Schema validator, made when the first one is compiled (src/agent/tools/json-tool.ts)
+  ajv: 'ajv',
 };
 
 /**

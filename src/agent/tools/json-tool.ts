@@ -6,7 +6,7 @@
 // (`pattern`, `patternProperties`) and `format` are left out of the check, so a catastrophic pattern
 // cannot freeze every chat (docs/reliability.md, "MCP server (descriptions: prompt injection)"); the
 // model still sees them, and the server checks its own arguments.
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { default as AjvClass, ErrorObject, ValidateFunction } from 'ajv';
 import { z } from 'zod';
 import type { AgentTool, ToolContext, ToolEffect, ToolOrigin, ToolOutput } from './types';
 
@@ -23,8 +23,19 @@ export interface JsonToolSpec {
 
 type Args = Record<string, unknown>;
 
-// logger off: a server's schema with a format ajv does not know ("uri") is accepted without a console line per tool
-const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, logger: false });
+let ajv: AjvClass | undefined;
+
+/**
+ * The validator, made when the first outside tool's schema is compiled: ajv is built into dist/vendor/ajv.js
+ * (scripts/build.mjs), so activation does not load it (the bundle-size bench counts what activation loads).
+ * Logger off: a server's schema with a format ajv does not know ("uri") is accepted without a console line per tool.
+ */
+function validator(): AjvClass {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const Ajv = require('ajv') as typeof AjvClass;
+  ajv ??= new Ajv({ strict: false, allErrors: true, validateSchema: false, logger: false });
+  return ajv;
+}
 
 export function defineJsonTool(spec: JsonToolSpec): AgentTool<Args> {
   const parameters = objectSchema(spec.inputSchema);
@@ -84,7 +95,7 @@ function validatorOf(schema: Record<string, unknown>): z.ZodType<Args> {
 
 function compile(schema: Record<string, unknown>): ValidateFunction | undefined {
   try {
-    return ajv.compile(schema);
+    return validator().compile(schema);
   } catch {
     return undefined;
   }
