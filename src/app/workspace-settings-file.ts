@@ -3,6 +3,7 @@
 // (settings-read.ts) cannot name it; the host reads `.vscode/settings.json` (and a `.code-workspace`
 // file's `settings`) with this to warn once that the value is ignored (docs/reliability.md, threat
 // model). JSON with comments and trailing commas, as VS Code writes it; anything unreadable finds nothing.
+import { parseJsonc } from '../core/jsonc';
 import { MACHINE_SCOPED_SETTINGS } from './settings-read';
 
 /** The machine-scoped settings named in a settings file's text (`settingsKey`: "settings" for a .code-workspace). */
@@ -29,36 +30,3 @@ function flattenKeys(value: Record<string, unknown>, prefix = '', depth = 0): st
   return out;
 }
 
-/** JSON.parse after removing comments and trailing commas outside strings; undefined when still invalid. */
-export function parseJsonc(text: string): unknown {
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '"') {
-      const end = stringEnd(text, i);
-      out += text.slice(i, end);
-      i = end - 1;
-    } else if (c === '/' && text[i + 1] === '/') {
-      while (i < text.length && text[i] !== '\n') i++;
-      out += '\n';
-    } else if (c === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      i = end === -1 ? text.length : end + 1;
-      out += ' ';
-    } else out += c;
-  }
-  try {
-    return JSON.parse(out.replace(/,(\s*[}\]])/g, '$1'));
-  } catch {
-    return undefined;
-  }
-}
-
-/** Index just past the string starting at `start` (a `"`), escapes honoured. */
-function stringEnd(text: string, start: number): number {
-  for (let i = start + 1; i < text.length; i++) {
-    if (text[i] === '\\') i++;
-    else if (text[i] === '"') return i + 1;
-  }
-  return text.length;
-}

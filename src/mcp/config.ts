@@ -3,6 +3,7 @@
 // lets run without asking, whether a server's readOnlyHint may lower a tool's approval). Parsed with
 // zod so that one bad server gets a clear message and the others still start (docs/mcp.md).
 import { z } from 'zod';
+import { stripJsonComments } from '../core/jsonc';
 
 const stringMap = z.record(z.string(), z.string());
 
@@ -118,34 +119,6 @@ export function parseMcpJson(text: string): ParsedServers {
   }
   const obj = (json && typeof json === 'object' ? json : {}) as Record<string, unknown>;
   return parseServers(obj.servers, obj.inputs);
-}
-
-/** mcp.json is JSONC: drops // and block comments and trailing commas outside strings. */
-export function stripJsonComments(text: string): string {
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      const end = stringEnd(text, i);
-      out += text.slice(i, end);
-      i = end - 1;
-    } else if (c === '/' && text[i + 1] === '/') {
-      while (i < text.length && text[i] !== '\n') i++;
-      out += '\n';
-    } else if (c === '/' && text[i + 1] === '*') {
-      const close = text.indexOf('*/', i + 2);
-      i = close < 0 ? text.length : close + 1;
-    } else out += c;
-  }
-  return out.replace(/,(\s*[}\]])/g, '$1');
-}
-
-function stringEnd(text: string, start: number): number {
-  for (let i = start + 1; i < text.length; i++) {
-    if (text[i] === '\\') i++;
-    else if (text[i] === '"') return i + 1;
-  }
-  return text.length;
 }
 
 /** What the consent question shows and what its remembered answer is keyed by: the exact thing that runs. */

@@ -14,6 +14,7 @@ import { ToolRegistry } from '../../../src/agent/tools/tool-registry';
 import { defineTool, runTool, textOutput, type ToolContext } from '../../../src/agent/tools/types';
 import { parseServers } from '../../../src/mcp/config';
 import { McpServers, type ServerEntry, type ServerStatus } from '../../../src/mcp/servers';
+import { settled } from '../../unit/mcp/settled';
 
 const root = join(__dirname, '..', '..', '..');
 const SECRET = 'sk-arbor-attack-secret-0123456789';
@@ -31,15 +32,6 @@ function start(servers: Record<string, unknown>) {
   assert.deepEqual(parsed.problems, []);
   mcp.configure(new Map([...parsed.servers].map(([name, config]) => [name, { config, source: 'user' } as ServerEntry])));
   return { registry, mcp };
-}
-
-async function settled(mcp: McpServers, name: string): Promise<ServerStatus> {
-  for (let i = 0; i < 600; i++) {
-    const status = mcp.get(name);
-    if (status && status.state !== 'starting') return status;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${name} did not settle`);
 }
 
 function listen(server: HttpServer, host: string): Promise<number> {

@@ -14,6 +14,7 @@ import { ToolRegistry } from '../../../src/agent/tools/tool-registry';
 import { defineTool, textOutput } from '../../../src/agent/tools/types';
 import { parseServers } from '../../../src/mcp/config';
 import { McpServers, type ServerEntry, type ServerStatus } from '../../../src/mcp/servers';
+import { settled } from '../../unit/mcp/settled';
 
 const root = join(__dirname, '..', '..', '..');
 
@@ -28,15 +29,6 @@ function server(tool: string, delayMs: number) {
     s.setRequestHandler(CallToolRequestSchema, async () => ({ content: [{ type: 'text', text: 'ok' }] }));
     setTimeout(() => s.connect(new StdioServerTransport()), ${delayMs});`;
   return { command: process.execPath, args: ['-e', code] };
-}
-
-async function settled(mcp: McpServers, name: string): Promise<ServerStatus> {
-  for (let i = 0; i < 600; i++) {
-    const status = mcp.get(name);
-    if (status && status.state !== 'starting') return status;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${name} did not settle`);
 }
 
 test("a repository's server whose name + tool sanitise to the user's tool name does not take that name", async () => {

@@ -13,6 +13,7 @@ import { defineTool, textOutput } from '../../../src/agent/tools/types';
 import { parseMcpJson } from '../../../src/mcp/config';
 import { McpServers, type ServerStatus } from '../../../src/mcp/servers';
 import { workspaceServers, type ConsentAnswer, type WorkspaceConsentHost } from '../../../src/mcp/workspace-consent';
+import { settled } from '../../unit/mcp/settled';
 
 const root = join(__dirname, '..', '..', '..');
 const folder = '/home/u/project';
@@ -51,15 +52,6 @@ function consentedHost(): { host: WorkspaceConsentHost; asked: string[] } {
     },
   };
   return { host, asked };
-}
-
-async function settled(mcp: McpServers, name: string): Promise<ServerStatus> {
-  for (let i = 0; i < 600; i++) {
-    const status = mcp.get(name);
-    if (status && status.state !== 'starting') return status;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${name} did not settle`);
 }
 
 test("a repository's mcp.json cannot make its server's tools skip the card (readOnlyTools / trustReadOnlyHints), nor add that after consent without asking again", async () => {

@@ -9,6 +9,7 @@ import { defineTool, runTool, textOutput, type AgentTool, type ToolContext } fro
 import { z } from 'zod';
 import { parseServers } from '../../../src/mcp/config';
 import { McpServers, type ServerEntry, type ServerStatus } from '../../../src/mcp/servers';
+import { settled } from './settled';
 
 const root = join(__dirname, '..', '..', '..');
 const hostile = join(root, 'test', 'fixtures', 'mcp', 'hostile-server.mjs');
@@ -26,15 +27,6 @@ function start(servers: Record<string, unknown>) {
   assert.deepEqual(parsed.problems, []);
   mcp.configure(new Map([...parsed.servers].map(([name, config]) => [name, { config, source: 'user' } as ServerEntry])));
   return { registry, mcp, logs };
-}
-
-async function settled(mcp: McpServers, name: string): Promise<ServerStatus> {
-  for (let i = 0; i < 600; i++) {
-    const status = mcp.get(name);
-    if (status && status.state !== 'starting') return status;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${name} did not settle`);
 }
 
 const ctx = (signal = new AbortController().signal): ToolContext => ({ workspace: { folders: [{ name: 'w', path: root }] }, signal });

@@ -12,6 +12,7 @@ import { runTool, type AgentTool, type ToolContext } from '../../../src/agent/to
 import { parseServers } from '../../../src/mcp/config';
 import { McpServers, type ServerEntry, type ServerStatus } from '../../../src/mcp/servers';
 import type { McpResultDetails } from '../../../src/mcp/results';
+import { settled } from './settled';
 
 const root = join(__dirname, '..', '..', '..');
 const everything = join(root, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
@@ -29,15 +30,6 @@ function harness(servers: Record<string, unknown>) {
   assert.deepEqual(parsed.problems, []);
   mcp.configure(new Map([...parsed.servers].map(([name, config]) => [name, { config, source: 'user' } as ServerEntry])));
   return { registry, mcp, logs };
-}
-
-async function settled(mcp: McpServers, name: string): Promise<ServerStatus> {
-  for (let i = 0; i < 600; i++) {
-    const status = mcp.get(name);
-    if (status && status.state !== 'starting') return status;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${name} did not settle`);
 }
 
 function ctx(signal = new AbortController().signal, updates: string[] = []): ToolContext {
