@@ -5,6 +5,7 @@
 // nothing to show.
 import type { ChatState, InstructionsInfo } from '../../src/protocol';
 import { el } from '../dom';
+import { t } from '../l10n';
 
 export interface InstructionsLineActions {
   openFile(path: string): void;
@@ -17,14 +18,14 @@ export interface InstructionsLine {
   update(state: ChatState | undefined): void;
 }
 
-const SCOPE_TITLES: Record<InstructionsInfo['files'][number]['scope'], string> = {
-  global: 'Your own instructions, for every project',
-  root: 'The project\u2019s instructions',
-  nested: 'Instructions for the files under this folder (added when the agent worked there)',
-};
+function scopeTitle(scope: InstructionsInfo['files'][number]['scope']): string {
+  if (scope === 'global') return t('Your own instructions, for every project');
+  if (scope === 'root') return t('The project’s instructions');
+  return t('Instructions for the files under this folder (added when the agent worked there)');
+}
 
 function fileLink(file: InstructionsInfo['files'][number], actions: InstructionsLineActions): HTMLElement {
-  const link = el('a', { class: 'instructions-file', href: '#', title: `${SCOPE_TITLES[file.scope]}: ${file.path}`, 'data-scope': file.scope }, file.label);
+  const link = el('a', { class: 'instructions-file', href: '#', title: `${scopeTitle(file.scope)}: ${file.path}`, 'data-scope': file.scope }, file.label);
   link.addEventListener('click', (event) => {
     event.preventDefault();
     actions.openFile(file.path);
@@ -33,8 +34,8 @@ function fileLink(file: InstructionsInfo['files'][number], actions: Instructions
 }
 
 function skillsLink(info: InstructionsInfo, actions: InstructionsLineActions): HTMLElement {
-  const problems = info.problems > 0 ? ` (${info.problems} ${info.problems === 1 ? 'problem' : 'problems'})` : '';
-  const link = el('a', { class: 'instructions-skills', href: '#', title: 'List the skills the agent can load, and any skill problems' }, `Skills: ${info.skills}${problems}`);
+  const text = info.problems === 0 ? t('Skills: {0}', info.skills) : info.problems === 1 ? t('Skills: {0} (1 problem)', info.skills) : t('Skills: {0} ({1} problems)', info.skills, info.problems);
+  const link = el('a', { class: 'instructions-skills', href: '#', title: t('List the skills the agent can load, and any skill problems') }, text);
   if (info.problems > 0) link.classList.add('has-problems');
   link.addEventListener('click', (event) => {
     event.preventDefault();
@@ -57,7 +58,7 @@ export function createInstructionsLine(actions: InstructionsLineActions): Instru
       if (!info) return root.replaceChildren();
       const parts: HTMLElement[] = [];
       if (info.files.length > 0) {
-        const label = el('a', { class: 'instructions-label', href: '#', title: 'List every instruction file and skill' }, `Instructions (${info.files.length}):`);
+        const label = el('a', { class: 'instructions-label', href: '#', title: t('List every instruction file and skill') }, t('Instructions ({0}):', info.files.length));
         label.addEventListener('click', (event) => {
           event.preventDefault();
           actions.showAll();

@@ -3,6 +3,7 @@
 // "Run this plan" with the mode to run it in. The host decides everything; this only shows and asks.
 import type { ApprovalModeName, ChatState, ConversationItem } from '../../src/protocol';
 import { el } from '../dom';
+import { t } from '../l10n';
 
 type ValueElement = HTMLElement & { value: string };
 
@@ -11,11 +12,14 @@ export interface ModeBarActions {
   runPlan(mode: Exclude<ApprovalModeName, 'plan'>): void;
 }
 
-const MODES: { mode: ApprovalModeName; label: string; title: string }[] = [
-  { mode: 'ask', label: 'Ask', title: 'Ask: every file change and command asks first' },
-  { mode: 'autoEdit', label: 'Auto-edit', title: 'Auto-edit: file changes inside the workspace run without asking; commands and protected files still ask' },
-  { mode: 'plan', label: 'Plan', title: 'Plan: the agent only reads and writes a plan; nothing changes' },
-];
+/** The modes in the picker's order, with their words in the user's language (read when the bar is made). */
+function modes(): { mode: ApprovalModeName; label: string; title: string }[] {
+  return [
+    { mode: 'ask', label: t('Ask'), title: t('Ask: every file change and command asks first') },
+    { mode: 'autoEdit', label: t('Auto-edit'), title: t('Auto-edit: file changes inside the workspace run without asking; commands and protected files still ask') },
+    { mode: 'plan', label: t('Plan'), title: t('Plan: the agent only reads and writes a plan; nothing changes') },
+  ];
+}
 
 export interface ModeBar {
   root: HTMLElement;
@@ -28,15 +32,16 @@ export function isPlanReply(item: ConversationItem | undefined): boolean {
 }
 
 export function createModeBar(actions: ModeBarActions): ModeBar {
+  const MODES = modes();
   const picker = el(
     'vscode-dropdown',
-    { id: 'mode-picker', 'aria-label': 'Approval mode' },
+    { id: 'mode-picker', 'aria-label': t('Approval mode') },
     ...MODES.map((m) => el('vscode-option', { value: m.mode, title: m.title }, m.label)),
   ) as ValueElement;
-  const runAsk = el('vscode-button', { appearance: 'primary', 'data-run-plan': 'ask', title: 'Switch to Ask and carry out the plan (every change asks)' }, 'Run in Ask');
-  const runAuto = el('vscode-button', { appearance: 'secondary', 'data-run-plan': 'autoEdit', title: 'Switch to Auto-edit and carry out the plan (file changes in the workspace run without asking)' }, 'Run in Auto-edit');
-  const plan = el('div', { class: 'run-plan', id: 'run-plan', role: 'group', 'aria-label': 'Run this plan', hidden: true }, el('span', { class: 'run-plan-label' }, 'Run this plan:'), runAsk, runAuto);
-  const label = el('label', { class: 'mode-label', for: 'mode-picker' }, 'Mode');
+  const runAsk = el('vscode-button', { appearance: 'primary', 'data-run-plan': 'ask', title: t('Switch to Ask and carry out the plan (every change asks)') }, t('Run in Ask'));
+  const runAuto = el('vscode-button', { appearance: 'secondary', 'data-run-plan': 'autoEdit', title: t('Switch to Auto-edit and carry out the plan (file changes in the workspace run without asking)') }, t('Run in Auto-edit'));
+  const plan = el('div', { class: 'run-plan', id: 'run-plan', role: 'group', 'aria-label': t('Run this plan'), hidden: true }, el('span', { class: 'run-plan-label' }, t('Run this plan:')), runAsk, runAuto);
+  const label = el('label', { class: 'mode-label', for: 'mode-picker' }, t('Mode'));
   const root = el('div', { class: 'mode-bar', id: 'mode-bar' }, el('div', { class: 'mode-row' }, label, picker), plan);
   let shown: ApprovalModeName = 'ask';
 

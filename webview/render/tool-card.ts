@@ -43,7 +43,7 @@ function resultExtras(result: ToolResultItem, call: ToolCallView): HTMLElement[]
   if (result.images && (result.images.shown.length > 0 || result.images.hidden > 0)) out.push(...userImagesView(result.images, t('Images in this tool result')));
   const links = result.mcp?.links ?? [];
   if (links.length > 0) {
-    out.push(el('ul', { class: 'tool-links', 'aria-label': 'Resources the tool named' },
+    out.push(el('ul', { class: 'tool-links', 'aria-label': t('Resources the tool named') },
       ...links.map((link) => el('li', {}, el('code', { dir: 'ltr' }, ...visibleNodes(link.uri)), link.name ? ` ${link.name}` : ''))));
   }
   return out;
