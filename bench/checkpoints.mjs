@@ -34,6 +34,12 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
+/** A built-in tool as the recorder takes it: its name and effect (test/unit/tools/tool-seam.test.ts checks the real ones). */
+function builtin(_cp, name) {
+  const effect = name === 'bash' ? { kind: 'runs' } : { kind: 'writesFiles', targets: (args) => [args.path] };
+  return { name, effect };
+}
+
 /**
  * Flushes every file system's dirty data (outside all timings). Our capture fsyncs its blobs and the
  * session; on ext4 an fsync commits the journal and first writes out the data ordered before it, which
@@ -113,10 +119,10 @@ async function measureBash(cp, name, watchFolders) {
     // capture as an outside edit: 10 more durable blobs per sample that the shadow never paid for).
     // Both sides start from a flushed disk.
     settle();
-    const before = await timed(() => checkpoints.recorder.beforeTool('bash', { command: 'x' }));
+    const before = await timed(() => checkpoints.recorder.beforeTool(builtin(cp, 'bash'), { command: 'x' }));
     bashChange(dir, `sample ${sample}`);
     ours.push(before + (await timed(async () => {
-      await checkpoints.recorder.afterTool('bash', { command: 'x' });
+      await checkpoints.recorder.afterTool(builtin(cp, 'bash'), { command: 'x' });
       await checkpoints.recorder.finishTurn((type, data) => store.appendCustomEntry(type, data));
     })));
     settle();
@@ -136,9 +142,9 @@ async function editSampler(cp, name, count) {
   const dir = workspace(name, count, false);
   const { store, checkpoints } = await open(cp, name, dir);
   return (sample) => timed(async () => {
-    await checkpoints.recorder.beforeTool('edit', { path: 'pkg1/file150.ts' });
+    await checkpoints.recorder.beforeTool(builtin(cp, 'edit'), { path: 'pkg1/file150.ts' });
     writeFileSync(join(dir, 'pkg1', 'file150.ts'), `// edit ${sample}\n`);
-    await checkpoints.recorder.afterTool('edit', { path: 'pkg1/file150.ts' });
+    await checkpoints.recorder.afterTool(builtin(cp, 'edit'), { path: 'pkg1/file150.ts' });
     await checkpoints.recorder.finishTurn((type, data) => store.appendCustomEntry(type, data));
   });
 }
@@ -162,9 +168,9 @@ async function measureRestore(cp) {
   const names = Array.from({ length: 100 }, (_, i) => `pkg${i % 10}/file${(i % 10) * 100 + Math.floor(i / 10)}.ts`);
   const version = async (tag) => {
     for (const n of names) {
-      await rec.beforeTool('write', { path: n });
+      await rec.beforeTool(builtin(cp, 'write'), { path: n });
       writeFileSync(join(dir, n), `// ${tag} ${n}\n${'y'.repeat(4000)}\n`);
-      await rec.afterTool('write', { path: n });
+      await rec.afterTool(builtin(cp, 'write'), { path: n });
     }
     return rec.finishTurn((type, data) => store.appendCustomEntry(type, data));
   };
@@ -212,9 +218,9 @@ async function measureStore(cp) {
     const content = Buffer.from(base);
     content.write(`turn ${t % 60} `, (t * 997) % (content.length - 20));
     distinct.set(content.toString('latin1'), content.length);
-    await checkpoints.recorder.beforeTool('edit', { path: 'big.txt' });
+    await checkpoints.recorder.beforeTool(builtin(cp, 'edit'), { path: 'big.txt' });
     writeFileSync(join(dir, 'big.txt'), content);
-    await checkpoints.recorder.afterTool('edit', { path: 'big.txt' });
+    await checkpoints.recorder.afterTool(builtin(cp, 'edit'), { path: 'big.txt' });
     await checkpoints.recorder.finishTurn((type, data) => store.appendCustomEntry(type, data));
   }
   const size = await checkpoints.blobs.size();
