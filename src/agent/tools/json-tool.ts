@@ -32,7 +32,8 @@ let ajv: AjvClass | undefined;
  */
 function validator(): AjvClass {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const Ajv = require('ajv') as typeof AjvClass;
+  const loaded = require('ajv') as typeof AjvClass | { default: typeof AjvClass };
+  const Ajv = 'default' in loaded ? loaded.default : loaded; // the vendor file is the module, ajv itself is the class
   ajv ??= new Ajv({ strict: false, allErrors: true, validateSchema: false, logger: false });
   return ajv;
 }
