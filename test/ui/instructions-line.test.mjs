@@ -107,7 +107,8 @@ for (const [theme, kind, tag] of [
 }
 
 wb.test('in a wide editor tab the whole line shows, every file and the skills, without an ellipsis', async (page) => {
-  await runCommand(page, 'Arbor: Open Chat in Editor');
+  // a new chat (Open Chat in Editor would move the side bar's session, with its nested file, into the tab)
+  await runCommand(page, 'Arbor: New Chat in Editor');
   await runCommand(page, 'View: Close Primary Side Bar');
   const [tab] = await editorChats(page, 1);
   const line = tab.doc.locator('#instructions-line');
