@@ -31,10 +31,15 @@ async function send(chat, text, reply) {
 }
 
 async function compact(chat, count) {
+  // the conversation is windowed: an earlier marker may no longer be in the DOM, so wait for a new last marker
+  const markers = chat.locator('.marker-compaction');
+  const before = count > 1 ? await markers.last().innerText() : undefined;
   const input = chat.locator('#prompt-input textarea');
   await input.fill('/compact');
   await input.press('Enter');
-  await chat.locator('.marker-compaction').nth(count - 1).waitFor({ timeout: 30_000 });
+  await markers.last().waitFor({ timeout: 30_000 });
+  for (let i = 0; before !== undefined && i < 300 && (await markers.last().innerText()) === before; i++) await new Promise((r) => setTimeout(r, 100));
+  assert.notEqual(await markers.last().innerText(), before, `compaction ${count} made a new marker`);
   await chat.locator('#app[data-busy="false"]').waitFor({ timeout: 30_000 });
 }
 
@@ -48,6 +53,8 @@ wb.test('a pinned message survives two compactions verbatim and the marker shows
   const chat = await readyChat(page);
   // summaries (and the corrective retry) come from the lossy rule; replies from the queue
   llm.server.addRule({ when: { lastUserIncludes: '<conversation>' }, then: { text: LOSSY } });
+  // the second compaction is asked as a continuation of the cached conversation (no <conversation> transcript)
+  llm.server.addRule({ when: { lastUserIncludes: 'write a context checkpoint' }, then: { text: LOSSY } });
   // Long replies around the pinned message, so each compaction shrinks the context (one that would not is
   // refused); the message is pinned while it is still in view.
   await send(chat, 'Read the invoice export spec.', `Read it. ${FILLER}`);
