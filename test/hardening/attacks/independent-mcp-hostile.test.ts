@@ -5,7 +5,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server as HttpServer } from 'node:http';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -15,6 +14,7 @@ import { defineTool, runTool, textOutput, type ToolContext } from '../../../src/
 import { parseServers } from '../../../src/mcp/config';
 import { McpServers, type ServerEntry, type ServerStatus } from '../../../src/mcp/servers';
 import { settled } from '../../unit/mcp/settled';
+import { probeInChild } from './child-probe';
 
 const root = join(__dirname, '..', '..', '..');
 const SECRET = 'sk-arbor-attack-secret-0123456789';
@@ -125,14 +125,7 @@ test("a server's schema with a catastrophic pattern does not freeze the extensio
       inputSchema: { type: 'object', properties: { q: { type: 'string', pattern: '^(a|a)+$' } } }, execute: async () => ({ content: [] }) });
     const r = tool.argsSchema.safeParse({ q: 'a'.repeat(40) + '!' });
     console.log('DONE', r.success);`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '-e', probe], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
   // a generous limit: an answer takes milliseconds, the catastrophic match 2^40 steps
-  const finished = await new Promise<boolean>((resolve) => {
-    const timer = setTimeout(() => { child.kill('SIGKILL'); resolve(false); }, 30_000);
-    child.on('exit', () => { clearTimeout(timer); resolve(true); });
-  });
+  const { finished, out } = await probeInChild(root, probe);
   assert.ok(finished && /DONE/.test(out), `the argument check never finished (the extension host would be frozen): ${out.slice(0, 500)}`);
 });

@@ -6,7 +6,6 @@
 // A passing test means the attack failed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -17,6 +16,7 @@ import { defineTool, runTool, textOutput, type AgentTool } from '../../../src/ag
 import { adaptLmTools, resultOutput } from '../../../src/vscode/lm-tool-adapter';
 import { at, FakeKnowledge } from '../../unit/tools/editor-fake';
 import { ctxFor, makeSandbox, textOf } from '../../unit/tools/helpers';
+import { probeInChild } from './child-probe';
 
 const root = join(__dirname, '..', '..', '..');
 const ctx = () => ({ workspace: { folders: [] }, signal: new AbortController().signal });
@@ -32,14 +32,7 @@ test("a cyclic prompt-tsx tree that fans out does not freeze the extension host 
     node.children.push({ text: 'x' });
     const out = resultOutput([{ value: node }], { workspace: { folders: [] }, signal: new AbortController().signal });
     console.log('DONE', out.content[0].text.length);`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '-e', probe], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  const finished = await new Promise<boolean>((resolve) => {
-    const timer = setTimeout(() => { child.kill('SIGKILL'); resolve(false); }, 30_000);
-    child.on('exit', () => { clearTimeout(timer); resolve(true); });
-  });
+  const { finished, out } = await probeInChild(root, probe);
   assert.ok(finished && /DONE/.test(out), `walking the tree never finished (or crashed): ${out.slice(0, 400)}`);
 });
 
