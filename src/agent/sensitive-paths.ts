@@ -7,7 +7,7 @@ import { normalize } from 'node:path';
 import type { ApprovalWarning } from './approval';
 import { commandMentions, protectedPathMatch, type ProtectedMatch } from './tools/protected-paths';
 import { resolveInWorkspace } from './tools/paths';
-import type { AgentTool, WorkspaceRoots } from './tools/types';
+import { effectCommand, effectTargets, type AgentTool, type WorkspaceRoots } from './tools/types';
 import { WritePolicy } from './tools/write-policy';
 
 export interface SensitivePathOptions {
@@ -23,10 +23,10 @@ export async function approvalWarnings(
   options: SensitivePathOptions = {},
 ): Promise<ApprovalWarning[]> {
   const { effect } = tool;
-  if (effect.kind === 'runs') return commandWarnings(safely(() => effect.command?.(args)));
+  if (effect.kind === 'runs') return commandWarnings(effectCommand(effect, args));
   if (effect.kind !== 'writesFiles') return [];
   const warnings: ApprovalWarning[] = [];
-  for (const path of targetsOf(effect, args)) warnings.push(...(await targetWarnings(path, workspace, options)));
+  for (const path of effectTargets(effect, args)) warnings.push(...(await targetWarnings(path, workspace, options)));
   return warnings;
 }
 
@@ -36,7 +36,7 @@ export async function approvalWarnings(
  */
 export async function targetsInsideWorkspace(tool: Pick<AgentTool, 'effect'>, args: Record<string, unknown>, workspace: WorkspaceRoots): Promise<boolean> {
   if (tool.effect.kind !== 'writesFiles') return false;
-  const targets = targetsOf(tool.effect, args);
+  const targets = effectTargets(tool.effect, args);
   if (targets.length === 0) return false;
   for (const path of targets) {
     if (!(await resolveInWorkspace(workspace, path).then(() => true, () => false))) return false;
@@ -44,19 +44,6 @@ export async function targetsInsideWorkspace(tool: Pick<AgentTool, 'effect'>, ar
   return true;
 }
 
-/** The targets a call names (none when the tool's `targets` fails: such a call still asks by default). */
-export function targetsOf(effect: Extract<AgentTool['effect'], { kind: 'writesFiles' }>, args: Record<string, unknown>): string[] {
-  const targets = safely(() => effect.targets(args));
-  return Array.isArray(targets) ? targets.filter((path) => typeof path === 'string' && path !== '') : [];
-}
-
-function safely<T>(read: () => T): T | undefined {
-  try {
-    return read();
-  } catch {
-    return undefined;
-  }
-}
 
 async function targetWarnings(path: string, workspace: WorkspaceRoots, options: SensitivePathOptions): Promise<ApprovalWarning[]> {
   try {

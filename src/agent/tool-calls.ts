@@ -11,6 +11,7 @@ import type { ApprovalMode } from '../core/approval-modes';
 import type { NestedInstructions } from './instructions/nested-instructions';
 import { approvalWarnings, targetsInsideWorkspace } from './sensitive-paths';
 import { resolveInWorkspace, runTool, type AgentTool, type ToolOutput, type WorkspaceRoots, type ToolLimits } from './tools';
+import { effectCommand, effectTargets } from './tools/types';
 import type { EditFeedback } from './tools/editor/after-edit';
 import type { ToolRegistry } from './tools/tool-registry';
 
@@ -97,21 +98,10 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 'ab
   });
 }
 
-/** What a `runs` tool says the call runs (an outside tool's `command` that fails says nothing). */
-function commandOf(tool: AgentTool, args: Record<string, unknown>): string | undefined {
-  if (tool.effect.kind !== 'runs' || !tool.effect.command) return undefined;
-  try {
-    const command = tool.effect.command(args);
-    return typeof command === 'string' ? command : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Asks the user; a prompter that fails counts as a denial, never as an approval. */
 async function askUser(env: ToolCallEnvironment, tool: AgentTool, call: ToolCall, warnings: ApprovalWarning[], signal: AbortSignal): Promise<ToolOutput | 'run' | 'aborted'> {
   const request: ApprovalRequest = { toolCallId: call.id, toolName: call.name, args: call.arguments };
-  const command = commandOf(tool, call.arguments);
+  const command = effectCommand(tool.effect, call.arguments);
   if (command !== undefined) request.command = command;
   if (warnings.length > 0) request.warnings = warnings;
   if (env.approvalPreview) {
@@ -153,7 +143,7 @@ type NoteAfter = (signal: AbortSignal) => Promise<string | undefined>;
 /** For a tool that writes files: the editor's problems in them now, to compare with after the call. */
 async function editFeedbackFor(env: ToolCallEnvironment, tool: AgentTool, args: Record<string, unknown>): Promise<NoteAfter | undefined> {
   if (!env.editFeedback || tool.effect.kind !== 'writesFiles') return undefined;
-  const targets = tool.effect.targets(args);
+  const targets = effectTargets(tool.effect, args);
   const resolved = await Promise.all(targets.map((target) => resolveInWorkspace(env.workspace, target).then((r) => r.absolute, () => undefined)));
   const paths = resolved.filter((path): path is string => path !== undefined);
   return env.editFeedback.before(paths).catch(() => undefined);

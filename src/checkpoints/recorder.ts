@@ -5,7 +5,7 @@
 // `after` make the turn's manifest, appended to the session as one `arbor.files` custom entry after the
 // turn's tool results. A checkpoint failure is logged and never stops or fails the tool.
 import { resolveInWorkspace } from '../agent/tools/paths';
-import type { AgentTool } from '../agent/tools/types';
+import { effectTargets, type AgentTool } from '../agent/tools/types';
 import { changesSince, snapshotWorkspace, type WorkspaceSnapshot } from './change-scan';
 import { FILES_CUSTOM_TYPE, MANIFEST_VERSION, sameState, type FileKey, type FileState, type FilesManifest } from './types';
 import type { WorkspaceFiles } from './workspace-files';
@@ -81,7 +81,7 @@ export class TurnRecorder {
   private async targetsOf(tool: Pick<AgentTool, 'effect'>, args: Record<string, unknown>): Promise<{ key: FileKey; absolute: string }[]> {
     if (tool.effect.kind !== 'writesFiles') return [];
     const found = new Map<FileKey, { key: FileKey; absolute: string }>();
-    for (const path of tool.effect.targets(args)) {
+    for (const path of effectTargets(tool.effect, args)) {
       const target = await this.targetOf(path);
       if (target) found.set(target.key, target);
     }

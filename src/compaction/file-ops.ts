@@ -3,7 +3,7 @@
 // <read-files>/<modified-files> blocks. These tags are a stored format that later compactions parse
 // and replace, so they are built here rather than in a prompt template.
 import type { AgentMessage } from '../core/messages';
-import { historyTraitsOf, type HistoryToolTraits } from '../core/tool-history';
+import { historyTraitsOf, namedPaths, type HistoryToolTraits } from '../core/tool-history';
 
 export interface FileOperations {
   read: Set<string>;
@@ -41,12 +41,7 @@ export function addFileOpsFromMessage(
 
 /** The paths a trait names for a call; none when it fails (a stored call's arguments may be anything). */
 function pathsOf(paths: HistoryToolTraits['reads'], args: Record<string, unknown>): string[] {
-  try {
-    const list = paths?.(args) ?? [];
-    return Array.isArray(list) ? list.filter((p): p is string => typeof p === 'string' && p !== '') : [];
-  } catch {
-    return [];
-  }
+  return namedPaths(() => paths?.(args));
 }
 
 /**

@@ -14,8 +14,19 @@ export interface HistoryToolTraits {
   keepOutput?: boolean;
 }
 
-function pathArg(args: Record<string, unknown>): string[] {
+/** The `path` argument of a file tool as its only path (the built-ins' reads and writes). */
+export function pathArg(args: Record<string, unknown>): string[] {
   return typeof args.path === 'string' && args.path !== '' ? [args.path] : [];
+}
+
+/** The paths a tool's trait names for a call; none when it throws or returns no list (outside tools, stored calls). */
+export function namedPaths(read: () => unknown): string[] {
+  try {
+    const list = read();
+    return Array.isArray(list) ? list.filter((p): p is string => typeof p === 'string' && p !== '') : [];
+  } catch {
+    return [];
+  }
 }
 
 /**

@@ -172,7 +172,5 @@ export function workspaceFromPaths(paths: readonly string[]): WorkspaceRoots {
   return { folders: paths.map((p) => ({ name: basename(p) || p, path: p })) };
 }
 
-/** The `path` argument of a file tool as its only target (ToolEffect `writesFiles`). */
-export function pathTarget(args: Record<string, unknown>): string[] {
-  return typeof args.path === 'string' && args.path !== '' ? [args.path] : [];
-}
+/** The `path` argument of a file tool as its only target (ToolEffect `writesFiles`); one rule with history's. */
+export { pathArg as pathTarget } from '../../core/tool-history';

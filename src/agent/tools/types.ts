@@ -2,6 +2,7 @@
 // to run one. Tools never throw at the loop: bad arguments, confinement violations, I/O failures and
 // aborts all come back as a ToolOutput with `isError: true` and a message the model can act on.
 import { z } from 'zod';
+import { namedPaths } from '../../core/tool-history';
 import type { ImageContent, TextContent } from '../../core/messages';
 
 export interface WorkspaceFolder {
@@ -93,6 +94,18 @@ export type ToolEffect =
       proposed?(args: Record<string, unknown>, original: string, isNewFile: boolean): string | undefined;
     }
   | { kind: 'runs'; command?(args: Record<string, unknown>): string | undefined };
+
+/** The files a `writesFiles` call names (none for other effects, or when an outside tool's `targets` fails). */
+export function effectTargets(effect: ToolEffect, args: Record<string, unknown>): string[] {
+  return effect.kind === 'writesFiles' ? namedPaths(() => effect.targets(args)) : [];
+}
+
+/** What a `runs` call says it runs (undefined for other effects, or when an outside tool's `command` fails). */
+export function effectCommand(effect: ToolEffect, args: Record<string, unknown>): string | undefined {
+  if (effect.kind !== 'runs' || !effect.command) return undefined;
+  const [command] = namedPaths(() => [effect.command!(args)]);
+  return command;
+}
 
 /** Where a tool comes from: shown on its card and in the tool list, and keyed in approval settings. */
 export type ToolOrigin =
