@@ -43,8 +43,7 @@ export type ShowInEditorResult = { kind: 'shown'; chat: ChatController } | { kin
 
 /** A turn, a compaction or a branch switch runs in `app`: its session cannot move to another chat now. */
 function isWorking(app: ArborApp): boolean {
-  const snapshot = app.snapshot({ tree: false, conversation: false });
-  return snapshot.busy || snapshot.compacting || snapshot.navigating;
+  return app.busy || app.compacting || app.tree.navigating;
 }
 
 /** Whether `file` is an existing file (a session a tab names may have been deleted meanwhile). */

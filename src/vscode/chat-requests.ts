@@ -20,6 +20,7 @@ import { keyMissingText, pickModelKey, selectModel } from './model-selection';
 import { modelKey } from '../llm/models';
 import { setApiKey } from '../app/error-actions';
 import type { AppOutcome } from '../app/app-outcome';
+import type { PromptOutcome } from '../app/app-types';
 import { refusalNotice } from './refusals';
 import { openInstructionFile, showInstructions } from './instruction-files';
 
@@ -143,8 +144,7 @@ async function handleSessionRequest(ctx: ChatRequestContext, message: WebviewToH
       await requireApp(ctx).setApprovalMode(message.mode);
       return;
     case 'runPlan':
-      await requireApp(ctx).runPlan(message.mode);
-      return;
+      return showPromptOutcome(ctx, await requireApp(ctx).runPlan(message.mode));
     case 'showOriginal':
       return showOriginal(requireApp(ctx), realId(message.compactionId));
     case 'continueBeforeCompaction': {
@@ -212,7 +212,11 @@ async function postAll(ctx: ChatRequestContext, messages: readonly HostToWebview
 async function prompt(ctx: ChatRequestContext, text: string, wireImages?: readonly WireImage[]): Promise<void> {
   const images = promptImages(wireImages);
   if (!images.ok) return void (await ctx.post({ type: 'notice', level: 'error', message: images.notice }));
-  const outcome = await requireApp(ctx).prompt(await promptWithMentions(text), images.images);
+  return showPromptOutcome(ctx, await requireApp(ctx).prompt(await promptWithMentions(text), images.images));
+}
+
+/** What a prompt (typed, or "Run this plan") came to, told in the chat. */
+async function showPromptOutcome(ctx: ChatRequestContext, outcome: PromptOutcome): Promise<void> {
   switch (outcome.kind) {
     case 'imagesUnsupported':
       await ctx.post({ type: 'notice', level: 'warning', message: imagesUnsupportedNotice(outcome.model) });

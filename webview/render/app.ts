@@ -194,7 +194,6 @@ export function mountApp(
       restricted.update(store.state);
       meter.update(store.state);
       composer.update(store.state);
-      modeBar.update(store.state, store.items.at(-1));
       container.dataset.busy = String(store.busy);
       container.dataset.status = 'ready';
       save();
@@ -229,7 +228,8 @@ export function mountApp(
       }
     }
     if (parts.has('conversation') || parts.has('earlier') || parts.has('draft')) jumpToLatest.update();
-    if (parts.has('conversation') || parts.has('draft')) modeBar.update(store.state, store.items.at(-1));
+    // the mode bar reads the state and the last item, not the streamed draft
+    if (parts.has('state') || parts.has('conversation')) modeBar.update(store.state, store.items.at(-1));
     performance.measure(`arbor:render:${[...parts].join('+')}`, { start: started });
   });
 

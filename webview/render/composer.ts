@@ -5,6 +5,7 @@ import { el } from '../dom';
 import { parseInput, suggestions, type ParsedInput } from '../slash';
 import { createModelPicker } from './model-picker';
 import { t } from '../l10n';
+import { lineCount } from '../visible-text';
 
 export interface ComposerActions {
   submit(input: ParsedInput): void;
@@ -80,7 +81,7 @@ export function createComposer(actions: ComposerActions, history: string[]): Com
   }
   /** One row per line of the text, within MIN_ROWS..MAX_ROWS (a 3-row input cut a quoted selection mid-line). */
   function fitRows(): void {
-    const rows = String(Math.min(MAX_ROWS, Math.max(MIN_ROWS, text().split('\n').length)));
+    const rows = String(Math.min(MAX_ROWS, Math.max(MIN_ROWS, lineCount(text()))));
     if (input.getAttribute('rows') !== rows) input.setAttribute('rows', rows);
   }
   function setText(value: string): void {
