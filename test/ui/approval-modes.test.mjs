@@ -90,6 +90,22 @@ wb.test('Plan refuses the write and offers Run this plan; Run in Auto-edit write
   await page.keyboard.press('Control+Alt+Shift+M');
   await chat.locator('#mode-bar[data-mode="plan"]').waitFor({ timeout: 20_000 });
   assert.deepEqual(modeEntries(), ['plan', 'autoEdit', 'plan'], 'each switch is recorded in the session');
+  // the host's rule (src/app/plan-ready.ts): the newest reply was made in Auto-edit, so it is no plan to run
+  assert.equal(await runPlan.isVisible(), false, 'no Run this plan under a reply made in Auto-edit');
+  await screenshot(page, 'approval-modes-plan-no-plan-300');
+
+  // a new plan: hidden while it streams, shown once it is finished
+  const steps = Array.from({ length: 30 }, (_, i) => `${i + 1}. step${i}`).join('\n');
+  llm.server.enqueue({ text: `## Goal\nSay hello.\n\n## Steps\n${steps}\nPLAN-END`, chunkSize: 6, delayMs: 150 });
+  await input.fill('Plan a hello');
+  await input.press('Enter');
+  await chat.locator('.msg-assistant', { hasText: 'Say hello' }).waitFor({ timeout: 30_000 });
+  const streamingShown = await runPlan.isVisible();
+  const finishedYet = await chat.locator('.msg-assistant', { hasText: 'PLAN-END' }).count();
+  assert.equal(finishedYet, 0, 'the plan still streams (else this check proves nothing)');
+  assert.equal(streamingShown, false, 'no Run this plan while the plan streams');
+  await chat.locator('.msg-assistant', { hasText: 'PLAN-END' }).waitFor({ timeout: 60_000 });
+  await runPlan.waitFor({ state: 'visible', timeout: 20_000 });
   for (const [theme, kind, tag] of THEMES) {
     const themed = await setColorTheme(page, theme, kind);
     await themed.locator('#run-plan').waitFor({ state: 'visible', timeout: 20_000 });
