@@ -198,8 +198,13 @@ export class ArborApp extends AppReads {
     else this.emitSettings();
   }
 
-  /** "Run this plan": leaves Plan mode for `mode` (Ask or Auto-edit) and asks the agent to carry the plan out. */
+  /**
+   * "Run this plan": leaves Plan mode for `mode` (Ask or Auto-edit) and asks the agent to carry the plan out.
+   * Refused while the agent works, and when there is no finished plan to run (the rule: plan-ready.ts).
+   */
   async runPlan(mode: Exclude<ApprovalMode, 'plan'>): Promise<PromptOutcome> {
+    if (this.busy) return refused('busy');
+    if (!this.planReady) return refused('no-plan');
     await this.setApprovalMode(mode);
     return this.prompt(renderPrompt('plan/run-plan').trim());
   }

@@ -96,3 +96,13 @@ test('through the app: a reply made in Ask, then Plan picked, offers nothing', a
   await h.app.setApprovalMode('plan');
   assert.equal(h.app.planReady, false);
 });
+
+test('Run this plan with no plan to run is refused with its reason, and the mode stays', async () => {
+  const h = await appHarness();
+  await h.app.setApprovalMode('plan');
+  const outcome = await h.app.runPlan('autoEdit');
+  assert.equal(outcome.kind, 'refused');
+  assert.equal(outcome.kind === 'refused' && outcome.reason, 'no-plan');
+  assert.equal(h.app.approvalMode, 'plan');
+  assert.equal(h.fake.requests.length, 0, 'nothing was sent');
+});
