@@ -1,6 +1,6 @@
 // Issue #28 item 3.3 at the default ~300 px side bar (real workbench, fake LLM, a pre-written session long
 // enough to scroll): the label input is not covered by the message toolbar and takes a click; Edit's
-// in-place editor is never under the "Jump to latest" pill; a tool card's head shows the file name whole;
+// in-place editor is never under the "Jump to latest" pill, and the pill covers no message text; a tool card's head shows the file name whole;
 // the header's subtitle is not cut; in high contrast Approve stands out from Always and Deny. Screenshots in the four themes: test-results/narrow-defects-*.png.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -74,6 +74,27 @@ wb.test('Edit opens its editor clear of the "Jump to latest" pill', async (page)
   // u7 at the bottom edge of the conversation, scrolled up from the end: the pill shows
   await message.evaluate((e) => e.scrollIntoView({ block: 'end' }));
   await chat.locator('#jump-latest:not([hidden])').waitFor({ timeout: 10_000 });
+  // the pill covers no message text: every line of text in view, the last one included, is clear of it
+  const covered = await chat.locator('#app').evaluate(() => {
+    const pill = document.getElementById('jump-latest').getBoundingClientRect();
+    const view = document.getElementById('conversation').getBoundingClientRect();
+    const walker = document.createTreeWalker(document.getElementById('conversation'), NodeFilter.SHOW_TEXT);
+    const lines = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.textContent.trim() || !node.parentElement.closest('.msg')) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const r of range.getClientRects()) if (r.bottom > view.top && r.top < view.bottom && r.width > 0) lines.push({ top: r.top, bottom: r.bottom, left: r.left, right: r.right, text: node.textContent.trim().slice(0, 30) });
+    }
+    const last = lines.reduce((a, b) => (b.bottom > a.bottom ? b : a), lines[0]);
+    const hit = (r) => r.bottom > pill.top && r.top < pill.bottom && r.right > pill.left && r.left < pill.right;
+    return { lines: lines.length, last, pill: { top: pill.top, bottom: pill.bottom, left: pill.left, right: pill.right }, viewBottom: view.bottom, covered: lines.filter(hit).map((r) => r.text) };
+  });
+  console.log(`# figures narrow-defects pill vs text: ${JSON.stringify(covered)}`);
+  await screenshot(page, 'narrow-defects-jump-pill');
+  assert.ok(covered.lines > 0 && covered.last, 'text is in view (else this check proves nothing)');
+  assert.ok(covered.last.bottom > covered.viewBottom - 40, `the last visible line reaches the conversation's bottom edge: ${JSON.stringify(covered)}`);
+  assert.deepEqual(covered.covered, [], `the "Jump to latest" pill covers no message text: ${JSON.stringify(covered)}`);
   await message.hover();
   await message.locator('[data-action="edit"]').click();
   const editor = message.locator('.inline-edit');

@@ -69,6 +69,7 @@ wb.test('the model and thinking pickers stay readable at 300 px; the full names 
   assert.equal(level.cut, false, `the thinking level is not cut: ${JSON.stringify(level)}`);
   assert.ok(model.width > level.width, `the model name gets the room: ${JSON.stringify(shown)}`);
   assert.match(model.title, /Fake GPT Large Reasoner/, 'the full model name is in the tooltip');
-  assert.match(level.title, /Thinking level: \w+/);
+  assert.match(level.text, /^Thinking: \w+/, `the thinking picker says what it is, not a bare level: ${JSON.stringify(level)}`);
+  assert.match(level.title, /^Thinking: \w+/);
   await screenshot(page, 'narrow-views-pickers');
 });
