@@ -17,6 +17,8 @@ export const WEBVIEW_STRINGS = [
   'runs a command',
   'reads only',
   'from MCP server {0}',
+  'MCP tool {0}',
+  'MCP server {0} · tool {1}',
   'from VS Code',
   '(empty message)',
   '{0}: {1}',
