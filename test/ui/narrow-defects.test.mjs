@@ -84,7 +84,12 @@ wb.test('Edit opens its editor clear of the "Jump to latest" pill', async (page)
       if (!node.textContent.trim() || !node.parentElement.closest('.msg')) continue;
       const range = document.createRange();
       range.selectNodeContents(node);
-      for (const r of range.getClientRects()) if (r.bottom > view.top && r.top < view.bottom && r.width > 0) lines.push({ top: r.top, bottom: r.bottom, left: r.left, right: r.right, text: node.textContent.trim().slice(0, 30) });
+      // the part of each line the conversation shows (it clips what is past its edges)
+      for (const r of range.getClientRects()) {
+        const top = Math.max(r.top, view.top);
+        const bottom = Math.min(r.bottom, view.bottom);
+        if (bottom > top && r.width > 0) lines.push({ top, bottom, left: r.left, right: r.right, text: node.textContent.trim().slice(0, 30) });
+      }
     }
     const last = lines.reduce((a, b) => (b.bottom > a.bottom ? b : a), lines[0]);
     const hit = (r) => r.bottom > pill.top && r.top < pill.bottom && r.right > pill.left && r.left < pill.right;
