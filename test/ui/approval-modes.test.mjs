@@ -45,6 +45,7 @@ wb.test('Plan refuses the write and offers Run this plan; Run in Auto-edit write
   assert.ok(!ask.cut && ask.right <= ask.viewport, `the mode reads whole inside the chat: ${JSON.stringify(ask)}`);
 
   await pickMode(chat, 'Plan', 'plan');
+  assert.equal(await chat.locator('#run-plan').isVisible(), false, 'no Run this plan in an empty session');
   llm.server.enqueue(
     { text: 'Let me write it down.', toolCalls: [{ id: 'call_plan_write', name: 'write', input: { path: 'plan-notes.txt', content: 'x\n' } }] },
     { text: '## Goal\nAdd a greeting.\n\n## Steps\n1. `src/hello.txt` — create it.\n\n## How to check\nRead the file.' },
