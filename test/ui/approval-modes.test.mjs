@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { editorChats, readyChat, runCommand, screenshot, setColorTheme, sidebarPane } from '../harness/browser.mjs';
 import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 import { THEMES } from '../harness/themes.mjs';
+import { pillOverText } from '../harness/pill-overlap.mjs';
 
 const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-modes-'));
 const { wb, llm } = useFakeLlmWorkbench('approval-modes', { sessionsDir });
@@ -137,4 +138,12 @@ wb.test('in a wide editor tab the mode reads on the composer in every theme', as
     await chat.locator('#mode-bar[data-mode="autoEdit"]').waitFor({ timeout: 20_000 });
     await screenshot(page, `approval-modes-editor-${tag}`);
   }
+  // scrolled up from the end of the plan, the wide tab's "Jump to latest" covers no text either
+  await tab.doc.locator('#conversation').evaluate((c) => { c.scrollTop = 0; c.dispatchEvent(new Event('scroll')); });
+  await tab.doc.locator('#jump-latest:not([hidden])').waitFor({ timeout: 10_000 });
+  const pill = await tab.doc.locator('#app').evaluate(pillOverText);
+  console.log(`# figures approval-modes editor tab pill vs text: ${JSON.stringify(pill)}`);
+  assert.ok(pill.lines > 0, 'text is in view');
+  assert.deepEqual(pill.covered, [], `the pill covers no message text: ${JSON.stringify(pill)}`);
+  await screenshot(page, 'approval-modes-editor-jump-pill');
 }, { timeout: 240_000 });

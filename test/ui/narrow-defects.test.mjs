@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { chatFrame, openSessionFromList, screenshot, setColorTheme } from '../harness/browser.mjs';
 import { seedEntries } from '../harness/seed-entries.mjs';
 import { THEMES } from '../harness/themes.mjs';
+import { pillOverText } from '../harness/pill-overlap.mjs';
 import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 
 const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-narrow-defects-'));
@@ -75,26 +76,7 @@ wb.test('Edit opens its editor clear of the "Jump to latest" pill', async (page)
   await message.evaluate((e) => e.scrollIntoView({ block: 'end' }));
   await chat.locator('#jump-latest:not([hidden])').waitFor({ timeout: 10_000 });
   // the pill covers no message text: every line of text in view, the last one included, is clear of it
-  const covered = await chat.locator('#app').evaluate(() => {
-    const pill = document.getElementById('jump-latest').getBoundingClientRect();
-    const view = document.getElementById('conversation').getBoundingClientRect();
-    const walker = document.createTreeWalker(document.getElementById('conversation'), NodeFilter.SHOW_TEXT);
-    const lines = [];
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (!node.textContent.trim() || !node.parentElement.closest('.msg')) continue;
-      const range = document.createRange();
-      range.selectNodeContents(node);
-      // the part of each line the conversation shows (it clips what is past its edges)
-      for (const r of range.getClientRects()) {
-        const top = Math.max(r.top, view.top);
-        const bottom = Math.min(r.bottom, view.bottom);
-        if (bottom > top && r.width > 0) lines.push({ top, bottom, left: r.left, right: r.right, text: node.textContent.trim().slice(0, 30) });
-      }
-    }
-    const last = lines.reduce((a, b) => (b.bottom > a.bottom ? b : a), lines[0]);
-    const hit = (r) => r.bottom > pill.top && r.top < pill.bottom && r.right > pill.left && r.left < pill.right;
-    return { lines: lines.length, last, pill: { top: pill.top, bottom: pill.bottom, left: pill.left, right: pill.right }, viewBottom: view.bottom, covered: lines.filter(hit).map((r) => r.text) };
-  });
+  const covered = await chat.locator('#app').evaluate(pillOverText);
   console.log(`# figures narrow-defects pill vs text: ${JSON.stringify(covered)}`);
   await screenshot(page, 'narrow-defects-jump-pill');
   assert.ok(covered.lines > 0 && covered.last, 'text is in view (else this check proves nothing)');
