@@ -6,6 +6,7 @@
 // unit-tested as is; lm-tools.ts wires it to the editor.
 import type { ImageContent, TextContent } from '../core/messages';
 import { defineJsonTool } from '../agent/tools/json-tool';
+import { keepHeadBytes } from '../agent/tools/text';
 import { limitsOf, type AgentTool, type ToolContext, type ToolOutput } from '../agent/tools/types';
 
 /** `vscode.LanguageModelToolInformation` (stable since VS Code 1.95). */
@@ -124,7 +125,7 @@ function tsxNode(node: Record<string, unknown>, depth: number, walk: { left: num
 function capText(text: string, maxBytes: number): string {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes <= maxBytes) return text;
-  const cut = Buffer.from(text, 'utf8').subarray(0, maxBytes).toString('utf8').replace(/\uFFFD$/, '');
+  const cut = keepHeadBytes(text, maxBytes);
   return `${cut}\n[output cut: ${bytes} bytes, the first ${maxBytes} shown]`;
 }
 
