@@ -5,7 +5,7 @@
 // bash) unless the user listed it as read-only. No `vscode` here: the parts are read by shape, so this is
 // unit-tested as is; lm-tools.ts wires it to the editor.
 import type { ImageContent, TextContent } from '../core/messages';
-import { defineJsonTool } from '../agent/tools/json-tool';
+import { defineJsonTool, MAX_OUTSIDE_DESCRIPTION, toolNameChars } from '../agent/tools/json-tool';
 import { keepHeadBytes } from '../agent/tools/text';
 import { limitsOf, type AgentTool, type ToolContext, type ToolOutput } from '../agent/tools/types';
 
@@ -20,8 +20,6 @@ export interface LmToolInfo {
 /** Invokes the tool (vscode.lm.invokeTool) with the call's abort signal as a cancellation token. */
 export type LmInvoke = (name: string, input: Record<string, unknown>, signal: AbortSignal) => Promise<{ content: readonly unknown[] }>;
 
-const MAX_DESCRIPTION = 2000;
-
 /** Listed by name or by one of its tags. */
 export function listedIn(info: LmToolInfo, list: readonly string[]): boolean {
   return list.includes(info.name) || info.tags.some((tag) => list.includes(tag));
@@ -29,7 +27,7 @@ export function listedIn(info: LmToolInfo, list: readonly string[]): boolean {
 
 /** Provider-safe name ([A-Za-z0-9_-]{1,64}); the registry makes it unique. */
 export function arborName(name: string): string {
-  const safe = name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+  const safe = toolNameChars(name).slice(0, 64);
   return safe === '' ? 'vscode_tool' : safe;
 }
 
@@ -40,7 +38,7 @@ export function adaptLmTools(infos: readonly LmToolInfo[], settings: { enabled: 
 export function adaptLmTool(info: LmToolInfo, readOnly: boolean, invoke: LmInvoke): AgentTool {
   return defineJsonTool({
     name: arborName(info.name),
-    description: (info.description || `VS Code tool ${info.name}`).slice(0, MAX_DESCRIPTION),
+    description: (info.description || `VS Code tool ${info.name}`).slice(0, MAX_OUTSIDE_DESCRIPTION),
     inputSchema: (info.inputSchema ?? { type: 'object', properties: {} }) as Record<string, unknown>,
     effect: readOnly ? { kind: 'readOnly' } : { kind: 'runs' },
     origin: { kind: 'vscode', tool: info.name },
