@@ -2,11 +2,12 @@
 // server can never shadow `bash`), described with the server's name in front (a description is the
 // server's text and may try to instruct the model: the user sees it on the card, and the tool still
 // asks), `runs` unless the user said this tool is read-only, and results turned into capped content.
+import { errorText } from '../core/error-text';
 import { defineJsonTool, MAX_OUTSIDE_DESCRIPTION, toolNameChars } from '../agent/tools/json-tool';
 import { ToolError, type AgentTool, type ToolContext, type ToolEffect, type ToolOutput } from '../agent/tools/types';
 import type { ServerConfig } from './config';
 import type { McpConnection, McpToolInfo } from './connection';
-import { errorText } from './failures';
+
 import { toolOutputOf } from './results';
 
 const MAX_SCHEMA_CHARS = 32 * 1024;
