@@ -4,6 +4,7 @@
 // (text, data and prompt-tsx parts) turned into capped text and images. An outside tool `runs` (asks like
 // bash) unless the user listed it as read-only. No `vscode` here: the parts are read by shape, so this is
 // unit-tested as is; lm-tools.ts wires it to the editor.
+import { createHash } from 'node:crypto';
 import type { ImageContent, TextContent } from '../core/messages';
 import { defineJsonTool, MAX_OUTSIDE_DESCRIPTION, toolNameChars } from '../agent/tools/json-tool';
 import { keepHeadBytes } from '../agent/tools/text';
@@ -31,8 +32,34 @@ export function arborName(name: string): string {
   return safe === '' ? 'vscode_tool' : safe;
 }
 
-export function adaptLmTools(infos: readonly LmToolInfo[], settings: { enabled: readonly string[]; readOnly: readonly string[] }, invoke: LmInvoke): AgentTool[] {
-  return infos.filter((info) => listedIn(info, settings.enabled)).map((info) => adaptLmTool(info, listedIn(info, settings.readOnly), invoke));
+/** The user's choice of VS Code tools: offered (names or tags), and read-only among them. */
+export interface LmToolChoice {
+  enabled: readonly string[];
+  readOnly: readonly string[];
+}
+
+/** The tools the user opted in to (read by name and tags only). */
+export function offeredLmTools(infos: readonly LmToolInfo[], enabled: readonly string[]): LmToolInfo[] {
+  return infos.filter((info) => listedIn(info, enabled));
+}
+
+export function adaptLmTools(infos: readonly LmToolInfo[], settings: LmToolChoice, invoke: LmInvoke): AgentTool[] {
+  return adaptOffered(offeredLmTools(infos, settings.enabled), settings.readOnly, invoke);
+}
+
+export function adaptOffered(offered: readonly LmToolInfo[], readOnly: readonly string[], invoke: LmInvoke): AgentTool[] {
+  return offered.map((info) => adaptLmTool(info, listedIn(info, readOnly), invoke));
+}
+
+/**
+ * What the `vscode-lm` source depends on, as a hash: the choice and the offered tools' names, tags,
+ * descriptions and schemas. The tools not offered are not read beyond their names and tags, so the poll
+ * costs little however many tools the editor has.
+ */
+export function offeredSignature(offered: readonly LmToolInfo[], choice: LmToolChoice): string {
+  const hash = createHash('sha256').update(JSON.stringify(choice));
+  for (const info of offered) hash.update('\0').update(JSON.stringify([info.name, info.tags, info.description, info.inputSchema ?? null]));
+  return hash.digest('hex');
 }
 
 export function adaptLmTool(info: LmToolInfo, readOnly: boolean, invoke: LmInvoke): AgentTool {
