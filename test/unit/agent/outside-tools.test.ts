@@ -125,3 +125,33 @@ test('an outside writesFiles tool gets the protected-path warning for .git/hooks
   assert.match(request!.warnings![0]!.message, /\.git\/hooks\/x/);
   assert.deepEqual((await fileEntries(h.store)).filter((e) => e.startsWith('toolResult')), ['toolResult:peek', 'toolResult:put:error']);
 });
+
+test('each request reads the live tool list once: the prompt and the request definitions share it, and the system prompt is built once a run while the tools stay the same', async () => {
+  /** Counts the list reads for offering (a tool call's lookup by name reads it too, not counted). */
+  class CountingRegistry extends ToolRegistry {
+    lists = 0;
+    private lookingUp = false;
+    override list(): readonly AgentTool[] {
+      if (!this.lookingUp) this.lists++;
+      return super.list();
+    }
+    override get(name: string): AgentTool | undefined {
+      this.lookingUp = true;
+      try {
+        return super.get(name);
+      } finally {
+        this.lookingUp = false;
+      }
+    }
+  }
+  const registry = new CountingRegistry(createTools({ ripgrep: false }));
+  registry.set('mcp:test', [outside('lookup', { kind: 'readOnly' }, async () => textOutput('found it'))]);
+  let prompts = 0;
+  const h = await harness({ deps: { tools: registry, systemPrompt: (input) => (prompts++, buildSystemPrompt(input)) }, settings: { enabled: false } });
+  h.fake.enqueue({ toolCalls: [{ id: 'c1', name: 'lookup', input: {} }] }, { toolCalls: [{ id: 'c2', name: 'lookup', input: {} }] }, { text: 'done' });
+  registry.lists = 0;
+  await h.agent.prompt('look it up twice');
+  assert.equal(h.llmRequests().length, 3);
+  assert.equal(prompts, 1, 'the system prompt is built once for the run');
+  assert.equal(registry.lists, 3, 'one read of the tool list per request');
+});
