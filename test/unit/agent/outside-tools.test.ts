@@ -155,3 +155,32 @@ test('each request reads the live tool list once: the prompt and the request def
   assert.equal(prompts, 1, 'the system prompt is built once for the run');
   assert.equal(registry.lists, 3, 'one read of the tool list per request');
 });
+
+test('a file-writing call names its targets once: the protected-path check, auto-edit, edit feedback, checkpoints, nested instructions and the write share one resolution', async () => {
+  let named = 0;
+  const tools = createTools({ ripgrep: false }).map((tool) => {
+    if (tool.name !== 'write' || tool.effect.kind !== 'writesFiles') return tool;
+    const effect = tool.effect;
+    return { ...tool, effect: { ...effect, targets: (args: Record<string, unknown>) => (named++, effect.targets(args)) } };
+  });
+  const feedbackPaths: string[][] = [];
+  const h = await harness({
+    files: { 'sub/AGENTS.md': 'Use tabs in sub.\n' },
+    deps: { tools: new ToolRegistry(tools), editFeedback: { before: async (paths) => (feedbackPaths.push([...paths]), async () => undefined) } },
+  });
+  const cp = await openCheckpoints(checkpointStoreDir(h.sessionDir), { folders: [{ name: 'ws', path: h.ws }] });
+  const { AgentSession } = await import('../../../src/agent/agent-session');
+  const deps = (h.agent as unknown as { deps: ConstructorParameters<typeof AgentSession>[0] }).deps;
+  const agent = new AgentSession({ ...deps, checkpoints: cp.recorder });
+  await agent.setApprovalMode('autoEdit');
+  const before = h.store.getLeafId();
+  h.fake.enqueue({ toolCalls: [{ id: 'c1', name: 'write', input: { path: 'sub/new.txt', content: 'hello\n' } }] }, { text: 'written' });
+  await agent.prompt('write a file');
+  assert.equal(h.prompter.asked.length, 0, 'auto-edit ran it: its target was inside');
+  assert.equal(await readFile(join(h.ws, 'sub/new.txt'), 'utf8'), 'hello\n');
+  assert.equal(named, 1, 'targets named (and resolved) once for the whole call');
+  assert.deepEqual(feedbackPaths, [[join(h.ws, 'sub/new.txt')]], 'edit feedback got the resolved path');
+  assert.match(JSON.stringify(h.llmRequests()[1]!.body), /Use tabs in sub/, 'the nested AGENTS.md was added');
+  const plan = await planRestore(cp.files, h.store, h.store.getLeafId(), before);
+  assert.deepEqual(plan.changes.map((c) => c.key), ['ws/sub/new.txt'], 'the checkpoint recorded the write');
+});
