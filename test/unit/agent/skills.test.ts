@@ -4,7 +4,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { cp, mkdir, mkdtemp, realpath, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ProjectInstructions } from '../../../src/agent/instructions/project-instructions';
 import { parseSkillFile, splitFrontMatter } from '../../../src/agent/instructions/skill-file';
 import { createToolsWithSkills } from '../../../src/agent/instructions/skill-tool';
@@ -199,6 +199,15 @@ test('the skill tool caches a SKILL.md by path, size and modification time (a re
   assert.match(text(await runTool(skill, { name: 'cached' }, ctx(ws))), /body three, longer/);
   await writeFile(file, '---\nname: cached\ndescription: Cached skill.\n---\nbody four, longer\n'); // same size, new time
   assert.match(text(await runTool(skill, { name: 'cached' }, ctx(ws))), /body four, longer/);
+  // the folder swapped for a link out of the workspace to a SKILL.md of the same size and time: no cache hit, refused
+  const out = join(dirname(ws), 'outside-cached');
+  await cp(dir, out, { recursive: true, preserveTimestamps: true });
+  await rm(dir, { recursive: true });
+  await symlink(out, dir);
+  const swapped = await runTool(skill, { name: 'cached' }, ctx(ws));
+  assert.equal(swapped.isError, true, text(swapped));
+  assert.doesNotMatch(text(swapped), /body four/);
+  assert.match(text(swapped), /cannot be loaded/);
 });
 
 test('front matter parsing: CRLF, BOM, unterminated, non-mapping, disable-model-invocation', () => {
