@@ -12,31 +12,15 @@ import {
   type ConversationWindow,
   type EarlierPageRequest,
   type EarlierPageResult,
-  type ModelView,
-  type SessionView,
 } from './app-types';
 import { AppCore } from './app-core';
 import { refused, type AppOutcome } from './app-outcome';
 import type { ConversationEntry, TreeNodeView } from './view-model';
 
 export abstract class AppReads extends AppCore {
-  /** Every model the user can pick (built-ins, `arbor.models`, the local server). */
-  availableModels(): ModelView[] {
-    return this.models.available();
-  }
-
-  sessionView(): SessionView | null {
-    return this.open.sessionView();
-  }
-
   /** The session's first user message (what the Sessions view shows for an unnamed session). */
   firstUserMessage(): string | undefined {
     return this.views?.firstUserMessage();
-  }
-
-  /** Nested AGENTS.md files (workspace-relative) the open session's tool results added. */
-  nestedInstructionFiles(): string[] {
-    return this.open.nestedInstructionFiles();
   }
 
   /** The host's instruction files and skills (shared by every chat), when the app was given them. */
@@ -63,10 +47,10 @@ export abstract class AppReads extends AppCore {
     // `conversation: false` (state posts) leaves it empty: building it costs views
     const { views, hasEarlier } = this.views?.conversation(options.conversation ?? true) ?? { views: [], hasEarlier: false };
     return {
-      session: this.sessionView(),
+      session: this.session.sessionView(),
       leafId: store?.getLeafId() ?? null,
-      model: modelView(this.currentModel),
-      thinkingLevel: this.currentThinkingLevel,
+      model: modelView(this.models.current),
+      thinkingLevel: this.models.currentThinkingLevel,
       approvalMode: this.approvalMode,
       busy: this.busy,
       compacting: this.compacting,

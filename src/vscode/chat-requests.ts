@@ -17,7 +17,6 @@ import { toItem } from './chat-items';
 import type { Logger } from './log';
 import { webviewLogLine } from './log-text';
 import { keyMissingText, pickModelKey, selectModel } from './model-selection';
-import { modelKey } from '../llm/models';
 import { setApiKey } from '../app/error-actions';
 import type { AppOutcome } from '../app/app-outcome';
 import type { PromptOutcome } from '../app/app-types';
@@ -125,21 +124,21 @@ async function handleSessionRequest(ctx: ChatRequestContext, message: WebviewToH
       await vscode.commands.executeCommand('arbor.summarizeFromHere', realId(message.entryId));
       return;
     case 'fork':
-      return told(ctx, await requireApp(ctx).forkBranch(realId(message.entryId)));
+      return told(ctx, await requireApp(ctx).session.forkBranch(realId(message.entryId)));
     case 'copy':
       await vscode.env.clipboard.writeText(message.text);
       return;
     case 'insertAtCursor':
       return insertAtCursor(ctx, message.code);
     case 'selectModel': {
-      const selected = await selectModel(requireApp(ctx), message.key);
+      const selected = await selectModel(requireApp(ctx).models, message.key);
       if (selected.kind === 'refused') return told(ctx, selected);
       const view = selected.value;
       if (view.keyMissing) await ctx.post({ type: 'notice', level: 'warning', message: keyMissingText(view), actions: [setApiKey(view.provider)] });
       return;
     }
     case 'setThinkingLevel':
-      return told(ctx, await requireApp(ctx).setThinkingLevel(message.level));
+      return told(ctx, await requireApp(ctx).models.setThinkingLevel(message.level));
     case 'setApprovalMode':
       await requireApp(ctx).setApprovalMode(message.mode);
       return;
@@ -159,7 +158,7 @@ async function handleSessionRequest(ctx: ChatRequestContext, message: WebviewToH
       return;
     }
     case 'newSession':
-      await requireApp(ctx).newSession();
+      await requireApp(ctx).session.newSession();
       return;
     case 'setApiKey':
       await vscode.commands.executeCommand('arbor.setApiKey', { provider: message.provider });
@@ -316,11 +315,9 @@ async function told(ctx: ChatRequestContext, outcome: AppOutcome<unknown>): Prom
 /** Retry on a failed turn (src/app/retry-reply.ts); a refusal is told in the chat. */
 async function retry(ctx: ChatRequestContext, entryId: string, pickModel: boolean): Promise<void> {
   const app = requireApp(ctx);
-  const models = { models: () => app.availableModels(), currentModelKey: () => modelKey(app.currentModel) };
-  const model = pickModel ? await pickModelKey(models, vscode.l10n.t('Retry with which model?')) : undefined;
+  const model = pickModel ? await pickModelKey(app.models, vscode.l10n.t('Retry with which model?')) : undefined;
   if (pickModel && !model) return;
-  const outcome = await retryReply(app, entryId, model ? { model } : {});
-  if (outcome.kind === 'refused') await ctx.post({ type: 'notice', level: 'warning', message: outcome.message });
+  return told(ctx, await retryReply(app, entryId, model ? { model } : {}));
 }
 
 /** "Branch from here": the leaf moves to the entry itself; the webview's snapshot follows (reset). */
@@ -330,10 +327,11 @@ async function branchHere(ctx: ChatRequestContext, entryId: string): Promise<voi
   await ctx.post({ type: 'notice', level: 'info', message: 'Branched here: your next message continues from this point. The rest stays in the tree.' });
 }
 
-/** Pin / Unpin from the message toolbar; a refusal is told in the chat. */
+/** Pin / Unpin from the message toolbar; a refusal is told in the chat (one already as asked says nothing). */
 async function pin(ctx: ChatRequestContext, entryId: string, pinned: boolean): Promise<void> {
   const outcome = await requireApp(ctx).tree.pin(entryId, pinned);
-  if (outcome.kind === 'refused' && !('why' in outcome && outcome.why === 'unchanged')) await ctx.post({ type: 'notice', level: 'warning', message: outcome.message });
+  if (outcome.kind === 'refused' && outcome.reason === 'unchanged') return;
+  return told(ctx, outcome);
 }
 
 async function insertAtCursor(ctx: ChatRequestContext, code: string): Promise<void> {

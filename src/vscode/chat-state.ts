@@ -30,7 +30,7 @@ export function collectChatState(context: vscode.ExtensionContext, app?: ArborAp
     // Unnamed sessions read as their first user message (one line), as in the Sessions view.
     sessionName: sessionDisplayTitle(snapshot.session?.name, firstUser)?.slice(0, LIMITS.short) ?? null,
     sessionFile: snapshot.session?.file ?? null,
-    models: app.availableModels().slice(0, LIMITS.list).map((model) => ({
+    models: app.models.available().slice(0, LIMITS.list).map((model) => ({
       key: model.key.slice(0, LIMITS.id),
       label: model.name.slice(0, LIMITS.short),
       provider: model.provider.slice(0, LIMITS.short),

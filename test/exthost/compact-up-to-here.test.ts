@@ -78,7 +78,7 @@ async function summaryRules(ttfbMs: number): Promise<void> {
 async function seed(api: ArborApi, summaryTtfbMs = 0) {
   await fakeAdmin('reset', {});
   await summaryRules(summaryTtfbMs);
-  await api.app.newSession();
+  await api.app.session.newSession();
   await fakeAdmin('enqueue', [
     // long enough that a summary of the early part shrinks the context (a compaction that would not is refused)
     { text: `EARLY-ANSWER ${'The early answer explains the plan in detail. '.repeat(60)}` },

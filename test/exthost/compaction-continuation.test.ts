@@ -36,7 +36,7 @@ suite('compaction as a continuation of the cached conversation', () => {
     try {
       assert.equal(await vscode.commands.executeCommand('arbor.selectModel', 'fake/fake-cached'), true);
       await fakeAdmin('reset', {});
-      await api.app.newSession();
+      await api.app.session.newSession();
       // the bulk in the replies: what the user wrote is kept verbatim, so only replies can shrink the context
       const filler = 'the parser reads its tokens '.repeat(150);
       await fakeAdmin('enqueue', [{ text: `ANSWER-ONE ${filler}` }, { text: `ANSWER-TWO ${filler}` }, { text: 'ANSWER-THREE' }]);

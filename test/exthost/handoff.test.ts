@@ -11,7 +11,7 @@ const DOCUMENT = '## Goal\nHANDOFF-DOC: finish the parser tests\n\n## Next Steps
 
 async function seed(api: ArborApi) {
   await fakeAdmin('reset', {});
-  await api.app.newSession();
+  await api.app.session.newSession();
   await fakeAdmin('enqueue', [{ text: 'FIRST-ANSWER' }, { text: 'SECOND-ANSWER' }]);
   for (const prompt of ['FIRST-REQUEST', 'SECOND-REQUEST']) assert.equal((await api.app.prompt(prompt)).kind, 'sent', prompt);
   await waitFor('the turns to end', () => !api.app.busy);

@@ -67,7 +67,7 @@ suite('Search Sessions (real extension)', () => {
     await config().update('directory', undefined, vscode.ConfigurationTarget.Global);
     const api = await activateArbor();
     await waitFor('the default sessions folder', () => api.config.settings.sessionsDirectory === '');
-    await api.app.newSession();
+    await api.app.session.newSession();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -37,7 +37,7 @@ async function summaryRule(ttfbMs = 0): Promise<void> {
 /** A new session of three turns: EARLY, MIDDLE, LATE. */
 async function seed(api: ArborApi, ttfbMs = 0) {
   await fakeAdmin('reset', {});
-  await api.app.newSession();
+  await api.app.session.newSession();
   await fakeAdmin('enqueue', [{ text: 'EARLY-ANSWER' }, { text: 'MIDDLE-ANSWER' }, { text: 'LATE-ANSWER' }]);
   for (const prompt of ['EARLY-REQUEST', 'MIDDLE-REQUEST', 'LATE-REQUEST']) assert.equal((await api.app.prompt(prompt)).kind, 'sent', prompt);
   await waitFor('the turns to end', () => !api.app.busy);

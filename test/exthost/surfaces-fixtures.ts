@@ -3,6 +3,10 @@
 import type { AppNavigateResult } from '../../src/app/app-types';
 import type { CarryResult } from '../../src/branch';
 import type { TreeActionsApi } from '../../src/app/tree-actions';
+import type { SessionActionsApi } from '../../src/app/open-session';
+import type { ModelChoiceApi } from '../../src/app/model-choice';
+import type { CheckpointsApi } from '../../src/app/chat-parts';
+import { DEMO_MODEL } from '../../src/llm/models';
 import type { FilesRestoreResult } from '../../src/app/checkpoint-service';
 import { done, refused, type AppOutcome, type AppRefusal } from '../../src/app/app-outcome';
 import type { ApprovalMode } from '../../src/core/approval-modes';
@@ -16,7 +20,6 @@ import { PIN_CUSTOM_TYPE, pinData } from '../../src/session/pins';
 import { SessionStore } from '../../src/session/store';
 import type { HostServices, SurfaceDeps, ViewServices } from '../../src/vscode/commands/surface-deps';
 import { parseArborSettings, type ArborSettings } from '../../src/app/settings';
-import type { ModelView } from '../../src/app/app-types';
 import { renameSession } from '../../src/session/catalog';
 import type { SurfaceNavigateOptions, SurfaceNavigateResult, SurfacesApp } from '../../src/vscode/surfaces-types';
 
@@ -99,10 +102,10 @@ export interface Call {
 /** A SurfacesApp over a real store that records calls; navigation without a summary is the real one. */
 export class FakeApp implements SurfacesApp {
   readonly calls: Call[] = [];
-  readonly session = new vscode.EventEmitter<void>();
+  readonly sessionChanged = new vscode.EventEmitter<void>();
   readonly leaf = new vscode.EventEmitter<void>();
   readonly usageChanged = new vscode.EventEmitter<void>();
-  readonly onDidChangeSession = this.session.event;
+  readonly onDidChangeSession = this.sessionChanged.event;
   readonly onDidChangeLeaf = this.leaf.event;
   readonly onDidChangeUsage = this.usageChanged.event;
   navigateImpl: ((targetId: string, options: SurfaceNavigateOptions) => Promise<SurfaceNavigateResult>) | undefined;
@@ -119,6 +122,45 @@ export class FakeApp implements SurfacesApp {
   /** the tree actions are this fake's own methods (the real app's are src/app/tree-actions.ts) */
   get tree(): TreeActionsApi {
     return this;
+  }
+  /** the focused chat's session part: forks are recorded; the switches by file are this fake's own below */
+  readonly session: SessionActionsApi = {
+    forkBranch: async (entryId?: string) => {
+      this.calls.push({ method: 'forkSession', args: [entryId] });
+      return this.refusal ?? done({ file: '', id: 'forked', persisted: true });
+    },
+    newSession: async () => ({ file: '', id: 'new', persisted: false }),
+    openSession: async (file: string) => ({ file, id: 'opened', persisted: true }),
+    renameSession: async () => done(),
+    sessionView: () => (this.store ? { file: this.store.file, id: this.store.header.id, persisted: true } : null),
+    nestedInstructionFiles: () => [],
+  };
+  /** the model part: no models; a switch is recorded and refused */
+  readonly models: ModelChoiceApi = {
+    current: { ...DEMO_MODEL, provider: 'fake', id: 'fake-gpt' },
+    currentKey: 'fake/fake-gpt',
+    currentThinkingLevel: 'off',
+    available: () => [],
+    set: async (key: string) => {
+      this.calls.push({ method: 'setModel', args: [key] });
+      return refused('unknown-model', `FakeApp has no model "${key}"`);
+    },
+    setThinkingLevel: async () => done(),
+  };
+  /** checkpoints as the settings have them, with an empty store (these tests keep no checkpoints) */
+  readonly checkpoints: CheckpointsApi = {
+    settings: parseArborSettings({}).settings.checkpoints,
+    blobPath: async () => undefined,
+    journalsFolder: async () => undefined,
+    pathOf: async () => undefined,
+    storeSize: async () => undefined,
+    collect: async () => undefined,
+  };
+  async previewRestoreFiles(): Promise<undefined> {
+    return undefined;
+  }
+  fileChanges(): [] {
+    return [];
   }
   readonly navigating = false;
   filesTargetOf(targetId: string): string | null {
@@ -180,7 +222,7 @@ export class FakeApp implements SurfacesApp {
   async pin(entryId: string, pinned: boolean): Promise<PinOutcome> {
     this.calls.push({ method: 'pin', args: [entryId, pinned] });
     await this.store!.appendCustomEntry(PIN_CUSTOM_TYPE, pinData(entryId, pinned));
-    return { kind: pinned ? 'pinned' : 'unpinned' };
+    return done(pinned ? 'pinned' : 'unpinned');
   }
   async summarizeFromHere(entryId: string, options: { customInstructions?: string }): Promise<StageOutcome> {
     this.calls.push({ method: 'summarizeFromHere', args: [entryId, options.customInstructions] });
@@ -189,11 +231,7 @@ export class FakeApp implements SurfacesApp {
   async openSession(file: string): Promise<void> {
     this.calls.push({ method: 'openSession', args: [file] });
     this.store = await SessionStore.open(file);
-    this.session.fire();
-  }
-  async forkSession(entryId: string): Promise<AppOutcome> {
-    this.calls.push({ method: 'forkSession', args: [entryId] });
-    return this.refusal ?? done();
+    this.sessionChanged.fire();
   }
   isOpen(file: string): boolean {
     return this.store?.file === file;
@@ -208,16 +246,6 @@ export class FakeApp implements SurfacesApp {
   async newSession(): Promise<string> {
     this.calls.push({ method: 'newSession', args: [] });
     return '';
-  }
-  models(): ModelView[] {
-    return [];
-  }
-  currentModelKey(): string {
-    return 'fake/fake-gpt';
-  }
-  async setModel(key: string): Promise<AppOutcome<ModelView>> {
-    this.calls.push({ method: 'setModel', args: [key] });
-    return refused('unknown-model', `FakeApp has no model "${key}"`);
   }
   mode: ApprovalMode = 'ask';
   approvalMode(): ApprovalMode {

@@ -35,7 +35,7 @@ async function writeLongSession(h: AppHarness): Promise<string> {
 
 async function openLong(): Promise<{ h: AppHarness; full: ConversationEntry[] }> {
   const h = await appHarness();
-  await h.app.openSession(await writeLongSession(h));
+  await h.app.session.openSession(await writeLongSession(h));
   return { h, full: h.app.snapshot({ tree: false }).conversation };
 }
 

@@ -24,8 +24,8 @@ test('a tool result appended after reopening pairs with the call made before (ca
     role: 'assistant', content: [{ type: 'toolCall', id: 'early-1', name: 'read', arguments: { path: 'a.txt' } }],
     api: 'openai-completions', provider: 'openai', model: 'fake-gpt', usage, stopReason: 'toolUse', timestamp: Date.now(),
   } as AgentMessage);
-  await h.app.newSession();
-  await h.app.openSession(file);
+  await h.app.session.newSession();
+  await h.app.session.openSession(file);
   h.changes.length = 0;
   const result = { role: 'toolResult', toolCallId: 'early-1', toolName: 'read', content: [{ type: 'text', text: 'file text' }], isError: false, timestamp: Date.now() } as AgentMessage;
   const first = await h.app.currentStore!.appendMessage(result);
@@ -59,7 +59,7 @@ test('firstUserMessage: the first user message of the session, none for a new on
   await h.app.prompt('Another');
   assert.equal(h.app.firstUserMessage(), 'Say hello\nsecond line');
   assert.deepEqual(h.app.snapshot({ conversation: false, tree: false }).conversation, []);
-  await h.app.newSession();
+  await h.app.session.newSession();
   assert.equal(h.app.firstUserMessage(), undefined);
   await h.app.prompt('Fresh start');
   assert.equal(h.app.firstUserMessage(), 'Fresh start');
