@@ -19,7 +19,7 @@ import { modelView, type AppChange, type ArborAppDeps, type Disposable } from '.
 import { CheckpointService } from './checkpoint-service';
 import { ModelChoice } from './model-choice';
 import { OpenSession } from './open-session';
-import type { SessionViews } from './session-views';
+import { NO_SESSION_VIEWS, type SessionViewsApi } from './session-views';
 import { TreeActions } from './tree-actions';
 
 export abstract class AppCore implements Disposable {
@@ -86,7 +86,7 @@ export abstract class AppCore implements Disposable {
       checkpoints: this.checkpoints,
       hooks: this.navigationHooks,
       summarizer: () => branchSummarizer(this.deps, this.models.current),
-      syncLeaf: () => this.views?.syncLeaf(),
+      syncLeaf: () => this.session.views?.syncLeaf(),
       emit: (change) => this.emit(change),
       ...(deps.log ? { log: deps.log } : {}),
     });
@@ -119,8 +119,9 @@ export abstract class AppCore implements Disposable {
     return this.session.agent;
   }
 
-  protected get views(): SessionViews | undefined {
-    return this.session.views;
+  /** what the UIs read of the open session (session-views.ts): its conversation, tree nodes, totals */
+  get views(): SessionViewsApi {
+    return this.session.views ?? NO_SESSION_VIEWS;
   }
 
   get currentStore(): SessionStore | undefined {

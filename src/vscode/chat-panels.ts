@@ -215,7 +215,7 @@ export class ChatPanels implements vscode.Disposable, vscode.WebviewPanelSeriali
   /** The tab is called what the session is called (its name, else its first message). */
   private titleOf(app: ArborApp): string {
     const session = app.session.sessionView();
-    const title = sessionDisplayTitle(session?.name, session ? app.firstUserMessage() : undefined);
+    const title = sessionDisplayTitle(session?.name, session ? app.views.firstUserMessage() : undefined);
     return title ? (title.length > 40 ? `${title.slice(0, 39)}…` : title) : vscode.l10n.t('New Arbor Chat');
   }
 

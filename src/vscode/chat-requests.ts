@@ -147,7 +147,7 @@ async function handleSessionRequest(ctx: ChatRequestContext, message: WebviewToH
     case 'showOriginal':
       return showOriginal(requireApp(ctx), realId(message.compactionId));
     case 'continueBeforeCompaction': {
-      const before = requireApp(ctx).entryBeforeCompaction(realId(message.compactionId));
+      const before = requireApp(ctx).views.entryBeforeCompaction(realId(message.compactionId));
       if (before.kind === 'refused') return told(ctx, before);
       await navigate(ctx, wireId(before.value), 'none', undefined);
       return;
@@ -194,7 +194,7 @@ async function handleSessionRequest(ctx: ChatRequestContext, message: WebviewToH
  * webview gets the new tail anyway) or one naming an entry off the path is refused and logged, no reply.
  */
 async function loadEarlier(ctx: ChatRequestContext, request: WebviewMessageOf<'loadEarlier'>): Promise<void> {
-  const page = requireApp(ctx).conversationBefore({ ...request, leafId: realId(request.leafId), beforeId: realId(request.beforeId) });
+  const page = requireApp(ctx).views.conversationBefore({ ...request, leafId: realId(request.leafId), beforeId: realId(request.beforeId) });
   if (!page.ok) {
     ctx.stats.refusedPages++;
     ctx.log.warn(`chat view: refused loadEarlier before ${request.beforeId}: ${page.reason}`);
@@ -239,7 +239,7 @@ async function showPromptOutcome(ctx: ChatRequestContext, outcome: PromptOutcome
 
 /** Edit in place: the edited text goes as a new branch with the images the original message carried. */
 async function editMessage(ctx: ChatRequestContext, message: WebviewMessageOf<'editMessage'>): Promise<void> {
-  const images = userImages(requireApp(ctx).entryView(realId(message.entryId))?.blocks ?? [])?.shown.slice(0, IMAGE_LIMITS.perMessage);
+  const images = userImages(requireApp(ctx).views.entryView(realId(message.entryId))?.blocks ?? [])?.shown.slice(0, IMAGE_LIMITS.perMessage);
   // blank text goes only with images (a message of images alone, edited to stay so); else nothing moves
   if (message.text.trim() === '' && !images?.length) return;
   // no dialog: an edit is a new branch without a summary (the Session Tree's default)
@@ -347,7 +347,7 @@ async function insertAtCursor(ctx: ChatRequestContext, code: string): Promise<vo
 
 /** Opens the messages a compaction summarised (its path before the first kept entry) as Markdown. */
 async function showOriginal(app: ArborApp, compactionId: string): Promise<void> {
-  const summarized = app.summarizedBy(compactionId);
+  const summarized = app.views.summarizedBy(compactionId);
   if (summarized.kind === 'refused') return void vscode.window.showWarningMessage(summarized.message);
   const lines: string[] = [`# Messages before compaction ${compactionId}`, ''];
   for (const view of summarized.value) {

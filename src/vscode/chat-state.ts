@@ -21,7 +21,7 @@ export function collectChatState(context: vscode.ExtensionContext, app?: ArborAp
   if (!app) return base;
   // No conversation: a state post (busy, idle, model…) must not cost O(path); totals come from the app.
   const snapshot = app.snapshot({ tree: false, conversation: false });
-  const firstUser = snapshot.session && !snapshot.session.name ? app.firstUserMessage() : undefined;
+  const firstUser = snapshot.session && !snapshot.session.name ? app.views.firstUserMessage() : undefined;
   const level = snapshot.thinkingLevel;
   return {
     ...base,
@@ -44,7 +44,7 @@ export function collectChatState(context: vscode.ExtensionContext, app?: ArborAp
     approvalMode: snapshot.approvalMode,
     busy: snapshot.busy,
     queued: snapshot.queued.slice(0, LIMITS.list).map((q) => clip(q, LIMITS.prompt)),
-    usage: snapshot.usage ? toUsage(snapshot.usage, app.branchTotals()) : null,
+    usage: snapshot.usage ? toUsage(snapshot.usage, app.views.branchTotals()) : null,
     settings: { branchSummaryEnabled: settings?.().branchSummary.enabled ?? true },
     ...withInstructions(app),
   };

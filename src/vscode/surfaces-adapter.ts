@@ -75,6 +75,9 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
     get session() {
       return parts.session;
     },
+    get views() {
+      return parts.views;
+    },
     get models() {
       return parts.models;
     },

@@ -122,11 +122,11 @@ suite('chat view: editing a message with images', () => {
       assert.match(notice.message, /does not take images/);
 
       // blank text goes only with images: an edit to nothing of a message without any moves nothing
-      const leaf = api.app.treeLeafId;
+      const leaf = api.app.views.treeLeafId;
       const blank = api.chatView.postCount;
       assert.equal(await api.chatView.receive({ type: 'editMessage', entryId: 'a1', text: '  ' }), true);
       assert.equal(api.chatView.postsSince(blank).some((post) => post.type === 'navigationProgress'), false);
-      assert.equal(api.app.treeLeafId, leaf);
+      assert.equal(api.app.views.treeLeafId, leaf);
 
       // picking the message to edit and resend (a switch to it) puts its text back with its image as a chip
       const pick = api.chatView.postCount;

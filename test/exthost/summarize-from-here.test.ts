@@ -156,7 +156,7 @@ suite('Summarize from Here and Pin (extension host, fake provider)', () => {
     assert.equal(await vscode.commands.executeCommand('arbor.pinEntry', middle.id), 'pinned');
     await waitFor('the pin mark', () => /pinned/.test(String(api.sessionTree.getTreeItem(middle.id).description)));
     assert.match(api.sessionTree.getTreeItem(middle.id).contextValue!, /\bpinned\b/);
-    assert.equal(api.app.treeNode(middle.id)?.pinned, true);
+    assert.equal(api.app.views.treeNode(middle.id)?.pinned, true);
     assert.equal(await vscode.commands.executeCommand('arbor.unpinEntry', middle.id), 'unpinned');
     await waitFor('the pin mark gone', () => !/pinned/.test(String(api.sessionTree.getTreeItem(middle.id).description)));
     const after = await readFile(file);

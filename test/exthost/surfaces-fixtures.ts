@@ -6,6 +6,7 @@ import type { TreeActionsApi } from '../../src/app/tree-actions';
 import type { SessionActionsApi } from '../../src/app/open-session';
 import type { ModelChoiceApi } from '../../src/app/model-choice';
 import type { CheckpointsApi } from '../../src/app/chat-parts';
+import { NO_SESSION_VIEWS } from '../../src/app/session-views';
 import { DEMO_MODEL } from '../../src/llm/models';
 import type { FilesRestoreResult } from '../../src/app/checkpoint-service';
 import { done, refused, type AppOutcome, type AppRefusal } from '../../src/app/app-outcome';
@@ -135,6 +136,8 @@ export class FakeApp implements SurfacesApp {
     sessionView: () => (this.store ? { file: this.store.file, id: this.store.header.id, persisted: true } : null),
     nestedInstructionFiles: () => [],
   };
+  /** the views part: this fake shows nothing (the surfaces read its store) */
+  readonly views = NO_SESSION_VIEWS;
   /** the model part: no models; a switch is recorded and refused */
   readonly models: ModelChoiceApi = {
     current: { ...DEMO_MODEL, provider: 'fake', id: 'fake-gpt' },

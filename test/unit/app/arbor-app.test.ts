@@ -125,7 +125,7 @@ test('compact via /compact writes a compaction entry with metadata; label and fo
   const user = h.app.snapshot().conversation.find((e) => e.kind === 'user')!;
   await h.app.tree.label(user.id, 'start');
   assert.equal(h.app.snapshot().conversation.find((e) => e.id === user.id)!.label, 'start');
-  assert.equal(h.app.treeNode(user.id)!.label, 'start');
+  assert.equal(h.app.views.treeNode(user.id)!.label, 'start');
   refusal(await h.app.tree.label('missing', 'x'), 'unknown-entry', /Unknown entry/);
   const before = h.app.snapshot().session!.file;
   const forked = accepted(await h.app.session.forkBranch());

@@ -10,8 +10,8 @@ test('without a session: fork, rename, summarized messages and labels are refuse
   const h = await appHarness();
   refusal(await h.app.session.forkBranch(), 'nothing-to-fork', /Nothing to fork/);
   refusal(await h.app.session.renameSession('x'), 'no-session');
-  refusal(h.app.summarizedBy('c1'), 'no-session');
-  refusal(h.app.entryBeforeCompaction('c1'), 'no-session');
+  refusal(h.app.views.summarizedBy('c1'), 'no-session');
+  refusal(h.app.views.entryBeforeCompaction('c1'), 'no-session');
   refusal(await h.app.tree.label('e1', 'x'), 'no-session');
   refusal(await h.app.tree.branchAt('e1'), 'no-session');
   refusal(await h.app.tree.navigate('e1'), 'no-session');
@@ -28,9 +28,9 @@ test('an unknown entry or compaction is refused with its id', async () => {
   for (const outcome of [await h.app.tree.navigate('nope'), await h.app.tree.label('nope', 'x'), await h.app.tree.branchAt('nope'), await h.app.session.forkBranch('nope')]) {
     refusal(outcome, 'unknown-entry', /Unknown entry "nope"/);
   }
-  refusal(h.app.summarizedBy('nope'), 'unknown-compaction', /Unknown compaction "nope"/);
+  refusal(h.app.views.summarizedBy('nope'), 'unknown-compaction', /Unknown compaction "nope"/);
   const user = h.app.snapshot().conversation.find((e) => e.kind === 'user')!;
-  refusal(h.app.entryBeforeCompaction(user.id), 'unknown-compaction'); // a message is not a compaction
+  refusal(h.app.views.entryBeforeCompaction(user.id), 'unknown-compaction'); // a message is not a compaction
   assert.equal(h.app.tree.filesTargetOf('nope'), null, 'a read of an unknown entry answers nothing');
 });
 
