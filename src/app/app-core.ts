@@ -1,6 +1,7 @@
 // The application's core: the single owner of the current session and its agent, and of the parts that
 // act on them (the open session with its switches, the model choice, the tree actions, file checkpoints).
-// The UIs call those parts as members (`app.session`, `app.models`, `app.tree`, `app.checkpoints`: the
+// The UIs call those parts as members (`app.session`, `app.views`, `app.models`, `app.tree`, `app.compaction`,
+// `app.checkpoints`: the
 // ChatParts of chat-parts.ts), nothing forwards them; ArborApp (arbor-app.ts) adds prompting and compaction,
 // app-reads.ts what the UIs read. Here are the wiring, the change events, the open session's state and
 // what every action needs. An action that cannot run now returns a typed refusal (app-outcome.ts). No `vscode`
@@ -17,6 +18,7 @@ import { SessionSummaryCache } from '../session/summary-cache';
 import { branchSummarizer } from './agent-factory';
 import { modelView, type AppChange, type ArborAppDeps, type Disposable } from './app-types';
 import { CheckpointService } from './checkpoint-service';
+import { CompactionActions } from './compaction-actions';
 import { ModelChoice } from './model-choice';
 import { OpenSession } from './open-session';
 import { NO_SESSION_VIEWS, type SessionViewsApi } from './session-views';
@@ -40,6 +42,8 @@ export abstract class AppCore implements Disposable {
   readonly models: ModelChoice;
   /** what the UIs do to the open session's tree: switch, branch, label, pin, summarize, carry (tree-actions.ts) */
   readonly tree: TreeActions;
+  /** manual compaction of the open session (compaction-actions.ts), called as `app.compaction` */
+  readonly compaction: CompactionActions;
   /** the Sessions list after a turn reads only what changed (see SessionSummaryCache) */
   protected readonly sessionSummaries = new SessionSummaryCache();
   /** compaction reasons seen in this process, by compaction entry id (the file does not store them) */
@@ -80,6 +84,7 @@ export abstract class AppCore implements Disposable {
       chatMode: () => this.chatMode,
       cancelNavigation: () => this.tree.cancelNavigation(),
     });
+    this.compaction = new CompactionActions(() => this.agent);
     this.tree = new TreeActions({
       store: () => this.store,
       agent: () => this.agent,

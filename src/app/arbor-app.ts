@@ -2,21 +2,21 @@
 // webview, Session Tree, commands, status bar) goes through this object; none of them holds a
 // SessionStore or an AgentSession of its own. No `vscode` import: the host passes small adapters in
 // (keys, leaf memory, approval prompter, settings, trust, log), and the whole thing is unit-tested in Node.
-// This file is what the UIs do that no part of it owns (prompting and slash commands, compaction, approval
-// mode, settings); what they read is app-reads.ts, the wiring, events and state app-core.ts. Its parts live
+// This file is what the UIs do that no part of it owns (prompting and slash commands, approval mode,
+// settings); what they read is app-reads.ts, the wiring, events and state app-core.ts. Its parts live
 // beside it and the UIs call them as members, nothing forwarded here (chat-parts.ts): the open session with
 // its switches `app.session` (open-session.ts), the model choice `app.models` (model-choice.ts), the tree
-// actions `app.tree` (tree-actions.ts), file checkpoints `app.checkpoints` (checkpoint-service.ts). The types
+// actions `app.tree` (tree-actions.ts), manual compaction `app.compaction` (compaction-actions.ts), file checkpoints `app.checkpoints` (checkpoint-service.ts). The types
 // are app-types.ts, the session's views session-views.ts. Refusals are returned typed (app-outcome.ts).
 import type { QueuedPrompt } from '../agent/agent-session';
-import { CompactionNotDone, skipped, type CompactionOutcome, type CompactionPreparation, type CompactionPreview } from '../compaction';
+import { CompactionNotDone } from '../compaction';
 import { takesImages } from '../llm/image-input';
 import type { ImageContent } from '../core/messages';
 import type { ApprovalMode } from '../core/approval-modes';
 import { renderPrompt } from '../core/prompts';
 import type { SessionStore } from '../session/store';
 import { refused } from './app-outcome';
-import type { CompactAppOptions, CompactReview, PromptOutcome } from './app-types';
+import type { PromptOutcome } from './app-types';
 import { AppReads } from './app-reads';
 import type { ChatParts } from './chat-parts';
 import { parseSlashCommand } from './slash-commands';
@@ -46,9 +46,9 @@ export class ArborApp extends AppReads implements ChatParts {
       try {
         switch (command.name) {
           case 'compact':
-            return { kind: 'compacted', outcome: await this.compact(command.args || undefined) };
+            return { kind: 'compacted', outcome: await this.compaction.compact(command.args || undefined) };
           case 'handoff':
-            return { kind: 'compacted', outcome: await this.compact(command.args || undefined, undefined, { handoff: true }) };
+            return { kind: 'compacted', outcome: await this.compaction.compact(command.args || undefined, { handoff: true }) };
           case 'new':
             return { kind: 'newSession', session: await this.session.newSession() };
           case 'tree':
@@ -92,41 +92,6 @@ export class ArborApp extends AppReads implements ChatParts {
   /** Removes a queued message (the user took it back). */
   dequeue(index: number): QueuedPrompt | undefined {
     return this.agent?.dequeue(index);
-  }
-
-  // ---- compaction ---------------------------------------------------------------------------------
-
-  /**
-   * Manual compaction; throws with a user-facing message when skipped, cancelled or failed. With
-   * `keepFrom` the cut is the user's (the outcome's `cut` says whether it had to move back).
-   */
-  async compact(customInstructions?: string, review?: CompactReview, options: CompactAppOptions = {}): Promise<CompactionOutcome> {
-    const agent = this.agent;
-    if (!agent) throw new CompactionNotDone(skipped('nothing-to-compact'));
-    if (options.keepFrom !== undefined) {
-      // The path is about to change under a running turn; the user picked the cut on what they saw.
-      if (agent.compacting) throw new CompactionNotDone(skipped('busy'));
-      if (agent.busy) throw new CompactionNotDone(skipped('turn-running'));
-    }
-    return agent.compact(customInstructions, {
-      ...(review ? { review } : {}),
-      ...(options.keepFrom !== undefined ? { keepFrom: options.keepFrom } : {}),
-      ...(options.handoff ? { handoff: true } : {}),
-    });
-  }
-
-  cancelCompaction(): boolean {
-    return this.agent?.cancelCompaction() ?? false;
-  }
-
-  /** What a manual compaction would do now, without calling a model; undefined when nothing to compact. */
-  previewCompaction(): CompactionPreview | undefined {
-    return this.agent?.compactionRunner.preview();
-  }
-
-  /** The preview of a cut the user chose, with the same estimator and overhead as the marker and meter. */
-  previewCompactionOf(preparation: CompactionPreparation): CompactionPreview | undefined {
-    return this.agent?.compactionRunner.previewOf(preparation);
   }
 
   // ---- approval mode and settings (the model and thinking level: `app.models` itself) -----------------

@@ -1,8 +1,9 @@
 // What one chat exposes to the UIs, part by part: its open session (new, open, fork, rename) and what it
-// shows (views), its model choice, its tree actions and the file checkpoints. ArborApp has these as members and nothing forwards
+// shows (views), its model choice, its tree actions, manual compaction and the file checkpoints. ArborApp has these as members and nothing forwards
 // them: a new action is a method of its part, and the chat (src/vscode/chat-requests.ts) and the commands
 // (through the focused-chat proxy below) call it there. docs/architecture.md, "Adding things".
 import type { CheckpointService } from './checkpoint-service';
+import type { CompactionActionsApi } from './compaction-actions';
 import type { ModelChoiceApi } from './model-choice';
 import type { SessionActionsApi } from './open-session';
 import type { SessionViewsApi } from './session-views';
@@ -20,6 +21,8 @@ export interface ChatParts {
   readonly models: ModelChoiceApi;
   /** switch, branch, label, pin, summarize, carry, restore files (tree-actions.ts) */
   readonly tree: TreeActionsApi;
+  /** manual compaction: compact (a cut, a review, a handoff), cancel, preview (compaction-actions.ts) */
+  readonly compaction: CompactionActionsApi;
   /** file checkpoints (checkpoint-service.ts) */
   readonly checkpoints: CheckpointsApi;
 }
@@ -41,6 +44,9 @@ export function chatPartsOf(chat: () => ChatParts): ChatParts {
     },
     get tree() {
       return chat().tree;
+    },
+    get compaction() {
+      return chat().compaction;
     },
     get checkpoints() {
       return chat().checkpoints;

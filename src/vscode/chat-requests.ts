@@ -114,7 +114,7 @@ export async function handleChatRequest(ctx: ChatRequestContext, message: Webvie
 async function handleSessionRequest(ctx: ChatRequestContext, message: WebviewToHostMessage): Promise<void> {
   switch (message.type) {
     case 'compact':
-      await requireApp(ctx).compact(message.instructions?.trim() || undefined);
+      await requireApp(ctx).compaction.compact(message.instructions?.trim() || undefined);
       return;
     case 'label':
       return told(ctx, await requireApp(ctx).tree.label(realId(message.entryId), message.label));

@@ -84,6 +84,9 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
     get tree() {
       return parts.tree;
     },
+    get compaction() {
+      return parts.compaction;
+    },
     get checkpoints() {
       return parts.checkpoints;
     },
@@ -97,15 +100,6 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
       return app().busy ? 'busy' : 'idle';
     },
     listSessions: () => app().listSessions(),
-    compact: async (instructions, options) => {
-      await app().compact(instructions, options.review, {
-        ...(options.keepFrom !== undefined ? { keepFrom: options.keepFrom } : {}),
-        ...(options.handoff ? { handoff: true } : {}),
-      });
-    },
-    cancelCompaction: () => app().cancelCompaction(),
-    previewCompaction: () => app().previewCompaction(),
-    previewCompactionOf: (preparation) => app().previewCompactionOf(preparation),
     openSession: async (file) => {
       // a session is open in one chat at a time: the one that has it comes forward instead
       const holder = chats.holding(file);

@@ -6,7 +6,6 @@
 import type { ApprovalMode } from '../core/approval-modes';
 import type * as vscode from 'vscode';
 import type { UsageInfo } from '../agent';
-import type { CompactionPreparation, CompactionPreview, CompactionResult } from '../compaction';
 import type { AppOutcome } from '../app/app-outcome';
 import type { ChatParts } from '../app/chat-parts';
 import type { SessionSummary } from '../session/catalog';
@@ -44,22 +43,14 @@ export interface SurfaceNavigateOptions {
   files?: { overwrite: ReadonlySet<string> };
 }
 
-export interface SurfaceCompactOptions {
-  /** called with the generated summary before it is saved: return it (maybe edited) or undefined to cancel */
-  review?: (result: CompactionResult, preparation: CompactionPreparation, signal?: AbortSignal) => Promise<CompactionResult | undefined>;
-  /** "Compact Up To Here": keep the active path from this entry on (refused while a turn runs) */
-  keepFrom?: string;
-  /** "Hand Off to New Session": a handoff document seeds a new session */
-  handoff?: boolean;
-}
-
 /** What the app is busy with, for the status bar spinner. */
 export type SurfaceActivity = 'idle' | 'busy' | 'compacting' | 'summarizing';
 
 /**
  * The focused chat's parts themselves (src/app/chat-parts.ts: `session`, `models`, `tree`, `checkpoints`), by
  * composition: a new action of a part is a method there and a command, nothing forwarded here. What is left
- * here is what no single chat's part does: the session across chats, activity and events, and the chat hooks.
+ * here is what no single chat's part does: the session across chats, activity and events, the approval mode,
+ * and the chat hooks.
  */
 export interface SurfacesApp extends ChatParts {
   /** the current session, undefined before one is created or opened */
@@ -78,13 +69,6 @@ export interface SurfacesApp extends ChatParts {
   /** the workspace's sessions, newest first */
   listSessions(): Promise<SessionSummary[]>;
 
-  /** manual compaction; rejects with the engine's message on skip/cancel/failure */
-  compact(customInstructions: string | undefined, options: SurfaceCompactOptions): Promise<void>;
-  cancelCompaction(): boolean;
-  /** what a manual compaction would do now (no model call); undefined: nothing to compact */
-  previewCompaction?(): CompactionPreview | undefined;
-  /** the preview of a chosen cut, counted like the marker and meter (system prompt and tools included) */
-  previewCompactionOf?(preparation: CompactionPreparation): CompactionPreview | undefined;
   // A session named by its file, across the chats (a session is open in one chat at a time): these, not
   // `session`, whose switches act on the focused chat alone.
   /** opens a session file as the current session (a chat that already shows it comes forward instead) */

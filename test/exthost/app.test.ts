@@ -126,7 +126,7 @@ suite('app (extension host, fake provider)', () => {
     assert.match(JSON.stringify(await api.app.tree.label('no-such-entry', 'x')), /"reason":"unknown-entry"/);
     assert.match(JSON.stringify(await api.app.session.forkBranch()), /"reason":"nothing-to-fork".*Nothing to fork/);
     assert.match(JSON.stringify(await api.app.models.setThinkingLevel('extreme')), /"reason":"unknown-thinking-level".*Unknown thinking level/);
-    await assert.rejects(api.app.compact(), /.+/);
+    await assert.rejects(api.app.compaction.compact(), /.+/);
     assert.equal((await api.app.prompt('/model not/real')).kind, 'refused');
     assert.deepEqual(api.app.snapshot().conversation, []);
     await waitFor('idle', () => !api.app.busy);

@@ -265,7 +265,7 @@ suite('Compact Up To Here (extension host, fake provider)', () => {
     } finally {
       busyUi.restore();
     }
-    await assert.rejects(api.app.compact(undefined, undefined, { keepFrom: ids.middle }), /Wait for the agent to finish/);
+    await assert.rejects(api.app.compaction.compact(undefined, { keepFrom: ids.middle }), /Wait for the agent to finish/);
     await turn;
     await waitFor('the turn to end', () => !api.app.busy);
     const after = await fileState(file);

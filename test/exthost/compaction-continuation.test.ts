@@ -50,7 +50,7 @@ suite('compaction as a continuation of the cached conversation', () => {
         { when: { lastUserIncludes: 'Write a recap' }, then: { text: 'We refactored the parser.' } },
         { when: { lastUserIncludes: '<kept-start>' }, then: { text: SUMMARY } },
       ]);
-      const outcome = await api.app.compact();
+      const outcome = await api.app.compaction.compact();
       assert.equal(outcome.status, 'compacted', JSON.stringify(outcome).slice(0, 300));
       const all = (await fakeAdmin('requests')) as FakeRequest[];
       const summary = all.slice(turns.length).find((r) => lastUser(r).includes('<kept-start>'));

@@ -6,6 +6,8 @@ import type { TreeActionsApi } from '../../src/app/tree-actions';
 import type { SessionActionsApi } from '../../src/app/open-session';
 import type { ModelChoiceApi } from '../../src/app/model-choice';
 import type { CheckpointsApi } from '../../src/app/chat-parts';
+import type { CompactionActionsApi } from '../../src/app/compaction-actions';
+import { buildPreview, prepareCompaction, type CompactionOutcome } from '../../src/compaction';
 import { NO_SESSION_VIEWS } from '../../src/app/session-views';
 import { DEMO_MODEL } from '../../src/llm/models';
 import type { FilesRestoreResult } from '../../src/app/checkpoint-service';
@@ -150,6 +152,24 @@ export class FakeApp implements SurfacesApp {
     },
     setThinkingLevel: async () => done(),
   };
+  /** manual compaction: recorded, scripted by compactImpl; the preview is computed from the store's path */
+  readonly compaction: CompactionActionsApi = {
+    compact: async (customInstructions, options = {}) => {
+      this.calls.push({ method: 'compact', args: [customInstructions, options.review ? 'review' : undefined, ...(options.handoff ? ['handoff'] : [])] });
+      if (this.compactImpl) await this.compactImpl();
+      // the commands read nothing of the outcome
+      return {} as CompactionOutcome;
+    },
+    cancel: () => {
+      this.calls.push({ method: 'cancelCompaction', args: [] });
+      return false;
+    },
+    preview: () => {
+      const preparation = this.store && prepareCompaction(this.store.getBranch(), parseArborSettings({}).settings.compaction);
+      return preparation ? buildPreview(preparation) : undefined;
+    },
+    previewOf: (preparation) => buildPreview(preparation),
+  };
   /** checkpoints as the settings have them, with an empty store (these tests keep no checkpoints) */
   readonly checkpoints: CheckpointsApi = {
     settings: parseArborSettings({}).settings.checkpoints,
@@ -206,14 +226,6 @@ export class FakeApp implements SurfacesApp {
     this.calls.push({ method: 'insertBranchSummary', args: [sourceLeafId, options.customInstructions] });
     // the commands read nothing of the carried summary
     return this.refusal ?? done({} as CarryResult);
-  }
-  async compact(customInstructions: string | undefined, options: { review?: unknown; handoff?: boolean }): Promise<void> {
-    this.calls.push({ method: 'compact', args: [customInstructions, options.review ? 'review' : undefined, ...(options.handoff ? ['handoff'] : [])] });
-    if (this.compactImpl) await this.compactImpl();
-  }
-  cancelCompaction(): boolean {
-    this.calls.push({ method: 'cancelCompaction', args: [] });
-    return false;
   }
   async label(entryId: string, label: string | undefined): Promise<AppOutcome> {
     this.calls.push({ method: 'label', args: [entryId, label] });

@@ -105,7 +105,7 @@ suite('VS Code language models', () => {
     await api.app.prompt('first question, PLEASE BE LONG');
     await api.app.prompt('second question');
     const before = state.requests.length;
-    const outcome = await api.app.compact();
+    const outcome = await api.app.compaction.compact();
     assert.ok(state.requests.length > before, 'the summary request went to the editor model');
     const compaction = api.app.currentStore!.getBranch().find((e) => e.type === 'compaction');
     assert.ok(compaction, `a compaction entry was written (${JSON.stringify(outcome).slice(0, 300)})`);

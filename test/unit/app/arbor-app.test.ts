@@ -113,7 +113,7 @@ test('compact via /compact writes a compaction entry with metadata; label and fo
   // the bulk in the replies: what the user wrote is kept verbatim, so only replies can shrink the context
   for (let i = 0; i < 4; i++) h.fake.enqueue({ text: `answer ${i} ${long}` });
   for (let i = 0; i < 4; i++) await h.app.prompt(`question ${i}`);
-  assert.ok(h.app.previewCompaction());
+  assert.ok(h.app.compaction.preview());
   const sections = ['Goal', 'Constraints & Preferences', 'Progress', 'Key Decisions', 'Next Steps', 'Critical Context'];
   h.fake.enqueue({ text: sections.map((s) => `## ${s}\n${s === 'Progress' ? 'Four answers.' : '-'}`).join('\n\n') }, { text: 'We tested.' });
   const outcome = await h.app.prompt('/compact focus on tests');
