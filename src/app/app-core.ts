@@ -14,7 +14,6 @@ import { TreeNavigationHookRegistry } from '../branch';
 import { CompactionHookRegistry } from '../compaction';
 import type { ApprovalMode } from '../core/approval-modes';
 import type { SessionStore } from '../session/store';
-import { SessionSummaryCache } from '../session/summary-cache';
 import { branchSummarizer } from './agent-factory';
 import { modelView, type AppChange, type ArborAppDeps, type Disposable } from './app-types';
 import { CheckpointService } from './checkpoint-service';
@@ -44,8 +43,6 @@ export abstract class AppCore implements Disposable {
   readonly tree: TreeActions;
   /** manual compaction of the open session (compaction-actions.ts), called as `app.compaction` */
   readonly compaction: CompactionActions;
-  /** the Sessions list after a turn reads only what changed (see SessionSummaryCache) */
-  protected readonly sessionSummaries = new SessionSummaryCache();
   /** compaction reasons seen in this process, by compaction entry id (the file does not store them) */
   private readonly compactionReasons = new Map<string, string>();
   protected disposed = false;

@@ -1,10 +1,9 @@
 // What the UIs read from the app that no single part answers: the snapshot (session, model, mode, busy
-// flags, conversation and tree together), usage, the instructions and the sessions list. The open session's
+// flags, conversation and tree together), usage and the instructions. The open session's
 // own views (conversation pages, single entries, tree nodes, totals) are `app.views` itself
 // (session-views.ts). Read-only. Part of ArborApp (arbor-app.ts), on top of its core (app-core.ts).
 import type { ProjectInstructions } from '../agent/instructions/project-instructions';
 import type { UsageInfo } from '../agent/events';
-import { listSessions, type SessionSummary } from '../session/catalog';
 import { modelView, type AppSnapshot, type ConversationOption } from './app-types';
 import { AppCore } from './app-core';
 
@@ -43,11 +42,5 @@ export abstract class AppReads extends AppCore {
       conversationHasEarlier: hasEarlier,
       ...(options.tree === false ? {} : { tree: this.views.treeNodes() }),
     };
-  }
-
-  /** Sessions in the sessions directory, newest first. */
-  async listSessions(): Promise<SessionSummary[]> {
-    const listing = await listSessions(this.deps.sessionsDir(), { cache: this.sessionSummaries, growing: this.store?.file });
-    return listing.sessions;
   }
 }

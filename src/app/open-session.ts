@@ -8,7 +8,8 @@ import type { AgentEvent } from '../agent/events';
 import type { WorkspaceRoots } from '../agent/tools';
 import type { ToolRegistry } from '../agent/tools/tool-registry';
 import type { CompactionHookRegistry } from '../compaction';
-import { createSession, forkBranch as forkSessionBranch, openSession } from '../session/catalog';
+import { createSession, forkBranch as forkSessionBranch, listSessions, openSession, type SessionSummary } from '../session/catalog';
+import { SessionSummaryCache } from '../session/summary-cache';
 import { describeReadOnly, type ReadOnlyReason } from '../session/header';
 import type { LeafMemory } from '../session/leaf-memory';
 import type { SessionStore } from '../session/store';
@@ -41,7 +42,7 @@ export interface OpenSessionHost {
 }
 
 /** What the UIs use of the open session: its switches, its name and what it is (the rest is the app's wiring). */
-export type SessionActionsApi = Pick<OpenSession, 'newSession' | 'openSession' | 'forkBranch' | 'renameSession' | 'sessionView' | 'nestedInstructionFiles'>;
+export type SessionActionsApi = Pick<OpenSession, 'newSession' | 'openSession' | 'forkBranch' | 'renameSession' | 'sessionView' | 'nestedInstructionFiles' | 'listSessions'>;
 
 export class OpenSession {
   private current: SessionStore | undefined;
@@ -51,6 +52,8 @@ export class OpenSession {
   private nestedFiles = new Set<string>();
   private sessionSubscriptions: (() => void)[] = [];
   private switching: Promise<unknown> = Promise.resolve();
+  /** the Sessions list after a turn reads only what changed (see SessionSummaryCache) */
+  private readonly summaries = new SessionSummaryCache();
 
   constructor(private readonly host: OpenSessionHost) {}
 
@@ -123,6 +126,12 @@ export class OpenSession {
     if (!store) return null;
     const name = store.getSessionName();
     return { file: store.file, id: store.header.id, ...(name ? { name } : {}), persisted: store.entryCount > 0 };
+  }
+
+  /** Sessions in the sessions directory, newest first. */
+  async listSessions(): Promise<SessionSummary[]> {
+    const listing = await listSessions(this.host.deps.sessionsDir(), { cache: this.summaries, growing: this.current?.file });
+    return listing.sessions;
   }
 
   private leafMemoryOption(): { leafMemory?: LeafMemory } {

@@ -99,7 +99,6 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
       if (summarizing) return 'summarizing';
       return app().busy ? 'busy' : 'idle';
     },
-    listSessions: () => app().listSessions(),
     openSession: async (file) => {
       // a session is open in one chat at a time: the one that has it comes forward instead
       const holder = chats.holding(file);

@@ -8,7 +8,6 @@ import type * as vscode from 'vscode';
 import type { UsageInfo } from '../agent';
 import type { AppOutcome } from '../app/app-outcome';
 import type { ChatParts } from '../app/chat-parts';
-import type { SessionSummary } from '../session/catalog';
 import type { SessionStore } from '../session/store';
 import type { FilesRestoreResult } from '../app/checkpoint-service';
 import type { ImageContent } from '../core/messages';
@@ -66,8 +65,6 @@ export interface SurfacesApp extends ChatParts {
   usage(): UsageInfo | undefined;
   activity(): SurfaceActivity;
 
-  /** the workspace's sessions, newest first */
-  listSessions(): Promise<SessionSummary[]>;
 
   // A session named by its file, across the chats (a session is open in one chat at a time): these, not
   // `session`, whose switches act on the focused chat alone.

@@ -50,7 +50,7 @@ suite('Hand Off to New Session (extension host, fake provider)', () => {
     assert.ok(shown, `the chat shows the document: ${JSON.stringify(views)}`);
     assert.doesNotMatch(shown.text, /<\/?handoff-context>/, 'the chat shows the document, not its wrapping tags');
     // The Sessions list names it from the document, never "(empty session)".
-    const listed = (await api.app.listSessions()).find((s) => s.file === next.file);
+    const listed = (await api.app.session.listSessions()).find((s) => s.file === next.file);
     assert.ok(listed, 'the new session is listed');
     assert.ok(listed.firstUserMessage || listed.name, `the listing has a title for it: ${JSON.stringify(listed)}`);
     assert.match(listed.name ?? listed.firstUserMessage ?? '', /finish the parser tests/);

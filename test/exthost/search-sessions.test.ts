@@ -248,7 +248,7 @@ suite('Search Sessions picker (recorded QuickPick, fake app)', () => {
     const app = new FakeApp(undefined);
     let release!: (value: SessionSummary[]) => void;
     let listings = 0;
-    app.listSessions = () => {
+    app.session.listSessions = () => {
       listings++;
       return new Promise<SessionSummary[]>((resolve) => (release = resolve));
     };

@@ -23,7 +23,7 @@ import { PIN_CUSTOM_TYPE, pinData } from '../../src/session/pins';
 import { SessionStore } from '../../src/session/store';
 import type { HostServices, SurfaceDeps, ViewServices } from '../../src/vscode/commands/surface-deps';
 import { parseArborSettings, type ArborSettings } from '../../src/app/settings';
-import { renameSession } from '../../src/session/catalog';
+import { renameSession, type SessionSummary } from '../../src/session/catalog';
 import type { SurfaceNavigateOptions, SurfaceNavigateResult, SurfacesApp } from '../../src/vscode/surfaces-types';
 
 let clock = Date.parse('2025-01-01T00:00:00.000Z');
@@ -114,7 +114,7 @@ export class FakeApp implements SurfacesApp {
   navigateImpl: ((targetId: string, options: SurfaceNavigateOptions) => Promise<SurfaceNavigateResult>) | undefined;
   compactImpl: (() => Promise<void>) | undefined;
   stageImpl: (() => Promise<StageOutcome>) | undefined;
-  sessionList: Awaited<ReturnType<SurfacesApp['listSessions']>> = [];
+  sessionList: SessionSummary[] = [];
   /** when set, the actions that may be refused answer with it (the command shows it as a warning) */
   refusal: AppRefusal | undefined;
   /** when set, label throws it (an exception: the command shows and logs it as an error) */
@@ -137,6 +137,7 @@ export class FakeApp implements SurfacesApp {
     renameSession: async () => done(),
     sessionView: () => (this.store ? { file: this.store.file, id: this.store.header.id, persisted: true } : null),
     nestedInstructionFiles: () => [],
+    listSessions: async () => this.sessionList,
   };
   /** the views part: this fake shows nothing (the surfaces read its store) */
   readonly views = NO_SESSION_VIEWS;
@@ -209,9 +210,6 @@ export class FakeApp implements SurfacesApp {
   }
   activity() {
     return 'idle' as const;
-  }
-  async listSessions() {
-    return this.sessionList;
   }
   async navigate(targetId: string, options: SurfaceNavigateOptions = {}): Promise<AppOutcome<AppNavigateResult>> {
     this.calls.push({ method: 'navigate', args: [targetId, { ...options, signal: options.signal ? 'signal' : undefined }] });
