@@ -65,7 +65,6 @@ export interface SurfacesApp extends ChatParts {
   usage(): UsageInfo | undefined;
   activity(): SurfaceActivity;
 
-
   // A session named by its file, across the chats (a session is open in one chat at a time): these, not
   // `session`, whose switches act on the focused chat alone.
   /** opens a session file as the current session (a chat that already shows it comes forward instead) */
@@ -76,6 +75,7 @@ export interface SurfacesApp extends ChatParts {
   renameSession(file: string, name: string): Promise<AppOutcome>;
   /** starts an empty session in the focused chat and shows that chat; resolves with the new file */
   newSession(): Promise<string>;
+
   /** the focused chat's approval mode (Ask, Auto-edit, Plan) */
   approvalMode(): ApprovalMode;
   /** switches the focused chat's approval mode (recorded in its session) and shows that chat */
