@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { SessionEntry } from '../../session/entries';
 import { unknownEntry } from '../../app/app-outcome';
+import { errorText } from '../../core/error-text';
 import type { SessionReader } from '../surfaces-types';
 import type { Logger } from '../log';
 import type { ArborSettings } from '../../app/settings';
@@ -109,8 +110,4 @@ export async function openingChat(deps: Pick<SurfaceDeps, 'log'>, open: () => Pr
     void vscode.window.showErrorMessage(vscode.l10n.t('Could not open the chat: {0}', errorText(error)));
     return false;
   }
-}
-
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
