@@ -157,7 +157,7 @@ export class ChatController extends Disposable {
     const app = this.deps.app;
     if (!this.webviewReady || !app) return false;
     const snapshot = app.snapshot({ conversation: false });
-    const leafId = app.treeLeafId;
+    const leafId = app.views.treeLeafId;
     this.treePatches.fullSent(leafId);
     return this.post({ type: 'tree', leafId: wireIdOrNull(leafId), nodes: (snapshot.tree ?? []).map((node) => toTreeNode(node, leafId)) });
   }
@@ -294,7 +294,7 @@ export class ChatController extends Disposable {
     const usage = app?.usage();
     if (!app || !usage) return;
     // branch totals are kept by the app: a usage post per reply must not rebuild the conversation (O(path))
-    await this.post({ type: 'agentEvent', event: { type: 'usage', usage: toUsage(usage, app.branchTotals()) } });
+    await this.post({ type: 'agentEvent', event: { type: 'usage', usage: toUsage(usage, app.views.branchTotals()) } });
   }
 
   private scheduleTree(): void {
@@ -309,7 +309,7 @@ export class ChatController extends Disposable {
   private async flushTree(): Promise<boolean> {
     const app = this.deps.app;
     if (!this.webviewReady || !app) return false;
-    const patch = this.treePatches.take(app.treeLeafId, (id) => app.treeNode(id));
+    const patch = this.treePatches.take(app.views.treeLeafId, (id) => app.views.treeNode(id));
     if (patch === 'full') return this.postTree();
     return patch ? this.post(patch) : false;
   }

@@ -26,7 +26,7 @@ function listedFiles(instructions: ProjectInstructions, app: ArborApp): ListedFi
   // the project's first (root, then nested), the user's global ones last: the line reads most specific first
   const files = listed.filter((f) => f.scope === 'root');
   const first = instructions.workspace.folders[0];
-  for (const nested of app.nestedInstructionFiles()) {
+  for (const nested of app.session.nestedInstructionFiles()) {
     const folder = instructions.workspace.folders.find((f) => nested.startsWith(`${f.name}/`)) ?? first;
     if (!folder) continue;
     const rel = folder === first && instructions.workspace.folders.length === 1 ? nested : nested.slice(folder.name.length + 1);

@@ -28,7 +28,7 @@ suite('approval modes (extension host, fake provider)', () => {
     const api = await activateArbor();
     const file = workspaceFile('arbor-modes.txt');
     await rm(file, { force: true });
-    await api.app.newSession();
+    await api.app.session.newSession();
     const asked: string[] = [];
     const subscription = api.approvals.onDidRequest((pending) => {
       asked.push(pending.toolName);
@@ -56,10 +56,10 @@ suite('approval modes (extension host, fake provider)', () => {
 
       const session = api.app.snapshot().session!.file!;
       assert.deepEqual(await modeEntries(session), ['autoEdit', 'plan']);
-      await api.app.newSession();
+      await api.app.session.newSession();
       assert.equal(api.app.approvalMode, 'plan', 'a new chat starts in the chat mode');
       await vscode.commands.executeCommand('arbor.setApprovalMode', 'ask');
-      await api.app.openSession(session);
+      await api.app.session.openSession(session);
       assert.equal(api.app.approvalMode, 'plan', 'reopening the session restores its mode');
 
       await fakeAdmin('enqueue', { text: 'Carrying out the plan.' });
@@ -79,7 +79,7 @@ suite('approval modes (extension host, fake provider)', () => {
     const api = await activateArbor();
     await vscode.commands.executeCommand('arbor.openChat');
     await waitFor('the chat view to be ready', () => api.chatView.isReady, 30_000);
-    await api.app.newSession();
+    await api.app.session.newSession();
     await fakeAdmin('enqueue', { text: 'Hello.' });
     await api.app.prompt('hi');
     const statePosts = (mark: number) => api.chatView.postsSince(mark).flatMap((post) => (post.type === 'state' ? [post.state] : []));

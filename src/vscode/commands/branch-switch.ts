@@ -70,7 +70,7 @@ export async function switchTo(deps: SurfaceDeps, entryId: string | undefined, a
   const offerDialog = ask === 'always' || (ask === 'setting' && deps.settings().branchSummary.enabled);
   const choice: SummaryChoice | undefined = offerDialog ? await askSummaryChoice() : { summarize: false };
   if (!choice) return { status: 'cancelled', message: 'dialog dismissed' };
-  const files = await askFilesDecision(deps.app.checkpoints?.restoreMode(), await deps.app.checkpoints?.previewSwitch(entry.id));
+  const files = await askFilesDecision(deps.app.checkpoints.settings.restore, await deps.app.tree.previewSwitchFiles(entry.id));
   await closeSwitchDiffs(); // the files question is answered: its "Show changes" diff has done its job
   if (!files) return { status: 'cancelled', message: 'files dialog dismissed' };
 

@@ -43,7 +43,7 @@ export async function compactWithProgress(deps: SurfaceDeps, title: string, comp
   const done = deps.status.beginActivity('compacting');
   try {
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (_progress, token) => {
-      const subscription = token.onCancellationRequested(() => deps.app.cancelCompaction());
+      const subscription = token.onCancellationRequested(() => deps.app.compaction.cancel());
       try {
         await compact();
       } finally {

@@ -18,7 +18,7 @@ export async function run(deps: SurfaceDeps, arg?: unknown): Promise<boolean> {
   const entry = requireEntry(deps, store, entryId);
   if (!entry) return false;
   try {
-    const outcome = await deps.app.forkSession(entry.id);
+    const outcome = await deps.app.session.forkBranch(entry.id);
     if (outcome.kind === 'refused') {
       showRefusal(outcome, deps.log);
       return false;

@@ -16,12 +16,12 @@ export const id = 'arbor.restoreFilesOnly';
 export async function run(deps: SurfaceDeps, arg?: unknown): Promise<FilesRestoreResult | undefined> {
   const store = requireStore(deps);
   const entry = store ? requireEntry(deps, store, entryIdFrom(arg)) : undefined;
-  if (!store || !entry || !deps.app.checkpoints) return undefined;
+  if (!store || !entry) return undefined;
   if (!vscode.workspace.isTrusted) {
     void vscode.window.showWarningMessage(vscode.l10n.t('Files are not restored in Restricted Mode.'));
     return undefined;
   }
-  const preview = await deps.app.checkpoints.previewRestore(entry.id);
+  const preview = await deps.app.tree.previewRestoreFiles(entry.id);
   if (!hasFileWork(preview)) {
     void vscode.window.showInformationMessage(vscode.l10n.t('The files already match this point.'));
     return undefined;
@@ -30,7 +30,7 @@ export async function run(deps: SurfaceDeps, arg?: unknown): Promise<FilesRestor
   const overwrite = await askOverwrite(preview.plan);
   if (!overwrite) return undefined;
   try {
-    const outcome = await deps.app.checkpoints.restoreFilesOnly(entry.id, overwrite);
+    const outcome = await deps.app.tree.restoreFilesOnly(entry.id, overwrite);
     if (outcome.kind === 'refused') return void showRefusal(outcome, deps.log);
     const result = outcome.value;
     if (result.kind === 'restored') reportFiles(result);

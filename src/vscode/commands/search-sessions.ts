@@ -62,7 +62,7 @@ export interface SearchPickItem extends vscode.QuickPickItem {
 
 /** The sessions to search, as the Sessions view lists them (newest first), with its titles. */
 export async function searchTargets(deps: SurfaceDeps): Promise<SearchTarget[]> {
-  const sessions = await deps.app.listSessions();
+  const sessions = await deps.app.session.listSessions();
   return sessions.map((session) => ({ file: session.file, title: sessionTitle(session) }));
 }
 

@@ -38,7 +38,7 @@ export async function run(deps: SurfaceDeps, arg?: unknown): Promise<boolean> {
   try {
     await deleteSession(file);
     deps.log.info(`deleted session ${file}`);
-    await collectAfterDelete(deps.app.checkpoints, (await deps.app.listSessions()).map((s) => s.file), deps.log);
+    await collectAfterDelete(deps.app.checkpoints, (await deps.app.session.listSessions()).map((s) => s.file), deps.log);
     deps.sessions.refresh();
     return true;
   } catch (error) {
