@@ -85,8 +85,11 @@ export function buildSummaryPrompt(
   previousSummary: string | undefined,
   options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext' | 'promptOverride'> = {},
   toLedger: readonly KeptMessage[] = [],
+  keptAfterSplit?: readonly AgentMessage[],
 ): string {
   const parts = [compactionPrompt('conversation', { conversation: serializeConversation(convertToLlm(messages)) })];
+  // A split turn's first part is in `messages`: the note says where the kept rest of that turn begins.
+  if (keptAfterSplit !== undefined) parts.push(compactionPrompt('split-turn-note', { keptStart: keptStartText(keptAfterSplit) }));
   // The user's kept words travel in the entry's details, not through the summarizer: it sees its own part only.
   if (previousSummary !== undefined) parts.push(compactionPrompt('previous-summary', { summary: summarizerPart(previousSummary) }));
   const base = options.promptOverride ?? compactionPrompt(previousSummary !== undefined ? 'update-summary' : 'summary');
@@ -243,8 +246,9 @@ export async function generateSummary(
   reserveTokens: number,
   options: SummarizeOptions,
   toLedger: readonly KeptMessage[] = [],
+  keptAfterSplit?: readonly AgentMessage[],
 ): Promise<HistorySummary> {
-  const prompt = buildSummaryPrompt(messages, previousSummary, options, toLedger);
+  const prompt = buildSummaryPrompt(messages, previousSummary, options, toLedger, keptAfterSplit);
   if (options.remote?.endpoint) {
     const remote = await tryRemote(prompt, options);
     if (remote) return remote;
@@ -307,13 +311,16 @@ export async function compact(preparation: CompactionPreparation, options: Summa
   const reserve = preparation.settings.reserveTokens;
   const { messagesToSummarize, turnPrefixMessages, previousSummary, userWords: plan } = preparation;
   const continued = await continuationSummary(preparation, options);
+  const merged = !continued && mergesSplitTurn(preparation);
   const historyTask: Promise<HistorySummary> = continued
     ? Promise.resolve(continued)
-    : messagesToSummarize.length > 0
-      ? generateSummary(messagesToSummarize, previousSummary, reserve, options, plan.toLedger)
-      : Promise.resolve({ summary: previousSummary !== undefined ? summarizerPart(previousSummary) : compactionPrompt('no-prior-history') });
+    : merged
+      ? generateSummary([...messagesToSummarize, ...turnPrefixMessages], previousSummary, reserve, options, plan.toLedger, preparation.keptMessages)
+      : messagesToSummarize.length > 0
+        ? generateSummary(messagesToSummarize, previousSummary, reserve, options, plan.toLedger)
+        : Promise.resolve({ summary: previousSummary !== undefined ? summarizerPart(previousSummary) : compactionPrompt('no-prior-history') });
   const prefixTask =
-    !continued && preparation.isSplitTurn && turnPrefixMessages.length > 0 ? generateTurnPrefixSummary(turnPrefixMessages, reserve, options) : undefined;
+    !continued && !merged && preparation.isSplitTurn && turnPrefixMessages.length > 0 ? generateTurnPrefixSummary(turnPrefixMessages, reserve, options) : undefined;
   const [history, prefix] = await Promise.all([historyTask, prefixTask]);
 
   const historyPart = summarizerPart(history.summary);
@@ -333,6 +340,16 @@ export async function compact(preparation: CompactionPreparation, options: Summa
   const shortSummary = history.shortSummary ?? (options.shortSummary === false ? undefined : await tryShortSummary(body, reserve, options));
   if (shortSummary) result.shortSummary = shortSummary;
   return result;
+}
+
+/**
+ * A split turn with history before it is summarized in the history request (one request, the note on where
+ * the kept rest begins) instead of a second request of its own: the summarizer sees the turn with its
+ * history, and the session pays one prompt and one answer less (docs/architecture.md, "Compaction cost").
+ * Without history before it, the previous summary is kept as it is and only the turn prefix is asked.
+ */
+export function mergesSplitTurn(preparation: Pick<CompactionPreparation, 'isSplitTurn' | 'messagesToSummarize' | 'turnPrefixMessages'>): boolean {
+  return preparation.isSplitTurn && preparation.messagesToSummarize.length > 0 && preparation.turnPrefixMessages.length > 0;
 }
 
 /** Chars per token of what the window check adds to the measured context: 3, not 4 (code and JSON are denser). */
