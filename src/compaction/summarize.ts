@@ -1,5 +1,6 @@
-// Summary generation (docs/architecture.md, "Compaction"): the history summary (first or update), the
-// turn-prefix summary of a split turn, and the short UI recap. Each call sends only the span being
+// Summary generation (docs/architecture.md, "Compaction"): the history summary (first or update; a split
+// turn's first part goes in the same request), the turn-prefix summary of a split turn with no history
+// before it, and the short UI recap. Each call sends only the span being
 // summarized plus the previous summary, never the whole history again; or, where the provider caches
 // prompts, the summary is asked as the continuation of the agent's own conversation (its cached prefix is
 // read at a tenth of the price) with the instructions as the last user message ("Compaction cost").
