@@ -86,11 +86,11 @@ export function buildSummaryPrompt(
   previousSummary: string | undefined,
   options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext' | 'promptOverride'> = {},
   toLedger: readonly KeptMessage[] = [],
-  keptAfterSplit?: readonly AgentMessage[],
+  endsInSplitTurn = false,
 ): string {
   const parts = [compactionPrompt('conversation', { conversation: serializeConversation(convertToLlm(messages)) })];
-  // A split turn's first part is in `messages`: the note says where the kept rest of that turn begins.
-  if (keptAfterSplit !== undefined) parts.push(compactionPrompt('split-turn-note', { keptStart: keptStartText(keptAfterSplit) }));
+  // A split turn's first part ends `messages`: the note says the rest of that turn is kept (never quoted: not resent).
+  if (endsInSplitTurn) parts.push(compactionPrompt('split-turn-note'));
   // The user's kept words travel in the entry's details, not through the summarizer: it sees its own part only.
   if (previousSummary !== undefined) parts.push(compactionPrompt('previous-summary', { summary: summarizerPart(previousSummary) }));
   const base = options.promptOverride ?? compactionPrompt(previousSummary !== undefined ? 'update-summary' : 'summary');
@@ -247,9 +247,9 @@ export async function generateSummary(
   reserveTokens: number,
   options: SummarizeOptions,
   toLedger: readonly KeptMessage[] = [],
-  keptAfterSplit?: readonly AgentMessage[],
+  endsInSplitTurn = false,
 ): Promise<HistorySummary> {
-  const prompt = buildSummaryPrompt(messages, previousSummary, options, toLedger, keptAfterSplit);
+  const prompt = buildSummaryPrompt(messages, previousSummary, options, toLedger, endsInSplitTurn);
   if (options.remote?.endpoint) {
     const remote = await tryRemote(prompt, options);
     if (remote) return remote;
@@ -316,7 +316,7 @@ export async function compact(preparation: CompactionPreparation, options: Summa
   const historyTask: Promise<HistorySummary> = continued
     ? Promise.resolve(continued)
     : merged
-      ? generateSummary([...messagesToSummarize, ...turnPrefixMessages], previousSummary, reserve, options, plan.toLedger, preparation.keptMessages)
+      ? generateSummary([...messagesToSummarize, ...turnPrefixMessages], previousSummary, reserve, options, plan.toLedger, true)
       : messagesToSummarize.length > 0
         ? generateSummary(messagesToSummarize, previousSummary, reserve, options, plan.toLedger)
         : Promise.resolve({ summary: previousSummary !== undefined ? summarizerPart(previousSummary) : compactionPrompt('no-prior-history') });
@@ -344,8 +344,8 @@ export async function compact(preparation: CompactionPreparation, options: Summa
 }
 
 /**
- * A split turn with history before it is summarized in the history request (one request, the note on where
- * the kept rest begins) instead of a second request of its own: the summarizer sees the turn with its
+ * A split turn with history before it is summarized in the history request (one request, with a note that the
+ * rest of the turn is kept) instead of a second request of its own: the summarizer sees the turn with its
  * history, and the session pays one prompt and one answer less (docs/architecture.md, "Compaction cost").
  * Without history before it, the previous summary is kept as it is and only the turn prefix is asked.
  */
