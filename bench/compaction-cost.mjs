@@ -19,7 +19,8 @@
 // agent loop sends it, so the provider's cache holds what a real session would; it is not billed to
 // compaction. Prices in units of the input price: Anthropic (Claude Sonnet) cache writes 1.25, reads 0.1,
 // output 5; OpenAI cached input 0.5 and output 4 (GPT-4o class), cached 0.1 and output 8 (GPT-5 class).
-// BENCH_TRACE=1 prints every compaction request Arbor sent with its billed usage (to see where the cost goes).
+// BENCH_TRACE=1 prints every compaction request Arbor sent with its billed usage; the results table "Where the
+// cost goes" splits each side's bill by request kind (summary, turn prefix, recap, ledger lines).
 // Target: Arbor's billed cost (continuation form) ≤ 0.7 × pi's at every price. Results:
 // bench/results/compaction-cost.{json,md}, as `metrics` rows that bench/run-all.mjs collects.
 import { spawn } from 'node:child_process';
