@@ -17,8 +17,8 @@ import type { CompactionPreparation } from './prepare';
 import { compactionPrompt } from './prompt-text';
 import { RemoteEndpointRefused, requestRemoteSummary, type RemoteCallOptions } from './remote';
 import { serializeConversation } from './serialize';
-import { continuationIsCheaper, continuationOutput } from './continuation-budget';
-export { continuationOutput } from './continuation-budget';
+import { continuationIsCheaper, continuationOutput, mergesSplitTurn } from './continuation-budget';
+export { continuationOutput, mergesSplitTurn } from './continuation-budget';
 
 export interface CompactionDetails {
   readFiles: string[];
@@ -341,16 +341,6 @@ export async function compact(preparation: CompactionPreparation, options: Summa
   const shortSummary = history.shortSummary ?? (options.shortSummary === false ? undefined : await tryShortSummary(body, reserve, options));
   if (shortSummary) result.shortSummary = shortSummary;
   return result;
-}
-
-/**
- * A split turn with history before it is summarized in the history request (one request, with a note that the
- * rest of the turn is kept) instead of a second request of its own: the summarizer sees the turn with its
- * history, and the session pays one prompt and one answer less (docs/architecture.md, "Compaction cost").
- * Without history before it, the previous summary is kept as it is and only the turn prefix is asked.
- */
-export function mergesSplitTurn(preparation: Pick<CompactionPreparation, 'isSplitTurn' | 'messagesToSummarize' | 'turnPrefixMessages'>): boolean {
-  return preparation.isSplitTurn && preparation.messagesToSummarize.length > 0 && preparation.turnPrefixMessages.length > 0;
 }
 
 /** Chars per token of what the window check adds to the measured context: 3, not 4 (code and JSON are denser). */
