@@ -202,7 +202,7 @@ async function loadEarlier(ctx: ChatRequestContext, request: WebviewMessageOf<'l
     ctx.log.warn(`chat view: refused loadEarlier before ${request.beforeId}: ${page.reason}`);
     return;
   }
-  const items = page.views.flatMap((entry) => toItem(entry, (name) => requireApp(ctx).tools.get(name)) ?? []);
+  const items = page.views.map((entry) => toItem(entry, (name) => requireApp(ctx).tools.get(name)));
   await ctx.post({ type: 'conversationPage', seq: request.seq, leafId: request.leafId, beforeId: request.beforeId, items, hasEarlier: page.hasEarlier });
 }
 
