@@ -1,6 +1,7 @@
 // What a chat does with each valid message its webview posts (chat-controller.ts validated it): turns it
 // into a call on the chat's ArborApp, or into a VS Code action (clipboard, editor, diff), and answers with
 // a post where the webview waits for one. Whichever container holds the chat, the requests are the same.
+import { errorText } from '../core/error-text';
 import * as vscode from 'vscode';
 import type { ArborApp } from '../app/arbor-app';
 import { IMAGE_LIMITS, type HostToWebviewMessage, type NavigateFiles, type WebviewMessageOf, type WebviewToHostMessage, type WireImage } from '../protocol';
@@ -13,7 +14,7 @@ import { matchingFiles, promptWithMentions } from './file-mentions';
 import type { ChatApprovalPrompter } from './approval-prompter';
 import { filesDecisionFor, filesPreviewFor, showSwitchChanges } from './checkpoints/chat-files';
 import { closeSwitchDiffs } from './checkpoints/switch-diff';
-import { errorText, type ChatViewStats, type UiCommand } from './chat-controller';
+import { type ChatViewStats, type UiCommand } from './chat-controller';
 import { toItem } from './chat-items';
 import type { Logger } from './log';
 import { webviewLogLine } from './log-text';

@@ -2,13 +2,14 @@
 // No summary / Summarize / Summarize with my instructions (→ InputBox), then the navigation under a
 // cancellable progress notification. A cancelled or failed summary leaves the user where they were, and
 // says so. Not a command itself.
+import { errorText } from '../../core/error-text';
 import * as vscode from 'vscode';
 import { showRefusal, stackOf } from '../refusals';
 import { shownId } from '../../app/display-tree';
 import type { FilesRestoreResult } from '../../app/checkpoint-service';
 import { askFilesDecision } from '../checkpoints/files-choice';
 import { closeSwitchDiffs } from '../checkpoints/switch-diff';
-import { errorText, requireEntry, requireStore, withCancellableProgress, type SurfaceDeps } from './surface-deps';
+import { requireEntry, requireStore, withCancellableProgress, type SurfaceDeps } from './surface-deps';
 
 export type SummaryChoice = { summarize: false } | { summarize: true; customInstructions?: string };
 

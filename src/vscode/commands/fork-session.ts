@@ -1,8 +1,9 @@
 // "Arbor: Fork Session" / "Fork to New Session" (Session Tree): copies the path root→entry (default: the
 // current position) into a new session file and continues there. The original session is untouched.
+import { errorText } from '../../core/error-text';
 import * as vscode from 'vscode';
 import { showRefusal, stackOf } from '../refusals';
-import { entryIdFrom, errorText, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
+import { entryIdFrom, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.forkSession';
 

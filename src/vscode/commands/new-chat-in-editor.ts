@@ -1,7 +1,8 @@
 // "Arbor: New Chat in Editor": a chat on a new session in an editor tab (beside an active chat tab), for
 // a second conversation next to the ones already open. "Open Chat in Editor" shows an existing session.
+import { errorText } from '../../core/error-text';
 import * as vscode from 'vscode';
-import { errorText, type SurfaceDeps } from './surface-deps';
+import { type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.newChatInEditor';
 

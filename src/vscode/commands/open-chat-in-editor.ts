@@ -2,10 +2,11 @@
 // given (the Sessions view, a file path or URI) on that session; else the focused chat's session
 // (ChatPanels.showInEditor: a tab comes forward, the side bar's session moves to a tab). A new session in a
 // tab comes from "New Chat in Editor" or the tab's own New Session button.
+import { errorText } from '../../core/error-text';
 import * as vscode from 'vscode';
 import type { ShowInEditorSource } from '../chat-panels';
 import { sessionFileFrom } from './sessions-open';
-import { errorText, type SurfaceDeps } from './surface-deps';
+import { type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.openChatInEditor';
 

@@ -1,12 +1,13 @@
 // "Pin" (Session Tree context menu on messages of the current branch; from the palette, a picker of the
 // messages it accepts): compactions keep a pinned message verbatim. Appends an `arbor.pin` entry
 // (src/session/pins.ts); Unpin (unpin-entry.ts) appends another one, nothing is deleted.
+import { errorText } from '../../core/error-text';
 import * as vscode from 'vscode';
 import { stackOf } from '../refusals';
 import type { PinOutcome } from '../../app/pin-entry';
 import { isPinnable, pinnedEntryIds } from '../../session/pins';
 import { pickPathEntry } from './entry-picker';
-import { entryIdFrom, errorText, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
+import { entryIdFrom, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.pinEntry';
 

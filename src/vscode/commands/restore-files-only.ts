@@ -1,6 +1,7 @@
 // "Restore Files Only" (Session Tree): the files come back to this node's state while the conversation
 // stays where it is. Files changed outside Arbor, and protected files (with a warning), are listed for
 // a per-file choice, none ticked; nothing runs in Restricted Mode.
+import { errorText } from '../../core/error-text';
 import * as vscode from 'vscode';
 import { showRefusal, stackOf } from '../refusals';
 import type { FilesRestoreResult } from '../../app/checkpoint-service';
@@ -8,7 +9,7 @@ import { askOverwrite, hasFileWork } from '../checkpoints/files-choice';
 import { planRows } from '../checkpoints/switch-diff';
 import { showFileChanges } from '../checkpoints/file-diff';
 import { reportFiles } from './branch-switch';
-import { entryIdFrom, errorText, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
+import { entryIdFrom, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.restoreFilesOnly';
 

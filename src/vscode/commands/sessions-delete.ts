@@ -1,5 +1,6 @@
 // Sessions view: delete a session file after a modal confirmation. A session a chat has open cannot be
 // deleted (start or open another one in that chat first).
+import { errorText } from '../../core/error-text';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionSummary } from '../../session/catalog';
@@ -7,7 +8,7 @@ import { sessionTitle } from '../sessions/sessions-provider';
 import { deleteSession } from '../../session/catalog';
 import { collectAfterDelete } from '../checkpoints/store-size';
 import { sessionFileFrom } from './sessions-open';
-import { errorText, type SurfaceDeps } from './surface-deps';
+import { type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.sessions.delete';
 

@@ -95,7 +95,3 @@ export function withCancellableProgress<T>(title: string, task: (signal: AbortSi
     },
   );
 }
-
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
