@@ -16,6 +16,8 @@ export type RefusalReason =
   | 'unknown-thinking-level'
   | 'nothing-to-fork'
   | 'nothing-before-compaction'
+  /** "Run this plan" with no plan to run (src/app/plan-ready.ts) */
+  | 'no-plan'
   /** a slash command's compaction was skipped (its own words say why: nothing to compact, busy…) */
   | 'not-compacted';
 
@@ -45,6 +47,7 @@ const REFUSAL_MESSAGES: Record<RefusalReason, string> = {
   'nothing-to-fork': 'Nothing to fork: the session is empty.',
   'nothing-before-compaction': 'There is nothing before this compaction to continue from.',
   'not-compacted': 'Nothing to compact.',
+  'no-plan': 'There is no plan to run: in Plan mode, ask the agent for a plan and let it finish first.',
 };
 
 export function refused(reason: RefusalReason, message: string = REFUSAL_MESSAGES[reason]): AppRefusal {

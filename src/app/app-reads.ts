@@ -17,6 +17,7 @@ import {
 } from './app-types';
 import { AppCore } from './app-core';
 import { refused, type AppOutcome } from './app-outcome';
+import { planReady } from './plan-ready';
 import type { ConversationEntry, TreeNodeView } from './view-model';
 
 export abstract class AppReads extends AppCore {
@@ -32,6 +33,11 @@ export abstract class AppReads extends AppCore {
   /** The session's first user message (what the Sessions view shows for an unnamed session). */
   firstUserMessage(): string | undefined {
     return this.views?.firstUserMessage();
+  }
+
+  /** Whether the chat offers "Run this plan" now (the rule: plan-ready.ts). */
+  get planReady(): boolean {
+    return planReady({ mode: this.approvalMode, busy: this.busy, session: this.store });
   }
 
   /** Nested AGENTS.md files (workspace-relative) the open session's tool results added. */

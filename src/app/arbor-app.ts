@@ -191,13 +191,20 @@ export class ArborApp extends AppReads {
    * reopening it restores the mode) and is the mode of the chat's next new session.
    */
   async setApprovalMode(mode: ApprovalMode): Promise<void> {
+    if (mode === this.approvalMode && mode === this.chatMode) return;
     this.chatMode = mode;
-    await this.agent?.setApprovalMode(mode);
-    this.emitSettings();
+    // one change for the UIs: the agent tells it (approval_mode_changed); without a session, the settings do
+    if (this.agent) await this.agent.setApprovalMode(mode);
+    else this.emitSettings();
   }
 
-  /** "Run this plan": leaves Plan mode for `mode` (Ask or Auto-edit) and asks the agent to carry the plan out. */
+  /**
+   * "Run this plan": leaves Plan mode for `mode` (Ask or Auto-edit) and asks the agent to carry the plan out.
+   * Refused while the agent works, and when there is no finished plan to run (the rule: plan-ready.ts).
+   */
   async runPlan(mode: Exclude<ApprovalMode, 'plan'>): Promise<PromptOutcome> {
+    if (this.busy) return refused('busy');
+    if (!this.planReady) return refused('no-plan');
     await this.setApprovalMode(mode);
     return this.prompt(renderPrompt('plan/run-plan').trim());
   }

@@ -42,6 +42,7 @@ export function collectChatState(context: vscode.ExtensionContext, app?: ArborAp
     currentModelKey: snapshot.model.key.slice(0, LIMITS.id),
     ...(level === 'off' || level === 'minimal' || level === 'low' || level === 'medium' || level === 'high' || level === 'xhigh' ? { thinkingLevel: level } : {}),
     approvalMode: snapshot.approvalMode,
+    planReady: app.planReady,
     busy: snapshot.busy,
     queued: snapshot.queued.slice(0, LIMITS.list).map((q) => clip(q, LIMITS.prompt)),
     usage: snapshot.usage ? toUsage(snapshot.usage, app.branchTotals()) : null,

@@ -126,7 +126,7 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
     runPlan: async (mode) => {
       const focused = app();
       await chat.showChat?.(focused);
-      await focused.runPlan(mode);
+      return focused.runPlan(mode);
     },
     applySettings: () => chats.applySettings(),
     forkSession: async (entryId) => mapDone(await app().forkBranch(entryId), () => undefined),

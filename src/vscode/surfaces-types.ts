@@ -6,7 +6,7 @@ import type { ApprovalMode } from '../core/approval-modes';
 import type * as vscode from 'vscode';
 import type { UsageInfo } from '../agent';
 import type { CompactionPreparation, CompactionPreview, CompactionResult } from '../compaction';
-import type { ModelView } from '../app/app-types';
+import type { ModelView, PromptOutcome } from '../app/app-types';
 import type { AppOutcome } from '../app/app-outcome';
 import type { TreeActionsApi } from '../app/tree-actions';
 import type { SessionSummary } from '../session/catalog';
@@ -128,7 +128,8 @@ export interface SurfacesApp {
   /** switches the focused chat's approval mode (recorded in its session) and shows that chat */
   setApprovalMode(mode: ApprovalMode): Promise<void>;
   /** "Run this plan" in the focused chat: leaves Plan mode for `mode` and sends the follow-up prompt */
-  runPlan(mode: Exclude<ApprovalMode, 'plan'>): Promise<void>;
+  /** what the prompt came to: a refusal is told by the command (src/vscode/commands/run-plan.ts) */
+  runPlan(mode: Exclude<ApprovalMode, 'plan'>): Promise<PromptOutcome>;
   /** applies the settings and stored keys to every chat (after a key was set or cleared) */
   applySettings(): Promise<void>;
   /** forks the path root→entryId into a new session and makes it current */

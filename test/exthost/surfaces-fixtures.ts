@@ -16,7 +16,7 @@ import { PIN_CUSTOM_TYPE, pinData } from '../../src/session/pins';
 import { SessionStore } from '../../src/session/store';
 import type { HostServices, SurfaceDeps, ViewServices } from '../../src/vscode/commands/surface-deps';
 import { parseArborSettings, type ArborSettings } from '../../src/app/settings';
-import type { ModelView } from '../../src/app/app-types';
+import type { ModelView, PromptOutcome } from '../../src/app/app-types';
 import { renameSession } from '../../src/session/catalog';
 import type { SurfaceNavigateOptions, SurfaceNavigateResult, SurfacesApp } from '../../src/vscode/surfaces-types';
 
@@ -227,9 +227,11 @@ export class FakeApp implements SurfacesApp {
     this.calls.push({ method: 'setApprovalMode', args: [mode] });
     this.mode = mode;
   }
-  async runPlan(mode: Exclude<ApprovalMode, 'plan'>): Promise<void> {
+  async runPlan(mode: Exclude<ApprovalMode, 'plan'>): Promise<PromptOutcome> {
     this.calls.push({ method: 'runPlan', args: [mode] });
+    if (this.refusal) return this.refusal;
     this.mode = mode;
+    return { kind: 'sent' };
   }
   async applySettings(): Promise<void> {
     this.calls.push({ method: 'applySettings', args: [] });
