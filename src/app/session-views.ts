@@ -13,6 +13,7 @@ import { type AppChange, type ConversationOption, type ConversationWindow, type 
 import { usageView } from '../present/normalize-view';
 import { TreeIndex } from './tree-index';
 import { measuresCompaction } from '../present/marker-figures';
+import { compactionReason } from '../present/entry-views';
 import {
   conversationEntry,
   conversationOfPath,
@@ -239,7 +240,7 @@ export class SessionViews {
     if (this.tree.isPinned(view.id)) view.pinned = true;
     if (this.stageStarts().has(view.id)) view.stageStart = true;
     if (view.kind === 'compaction' && view.reason === undefined) {
-      const reason = this.deps.compactionReasons.get(view.id);
+      const reason = compactionReason(this.deps.compactionReasons.get(view.id));
       if (reason) view.reason = reason;
     }
   }
@@ -259,8 +260,9 @@ export class SessionViews {
    * and after PAIRING_SCAN_LIMIT entries, so an orphan result never costs a walk to the root per append.
    */
   private pairWithEarlierCall(view: ConversationEntry): void {
+    if (view.kind !== 'toolResult') return;
     const callId = view.toolCallId;
-    if (view.kind !== 'toolResult' || !callId || this.pendingCalls.has(callId)) return;
+    if (!callId || this.pendingCalls.has(callId)) return;
     const seen = new Set<string>();
     for (let id = view.parentId; id !== null && !seen.has(id) && seen.size < PAIRING_SCAN_LIMIT; ) {
       seen.add(id);

@@ -13,8 +13,9 @@ import type { FilesBadge } from './display-tree';
 
 export { conversationEntry, filesChangedLine, firstLine, isShownInConversation };
 
-export type { ConversationEntry, ConversationKind, ToolCallView, TreeNodeKind, ViewBlock } from '../present/view-types';
-import type { ConversationEntry, ToolCallView, TreeNodeKind } from '../present/view-types';
+export type { AssistantView, BranchSummaryView, CompactionView, ConversationEntry, ConversationKind, ToolCallView, ToolResultView, ViewBlock } from '../present/view-types';
+import type { ConversationEntry, ToolCallView } from '../present/view-types';
+import type { TreeNodeKind } from '../protocol';
 
 export interface TreeNodeView {
   id: string;
@@ -48,7 +49,7 @@ export function entrySummaryLine(entry: SessionEntry): string {
  * (its messages are shown on the path before the compaction: src/session/native-seen.ts).
  */
 function confirmNativeNote(view: ConversationEntry, entry: SessionEntry, path: readonly SessionEntry[], index: number): void {
-  if (!view.nativeContext || entry.type !== 'compaction') return;
+  if (view.kind !== 'compaction' || !view.nativeContext || entry.type !== 'compaction') return;
   const first = seenPayloads(nativePayloadsOf(entry.preserveData), path.slice(0, index))[0];
   if (first) view.nativeContext = nativeContextNote(first);
   else delete view.nativeContext;
@@ -172,13 +173,13 @@ function isUserMessage(entry: SessionEntry): boolean {
 function pairingView(entry: SessionEntry): ConversationEntry | undefined {
   if (entry.type !== 'message') return undefined;
   const message = entry.message;
-  const base = { id: entry.id, parentId: entry.parentId, timestamp: entry.timestamp, text: '', blocks: [] };
+  const base = { id: entry.id, parentId: entry.parentId, timestamp: entry.timestamp };
   if (message.role === 'assistant') {
     const toolCalls: ToolCallView[] = [];
     for (const block of message.content) if (block.type === 'toolCall') toolCalls.push({ id: block.id, name: block.name, args: block.arguments });
-    return { ...base, kind: 'assistant', toolCalls };
+    return { ...base, kind: 'assistant', blocks: [], toolCalls, stopReason: 'stop' };
   }
-  if (message.role === 'toolResult') return { ...base, kind: 'toolResult', toolCallId: message.toolCallId, isError: message.isError === true };
+  if (message.role === 'toolResult') return { ...base, kind: 'toolResult', toolCallId: message.toolCallId, toolName: '', text: '', isError: message.isError === true };
   return undefined;
 }
 

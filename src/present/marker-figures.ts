@@ -7,17 +7,17 @@
 import { estimateTokens, hasValidUsage, promptTokens } from '../compaction/tokens';
 import type { SessionEntry } from '../session/entries';
 import { messageFromEntry as messageOf } from '../session/context';
-import type { ConversationEntry } from './view-types';
+import type { BranchSummaryView, CompactionView, ConversationEntry } from './view-types';
 
 /** How far after a compaction its next reply is looked for (a turn's entries; bounds a pathological path). */
 export const MEASURE_SCAN_LIMIT = 2_000;
 
 /** Summarizer label and cost from an entry's details (compaction or branch summary). */
-export function addSummarizerFigures(view: ConversationEntry, details: Record<string, unknown>): void {
+export function addSummarizerFigures(view: CompactionView | BranchSummaryView, details: Record<string, unknown>): void {
   const summarizer = details.summarizer as { provider?: unknown; id?: unknown } | undefined;
-  if (summarizer && typeof summarizer.id === 'string' && summarizer.id) view.summarizer = summarizer.id;
+  if (summarizer && typeof summarizer.id === 'string' && summarizer.id) view.model = summarizer.id;
   const cost = (details.cost as { total?: unknown } | undefined)?.total;
-  if (typeof cost === 'number' && Number.isFinite(cost) && cost >= 0) view.summaryCost = cost;
+  if (typeof cost === 'number' && Number.isFinite(cost) && cost >= 0) view.cost = cost;
 }
 
 /** The estimate saved with a compaction (details.tokensAfter, else the entry's pi 1.5 field). */
@@ -48,7 +48,7 @@ export function measureCompactions(views: readonly ConversationEntry[], path: re
     const measured = measuredTokensAfter(path, indexOf(view.id));
     if (measured === undefined) continue;
     view.tokensAfter = measured;
-    view.tokensAfterMeasured = true;
+    delete view.tokensAfterEstimated;
   }
 }
 

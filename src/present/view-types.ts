@@ -1,17 +1,26 @@
-// The chat's and the trees' view of one entry, as the entry kinds (./kinds/) build it: plain serialisable
-// data, so the app can post it to a webview as is (src/app/view-model.ts adds the tree's node view).
-import type { NativeContextNote } from '../core/native-compaction';
-import type { KeptWordsView } from '../compaction/user-words-view';
+// The chat's view of one entry, as the entry kinds (./kinds/) build it: one variant per kind of the
+// protocol's conversation items (src/protocol/conversation-items.ts), with the same fields, so the chat view
+// only bounds them and maps ids (src/vscode/chat-items.ts). What the app adds is named below: real entry
+// ids and parents (the protocol carries wire ids: wire-ids.ts), the ISO timestamp, the repairs made, and
+// the tool-call pairing. Plain serialisable data; src/app/view-model.ts adds the tree's node view, whose kind
+// is the protocol's TreeNodeKind (src/protocol/tree-nodes.ts), the one list of tree kinds.
+import type { AssistantBlock, AssistantItem, BashItem, BranchSummaryItem, CompactionItem, ConversationItem, CustomMessageItem, NoticeItem, ToolResultItem, UserItem } from '../protocol';
 
-export type ConversationKind = 'user' | 'assistant' | 'toolResult' | 'compaction' | 'branch_summary' | 'custom_message' | 'bash' | 'notice';
+/** What every view has that its item does not, or has otherwise. */
+interface ViewBase {
+  /** the entry's id as stored (the item's `entryId` is its wire id) */
+  id: string;
+  parentId: string | null;
+  /** as stored (ISO); the item carries ms since the epoch */
+  timestamp: string;
+  /** what had to be repaired to show the entry (wrong types, odd numbers or ids); reported as 'partly-shown' */
+  problems?: string[];
+}
 
-export type ViewBlock =
-  | { type: 'text'; text: string }
-  | { type: 'thinking'; text: string }
-  | { type: 'toolCall'; id: string; name: string; args: Record<string, unknown> }
-  /** `data`: base64 as stored (a reference to the entry's string, not a copy) */
-  | { type: 'image'; mimeType: string; data: string };
+/** An item's fields, unbounded, on the app's base. */
+type ViewOf<Item extends { entryId: string; timestamp: number }> = Omit<Item, 'entryId' | 'timestamp'> & ViewBase;
 
+/** A tool call of a reply and, once paired on the path, the entry holding its result. */
 export interface ToolCallView {
   id: string;
   name: string;
@@ -21,75 +30,31 @@ export interface ToolCallView {
   isError?: boolean;
 }
 
-export interface ConversationEntry {
-  id: string;
-  parentId: string | null;
-  kind: ConversationKind;
-  timestamp: string;
-  /** plain text (text blocks joined; the summary for compaction/branch summary) */
-  text: string;
+/** An assistant block as the entry holds it (the tool's traits are the chat's: chat-items.ts). */
+export type ViewBlock = Extract<AssistantBlock, { type: 'text' | 'thinking' }> | Omit<Extract<AssistantBlock, { type: 'toolCall' }>, 'effect' | 'origin'>;
+
+export type UserView = ViewOf<UserItem>;
+export type AssistantView = Omit<ViewOf<AssistantItem>, 'blocks'> & {
   blocks: ViewBlock[];
-  label?: string;
-  /** pinned on the active path (user and assistant messages) */
-  pinned?: boolean;
-  /** "Summarize from Here" can start here (src/branch/stage.ts, stageStartIds) */
-  stageStart?: boolean;
-  // assistant
-  model?: string;
-  provider?: string;
-  stopReason?: string;
-  errorMessage?: string;
-  toolCalls?: ToolCallView[];
-  usage?: { input: number; output: number; cacheRead: number; cacheWrite: number; totalTokens: number; cost: number };
-  // toolResult
-  toolCallId?: string;
-  toolName?: string;
-  isError?: boolean;
-  /** a call that did not run: denied (by the user or the policy) or skipped (the turn stopped first) */
-  toolStatus?: 'denied' | 'skipped' | 'aborted';
-  /** a result's image was replaced by a placeholder for this model, which reads no images (pi 1.6) */
-  imageNotSentTo?: string;
+  /** its tool calls, paired with their results along the path (view-model.ts) */
+  toolCalls: ToolCallView[];
+};
+export type ToolResultView = ViewOf<ToolResultItem> & {
   /** the assistant entry whose call this answers */
   callEntryId?: string;
-  /** an MCP tool's result: its server, its tool and the resources it named (src/mcp/results.ts details) */
-  mcp?: { server: string; tool: string; links: { uri: string; name?: string }[] };
-  // compaction
-  tokensBefore?: number;
-  firstKeptEntryId?: string;
-  shortSummary?: string;
-  readFiles?: string[];
-  modifiedFiles?: string[];
-  reason?: string;
-  fromHook?: boolean;
-  /** a provider-native context that replaces the summary for one model (docs/architecture.md "Native compaction") */
-  nativeContext?: NativeContextNote;
-  /** the user's words the compaction kept (its `details.userWords`, or an older one's `details.constraints`) */
-  kept?: KeptWordsView[];
-  /** context tokens after the compaction: saved estimate, or measured from the next reply (marker-figures.ts) */
-  tokensAfter?: number;
-  tokensAfterMeasured?: boolean;
-  /** model that wrote the summary (compaction, branch summary) and what its calls cost (USD) */
-  summarizer?: string;
-  summaryCost?: number;
-  // branch summary
-  fromId?: string;
-  /** a stage summary (Summarize from here): where the originals start and end, and the stage's label */
-  stage?: { fromEntryId: string; leafId: string; label?: string };
-  // custom message
-  customType?: string;
-  // bash (a command the user ran, pi's bashExecution)
-  command?: string;
-  exitCode?: number | null;
-  cancelled?: boolean;
-  /** what had to be repaired to show the entry (wrong types, odd numbers or ids); reported as 'partly-shown' */
-  problems?: string[];
-}
+};
+export type CompactionView = ViewOf<CompactionItem>;
+export type BranchSummaryView = ViewOf<BranchSummaryItem>;
+export type CustomMessageView = ViewOf<CustomMessageItem>;
+export type BashView = ViewOf<BashItem>;
+export type NoticeView = ViewOf<NoticeItem>;
 
-export type TreeNodeKind =
-  | Exclude<ConversationKind, 'notice'>
-  | 'model_change'
-  | 'thinking_level_change'
-  | 'label'
-  | 'custom'
-  | 'session_info'
-  | 'other';
+export type ConversationEntry = UserView | AssistantView | ToolResultView | CompactionView | BranchSummaryView | CustomMessageView | BashView | NoticeView;
+export type ConversationKind = ConversationEntry['kind'];
+
+/** The variant of a kind. */
+export type ViewOfKind<K extends ConversationKind> = Extract<ConversationEntry, { kind: K }>;
+
+/** Every item kind has its view and no view lacks an item: a kind added to one side only fails to compile. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+export const VIEW_KINDS_MATCH_ITEMS: Same<ConversationKind, ConversationItem['kind']> = true;

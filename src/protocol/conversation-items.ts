@@ -173,3 +173,6 @@ export type AssistantItem = z.infer<typeof assistantItemSchema>;
 export type ToolResultItem = z.infer<typeof toolResultItemSchema>;
 export type CompactionItem = z.infer<typeof compactionItemSchema>;
 export type BranchSummaryItem = z.infer<typeof branchSummaryItemSchema>;
+export type CustomMessageItem = z.infer<typeof customMessageItemSchema>;
+export type BashItem = z.infer<typeof bashItemSchema>;
+export type NoticeItem = z.infer<typeof noticeItemSchema>;

@@ -148,7 +148,7 @@ export class ChatController extends Disposable {
     const app = this.deps.app;
     if (!this.webviewReady || !app) return false;
     const snapshot = app.snapshot({ tree: false, conversation: { last: CONVERSATION_PAGE } });
-    const items = snapshot.conversation.flatMap((entry) => toItem(entry, this.describeTool) ?? []);
+    const items = snapshot.conversation.map((entry) => toItem(entry, this.describeTool));
     return this.post({ type: 'conversation', leafId: wireIdOrNull(snapshot.leafId), items, hasEarlier: snapshot.conversationHasEarlier });
   }
 
@@ -239,10 +239,7 @@ export class ChatController extends Disposable {
         if (change.reset || change.appended.some((entry) => entry.kind === 'user')) this.scheduleState();
         if (change.reset) void this.postConversation();
         else {
-          for (const entry of change.appended) {
-            const item = toItem(entry, this.describeTool);
-            if (item) void this.post({ type: 'agentEvent', event: { type: 'message_end', item } });
-          }
+          for (const entry of change.appended) void this.post({ type: 'agentEvent', event: { type: 'message_end', item: toItem(entry, this.describeTool) } });
           if (change.labels.length > 0) void this.postLabels(change.labels);
           if (change.pins?.length) void this.postPins(change.pins);
         }

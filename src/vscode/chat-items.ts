@@ -1,20 +1,18 @@
-// Maps the app controller's view models and agent events onto the webview protocol (src/protocol),
-// truncating to the protocol's bounds so a huge tool output cannot make a message invalid.
+// Maps the app controller's view models and agent events onto the webview protocol (src/protocol). A
+// conversation view has its item's fields already (src/present/view-types.ts): it is only bounded to the
+// protocol's limits, so a huge tool output cannot make a message invalid, and its ids made wire ids.
 import type { AgentEvent, ApprovalRequest, UsageInfo } from '../agent/events';
 import type { AgentTool } from '../agent/tools/types';
-import type { ConversationEntry } from '../app/view-model';
+import type { AssistantView, BranchSummaryView, CompactionView, ConversationEntry, ToolResultView } from '../app/view-model';
 import { contentText } from '../core/messages';
-import { compactionReasonSchema, LIMITS, parseHostMessage, userImages, type AgentUiEvent, type CompactionReasonName, type AssistantBlock, type ConversationItem, type KeptWords, type ToolOriginView, type ToolResultItem, type UsageSnapshot } from '../protocol';
+import { LIMITS, parseHostMessage, type AgentUiEvent, type AssistantBlock, type AssistantItem, type BranchSummaryItem, type CompactionItem, type ConversationItem, type ToolOriginView, type ToolResultItem, type UsageSnapshot } from '../protocol';
 import { wireId } from '../present/wire-ids';
 import { errorActions } from '../app/error-actions';
-import { stripFileOperations } from '../compaction/file-ops';
 import { isDone } from '../compaction/outcome';
 import { approvalRequestEvent } from './approval-event';
 import { epochMs } from './tree-nodes';
 
 export { toTreeNode } from './tree-nodes';
-
-const REASONS: ReadonlySet<string> = new Set(compactionReasonSchema.options);
 
 export function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, Math.max(0, max - 40))}\n… [${text.length - max + 40} characters not shown]` : text;
@@ -22,27 +20,12 @@ export function clip(text: string, max: number): string {
 
 const ms = epochMs;
 
-function files(list: string[] | undefined): string[] {
-  return (list ?? []).slice(0, LIMITS.files).map((f) => clip(f, LIMITS.medium));
-}
-
 function boundedArgs(args: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args)) {
     out[key.slice(0, LIMITS.short)] = typeof value === 'string' ? clip(value, LIMITS.content) : value;
   }
   return out;
-}
-
-/** A tool result's images and, for an MCP tool, its server, tool and resource links (clipped to the protocol). */
-function resultExtras(entry: ConversationEntry): Pick<ToolResultItem, 'images' | 'mcp'> {
-  const images = userImages(entry.blocks);
-  const mcp = entry.mcp && {
-    server: entry.mcp.server.slice(0, LIMITS.short),
-    tool: entry.mcp.tool.slice(0, LIMITS.short),
-    links: entry.mcp.links.slice(0, 50).map((l) => (l.name === undefined ? { uri: l.uri.slice(0, LIMITS.medium) } : { uri: l.uri.slice(0, LIMITS.medium), name: l.name.slice(0, LIMITS.short) })),
-  };
-  return { ...(images ? { images } : {}), ...(mcp ? { mcp } : {}) };
 }
 
 /** The live tool of a name, for its traits on the card (undefined: not in the list, or none known). */
@@ -67,117 +50,117 @@ function originView(origin: AgentTool['origin']): ToolOriginView {
   return { kind: 'builtin' };
 }
 
-/** A summary's Markdown; its file blocks go when the item carries the lists (shown as lists of their own). */
-function summaryText(entry: ConversationEntry): string {
-  const hasLists = (entry.readFiles?.length ?? 0) + (entry.modifiedFiles?.length ?? 0) > 0;
-  return hasLists ? stripFileOperations(entry.text) : entry.text;
+const short = (text: string) => text.slice(0, LIMITS.short);
+const count = (n: number) => Math.max(0, Math.floor(n));
+
+/** The fields every item has: the wire id, ms since the epoch, and the bounded label. */
+function itemBase(view: ConversationEntry): { entryId: string; timestamp: number; label?: string; pinned?: true; stageStart?: true } {
+  return { entryId: wireId(view.id), timestamp: ms(view.timestamp), ...(view.label ? { label: view.label.slice(0, LIMITS.label) } : {}), ...(view.pinned ? { pinned: true } : {}), ...(view.stageStart ? { stageStart: true } : {}) };
 }
 
-function keptWords(kept: NonNullable<ConversationEntry['kept']>): KeptWords[] {
-  return kept.slice(0, LIMITS.list).map((c) => ({ entryId: wireId(c.entryId), kind: c.kind, text: clip(c.text, LIMITS.medium) }));
-}
-
-/** The native-context note, clipped to what the protocol carries. */
-function nativeNote(note: NonNullable<ConversationEntry['nativeContext']>): { provider: string; model: string; host?: string } {
-  const short = (text: string) => text.slice(0, LIMITS.short);
-  return { provider: short(note.provider), model: short(note.model), ...(note.host ? { host: short(note.host) } : {}) };
-}
-
-/** The marker's summarizer label and cost (compaction, branch summary). */
-function summarizerFields(entry: ConversationEntry): { model?: string; cost?: number } {
+function assistantItem(view: AssistantView, describe: ToolDescriber | undefined): AssistantItem {
+  const blocks = view.blocks.slice(0, LIMITS.blocks).map((block): AssistantBlock => {
+    if (block.type === 'text') return { type: 'text', text: clip(block.text, LIMITS.content) };
+    if (block.type === 'thinking') return { type: 'thinking', thinking: clip(block.thinking, LIMITS.content) };
+    return toolCallBlock(block.id, block.name, block.arguments, describe);
+  });
   return {
-    ...(entry.summarizer ? { model: entry.summarizer.slice(0, LIMITS.short) } : {}),
-    ...(entry.summaryCost !== undefined ? { cost: entry.summaryCost } : {}),
+    kind: 'assistant',
+    ...itemBase(view),
+    blocks,
+    ...(view.model ? { model: short(view.model) } : {}),
+    ...(view.provider ? { provider: short(view.provider) } : {}),
+    stopReason: view.stopReason,
+    ...(view.errorMessage ? { errorMessage: clip(view.errorMessage, LIMITS.medium) } : {}),
+    ...(view.tokens !== undefined ? { tokens: count(view.tokens) } : {}),
+    ...(view.cost !== undefined ? { cost: Math.max(0, view.cost) } : {}),
   };
 }
 
-export function toItem(entry: ConversationEntry, describe?: ToolDescriber): ConversationItem | undefined {
-  const base = { entryId: wireId(entry.id), timestamp: ms(entry.timestamp), ...(entry.label ? { label: entry.label.slice(0, LIMITS.label) } : {}), ...(entry.pinned ? { pinned: true } : {}), ...(entry.stageStart ? { stageStart: true } : {}) };
-  switch (entry.kind) {
-    case 'user': {
-      const images = userImages(entry.blocks);
-      return { kind: 'user', ...base, text: clip(entry.text, LIMITS.content), ...(images ? { images } : {}) };
-    }
-    case 'assistant': {
-      const blocks = entry.blocks.slice(0, LIMITS.blocks).flatMap((block): AssistantBlock[] => {
-        if (block.type === 'text') return [{ type: 'text' as const, text: clip(block.text, LIMITS.content) }];
-        if (block.type === 'thinking') return [{ type: 'thinking' as const, thinking: clip(block.text, LIMITS.content) }];
-        if (block.type === 'toolCall') return [toolCallBlock(block.id, block.name, block.args, describe)];
-        return [];
-      });
-      const stop = entry.stopReason;
-      return {
-        kind: 'assistant',
-        ...base,
-        blocks,
-        ...(entry.model ? { model: entry.model.slice(0, LIMITS.short) } : {}),
-        ...(entry.provider ? { provider: entry.provider.slice(0, LIMITS.short) } : {}),
-        stopReason: stop === 'stop' || stop === 'length' || stop === 'toolUse' || stop === 'error' || stop === 'aborted' ? stop : 'stop',
-        ...(entry.errorMessage ? { errorMessage: clip(entry.errorMessage, LIMITS.medium) } : {}),
-        ...(entry.usage ? { tokens: Math.max(0, Math.floor(entry.usage.input + entry.usage.output)), cost: Math.max(0, entry.usage.cost) } : {}),
-      };
-    }
-    case 'toolResult':
-      return {
-        kind: 'toolResult',
-        ...base,
-        toolCallId: wireId(entry.toolCallId ?? ''),
-        toolName: (entry.toolName ?? '').slice(0, LIMITS.short),
-        text: clip(entry.text, LIMITS.content),
-        isError: entry.isError === true,
-        ...(entry.toolStatus ? { status: entry.toolStatus } : {}),
-        ...(entry.imageNotSentTo ? { imageNotSentTo: entry.imageNotSentTo.slice(0, LIMITS.short) } : {}),
-        ...resultExtras(entry),
-      };
-    case 'compaction':
-      return {
-        kind: 'compaction',
-        ...base,
-        summary: clip(summaryText(entry), LIMITS.content),
-        ...(entry.shortSummary ? { shortSummary: clip(entry.shortSummary, LIMITS.medium) } : {}),
-        tokensBefore: Math.max(0, Math.floor(entry.tokensBefore ?? 0)),
-        ...(entry.tokensAfter !== undefined ? { tokensAfter: Math.floor(entry.tokensAfter), ...(entry.tokensAfterMeasured ? {} : { tokensAfterEstimated: true }) } : {}),
-        ...summarizerFields(entry),
-        ...(entry.reason && REASONS.has(entry.reason) ? { reason: entry.reason as CompactionReasonName } : {}),
-        readFiles: files(entry.readFiles),
-        modifiedFiles: files(entry.modifiedFiles),
-        firstKeptEntryId: wireId(entry.firstKeptEntryId || entry.id),
-        ...(entry.kept?.length ? { kept: keptWords(entry.kept) } : {}),
-        ...(entry.nativeContext ? { nativeContext: nativeNote(entry.nativeContext) } : {}),
-      };
-    case 'branch_summary':
-      return {
-        kind: 'branch_summary',
-        ...base,
-        summary: clip(summaryText(entry), LIMITS.content),
-        fromId: wireId(entry.fromId || 'root'),
-        ...summarizerFields(entry),
-        readFiles: files(entry.readFiles),
-        modifiedFiles: files(entry.modifiedFiles),
-        ...(entry.stage ? { stage: { leafId: wireId(entry.stage.leafId), ...(entry.stage.label ? { label: entry.stage.label.slice(0, LIMITS.label) } : {}) } } : {}),
-      };
-    case 'custom_message':
-      return { kind: 'custom_message', ...base, customType: (entry.customType ?? '').slice(0, LIMITS.short), text: clip(entry.text, LIMITS.content) };
-    case 'bash':
-      return {
-        kind: 'bash',
-        ...base,
-        command: clip(entry.command ?? '', LIMITS.medium),
-        output: clip(entry.text, LIMITS.content),
-        exitCode: typeof entry.exitCode === 'number' ? entry.exitCode : null,
-        cancelled: entry.cancelled === true,
-      };
-    case 'notice':
-      return { kind: 'notice', ...base, level: 'info', text: clip(entry.text, LIMITS.medium) };
-    default:
-      return notAViewKind(entry.kind);
-  }
+/** An MCP result's server, tool and resource links, clipped to the protocol. */
+function mcpNote(mcp: NonNullable<ToolResultView['mcp']>): ToolResultItem['mcp'] {
+  const links = mcp.links.slice(0, 50).map((l) => (l.name === undefined ? { uri: l.uri.slice(0, LIMITS.medium) } : { uri: l.uri.slice(0, LIMITS.medium), name: short(l.name) }));
+  return { server: short(mcp.server), tool: short(mcp.tool), links };
 }
 
-/** Every view kind has a case above (a new one fails to compile here); views are built by the entry kinds. */
-function notAViewKind(kind: never): undefined {
-  void kind;
-  return undefined;
+function toolResultItem(view: ToolResultView): ToolResultItem {
+  return {
+    kind: 'toolResult',
+    ...itemBase(view),
+    toolCallId: wireId(view.toolCallId),
+    toolName: short(view.toolName),
+    text: clip(view.text, LIMITS.content),
+    isError: view.isError,
+    ...(view.status ? { status: view.status } : {}),
+    ...(view.imageNotSentTo ? { imageNotSentTo: short(view.imageNotSentTo) } : {}),
+    ...(view.images ? { images: view.images } : {}),
+    ...(view.mcp ? { mcp: mcpNote(view.mcp) } : {}),
+  };
+}
+
+function files(list: readonly string[]): string[] {
+  return list.slice(0, LIMITS.files).map((f) => clip(f, LIMITS.medium));
+}
+
+/** The marker's summarizer label and cost (compaction, branch summary). */
+function summarizerFields(view: CompactionView | BranchSummaryView): { model?: string; cost?: number } {
+  return { ...(view.model ? { model: short(view.model) } : {}), ...(view.cost !== undefined ? { cost: view.cost } : {}) };
+}
+
+function compactionItem(view: CompactionView): CompactionItem {
+  const kept = view.kept?.slice(0, LIMITS.list).map((c) => ({ entryId: wireId(c.entryId), kind: c.kind, text: clip(c.text, LIMITS.medium) }));
+  const native = view.nativeContext;
+  return {
+    kind: 'compaction',
+    ...itemBase(view),
+    summary: clip(view.summary, LIMITS.content),
+    ...(view.shortSummary ? { shortSummary: clip(view.shortSummary, LIMITS.medium) } : {}),
+    tokensBefore: count(view.tokensBefore),
+    ...(view.tokensAfter !== undefined ? { tokensAfter: Math.floor(view.tokensAfter), ...(view.tokensAfterEstimated ? { tokensAfterEstimated: true } : {}) } : {}),
+    ...summarizerFields(view),
+    ...(view.reason ? { reason: view.reason } : {}),
+    readFiles: files(view.readFiles),
+    modifiedFiles: files(view.modifiedFiles),
+    firstKeptEntryId: wireId(view.firstKeptEntryId),
+    ...(kept?.length ? { kept } : {}),
+    ...(native ? { nativeContext: { provider: short(native.provider), model: short(native.model), ...(native.host ? { host: short(native.host) } : {}) } } : {}),
+  };
+}
+
+function branchSummaryItem(view: BranchSummaryView): BranchSummaryItem {
+  const stage = view.stage && { leafId: wireId(view.stage.leafId), ...(view.stage.label ? { label: view.stage.label.slice(0, LIMITS.label) } : {}) };
+  return {
+    kind: 'branch_summary',
+    ...itemBase(view),
+    summary: clip(view.summary, LIMITS.content),
+    fromId: wireId(view.fromId),
+    ...summarizerFields(view),
+    readFiles: files(view.readFiles),
+    modifiedFiles: files(view.modifiedFiles),
+    ...(stage ? { stage } : {}),
+  };
+}
+
+/** The protocol item of a view: the same fields, bounded to the protocol's limits, with wire ids. */
+export function toItem(view: ConversationEntry, describe?: ToolDescriber): ConversationItem {
+  switch (view.kind) {
+    case 'user':
+      return { kind: 'user', ...itemBase(view), text: clip(view.text, LIMITS.content), ...(view.images ? { images: view.images } : {}) };
+    case 'assistant':
+      return assistantItem(view, describe);
+    case 'toolResult':
+      return toolResultItem(view);
+    case 'compaction':
+      return compactionItem(view);
+    case 'branch_summary':
+      return branchSummaryItem(view);
+    case 'custom_message':
+      return { kind: 'custom_message', ...itemBase(view), customType: short(view.customType), text: clip(view.text, LIMITS.content) };
+    case 'bash':
+      return { kind: 'bash', ...itemBase(view), command: clip(view.command, LIMITS.medium), output: clip(view.output, LIMITS.content), exitCode: view.exitCode, cancelled: view.cancelled };
+    case 'notice':
+      return { kind: 'notice', ...itemBase(view), level: view.level, text: clip(view.text, LIMITS.medium) };
+  }
 }
 
 export function toUsage(usage: UsageInfo, branch: { cost: number; tokens: number }): UsageSnapshot {
@@ -191,18 +174,6 @@ export function toUsage(usage: UsageInfo, branch: { cost: number; tokens: number
     branchCost: Math.max(0, branch.cost || 0),
     branchTokens: count(branch.tokens),
   };
-}
-
-/** Cost and tokens of the replies on a path. */
-export function branchTotals(conversation: readonly ConversationEntry[]): { cost: number; tokens: number } {
-  let cost = 0;
-  let tokens = 0;
-  for (const entry of conversation) {
-    if (entry.kind !== 'assistant' || !entry.usage) continue;
-    cost += entry.usage.cost;
-    tokens += entry.usage.input + entry.usage.output;
-  }
-  return { cost, tokens };
 }
 
 /**

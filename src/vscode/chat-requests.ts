@@ -4,10 +4,11 @@
 import { errorText } from '../core/error-text';
 import * as vscode from 'vscode';
 import type { ArborApp } from '../app/arbor-app';
-import { IMAGE_LIMITS, userImages, type HostToWebviewMessage, type NavigateFiles, type WebviewMessageOf, type WebviewToHostMessage, type WireImage } from '../protocol';
+import { IMAGE_LIMITS, type HostToWebviewMessage, type NavigateFiles, type WebviewMessageOf, type WebviewToHostMessage, type WireImage } from '../protocol';
 import { attachImages, backToInput, imagesUnsupportedNotice, pickImages, promptImages, takenBack } from './chat-images';
 import type { DraftImages } from './draft-images';
 import { realId, wireId } from '../present/wire-ids';
+import { originalMessagesMarkdown } from '../present/view-text';
 import { retryReply } from '../app/retry-reply';
 import { matchingFiles, promptWithMentions } from './file-mentions';
 import type { ChatApprovalPrompter } from './approval-prompter';
@@ -201,7 +202,7 @@ async function loadEarlier(ctx: ChatRequestContext, request: WebviewMessageOf<'l
     ctx.log.warn(`chat view: refused loadEarlier before ${request.beforeId}: ${page.reason}`);
     return;
   }
-  const items = page.views.flatMap((entry) => toItem(entry, (name) => requireApp(ctx).tools.get(name)) ?? []);
+  const items = page.views.map((entry) => toItem(entry, (name) => requireApp(ctx).tools.get(name)));
   await ctx.post({ type: 'conversationPage', seq: request.seq, leafId: request.leafId, beforeId: request.beforeId, items, hasEarlier: page.hasEarlier });
 }
 
@@ -240,7 +241,8 @@ async function showPromptOutcome(ctx: ChatRequestContext, outcome: PromptOutcome
 
 /** Edit in place: the edited text goes as a new branch with the images the original message carried. */
 async function editMessage(ctx: ChatRequestContext, message: WebviewMessageOf<'editMessage'>): Promise<void> {
-  const images = userImages(requireApp(ctx).views.entryView(realId(message.entryId))?.blocks ?? [])?.shown.slice(0, IMAGE_LIMITS.perMessage);
+  const view = requireApp(ctx).views.entryView(realId(message.entryId));
+  const images = (view?.kind === 'user' ? view.images : undefined)?.shown.slice(0, IMAGE_LIMITS.perMessage);
   // blank text goes only with images (a message of images alone, edited to stay so); else nothing moves
   if (message.text.trim() === '' && !images?.length) return;
   // no dialog: an edit is a new branch without a summary (the Session Tree's default)
@@ -350,10 +352,7 @@ async function insertAtCursor(ctx: ChatRequestContext, code: string): Promise<vo
 async function showOriginal(app: ArborApp, compactionId: string): Promise<void> {
   const summarized = app.views.summarizedBy(compactionId);
   if (summarized.kind === 'refused') return void vscode.window.showWarningMessage(summarized.message);
-  const lines: string[] = [`# Messages before compaction ${compactionId}`, ''];
-  for (const view of summarized.value) {
-    lines.push(`## ${view.kind}${view.toolName ? ` (${view.toolName})` : ''}`, '', view.text || view.blocks.map((b) => (b.type === 'toolCall' ? `→ ${b.name} ${JSON.stringify(b.args)}` : '')).join('\n'), '');
-  }
-  const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: lines.join('\n') });
+  const content = originalMessagesMarkdown(compactionId, summarized.value);
+  const document = await vscode.workspace.openTextDocument({ language: 'markdown', content });
   await vscode.window.showTextDocument(document, { preview: true });
 }

@@ -5,6 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { activateArbor, waitFor, fakeAdmin } from './helpers';
+import { viewText } from '../../src/present/view-text';
 
 
 
@@ -37,7 +38,7 @@ suite('app (extension host, fake provider)', () => {
     const outcome = await api.app.prompt('Say hello');
     assert.equal(outcome.kind, 'sent');
     const snapshot = api.app.snapshot();
-    assert.deepEqual(snapshot.conversation.map((e) => [e.kind, e.text]), [['user', 'Say hello'], ['assistant', 'Hello from the fake provider.']]);
+    assert.deepEqual(snapshot.conversation.map((e) => [e.kind, viewText(e)]), [['user', 'Say hello'], ['assistant', 'Hello from the fake provider.']]);
     const lines = await sessionLines(snapshot.session!.file);
     const assistant = lines.find((l) => l.type === 'message' && l.message.role === 'assistant');
     assert.equal(assistant?.message.content[0].text, 'Hello from the fake provider.');

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { ChatPanels } from '../../src/vscode/chat-panels';
 import { closeEditorTabs, editorChatWithTurn } from './editor-chat-helpers';
 import { activateArbor, fakeAdmin, waitFor } from './helpers';
+import { viewText } from '../../src/present/view-text';
 
 async function sessionLines(file: string): Promise<Record<string, any>[]> {
   return (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
@@ -72,7 +73,7 @@ suite('chat in editor tabs', () => {
     const restored = api.chatPanels.panels[0]!;
     assert.equal(restored.app!.session.sessionView()?.file, file, 'the tab shows the session it showed before');
     assert.deepEqual(
-      restored.app!.snapshot({ tree: false }).conversation.map((e) => [e.kind, e.text]),
+      restored.app!.snapshot({ tree: false }).conversation.map((e) => [e.kind, viewText(e)]),
       [['user', 'Before the reload'], ['assistant', 'Remember me.']],
     );
     await waitFor('the restored webview to complete the handshake', () => restored.stats.handshakes > 0, 30_000);

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { parseHostMessage } from '../../src/protocol';
 import { activateArbor, waitFor } from './helpers';
+import { viewText } from '../../src/present/view-text';
 
 const FAKE = process.env.ARBOR_TEST_LLM_URL;
 
@@ -38,10 +39,10 @@ suite('chat view ⇄ app', () => {
     await enqueue([{ text: 'first answer' }, { text: 'second answer' }]);
     await api.app.prompt('first');
     await api.app.prompt('second');
-    const second = api.app.snapshot().conversation.find((e) => e.text === 'second')!;
+    const second = api.app.snapshot().conversation.find((e) => viewText(e) === 'second')!;
     const start = api.chatView.postCount;
     assert.equal(await api.chatView.receive({ type: 'navigate', targetId: second.id, mode: 'none' }), true);
-    assert.deepEqual(api.app.snapshot().conversation.map((e) => e.text), ['first', 'first answer']);
+    assert.deepEqual(api.app.snapshot().conversation.map(viewText), ['first', 'first answer']);
     if (api.chatView.isReady) {
       const posts = api.chatView.postsSince(start);
       assert.ok(posts.some((p) => p.type === 'editorText' && p.text === 'second'), 'edit-and-resend text sent back');

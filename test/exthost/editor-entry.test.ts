@@ -6,6 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { activateArbor, fakeAdmin, waitFor } from './helpers';
+import { viewText } from '../../src/present/view-text';
 
 const SOURCE = ['export function total(prices: number[]): number {', '  let sum = 0;', '  for (const p of prices) sum += p;', '  return sum;', '}', ''].join('\n');
 
@@ -72,7 +73,7 @@ suite('editor entry points', () => {
       await fakeAdmin('enqueue', { text: 'Use p, the loop variable.' });
       assert.equal(await vscode.commands.executeCommand(fix.command.command, ...(fix.command.arguments ?? [])), true);
       await waitFor('the turn to finish', () => !api.app.busy && api.app.snapshot().conversation.length === 2);
-      const prompt = api.app.snapshot().conversation[0]!.text;
+      const prompt = api.app.snapshot().conversation.map(viewText)[0];
       assert.match(prompt, /`editor-entry\/broken\.ts` at line 3/);
       assert.match(prompt, /Error: Cannot find name 'q'\. \(ts 2304\)/);
       assert.match(prompt, /for \(const p of prices\) sum \+= q;/);

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { ArborApi } from '../../src/vscode/api';
 import { activateArbor, fakeAdmin, waitFor } from './helpers';
+import { viewText } from '../../src/present/view-text';
 
 const DOCUMENT = '## Goal\nHANDOFF-DOC: finish the parser tests\n\n## Next Steps\n1. run the parser tests';
 
@@ -48,7 +49,7 @@ suite('Hand Off to New Session (extension host, fake provider)', () => {
     const views = api.app.snapshot({ tree: false }).conversation;
     const shown = views.find((v) => v.kind === 'custom_message' && v.text.includes('HANDOFF-DOC'));
     assert.ok(shown, `the chat shows the document: ${JSON.stringify(views)}`);
-    assert.doesNotMatch(shown.text, /<\/?handoff-context>/, 'the chat shows the document, not its wrapping tags');
+    assert.doesNotMatch(viewText(shown), /<\/?handoff-context>/, 'the chat shows the document, not its wrapping tags');
     // The Sessions list names it from the document, never "(empty session)".
     const listed = (await api.app.session.listSessions()).find((s) => s.file === next.file);
     assert.ok(listed, 'the new session is listed');

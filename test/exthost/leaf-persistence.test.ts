@@ -12,6 +12,7 @@ import type { SessionEntry } from '../../src/session/entries';
 import { LastSessionMemory, WorkspaceLeafMemory } from '../../src/vscode/leaf-memory';
 import type { ArborApi } from '../../src/vscode/api';
 import { activateArbor, fakeAdmin } from './helpers';
+import { viewText } from '../../src/present/view-text';
 
 
 
@@ -98,7 +99,7 @@ suite('leaf persistence across a reload (extension host)', () => {
     await api.app.session.openSession(file);
     const snapshot = api.app.snapshot({ tree: false });
     assert.equal(snapshot.leafId, first, 'the navigated position, not the last line');
-    assert.deepEqual(snapshot.conversation.map((e) => e.text), ['question 1', 'reply 1']);
+    assert.deepEqual(snapshot.conversation.map(viewText), ['question 1', 'reply 1']);
   });
 
   test('the real app: a navigated position whose entry is gone from the file falls back to the last line', async () => {

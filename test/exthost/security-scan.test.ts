@@ -11,6 +11,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { activateArbor, EXTENSION_ID, waitFor, fakeAdmin } from './helpers';
+import { viewText } from '../../src/present/view-text';
 
 const FAKE = process.env.ARBOR_TEST_LLM_URL;
 const KEY = 'sk-proj-SECSCAN-exthost-9b1f0e7d3c5a2468fe';
@@ -113,7 +114,7 @@ suite('security scan: the API key never leaves SecretStorage (extension host, fa
     assert.ok(modelRequests.length >= 4, `expected ≥ 4 model requests, saw ${modelRequests.length}`);
     assert.deepEqual([...new Set(modelRequests.map((r) => r.auth))], ['valid'], 'every request authenticated with the stored key');
     const conversation = api.app.snapshot().conversation;
-    assert.ok(conversation.some((e) => e.text.includes('SECSCAN-REPLY-1')) && conversation.some((e) => e.text.includes('SECSCAN-REPLY-3')), 'the replies arrived');
+    assert.ok(conversation.some((e) => viewText(e).includes('SECSCAN-REPLY-1')) && conversation.some((e) => viewText(e).includes('SECSCAN-REPLY-3')), 'the replies arrived');
     const posts = api.chatView.postsSince(postsBefore);
     assert.ok(api.chatView.stats.posted - postedBefore >= 5 && posts.length >= 5, `the webview was sent the run (${posts.length} messages)`);
     const postsText = JSON.stringify(posts);

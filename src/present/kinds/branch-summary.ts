@@ -3,18 +3,20 @@
 import { summaryTitle } from '../../core/summary-title';
 import type { BranchSummaryEntry } from '../../session/entries';
 import type { EntryKind } from './kind';
-import { addFiles, stageOf, textView } from '../entry-views';
+import { detailsRecord, fileLists, shownSummary, stageOf, viewOf } from '../entry-views';
 import { addSummarizerFigures } from '../marker-figures';
 
 export const branchSummaryKind: EntryKind<BranchSummaryEntry> = {
   isShown: () => true,
   view(entry, label) {
-    const view = textView(entry, 'branch_summary', entry.summary, label);
-    view.fromId = entry.fromId;
-    addSummarizerFigures(view, addFiles(view, entry.details));
+    const details = detailsRecord(entry.details);
+    const { readFiles, modifiedFiles } = fileLists(details);
+    const summary = shownSummary(entry.summary, { readFiles, modifiedFiles });
+    // pi writes `root` for a summary at the root; an empty one means the same
+    const view = viewOf<'branch_summary'>(entry, label, { kind: 'branch_summary', summary, fromId: entry.fromId || 'root', readFiles, modifiedFiles });
+    addSummarizerFigures(view, details);
     const stage = stageOf(entry.details);
     if (stage) view.stage = stage;
-    if (entry.fromHook) view.fromHook = true;
     return view;
   },
   treeKind: () => 'branch_summary',

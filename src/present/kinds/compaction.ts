@@ -6,7 +6,7 @@ import { summaryTitle } from '../../core/summary-title';
 import type { CompactionEntry } from '../../session/entries';
 import type { EntryKind } from './kind';
 import { finiteCount, optionalText } from '../normalize-view';
-import { addFiles, textView } from '../entry-views';
+import { compactionReason, detailsRecord, fileLists, shownSummary, viewOf } from '../entry-views';
 import { keptWordsView } from '../../compaction/user-words-view';
 import { addSummarizerFigures, savedTokensAfter } from '../marker-figures';
 import { markdownFirstLine } from '../summary-text';
@@ -14,17 +14,22 @@ import { markdownFirstLine } from '../summary-text';
 export const compactionKind: EntryKind<CompactionEntry> = {
   isShown: () => true,
   view(entry, label, problems) {
-    const view = textView(entry, 'compaction', entry.summary, label);
-    view.tokensBefore = finiteCount(entry.tokensBefore, 'tokensBefore', problems);
-    view.firstKeptEntryId = entry.firstKeptEntryId;
+    const details = detailsRecord(entry.details);
+    const { readFiles, modifiedFiles } = fileLists(details);
+    const tokensBefore = finiteCount(entry.tokensBefore, 'tokensBefore', problems);
+    const summary = shownSummary(entry.summary, { readFiles, modifiedFiles });
+    // the first kept entry defaults to the compaction itself (nothing before it is kept)
+    const view = viewOf<'compaction'>(entry, label, { kind: 'compaction', summary, tokensBefore, readFiles, modifiedFiles, firstKeptEntryId: entry.firstKeptEntryId || entry.id });
     const shortSummary = optionalText(entry.shortSummary, 'shortSummary', problems);
     if (shortSummary) view.shortSummary = shortSummary;
-    const details = addFiles(view, entry.details);
-    if (typeof details.reason === 'string') view.reason = details.reason;
+    const reason = compactionReason(details.reason);
+    if (reason) view.reason = reason;
     const after = savedTokensAfter(entry, details);
-    if (after !== undefined) view.tokensAfter = after;
+    if (after !== undefined) {
+      view.tokensAfter = after;
+      view.tokensAfterEstimated = true;
+    }
     addSummarizerFigures(view, details);
-    if (entry.fromHook) view.fromHook = true;
     const native = nativeContextNotes(entry.preserveData)[0];
     if (native) view.nativeContext = native;
     const kept = keptWordsView(entry.details, entry.fromHook);

@@ -4,7 +4,8 @@
 // src/session/entry-types.ts, keyed by the same types. Each kind is one module implementing EntryKind,
 // registered in ./index.ts; consumers ask `kindOf(entry)` instead of switching on `entry.type`, so a new
 // kind cannot be forgotten by one of them, and an unknown type meets the explicit `unknownKind`.
-import type { ConversationEntry, TreeNodeKind } from '../view-types';
+import type { ConversationEntry } from '../view-types';
+import type { TreeNodeKind } from '../../protocol';
 import type { ViewProblems } from '../normalize-view';
 import type { SessionEntry } from '../../session/entries';
 

@@ -4,9 +4,10 @@
 import { contentText, imagesMarker, userContentText, type AgentMessage } from '../../core/messages';
 import type { MessageEntry } from '../../session/entries';
 import type { EntryKind, ExportSection, Localize, EntryLook } from './kind';
-import type { TreeNodeKind } from '../view-types';
+import type { ConversationEntry, ToolResultView } from '../view-types';
+import type { TreeNodeKind } from '../../protocol';
 import { optionalText, readableText, toolArguments, toolCallIdText, type ViewProblems } from '../normalize-view';
-import { assistantView, baseView, customMessageView, textBlocks } from '../entry-views';
+import { assistantView, contentImages, customMessageView, viewOf } from '../entry-views';
 import { contentFirstLine, firstLine, markdownFirstLine, type TextContent } from '../summary-text';
 import { argumentText, join, searchContentText, str, type Searchable } from '../../session/search-text';
 import { bashExecutionText } from '../../session/convert';
@@ -52,32 +53,36 @@ function mcpOf(details: unknown): { server: string; tool: string; links: { uri: 
   return { server, tool, links: list.slice(0, 50).map((l) => (typeof l.name === 'string' ? { uri: l.uri, name: l.name } : { uri: l.uri })) };
 }
 
-function view(entry: MessageEntry, label: string | undefined, problems: ViewProblems) {
+function toolResultView(entry: MessageEntry, message: Extract<AgentMessage, { role: 'toolResult' }>, label: string | undefined, problems: ViewProblems): ToolResultView {
+  const images = contentImages(message.content, problems);
+  const toolCallId = toolCallIdText(message.toolCallId, problems);
+  const view = viewOf<'toolResult'>(entry, label, { kind: 'toolResult', toolCallId, toolName: message.toolName ?? '', text: contentText(message.content), isError: message.isError === true });
+  const status = toolStatusOf(message);
+  if (status) view.status = status;
+  const withoutImage = imageNotSentTo(message.details);
+  if (withoutImage) view.imageNotSentTo = withoutImage;
+  if (images) view.images = images;
+  const mcp = mcpOf(message.details);
+  if (mcp) view.mcp = mcp;
+  return view;
+}
+
+function view(entry: MessageEntry, label: string | undefined, problems: ViewProblems): ConversationEntry | undefined {
   const message = entry.message;
   switch (message.role) {
-    case 'user':
-      return baseView(entry, 'user', contentText(message.content), textBlocks(message.content, problems), label);
-    case 'assistant':
-      return assistantView(entry, message, label, problems);
-    case 'toolResult': {
-      const view = baseView(entry, 'toolResult', contentText(message.content), textBlocks(message.content, problems), label);
-      view.toolCallId = toolCallIdText(message.toolCallId, problems);
-      view.toolName = message.toolName;
-      view.isError = message.isError === true;
-      const status = toolStatusOf(message);
-      if (status) view.toolStatus = status;
-      const withoutImage = imageNotSentTo(message.details);
-      if (withoutImage) view.imageNotSentTo = withoutImage;
-      const mcp = mcpOf(message.details);
-      if (mcp) view.mcp = mcp;
+    case 'user': {
+      const images = contentImages(message.content, problems);
+      const view = viewOf<'user'>(entry, label, { kind: 'user', text: contentText(message.content) });
+      if (images) view.images = images;
       return view;
     }
+    case 'assistant':
+      return assistantView(entry, message, label, problems);
+    case 'toolResult':
+      return toolResultView(entry, message, label, problems);
     case 'bashExecution': {
-      const view = baseView(entry, 'bash', message.output, [{ type: 'text', text: message.output }], label);
-      view.command = message.command;
-      view.exitCode = typeof message.exitCode === 'number' && Number.isInteger(message.exitCode) ? message.exitCode : null;
-      view.cancelled = message.cancelled === true;
-      return view;
+      const exitCode = typeof message.exitCode === 'number' && Number.isInteger(message.exitCode) ? message.exitCode : null;
+      return viewOf<'bash'>(entry, label, { kind: 'bash', command: message.command ?? '', output: message.output, exitCode, cancelled: message.cancelled === true });
     }
     case 'custom':
       return message.display === false ? undefined : customMessageView(entry, message.content, message.customType, label, problems);

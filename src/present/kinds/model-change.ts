@@ -3,11 +3,11 @@
 import type { ModelChangeEntry } from '../../session/entries';
 import { modelChangeText } from '../../session/entry-fields';
 import type { EntryKind } from './kind';
-import { textView } from '../entry-views';
+import { noticeView } from '../entry-views';
 
 export const modelChangeKind: EntryKind<ModelChangeEntry> = {
   isShown: () => true,
-  view: (entry, label) => textView(entry, 'notice', `Model: ${modelChangeText(entry)}`, label),
+  view: (entry, label) => noticeView(entry, `Model: ${modelChangeText(entry)}`, label),
   treeKind: () => 'model_change',
   summaryLine: (entry) => modelChangeText(entry),
   look: (entry, t) => ({ kind: t('Model'), icon: 'server-environment', text: modelChangeText(entry) }),

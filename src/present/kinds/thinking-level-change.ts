@@ -3,11 +3,11 @@
 import type { ThinkingLevelChangeEntry } from '../../session/entries';
 import { thinkingLevelText } from '../../session/entry-fields';
 import type { EntryKind } from './kind';
-import { textView } from '../entry-views';
+import { noticeView } from '../entry-views';
 
 export const thinkingLevelChangeKind: EntryKind<ThinkingLevelChangeEntry> = {
   isShown: () => true,
-  view: (entry, label) => textView(entry, 'notice', `Thinking level: ${thinkingLevelText(entry)}`, label),
+  view: (entry, label) => noticeView(entry, `Thinking level: ${thinkingLevelText(entry)}`, label),
   treeKind: () => 'thinking_level_change',
   summaryLine: (entry) => `thinking: ${thinkingLevelText(entry)}`,
   look: (entry, t) => ({ kind: t('Thinking level'), icon: 'lightbulb', text: thinkingLevelText(entry) }),

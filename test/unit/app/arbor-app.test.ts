@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { appHarness, ScriptedPrompter } from './helpers';
+import { viewText } from '../../../src/present/view-text';
 
 async function fileLines(file: string): Promise<Record<string, unknown>[]> {
   return (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
@@ -17,7 +18,7 @@ test('no session until the first prompt; prompt → reply persisted → snapshot
   assert.deepEqual(outcome, { kind: 'sent' });
   const snap = h.app.snapshot();
   assert.ok(snap.session?.persisted);
-  assert.deepEqual(snap.conversation.map((e) => [e.kind, e.text]), [['user', 'Say hello'], ['assistant', 'Hello from the fake model.']]);
+  assert.deepEqual(snap.conversation.map((e) => [e.kind, viewText(e)]), [['user', 'Say hello'], ['assistant', 'Hello from the fake model.']]);
   assert.equal(snap.model.key, 'openai/fake-gpt');
   assert.equal(snap.tree!.length, 2);
   assert.deepEqual(snap.tree!.map((n) => [n.kind, n.isOnActivePath, n.isLeaf, n.childCount]), [['user', true, false, 1], ['assistant', true, true, 0]]);
@@ -53,7 +54,7 @@ test('tool calls pair with their results; an approved edit changes the file, a d
   assert.equal(calls.length, 2);
   assert.equal(calls[0]!.resultEntryId, results[0]!.id);
   assert.equal(calls[1]!.isError, true);
-  assert.equal(results[1]!.callEntryId, conv.find((e) => e.toolCalls?.some((c) => c.id === 'c2'))!.id);
+  assert.equal(results[1]!.callEntryId, conv.find((e) => e.kind === 'assistant' && e.toolCalls.some((c) => c.id === 'c2'))!.id);
 });
 
 test('slash commands: /tree and /model without args are UI intents; /model sets; unknown model is refused; /new starts a session', async () => {
@@ -86,10 +87,10 @@ test('navigate to an earlier user message returns its text; with a summary a bra
   await h.app.prompt('first question');
   await h.app.prompt('second question');
   const conv = h.app.snapshot().conversation;
-  const second = conv.find((e) => e.text === 'second question')!;
+  const second = conv.find((e) => viewText(e) === 'second question')!;
   const plain = accepted(await h.app.tree.navigate(second.id));
   assert.equal(plain.editorText, 'second question');
-  assert.deepEqual(h.app.snapshot().conversation.map((e) => e.text), ['first question', 'A1']);
+  assert.deepEqual(h.app.snapshot().conversation.map(viewText), ['first question', 'A1']);
   const offPath = h.app.snapshot().tree!.filter((n) => !n.isOnActivePath).map((n) => n.firstLine);
   assert.deepEqual(offPath, ['second question', 'A2']);
   // back to the tip of the abandoned branch, then leave it with a summary
@@ -97,12 +98,12 @@ test('navigate to an earlier user message returns its text; with a summary a bra
   await h.app.tree.navigate(a2.id);
   const summaryText = '## Goal\nSecond question explored.\n\n## Progress\nAnswered.';
   h.fake.enqueue({ text: summaryText });
-  const first = h.app.snapshot().conversation.find((e) => e.text === 'A1')!;
+  const first = h.app.snapshot().conversation.find((e) => viewText(e) === 'A1')!;
   const result = accepted(await h.app.tree.navigate(first.id, { summarize: true, customInstructions: 'focus on answers' }));
   assert.ok(result.summaryEntry);
   const after = h.app.snapshot().conversation;
   assert.deepEqual(after.map((e) => e.kind), ['user', 'assistant', 'branch_summary']);
-  assert.match(after[2]!.text, /Second question explored/);
+  assert.match(viewText(after[2]!), /Second question explored/);
   assert.ok(h.changes.some((c) => c.kind === 'conversation' && c.reset));
   refusal(await h.app.tree.navigate('nope'), 'unknown-entry', /Unknown entry/);
 });
@@ -121,7 +122,7 @@ test('compact via /compact writes a compaction entry with metadata; label and fo
   const marker = h.app.snapshot().conversation.find((e) => e.kind === 'compaction')!;
   assert.ok(marker.tokensBefore! > 0);
   assert.equal(marker.reason, 'manual');
-  assert.match(marker.text, /Four answers/);
+  assert.match(marker.kind === 'compaction' ? marker.summary : '', /Four answers/);
   const user = h.app.snapshot().conversation.find((e) => e.kind === 'user')!;
   await h.app.tree.label(user.id, 'start');
   assert.equal(h.app.snapshot().conversation.find((e) => e.id === user.id)!.label, 'start');

@@ -15,6 +15,7 @@ import {
   type ConversationEntry,
 } from '../../../src/app/view-model';
 import { seededRandom as random } from '../seeded-random';
+import { callEntryIdOf, toolCallsOf } from './view-fields';
 
 class PathBuilder {
   readonly path: SessionEntry[] = [];
@@ -119,12 +120,12 @@ test('the generated sessions do pair across slice edges (the comparison above is
   for (let end = 1; end <= path.length; end++) {
     const slice = conversationSlice(path, end, 3, noLabels);
     for (const view of slice.views) {
-      for (const call of view.toolCalls ?? []) if (call.resultEntryId && positions.get(call.resultEntryId)! >= end) callsPairedForward++;
-      if (view.callEntryId && !slice.views.some((v) => v.id === view.callEntryId)) resultsPairedBackward++;
+      for (const call of toolCallsOf(view)) if (call.resultEntryId && positions.get(call.resultEntryId)! >= end) callsPairedForward++;
+      if (callEntryIdOf(view) && !slice.views.some((v) => v.id === callEntryIdOf(view))) resultsPairedBackward++;
     }
   }
   assert.ok(callsPairedForward > 20 && resultsPairedBackward > 20, `${callsPairedForward} forward, ${resultsPairedBackward} backward`);
-  assert.ok(full.some((view) => view.toolCalls?.some((call) => call.isError === true)), 'failed results are in the sample');
+  assert.ok(full.some((view) => toolCallsOf(view).some((call) => call.isError === true)), 'failed results are in the sample');
 });
 
 test('pages walked back from the tail add up to the whole conversation, each page before the previous', () => {
@@ -177,9 +178,9 @@ test('pairing scans stop at a user message and at PAIRING_SCAN_LIMIT entries', (
   const late = b.result('late');
   let slice = conversationSlice(b.path, 2, 1, noLabels);
   assert.equal(slice.views[0]!.id, call);
-  assert.equal(slice.views[0]!.toolCalls![0]!.resultEntryId, undefined);
+  assert.equal(toolCallsOf(slice.views[0]!)[0]!.resultEntryId, undefined);
   slice = conversationSlice(b.path, b.path.length, 1, noLabels);
-  assert.deepEqual([slice.views[0]!.id, slice.views[0]!.callEntryId], [late, undefined]);
+  assert.deepEqual([slice.views[0]!.id, callEntryIdOf(slice.views[0]!)], [late, undefined]);
 
   for (const gap of [PAIRING_SCAN_LIMIT - 2, PAIRING_SCAN_LIMIT + 10]) {
     const g = new PathBuilder();
@@ -190,8 +191,8 @@ test('pairing scans stop at a user message and at PAIRING_SCAN_LIMIT entries', (
     const callSlice = conversationSlice(g.path, 2, 1, noLabels);
     const resultSlice = conversationSlice(g.path, g.path.length, 1, noLabels);
     const paired = gap < PAIRING_SCAN_LIMIT;
-    assert.equal(callSlice.views[0]!.toolCalls![0]!.resultEntryId, paired ? result : undefined, `gap ${gap}: call side`);
-    assert.equal(resultSlice.views[0]!.callEntryId, paired ? far : undefined, `gap ${gap}: result side`);
+    assert.equal(toolCallsOf(callSlice.views[0]!)[0]!.resultEntryId, paired ? result : undefined, `gap ${gap}: call side`);
+    assert.equal(callEntryIdOf(resultSlice.views[0]!), paired ? far : undefined, `gap ${gap}: result side`);
   }
 });
 

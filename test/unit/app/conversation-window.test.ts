@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { AgentMessage } from '../../../src/core/messages';
 import type { ConversationEntry } from '../../../src/app/view-model';
 import { appHarness, type AppHarness } from './helpers';
+import { callEntryIdOf } from './view-fields';
 
 const TURNS = 300;
 
@@ -47,7 +48,7 @@ test('the tail snapshot is the newest views of the whole conversation, paired th
   assert.deepEqual(tail.conversation, full.slice(-202));
   // the window starts on a tool result: it still knows its call (before the window) …
   assert.equal(tail.conversation[0]!.id, `r${TURNS - 51}`);
-  assert.equal(tail.conversation[0]!.callEntryId, `c${TURNS - 51}`);
+  assert.equal(callEntryIdOf(tail.conversation[0]!), `c${TURNS - 51}`);
   assert.equal(h.app.snapshot({ tree: false }).conversationHasEarlier, false, 'the whole conversation has nothing before it');
   const all = h.app.snapshot({ tree: false, conversation: { last: 10_000 } });
   assert.deepEqual([all.conversation.length, all.conversationHasEarlier], [full.length, false]);

@@ -50,7 +50,7 @@ test('whitespace with images sends the images alone; whitespace alone is still e
   assert.deepEqual(await h.app.prompt('  \n', []), { kind: 'empty' });
   assert.deepEqual(await h.app.prompt(' \n ', [image]), { kind: 'sent' });
   const user = h.app.snapshot().conversation.find((e) => e.kind === 'user')!;
-  assert.equal(user.blocks.filter((b) => b.type === 'text').length, 0);
+  assert.deepEqual(user.kind === 'user' ? [user.text, user.images?.shown.length] : undefined, ['', 1]);
 });
 
 test('each provider carries an image-only message without an empty text part; VS Code LM gets the note, never an empty message', () => {

@@ -5,13 +5,14 @@ import assert from 'node:assert/strict';
 import type { AgentMessage } from '../../../src/core/messages';
 import type { ConversationEntry } from '../../../src/app/view-model';
 import { appHarness } from './helpers';
+import { callEntryIdOf } from './view-fields';
 
 const usage = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.25 } };
 
 function expectedTotals(conversation: readonly ConversationEntry[]): { cost: number; tokens: number } {
   let cost = 0;
   let tokens = 0;
-  for (const e of conversation) if (e.kind === 'assistant' && e.usage) (cost += e.usage.cost), (tokens += e.usage.input + e.usage.output);
+  for (const e of conversation) if (e.kind === 'assistant' && e.tokens !== undefined) (cost += e.cost ?? 0), (tokens += e.tokens);
   return { cost, tokens };
 }
 
@@ -31,11 +32,11 @@ test('a tool result appended after reopening pairs with the call made before (ca
   const first = await h.app.currentStore!.appendMessage(result);
   const second = await h.app.currentStore!.appendMessage(result);
   const appended = h.changes.flatMap((c) => (c.kind === 'conversation' ? c.appended : []));
-  assert.deepEqual(appended.map((v) => [v.id, v.callEntryId]), [[first.id, call.id], [second.id, undefined]]);
+  assert.deepEqual(appended.map((v) => [v.id, callEntryIdOf(v)]), [[first.id, call.id], [second.id, undefined]]);
   // the same pairing as building the whole path
   const conv = h.app.snapshot({ tree: false }).conversation;
-  assert.equal(conv.find((v) => v.id === first.id)!.callEntryId, call.id);
-  assert.equal(conv.find((v) => v.id === second.id)!.callEntryId, undefined);
+  assert.equal(callEntryIdOf(conv.find((v) => v.id === first.id)!), call.id);
+  assert.equal(callEntryIdOf(conv.find((v) => v.id === second.id)!), undefined);
 });
 
 test('branchTotals follow appends and leaf moves and equal the totals of the conversation', async () => {

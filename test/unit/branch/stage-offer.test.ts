@@ -14,6 +14,7 @@ import { planStage } from '../../../src/branch/stage';
 import { SessionViews } from '../../../src/app/session-views';
 import { contextValueFor } from '../../../src/vscode/tree/entry-context';
 import { stageStartIds } from '../../../src/branch/stage';
+import { viewText } from '../../../src/present/view-text';
 
 async function sessionWithCompaction(): Promise<SessionStore> {
   const dir = await mkdtemp(join(tmpdir(), 'arbor-stage-offer-'));
@@ -58,6 +59,6 @@ test('the chat offers it on the messages after the compaction only (the view fla
   const path = store.getBranch();
   const shown = views.conversation(true).views.filter((v) => v.kind === 'user' || v.kind === 'assistant');
   assert.ok(shown.length >= 4);
-  for (const view of shown) assert.equal(view.stageStart === true, planStage(path, view.id).status === 'planned', view.text);
-  assert.deepEqual(shown.filter((v) => v.stageStart).map((v) => v.text), ['LATE', 'LATE-ANSWER']);
+  for (const view of shown) assert.equal(view.stageStart === true, planStage(path, view.id).status === 'planned', viewText(view));
+  assert.deepEqual(shown.filter((v) => v.stageStart).map(viewText), ['LATE', 'LATE-ANSWER']);
 });

@@ -9,7 +9,7 @@ import { KNOWN_ENTRY_TYPES, RECOGNISED_FOREIGN_TYPES, type SessionEntry } from '
 import { kindOf } from '../../../src/present/kinds/index';
 import { entryTypeOf, isUnderstoodType } from '../../../src/session/entry-types';
 import { unknownKind } from '../../../src/present/kinds/unknown';
-import { conversationEntry } from '../../../src/app/view-model';
+import { conversationEntry, type ConversationEntry } from '../../../src/app/view-model';
 import { entryKind, entrySummaryLine } from '../../../src/app/view-model';
 import { searchableText } from '../../../src/session/search';
 import { entryKind as cliKind, entryPreview } from '../../../src/cli/describe';
@@ -44,13 +44,18 @@ test('an unknown type is handled explicitly by every consumer: no context, no ch
   assert.deepEqual(kindOf(future).sections(future, []), []);
 });
 
+/** A notice view's text (undefined for any other view, or none). */
+function noticeText(view: ConversationEntry | undefined): string | undefined {
+  return view?.kind === 'notice' ? view.text : undefined;
+}
+
 test("omp's model_change and a null thinking level read as omp means them in the chat, the tree and the CLI", () => {
   const model = entry({ type: 'model_change', model: 'anthropic/claude-opus-4', role: 'default' });
   const thinking = entry({ type: 'thinking_level_change', thinkingLevel: null });
-  assert.equal(conversationEntry(model)?.text, 'Model: anthropic/claude-opus-4');
+  assert.equal(noticeText(conversationEntry(model)), 'Model: anthropic/claude-opus-4');
   assert.equal(entrySummaryLine(model), 'anthropic/claude-opus-4');
   assert.equal(entryPreview(model), 'anthropic/claude-opus-4');
-  assert.equal(conversationEntry(thinking)?.text, 'Thinking level: off');
+  assert.equal(noticeText(conversationEntry(thinking)), 'Thinking level: off');
   assert.equal(entrySummaryLine(thinking), 'thinking: off');
 });
 
