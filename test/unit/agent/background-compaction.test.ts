@@ -281,6 +281,34 @@ test('the fallback is committed at the threshold when the rewritten summary is n
   }
 });
 
+test('no rewrite that cannot be ready before the threshold: the ready summary is committed there and nothing more is billed (issue 25, fast turns)', async () => {
+  const { release, script } = gated();
+  const h = await setup(script);
+  const jobs = () => h.logs.filter((l) => l.includes('background compaction: summarizing')).length;
+  try {
+    fastTurns(h, 4_300, 700, 200, 4); // started at 7,100 keeping ~100 (the default summary time: a wide band)
+    const first = h.background.pending;
+    assert.ok(first);
+    fastTurns(h, 7_100, 700, 200, 3); // 9,200: the summary is still being written, 600 ms after it started
+    release();
+    await first;
+    // Measured: 3,500 tokens/s × 600 ms = 2,100 tokens while a summary is written. The ready one would
+    // keep 2,900 at 9,900, one written now 2,200 — but it would be ready at ~12,000, past the threshold
+    // (10,000), where the ready one is committed without waiting for it: the rewrite is only billed.
+    h.clock.advance(200);
+    h.background.consider(9_900);
+    assert.equal(jobs(), 1, h.logs.join('\n'));
+    const calls = h.provider.requests.length;
+    const prepared = await h.background.take(10_300);
+    assert.ok(prepared, 'the ready summary is committed');
+    assert.equal(h.provider.requests.length, calls, 'without a model call');
+    assert.ok(h.logs.some((l) => l.includes('committing the summary written at 7100')), h.logs.join('\n'));
+  } finally {
+    release();
+    await h.done();
+  }
+});
+
 test('a ready summary is committed below the threshold once its kept part has grown to keepRecentTokens (issue 25: the context it leaves is the foreground one)', async () => {
   const h = await setup();
   try {
