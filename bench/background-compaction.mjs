@@ -12,7 +12,9 @@
 // (threshold reached → entry saved) over the summarizer's time, the context right after the compaction,
 // and the summarizer input tokens billed (chars/4 of system prompt + request).
 // Targets: median wait ≤ 0.1 × the summarizer's time; context after ≤ 1.1 × the foreground one; billed
-// input ≤ 1.2 × the foreground path. Results: bench/results/background-compaction.{json,md}, as
+// input ≤ 1.2 × the foreground path. Also reported: the growth while one summary is written and the floors
+// of the context ratio it implies for any schedule (no wait; at the wait target), so a target that cannot
+// be met at a speed shows as such. Results: bench/results/background-compaction.{json,md}, as
 // `metrics` rows that bench/run-all.mjs collects.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -134,6 +136,8 @@ async function seedRun(turnMs, seed) {
     contextAfterRatio: median(background.tokensAfter) / median(foreground.tokensAfter),
     billedInputRatio: background.billedInputTokens / foreground.billedInputTokens,
     noWaitFloor: (median(background.summaryTokens) + foreground.summaryGrowth) / median(foreground.tokensAfter),
+    // a compaction that waits at most the wait target still keeps what arrived in the rest of its summary time
+    floorAtWaitTarget: (median(background.summaryTokens) + (1 - TARGETS.waitRatio) * foreground.summaryGrowth) / median(foreground.tokensAfter),
   };
   return { seed, foreground, background, ...Object.fromEntries(Object.entries(ratios).map(([k, v]) => [k, round3(v)])) };
 }
@@ -142,7 +146,7 @@ async function seedRun(turnMs, seed) {
 async function speed(turnMs) {
   const runs = await Promise.all(SEEDS.map((seed) => seedRun(turnMs, seed)));
   const range = (key) => ({ min: Math.min(...runs.map((r) => r[key])), max: Math.max(...runs.map((r) => r[key])) });
-  const keys = ['waitRatio', 'foregroundWaitRatio', 'contextAfterRatio', 'billedInputRatio', 'noWaitFloor'];
+  const keys = ['waitRatio', 'foregroundWaitRatio', 'contextAfterRatio', 'billedInputRatio', 'noWaitFloor', 'floorAtWaitTarget'];
   return { turnMs, runs, ...Object.fromEntries(keys.map((k) => [k, range(k)])) };
 }
 
@@ -189,11 +193,11 @@ writeFileSync(
     '|---|---:|---|---:|---|',
     ...metrics.map((m) => `| ${m.name} | ${m.value} | ${m.min}–${m.value} | ≤ ${m.target} | ${m.pass ? 'yes' : 'NO'} |`),
     '',
-    'Tokens the context gains while one summary is written, and the least context ratio a path that never waits can reach (its summary plus that growth, over the foreground context after):',
+    'What any schedule can reach: a summary covers at most what existed when it was asked for, so a compaction the user does not wait for keeps its summary plus everything added while it was written, and one that waits at most the wait target keeps its summary plus what was added in the rest of its time. Over the foreground context after, those are floors of the context ratio; where the second is above the context target, both targets cannot hold at once (most compactions must meet the wait target for its median to).',
     '',
-    '| turns | growth while a summary is written (tokens, per seed) | no-wait floor of the context ratio |',
-    '|---|---|---|',
-    ...speeds.map((s) => `| ${label(s.turnMs)} | ${s.runs.map((r) => r.foreground.summaryGrowth).join(', ')} | ${s.noWaitFloor.min}–${s.noWaitFloor.max} |`),
+    '| turns | growth while a summary is written (tokens, per seed) | floor of the context ratio, no wait | floor at the wait target |',
+    '|---|---|---|---|',
+    ...speeds.map((s) => `| ${label(s.turnMs)} | ${s.runs.map((r) => r.foreground.summaryGrowth).join(', ')} | ${s.noWaitFloor.min}–${s.noWaitFloor.max} | ${s.floorAtWaitTarget.min}–${s.floorAtWaitTarget.max} |`),
     '',
     `Same number of compactions on both paths at every speed and seed: ${sameCompactions ? 'yes' : 'NO'}.`,
     '',
