@@ -136,6 +136,22 @@ test('stale: the kept part outgrew its allowance, or other settings → discarde
   }
 });
 
+test('stale: another compaction came after it was started → discarded, never committed over the newer one (docs: summaries do not overlap)', async () => {
+  const h = await setup();
+  try {
+    h.background.consider(9_700);
+    await h.background.pending;
+    const before = await h.runner.run({ reason: 'manual' });
+    assert.equal(before.status, 'compacted', 'a compaction of its own, not from the background summary');
+    await turn(h.store, 6);
+    assert.equal(await h.background.take(10_100), undefined);
+    assert.ok(h.logs.some((l) => l.includes('stale (compacted)')), h.logs.join('\n'));
+    assert.equal(h.store.getBranch().filter((e) => e.type === 'compaction').length, 1, 'only the compaction that ran');
+  } finally {
+    await h.done();
+  }
+});
+
 test('stale: the leaf moved while it was written → cancelled at once (no wasted commit)', async () => {
   const { release, script } = gated();
   const h = await setup(script);
