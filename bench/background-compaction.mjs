@@ -187,7 +187,7 @@ writeFileSync(
     '|---|---:|---|---:|---:|---|---:|---|',
     ...speeds.flatMap((s) => s.runs.flatMap((r) => [row(s, r, 'foreground'), row(s, r, 'background')])),
     '',
-    'Value: the worst seed; range: over the seeds.',
+    'Value: the worst of the scripted texts (seeds); range: over them.',
     '',
     '| metric | value | range | target | met |',
     '|---|---:|---|---:|---|',
