@@ -346,6 +346,38 @@ test('a ready summary is committed below the threshold once its kept part has gr
   }
 });
 
+test('a background commit never cuts inside a tool call/result pair, even keeping less than keepRecentTokens', async () => {
+  const h = await setup();
+  try {
+    // Tool turns at the end: the small keep of a summary started in the band (800 - 300 = 500 tokens)
+    // ends inside the last pair's 600-token result.
+    for (let i = 0; i < 3; i++) {
+      await h.store.appendMessage({
+        role: 'assistant', content: [{ type: 'toolCall', id: `call-${i}`, name: 'read', arguments: { path: `f${i}.ts` } }],
+        api: 'openai-completions', provider: 'fake', model: 'fake-1', usage: emptyUsage(), stopReason: 'toolUse', timestamp: Date.now(),
+      });
+      await h.store.appendMessage({ role: 'toolResult', toolCallId: `call-${i}`, toolName: 'read', content: [{ type: 'text', text: `RESULT-${i} ${chars(600)}` }], isError: false, timestamp: Date.now() });
+    }
+    h.background.consider(9_700);
+    await h.background.pending;
+    await turn(h.store, 6);
+    const prepared = await h.background.take(10_100);
+    assert.ok(prepared, h.logs.join('\n'));
+    assert.equal((await h.runner.run({ reason: 'threshold', prepared })).status, 'compacted');
+    const branch = h.store.getBranch();
+    const entry = branch.at(-1) as { type: string; firstKeptEntryId: string };
+    assert.equal(entry.type, 'compaction');
+    const kept = branch.slice(branch.findIndex((e) => e.id === entry.firstKeptEntryId), -1);
+    const messages = kept.flatMap((e) => (e.type === 'message' ? [e.message as { role: string; toolCallId?: string; content: unknown }] : []));
+    assert.ok(messages.length > 0, 'something is kept');
+    assert.notEqual(messages[0]!.role, 'toolResult', 'the kept part does not start with a result');
+    const calls = new Set(messages.flatMap((m) => (m.role === 'assistant' && Array.isArray(m.content) ? m.content.flatMap((c: { type: string; id?: string }) => (c.type === 'toolCall' ? [c.id] : [])) : [])));
+    for (const m of messages) if (m.role === 'toolResult') assert.ok(calls.has(m.toolCallId), `the call of ${m.toolCallId} is kept with its result`);
+  } finally {
+    await h.done();
+  }
+});
+
 test('what a background summary keeps: keepRecentTokens less the growth expected before its commit, at least an eighth', () => {
   assert.equal(keepBeforeGrowth(8_000, 2_800), 5_200, 'slow growth: most of the window is kept by the summary itself');
   assert.equal(keepBeforeGrowth(8_000, 8_400), 1_000, 'growth beyond the window: an eighth');
