@@ -135,6 +135,8 @@ async function seedRun(turnMs, seed) {
     foregroundWaitRatio: median(foreground.waitsMs) / SUMMARY_MS,
     contextAfterRatio: median(background.tokensAfter) / median(foreground.tokensAfter),
     billedInputRatio: background.billedInputTokens / foreground.billedInputTokens,
+    // the same per compaction: one compaction more or less in a 66-turn session moves the total by a third
+    billedPerCompactionRatio: (background.billedInputTokens / background.compactions) / (foreground.billedInputTokens / foreground.compactions),
     noWaitFloor: (median(background.summaryTokens) + foreground.summaryGrowth) / median(foreground.tokensAfter),
     // a compaction that waits at most the wait target still keeps what arrived in the rest of its summary time
     floorAtWaitTarget: (median(background.summaryTokens) + (1 - TARGETS.waitRatio) * foreground.summaryGrowth) / median(foreground.tokensAfter),
@@ -146,7 +148,7 @@ async function seedRun(turnMs, seed) {
 async function speed(turnMs) {
   const runs = await Promise.all(SEEDS.map((seed) => seedRun(turnMs, seed)));
   const range = (key) => ({ min: Math.min(...runs.map((r) => r[key])), max: Math.max(...runs.map((r) => r[key])) });
-  const keys = ['waitRatio', 'foregroundWaitRatio', 'contextAfterRatio', 'billedInputRatio', 'noWaitFloor', 'floorAtWaitTarget'];
+  const keys = ['waitRatio', 'foregroundWaitRatio', 'contextAfterRatio', 'billedInputRatio', 'billedPerCompactionRatio', 'noWaitFloor', 'floorAtWaitTarget'];
   return { turnMs, runs, ...Object.fromEntries(keys.map((k) => [k, range(k)])) };
 }
 
@@ -198,6 +200,8 @@ writeFileSync(
     '| turns | growth while a summary is written (tokens, per seed) | floor of the context ratio, no wait | floor at the wait target |',
     '|---|---|---|---|',
     ...speeds.map((s) => `| ${label(s.turnMs)} | ${s.runs.map((r) => r.foreground.summaryGrowth).join(', ')} | ${s.noWaitFloor.min}–${s.noWaitFloor.max} | ${s.floorAtWaitTarget.min}–${s.floorAtWaitTarget.max} |`),
+    '',
+    `Billed input per compaction, background over foreground (range over the seeds): ${speeds.map((s) => `${label(s.turnMs)} ${s.billedPerCompactionRatio.min}–${s.billedPerCompactionRatio.max}`).join('; ')}.`,
     '',
     `Same number of compactions on both paths at every speed and seed: ${sameCompactions ? 'yes' : 'NO'}.`,
     '',
