@@ -201,7 +201,7 @@ writeFileSync(
     '|---|---|---|---|',
     ...speeds.map((s) => `| ${label(s.turnMs)} | ${s.runs.map((r) => r.foreground.summaryGrowth).join(', ')} | ${s.noWaitFloor.min}–${s.noWaitFloor.max} | ${s.floorAtWaitTarget.min}–${s.floorAtWaitTarget.max} |`),
     '',
-    `Billed input per compaction, background over foreground (range over the seeds): ${speeds.map((s) => `${label(s.turnMs)} ${s.billedPerCompactionRatio.min}–${s.billedPerCompactionRatio.max}`).join('; ')}.`,
+    `Billed input per compaction, background over foreground, range over the scripted texts — ${speeds.map((s) => `${label(s.turnMs)} ${s.billedPerCompactionRatio.min}–${s.billedPerCompactionRatio.max}`).join('; ')}.`,
     '',
     `Same number of compactions on both paths at every speed and seed: ${sameCompactions ? 'yes' : 'NO'}.`,
     '',
