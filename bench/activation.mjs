@@ -10,7 +10,7 @@
 //  1. cold require + activate() vs requiring an empty module: time ratio.
 //  2. heap the activated extension retains vs an empty process (MB), as a figure.
 //  3. the 40 MB, 35,000-entry tree session (bench/lib/session-fixture.mjs, as in session-open.mjs) opened
-//     through the activated extension's app: api.app.openSession + the snapshot the chat view posts right
+//     through the activated extension's app: api.app.session.openSession + the snapshot the chat view posts right
 //     after (postConversation: the conversation's tail, CONVERSATION_PAGE = 200 views, no tree): retained
 //     heap vs a floor that keeps every line JSON.parse-d (what any loader must at least parse), and vs the
 //     file's size; open time vs the floor's read + parse time. Reported beside it, not in the open time:
@@ -82,7 +82,7 @@ if (process.argv[2] === '--child') {
     out.activatedMB = (activated - base) / 1e6;
     if (mode === 'open') {
       const t3 = process.hrtime.bigint();
-      const view = await api.app.openSession(arg1);
+      const view = await api.app.session.openSession(arg1);
       out.attachMs = Number(process.hrtime.bigint() - t3) / 1e6;
       // what the chat view posts right after opening: the conversation's tail (ChatViewProvider.postConversation)
       let snapshot = api.app.snapshot({ tree: false, conversation: { last: Number(arg3) } });

@@ -19,7 +19,8 @@
 // agent loop sends it, so the provider's cache holds what a real session would; it is not billed to
 // compaction. Prices in units of the input price: Anthropic (Claude Sonnet) cache writes 1.25, reads 0.1,
 // output 5; OpenAI cached input 0.5 and output 4 (GPT-4o class), cached 0.1 and output 8 (GPT-5 class).
-// BENCH_TRACE=1 prints every compaction request Arbor sent with its billed usage (to see where the cost goes).
+// BENCH_TRACE=1 prints every compaction request Arbor sent with its billed usage; the results table "Where the
+// cost goes" splits each side's bill by request kind (summary, turn prefix, recap, ledger lines).
 // Target: Arbor's billed cost (continuation form) ≤ 0.7 × pi's at every price. Results:
 // bench/results/compaction-cost.{json,md}, as `metrics` rows that bench/run-all.mjs collects.
 import { spawn } from 'node:child_process';
@@ -85,10 +86,36 @@ const TOOLS = ['read', 'edit', 'bash'].map((name) => ({
   parameters: { type: 'object', properties: { path: { type: 'string' }, command: { type: 'string' } }, additionalProperties: false },
 }));
 
-/** The tokens the requests in [from, to) were billed for, by kind (either API's usage). */
+/** What a summary request was for, read from its last message (Arbor's prompts and pi's). */
+const KINDS = [
+  ['recap', /Write a recap of it/],
+  ['turn prefix', /FIRST PART of one long turn|earlier context from an ongoing conversation/],
+  ['ledger lines', /Write only a \\"## User Ledger\\" section/],
+  ['summary', /./],
+];
+function kindOf(request) {
+  const last = JSON.stringify(request.body.messages?.at(-1)?.content ?? '');
+  return KINDS.find(([, re]) => re.test(last))[0];
+}
+
+const zero = () => ({ requests: 0, input: 0, cacheWrite: 0, cacheRead: 0, output: 0 });
+
+/** The tokens the requests in [from, to) were billed for, by token kind (either API's usage), and by request kind. */
 function billed(from, to = fake.requests.length) {
-  const sum = { requests: 0, input: 0, cacheWrite: 0, cacheRead: 0, output: 0 };
+  const sum = zero();
+  sum.kinds = {};
   for (const r of fake.requests.slice(from, to)) {
+    const one = zero();
+    countUsage(one, r);
+    sum.kinds[kindOf(r)] = add(sum.kinds[kindOf(r)] ?? zero(), one);
+    countUsage(sum, r);
+  }
+  return sum;
+}
+
+/** Adds one request's billed tokens to `sum`. */
+function countUsage(sum, r) {
+  {
     const u = r.usage ?? {};
     sum.requests++;
     if (r.api === 'anthropic') {
@@ -103,10 +130,11 @@ function billed(from, to = fake.requests.length) {
       sum.output += u.completion_tokens ?? 0;
     }
   }
-  return sum;
 }
 
-const add = (a, b) => Object.fromEntries(Object.keys(a).map((k) => [k, a[k] + b[k]]));
+const TOKEN_KEYS = ['requests', 'input', 'cacheWrite', 'cacheRead', 'output'];
+const add = (a, b) => ({ ...a, ...Object.fromEntries(TOKEN_KEYS.map((k) => [k, a[k] + b[k]])), ...(a.kinds || b.kinds ? { kinds: addKinds(a.kinds ?? {}, b.kinds ?? {}) } : {}) });
+const addKinds = (a, b) => Object.fromEntries([...new Set([...Object.keys(a), ...Object.keys(b)])].map((k) => [k, add(a[k] ?? zero(), b[k] ?? zero())]));
 
 /** Cost in units of the input price. */
 function costOf(tokens, price) {
@@ -130,7 +158,7 @@ async function playArbor(label, continuation) {
   });
   const session = costSession({ api, provider: model.provider, model: model.id });
   const compactions = [];
-  let spent = { requests: 0, input: 0, cacheWrite: 0, cacheRead: 0, output: 0 };
+  let spent = { ...zero(), kinds: {} };
   for (let turn = 0; turn < TURNS; turn++) {
     for (const message of session.turn(turn)) await store.appendMessage(message);
     const tokens = engine.measureContext(store.getBranch()).tokens;
@@ -194,6 +222,12 @@ if (skipped) console.log(`compaction-cost: the pi column is skipped: ${skipped}`
 const resultsDir = process.env.BENCH_RESULTS_DIR || join(root, 'bench', 'results');
 mkdirSync(resultsDir, { recursive: true });
 writeFileSync(join(resultsDir, 'compaction-cost.json'), JSON.stringify(result, null, 2) + '\n');
+/** One row per side and request kind of a price class. */
+function kindRows(label, price, play) {
+  const sides = [[`pi ${PI_VERSION}`, play.pi], ['Arbor transcript', play.transcript], ['Arbor (continuation where cheaper)', play.continuation]];
+  return sides.filter(([, side]) => !side.skipped).flatMap(([name, side]) => Object.entries(side.kinds).map(([kind, t]) =>
+    `| ${label} | ${name} | ${kind} | ${t.requests} | ${t.input} | ${t.cacheWrite} | ${t.cacheRead} | ${t.output} | ${costOf(t, price).cost} |`));
+}
 const tokensRow = (label, s) => (s.skipped ? `| ${label} | skipped: ${s.skipped} | | | | | |` : `| ${label} | ${s.compactions.length} | ${s.requests} | ${s.input} | ${s.cacheWrite} | ${s.cacheRead} | ${s.output} |`);
 writeFileSync(
   join(resultsDir, 'compaction-cost.md'),
@@ -215,6 +249,12 @@ writeFileSync(
     '| prices | cached read / write / output | pi | Arbor transcript | Arbor (continuation where cheaper) | Arbor / pi | input cost only | transcript / pi | target |',
     '|---|---|---:|---:|---:|---:|---:|---:|---|',
     ...priced.map((p) => `| ${p.label} | ${p.price.cacheRead} / ${p.price.cacheWrite} / ${p.price.output} | ${p.pi?.cost ?? '—'} | ${p.transcript?.cost ?? '—'} | ${p.continuation?.cost ?? '—'} | **${p.ratio}** | ${p.inputRatio} | ${p.transcriptRatio} | ≤ ${TARGET}: ${Number.isFinite(p.ratio) && p.ratio <= TARGET ? 'met' : 'NOT met'} |`),
+    '',
+    'Where the cost goes, by request kind (requests, uncached input, cache writes, cache reads, output; cost in units of the input price):',
+    '',
+    '| prices | side | kind | requests | uncached input | cache writes | cache reads | output | cost |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|',
+    ...Object.entries(PRICES).flatMap(([label, price]) => kindRows(label, price, plays[label])),
     '',
   ].join('\n'),
 );

@@ -94,7 +94,7 @@ for (let round = 0; round < ROUNDS; round++) {
   const preparation = engine.prepareCompaction(entries, settings);
   if (!preparation) throw new Error(`round ${round}: nothing to compact`);
   const before = requests;
-  const prefixRequests = preparation.isSplitTurn && preparation.turnPrefixMessages.length > 0 ? 1 : 0;
+  const prefixRequests = preparation.isSplitTurn && preparation.turnPrefixMessages.length > 0 && !engine.mergesSplitTurn(preparation) ? 1 : 0;
   const result = await engine.compact(preparation, { provider, model, shortSummary: false });
   append({ type: 'compaction', summary: result.summary, firstKeptEntryId: result.firstKeptEntryId, tokensBefore: result.tokensBefore, details: result.details });
   const context = JSON.stringify(contextFromPath(entries).messages);

@@ -6,8 +6,8 @@
 import { normalize } from 'node:path';
 import type { ApprovalWarning } from './approval';
 import { commandMentions, protectedPathMatch, type ProtectedMatch } from './tools/protected-paths';
-import { resolveInWorkspace } from './tools/paths';
-import { effectCommand, effectTargets, type AgentTool, type WorkspaceRoots } from './tools/types';
+import { resolveCallTargets, type CallTarget } from './tools/paths';
+import { effectCommand, type AgentTool, type WorkspaceRoots } from './tools/types';
 import { WritePolicy } from './tools/write-policy';
 
 export interface SensitivePathOptions {
@@ -15,41 +15,39 @@ export interface SensitivePathOptions {
   protectedDirectories?: readonly string[];
 }
 
-/** Warnings that make a call ask whatever the settings say; [] for an ordinary call. */
+/**
+ * Warnings that make a call ask whatever the settings say; [] for an ordinary call. `targets`: the call's
+ * targets as resolved for the whole call (tool-calls.ts); resolved here when not given.
+ */
 export async function approvalWarnings(
   tool: Pick<AgentTool, 'effect'>,
   args: Record<string, unknown>,
   workspace: WorkspaceRoots,
   options: SensitivePathOptions = {},
+  targets?: readonly CallTarget[],
 ): Promise<ApprovalWarning[]> {
   const { effect } = tool;
   if (effect.kind === 'runs') return commandWarnings(effectCommand(effect, args));
   if (effect.kind !== 'writesFiles') return [];
   const warnings: ApprovalWarning[] = [];
-  for (const path of effectTargets(effect, args)) warnings.push(...(await targetWarnings(path, workspace, options)));
+  for (const target of targets ?? (await resolveCallTargets(workspace, effect, args))) warnings.push(...(await targetWarnings(target, workspace, options)));
   return warnings;
 }
 
 /**
- * Auto-edit's condition: a file-writing call that names at least one target, each of which resolves inside
- * a workspace folder (confined like the tools: no link out). Never throws: a target it cannot place is outside.
+ * Auto-edit's condition: a file-writing call that names at least one target, each of which resolved inside
+ * a workspace folder (confined like the tools: no link out). A target it could not place is outside.
  */
-export async function targetsInsideWorkspace(tool: Pick<AgentTool, 'effect'>, args: Record<string, unknown>, workspace: WorkspaceRoots): Promise<boolean> {
-  if (tool.effect.kind !== 'writesFiles') return false;
-  const targets = effectTargets(tool.effect, args);
-  if (targets.length === 0) return false;
-  for (const path of targets) {
-    if (!(await resolveInWorkspace(workspace, path).then(() => true, () => false))) return false;
-  }
-  return true;
+export function targetsInsideWorkspace(targets: readonly CallTarget[]): boolean {
+  return targets.length > 0 && targets.every((target) => target.resolved !== undefined);
 }
 
 
-async function targetWarnings(path: string, workspace: WorkspaceRoots, options: SensitivePathOptions): Promise<ApprovalWarning[]> {
+async function targetWarnings(target: CallTarget, workspace: WorkspaceRoots, options: SensitivePathOptions): Promise<ApprovalWarning[]> {
   try {
-    return await fileWarnings(path, workspace, options);
+    return await fileWarnings(target, workspace, options);
   } catch (error) {
-    return [{ kind: 'protectedPath', message: `Arbor could not check whether ${path} is a protected file (${(error as Error)?.message ?? error}), so it asks.` }];
+    return [{ kind: 'protectedPath', message: `Arbor could not check whether ${target.path} is a protected file (${(error as Error)?.message ?? error}), so it asks.` }];
   }
 }
 
@@ -60,11 +58,8 @@ function commandWarnings(command: unknown): ApprovalWarning[] {
   return [{ kind: 'commandMention', message: `This command mentions ${names.join(', ')}: files that change how git, the editor or the agent behave.` }];
 }
 
-async function fileWarnings(path: string, workspace: WorkspaceRoots, options: SensitivePathOptions): Promise<ApprovalWarning[]> {
-  let resolved;
-  try {
-    resolved = await resolveInWorkspace(workspace, path);
-  } catch {
+async function fileWarnings({ path, resolved }: CallTarget, workspace: WorkspaceRoots, options: SensitivePathOptions): Promise<ApprovalWarning[]> {
+  if (!resolved) {
     // The tool refuses this path itself; still judge the spelling, so a refusal never reads as "ordinary".
     const match = protectedPathMatch(normalize(path));
     return match ? [protectedWarning(path, match)] : [];

@@ -10,8 +10,9 @@ import type { ApprovalPrompter, ApprovalRequest, AgentEvent, ToolEndStatus } fro
 import type { ApprovalMode } from '../core/approval-modes';
 import type { NestedInstructions } from './instructions/nested-instructions';
 import { approvalWarnings, targetsInsideWorkspace } from './sensitive-paths';
-import { resolveInWorkspace, runTool, type AgentTool, type ToolOutput, type WorkspaceRoots, type ToolLimits } from './tools';
-import { effectCommand, effectTargets } from './tools/types';
+import { runTool, type AgentTool, type ToolOutput, type WorkspaceRoots, type ToolLimits } from './tools';
+import { resolveCallTargets, type CallTarget } from './tools/paths';
+import { effectCommand } from './tools/types';
 import type { EditFeedback } from './tools/editor/after-edit';
 import type { ToolRegistry } from './tools/tool-registry';
 
@@ -42,8 +43,8 @@ export interface ToolCallEnvironment {
 
 /** What the tool loop tells file checkpoints; the recorder reads the tool's effect (what to capture) itself. */
 export interface ToolCheckpoints {
-  beforeTool(tool: AgentTool, args: Record<string, unknown>): Promise<void>;
-  afterTool(tool: AgentTool, args: Record<string, unknown>): Promise<void>;
+  beforeTool(tool: AgentTool, args: Record<string, unknown>, targets?: readonly CallTarget[]): Promise<void>;
+  afterTool(tool: AgentTool, args: Record<string, unknown>, targets?: readonly CallTarget[]): Promise<void>;
 }
 
 export const STOPPED_REASON = 'the user stopped the agent before it ran.';
@@ -141,11 +142,9 @@ function unknownToolOutput(env: ToolCallEnvironment, name: string): ToolOutput {
 type NoteAfter = (signal: AbortSignal) => Promise<string | undefined>;
 
 /** For a tool that writes files: the editor's problems in them now, to compare with after the call. */
-async function editFeedbackFor(env: ToolCallEnvironment, tool: AgentTool, args: Record<string, unknown>): Promise<NoteAfter | undefined> {
+async function editFeedbackFor(env: ToolCallEnvironment, tool: AgentTool, targets: readonly CallTarget[]): Promise<NoteAfter | undefined> {
   if (!env.editFeedback || tool.effect.kind !== 'writesFiles') return undefined;
-  const targets = effectTargets(tool.effect, args);
-  const resolved = await Promise.all(targets.map((target) => resolveInWorkspace(env.workspace, target).then((r) => r.absolute, () => undefined)));
-  const paths = resolved.filter((path): path is string => path !== undefined);
+  const paths = targets.flatMap((target) => (target.resolved ? [target.resolved.absolute] : []));
   return env.editFeedback.before(paths).catch(() => undefined);
 }
 
@@ -172,9 +171,11 @@ export async function runToolCalls(env: ToolCallEnvironment, calls: readonly Too
       await finish(env, call, unknownToolOutput(env, call.name), 'error');
       continue;
     }
-    const warnings = await approvalWarnings(tool, call.arguments, env.workspace, { protectedDirectories: env.protectedDirectories ?? [] });
+    // A file-writing call's targets are resolved once: every check below, and the write, use this list.
+    const targets = await resolveCallTargets(env.workspace, tool.effect, call.arguments);
+    const warnings = await approvalWarnings(tool, call.arguments, env.workspace, { protectedDirectories: env.protectedDirectories ?? [] }, targets);
     const mode = env.mode?.() ?? 'ask';
-    const targetsInside = mode === 'autoEdit' && (await targetsInsideWorkspace(tool, call.arguments, env.workspace));
+    const targetsInside = mode === 'autoEdit' && targetsInsideWorkspace(targets);
     const decision = env.approval.decide(tool, { trusted: env.trusted, mode, targetsInside }, warnings);
     if (decision.kind === 'deny') {
       env.emit({ type: 'approval_resolved', toolCallId: call.id, approved: false, reason: decision.reason });
@@ -192,17 +193,18 @@ export async function runToolCalls(env: ToolCallEnvironment, calls: readonly Too
         continue;
       }
     }
-    await env.checkpoints?.beforeTool(tool, call.arguments);
-    const feedback = await editFeedbackFor(env, tool, call.arguments);
+    await env.checkpoints?.beforeTool(tool, call.arguments, targets);
+    const feedback = await editFeedbackFor(env, tool, targets);
     let output = await runTool(tool, call.arguments, {
       workspace: env.workspace,
       signal,
+      targets,
       onUpdate: (partialText) => env.emit({ type: 'tool_update', toolCallId: call.id, partialText }),
       ...(env.limits ? { limits: env.limits } : {}),
     });
-    await env.checkpoints?.afterTool(tool, call.arguments);
+    await env.checkpoints?.afterTool(tool, call.arguments, targets);
     if (feedback && !output.isError && !signal.aborted) output = await withNote(output, feedback, signal);
-    if (env.nestedInstructions && !signal.aborted) output = await env.nestedInstructions.addTo(tool, call.arguments, output).catch(() => output);
+    if (env.nestedInstructions && !signal.aborted) output = await env.nestedInstructions.addTo(tool, call.arguments, output, targets).catch(() => output);
     await finish(env, call, output, signal.aborted ? 'aborted' : output.isError ? 'error' : 'done');
     if (signal.aborted) {
       await skipToolCalls(env, calls.slice(i + 1), STOPPED_REASON);

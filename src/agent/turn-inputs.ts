@@ -34,8 +34,10 @@ export class TurnInputs {
   private readonly providers = new Map<string, Provider>();
   private lastSystemPrompt = '';
   private ownInstructions: ProjectInstructions | undefined;
-  /** the offered tools the last system prompt listed (names and descriptions) */
-  private promptToolsKey = '';
+  /** the offered tools the last system prompt listed */
+  private promptTools: readonly AgentTool[] = [];
+  /** the offered tools last measured by fixedOverheadTokens, and their definitions' length */
+  private measuredTools: { tools: readonly AgentTool[]; chars: number } = { tools: [], chars: 2 };
 
   constructor(
     private readonly deps: AgentSessionDeps,
@@ -57,7 +59,9 @@ export class TurnInputs {
 
   /** Tokens of the system prompt and the tool definitions (estimated). */
   fixedOverheadTokens(): number {
-    return Math.ceil((this.lastSystemPrompt.length + JSON.stringify(toolDefinitions(this.offeredTools())).length) / 4);
+    const tools = this.offeredTools();
+    if (!sameList(tools, this.measuredTools.tools, (x, y) => x === y)) this.measuredTools = { tools, chars: JSON.stringify(toolDefinitions(tools)).length };
+    return Math.ceil((this.lastSystemPrompt.length + this.measuredTools.chars) / 4);
   }
 
   settings(): CompactionSettings {
@@ -107,11 +111,11 @@ export class TurnInputs {
     return this.ownInstructions;
   }
 
-  async resolveSystemPrompt(): Promise<string> {
+  /** The system prompt for `tools` (the offered tools of the request it is for), its instructions re-read. */
+  async resolveSystemPrompt(tools: readonly AgentTool[] = this.offeredTools()): Promise<string> {
     const source = this.deps.systemPrompt;
     if (typeof source === 'string') return (this.lastSystemPrompt = source);
-    const tools = this.offeredTools();
-    this.promptToolsKey = toolsKey(tools);
+    this.promptTools = tools;
     const instructions = this.instructions();
     const snapshot = await instructions.refresh().catch(() => instructions.current());
     const agentsMd = instructions.promptText(snapshot);
@@ -131,13 +135,13 @@ export class TurnInputs {
   }
 
   /**
-   * The system prompt for the next request of a run: the one resolved at its start, rebuilt when the
-   * offered tools changed since (a tool came or went, the approval mode changed), so the prompt's tool
-   * list always matches the request's tool definitions.
+   * The system prompt for a later request of a run offering `tools`: the one resolved at its start, rebuilt
+   * when the offered tools changed since (a tool came or went, the approval mode changed), so the prompt's
+   * tool list always matches the request's tool definitions.
    */
-  async systemPromptForRequest(): Promise<string> {
-    if (typeof this.deps.systemPrompt === 'string' || toolsKey(this.offeredTools()) === this.promptToolsKey) return this.lastSystemPrompt;
-    return this.resolveSystemPrompt();
+  async systemPromptForRequest(tools: readonly AgentTool[]): Promise<string> {
+    if (typeof this.deps.systemPrompt === 'string' || sameList(tools, this.promptTools, listedAlike)) return this.lastSystemPrompt;
+    return this.resolveSystemPrompt(tools);
   }
 
   providerFor(model: ModelInfo): Provider {
@@ -163,6 +167,12 @@ export class TurnInputs {
   }
 }
 
-function toolsKey(tools: readonly AgentTool[]): string {
-  return JSON.stringify(tools.map((tool) => [tool.name, tool.description]));
+/** The same tools in the same order by `same` (compared, never serialized). */
+function sameList(a: readonly AgentTool[], b: readonly AgentTool[], same: (x: AgentTool, y: AgentTool) => boolean): boolean {
+  return a.length === b.length && a.every((tool, i) => same(tool, b[i]!));
+}
+
+/** What the system prompt lists of a tool: its name and description. */
+function listedAlike(x: AgentTool, y: AgentTool): boolean {
+  return x === y || (x.name === y.name && x.description === y.description);
 }

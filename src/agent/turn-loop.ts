@@ -15,7 +15,7 @@ import { assistantToolCalls } from './events';
 import { streamToReply, thinkingOf } from './reply-stream';
 import { withValidToolCallIds } from './tool-call-ids';
 import { runToolCalls, skipToolCalls, STOPPED_REASON, type ToolCallEnvironment } from './tool-calls';
-import { toolDefinitions } from './tools';
+import { toolDefinitions, type AgentTool } from './tools';
 import type { SessionCoreHost, TurnInputs } from './turn-inputs';
 
 /** The hidden prompt the Continue action of a cut-off reply sends. */
@@ -52,8 +52,7 @@ export class TurnLoop {
     this.host.maintainer.resetOverflowGuard();
     const message: UserMessage = { role: 'user', content: userContent(text, images), timestamp: this.host.now() };
     await this.host.persist(message);
-    const systemPrompt = await this.host.inputs.resolveSystemPrompt();
-    await this.loop(systemPrompt, newRunState(), signal);
+    await this.loop(newRunState(), signal);
   }
 
   /** Continue after a reply cut off at the output limit: a hidden "continue" prompt on the current path. */
@@ -68,8 +67,7 @@ export class TurnLoop {
     await this.host.applyPendingChanges();
     this.host.maintainer.resetOverflowGuard();
     if (first) await this.host.persist(first);
-    const systemPrompt = await this.host.inputs.resolveSystemPrompt();
-    await this.loop(systemPrompt, newRunState(), signal);
+    await this.loop(newRunState(), signal);
   }
 
   private newRun(): AbortSignal {
@@ -78,13 +76,14 @@ export class TurnLoop {
     return controller.signal;
   }
 
-  private async loop(systemPrompt: string, state: RunState, signal: AbortSignal): Promise<void> {
+  private async loop(state: RunState, signal: AbortSignal): Promise<void> {
     for (let first = true; ; first = false) {
       if (signal.aborted) return;
       await this.host.applyPendingChanges();
-      // The tool list is live: a later request of the run lists the tools offered then.
-      const prompt = first ? systemPrompt : await this.host.inputs.systemPromptForRequest();
-      const { message, entryId } = await this.streamReply(prompt, signal);
+      // The tool list is live, read once a request: a later request of the run lists the tools offered then.
+      const tools = this.host.inputs.offeredTools();
+      const prompt = first ? await this.host.inputs.resolveSystemPrompt(tools) : await this.host.inputs.systemPromptForRequest(tools);
+      const { message, entryId } = await this.streamReply(prompt, tools, signal);
       const step = await this.afterReply(message, entryId, state, signal);
       if (step === 'stop') return;
     }
@@ -127,10 +126,9 @@ export class TurnLoop {
     return 'stop';
   }
 
-  private async streamReply(systemPrompt: string, signal: AbortSignal): Promise<{ message: AssistantMessage; entryId: string }> {
+  private async streamReply(systemPrompt: string, tools: readonly AgentTool[], signal: AbortSignal): Promise<{ message: AssistantMessage; entryId: string }> {
     const model = this.host.model();
     const context = this.host.store().buildContext();
-    const tools = this.host.inputs.offeredTools();
     const request: StreamRequest = {
       model,
       systemPrompt,

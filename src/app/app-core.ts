@@ -1,7 +1,9 @@
 // The application's core: the single owner of the current session and its agent, and of the parts that
 // act on them (the open session with its switches, the model choice, the tree actions, file checkpoints).
-// Every UI goes through ArborApp (arbor-app.ts), which is this core plus what the UIs read (app-reads.ts)
-// and what they do (arbor-app.ts); here are the wiring, the change events, the open session's state and
+// The UIs call those parts as members (`app.session`, `app.views`, `app.models`, `app.tree`, `app.compaction`,
+// `app.checkpoints`: the
+// ChatParts of chat-parts.ts), nothing forwards them; ArborApp (arbor-app.ts) adds prompting and compaction,
+// app-reads.ts what the UIs read. Here are the wiring, the change events, the open session's state and
 // what every action needs. An action that cannot run now returns a typed refusal (app-outcome.ts). No `vscode`
 // import (see arbor-app.ts).
 import { ApprovalPolicy } from '../agent/approval';
@@ -10,17 +12,15 @@ import { createTools, workspaceFromPaths, type WorkspaceRoots } from '../agent/t
 import { ToolRegistry } from '../agent/tools/tool-registry';
 import { TreeNavigationHookRegistry } from '../branch';
 import { CompactionHookRegistry } from '../compaction';
-import { modelKey } from '../llm/models';
-import type { ModelInfo } from '../llm/types';
 import type { ApprovalMode } from '../core/approval-modes';
 import type { SessionStore } from '../session/store';
-import { SessionSummaryCache } from '../session/summary-cache';
 import { branchSummarizer } from './agent-factory';
 import { modelView, type AppChange, type ArborAppDeps, type Disposable } from './app-types';
 import { CheckpointService } from './checkpoint-service';
+import { CompactionActions } from './compaction-actions';
 import { ModelChoice } from './model-choice';
 import { OpenSession } from './open-session';
-import type { SessionViews } from './session-views';
+import { NO_SESSION_VIEWS, type SessionViewsApi } from './session-views';
 import { TreeActions } from './tree-actions';
 
 export abstract class AppCore implements Disposable {
@@ -31,16 +31,18 @@ export abstract class AppCore implements Disposable {
   /** file checkpoints: capture during turns, restore with branch switches */
   readonly checkpoints: CheckpointService;
 
-  protected readonly open: OpenSession;
+  /** the open session: new, open, fork, rename and what it is (open-session.ts), called as `app.session` */
+  readonly session: OpenSession;
   protected readonly policy: ApprovalPolicy;
   /** the live tool list (shared by every chat of the host) */
   readonly tools: ToolRegistry;
   private readonly listeners = new Set<(change: AppChange) => void>();
-  protected readonly models: ModelChoice;
+  /** which model and thinking level the chat uses (model-choice.ts), called as `app.models` */
+  readonly models: ModelChoice;
   /** what the UIs do to the open session's tree: switch, branch, label, pin, summarize, carry (tree-actions.ts) */
   readonly tree: TreeActions;
-  /** the Sessions list after a turn reads only what changed (see SessionSummaryCache) */
-  protected readonly sessionSummaries = new SessionSummaryCache();
+  /** manual compaction of the open session (compaction-actions.ts), called as `app.compaction` */
+  readonly compaction: CompactionActions;
   /** compaction reasons seen in this process, by compaction entry id (the file does not store them) */
   private readonly compactionReasons = new Map<string, string>();
   protected disposed = false;
@@ -55,7 +57,7 @@ export abstract class AppCore implements Disposable {
     this.cwd = deps.workspaceRoots[0] ?? process.cwd();
     this.policy = new ApprovalPolicy({ settings: deps.settings().approval });
     this.tools = deps.tools ?? new ToolRegistry(createTools());
-    this.models = new ModelChoice({ settings: deps.settings, keys: deps.keys, ...(deps.log ? { log: deps.log } : {}), agent: () => this.agent });
+    this.models = new ModelChoice({ settings: deps.settings, keys: deps.keys, ...(deps.log ? { log: deps.log } : {}), agent: () => this.agent, changed: () => this.emitSettings() });
     this.checkpoints = deps.checkpoints ?? new CheckpointService({
       sessionsDir: deps.sessionsDir,
       journalsDir: deps.journalsDir,
@@ -64,7 +66,7 @@ export abstract class AppCore implements Disposable {
       trusted: deps.trusted,
       log: (message) => deps.log?.info(message),
     });
-    this.open = new OpenSession({
+    this.session = new OpenSession({
       deps,
       cwd: this.cwd,
       policy: this.policy,
@@ -79,13 +81,14 @@ export abstract class AppCore implements Disposable {
       chatMode: () => this.chatMode,
       cancelNavigation: () => this.tree.cancelNavigation(),
     });
+    this.compaction = new CompactionActions(() => this.agent);
     this.tree = new TreeActions({
       store: () => this.store,
       agent: () => this.agent,
       checkpoints: this.checkpoints,
       hooks: this.navigationHooks,
-      summarizer: () => branchSummarizer(this.deps, this.currentModel),
-      syncLeaf: () => this.views?.syncLeaf(),
+      summarizer: () => branchSummarizer(this.deps, this.models.current),
+      syncLeaf: () => this.session.views?.syncLeaf(),
       emit: (change) => this.emit(change),
       ...(deps.log ? { log: deps.log } : {}),
     });
@@ -111,15 +114,16 @@ export abstract class AppCore implements Disposable {
   // ---- state --------------------------------------------------------------------------------------
 
   protected get store(): SessionStore | undefined {
-    return this.open.store;
+    return this.session.store;
   }
 
   protected get agent(): AgentSession | undefined {
-    return this.open.agent;
+    return this.session.agent;
   }
 
-  protected get views(): SessionViews | undefined {
-    return this.open.views;
+  /** what the UIs read of the open session (session-views.ts): its conversation, tree nodes, totals */
+  get views(): SessionViewsApi {
+    return this.session.views ?? NO_SESSION_VIEWS;
   }
 
   get currentStore(): SessionStore | undefined {
@@ -144,33 +148,20 @@ export abstract class AppCore implements Disposable {
     return this.store?.getLeafId() ?? null;
   }
 
-  get currentModel(): ModelInfo {
-    return this.models.current;
-  }
-
-  /** the current model as `provider/id` */
-  get currentModelKey(): string {
-    return modelKey(this.models.current);
-  }
-
-  get currentThinkingLevel(): string {
-    return this.models.currentThinkingLevel;
-  }
-
   /** Ask, Auto-edit or Plan: the open session's (recorded in it), else the chat's. */
   get approvalMode(): ApprovalMode {
     return this.agent?.mode ?? this.chatMode;
   }
 
   protected emitSettings(): void {
-    this.emit({ kind: 'settings', model: modelView(this.currentModel), thinkingLevel: this.currentThinkingLevel });
+    this.emit({ kind: 'settings', model: modelView(this.models.current), thinkingLevel: this.models.currentThinkingLevel });
   }
 
   dispose(): void {
     this.disposed = true;
     this.checkpoints.close();
     this.tree.cancelNavigation();
-    this.open.detach();
+    this.session.detach();
     this.listeners.clear();
   }
 }

@@ -16,6 +16,15 @@ export type RefusalReason =
   | 'unknown-thinking-level'
   | 'nothing-to-fork'
   | 'nothing-before-compaction'
+  /** "Run this plan" with no plan to run (src/app/plan-ready.ts) */
+  | 'no-plan'
+  /** a pin: the message cannot be pinned, is off the current branch, or is already as asked */
+  | 'not-pinnable'
+  | 'off-path'
+  | 'unchanged'
+  /** a retry: the entry is not a reply, or there is nothing before it to ask again from */
+  | 'not-a-reply'
+  | 'nothing-to-retry'
   /** a slash command's compaction was skipped (its own words say why: nothing to compact, busy…) */
   | 'not-compacted';
 
@@ -35,7 +44,7 @@ export type AppOutcome<T = void> = AppDone<T> | AppRefusal;
 
 const REFUSAL_MESSAGES: Record<RefusalReason, string> = {
   'no-session': 'No session is open.',
-  'unknown-entry': 'That entry is not in this session.',
+  'unknown-entry': 'Unknown entry: it is not in this session.',
   'unknown-compaction': 'That compaction is not in this session.',
   busy: 'Wait for the agent to finish (or stop it) first.',
   'switch-running': 'A branch switch is already running.',
@@ -44,11 +53,22 @@ const REFUSAL_MESSAGES: Record<RefusalReason, string> = {
   'unknown-thinking-level': 'Unknown thinking level.',
   'nothing-to-fork': 'Nothing to fork: the session is empty.',
   'nothing-before-compaction': 'There is nothing before this compaction to continue from.',
+  'not-pinnable': 'Only your messages and the assistant’s replies with text can be pinned.',
+  'off-path': 'Only messages of the current branch can be pinned: switch to it first.',
+  unchanged: 'Nothing to change.',
+  'not-a-reply': 'That reply is not in this session.',
+  'nothing-to-retry': 'There is nothing to retry from.',
   'not-compacted': 'Nothing to compact.',
+  'no-plan': 'There is no plan to run: in Plan mode, ask the agent for a plan and let it finish first.',
 };
 
 export function refused(reason: RefusalReason, message: string = REFUSAL_MESSAGES[reason]): AppRefusal {
   return { kind: 'refused', reason, message };
+}
+
+/** The one refusal for an entry id the open session does not have (the chat, the commands, the tree). */
+export function unknownEntry(entryId: string): AppRefusal {
+  return refused('unknown-entry', `Unknown entry "${entryId}": it is not in this session.`);
 }
 
 export function done<T>(value: T): AppDone<T>;

@@ -10,6 +10,7 @@ import { TreeNavigationHookRegistry } from '../branch';
 import { CompactionHookRegistry } from '../compaction';
 import { ArborApp } from './arbor-app';
 import type { ArborAppDeps, Disposable } from './app-types';
+import { chatPartsOf, type ChatParts } from './chat-parts';
 
 export class ArborChats implements Disposable {
   /** the side bar's chat (and the only one a host without editor chats ever has) */
@@ -18,6 +19,8 @@ export class ArborChats implements Disposable {
   private readonly others = new Set<ArborApp>();
   private focusedApp: ArborApp;
   private readonly focusListeners = new Set<(app: ArborApp) => void>();
+  /** the focused chat's parts (session, models, tree, checkpoints), following the focus: what the commands use */
+  readonly focusedParts: ChatParts = chatPartsOf(() => this.focused);
 
   constructor(deps: ArborAppDeps) {
     const log = (message: string) => deps.log?.warn(message);
@@ -70,7 +73,7 @@ export class ArborChats implements Disposable {
 
   /** The chat that has `file` open, if any: a session is open in one chat at a time. */
   holding(file: string): ArborApp | undefined {
-    return this.all.find((app) => app.sessionView()?.file === file);
+    return this.all.find((app) => app.session.sessionView()?.file === file);
   }
 
   /** Applies the configuration to every chat (a settings or key change). */

@@ -116,8 +116,8 @@ export class CheckpointService {
   /** The recorder the agent drives; it follows the settings (off: records nothing). */
   recorder(): TurnCheckpoints {
     return {
-      beforeTool: async (tool, args) => (await this.ready())?.recorder.beforeTool(tool, args),
-      afterTool: async (tool, args) => (await this.ready())?.recorder.afterTool(tool, args),
+      beforeTool: async (tool, args, targets) => (await this.ready())?.recorder.beforeTool(tool, args, targets),
+      afterTool: async (tool, args, targets) => (await this.ready())?.recorder.afterTool(tool, args, targets),
       finishTurn: async (append) => (await this.ready())?.recorder.finishTurn(append),
     };
   }

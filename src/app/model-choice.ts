@@ -1,7 +1,8 @@
 // Which model and thinking level the app's chat uses: the user's pick, `arbor.model` / `arbor.thinkingLevel`
 // (applied again on every settings change without a reload), an opened session's own model, or an
 // automatic choice (a provider with a key, a local server, else the offline demo). The agent persists
-// what it is given; this object only decides.
+// what it is given; this object only decides. The UIs call it as the member `app.models` (ModelChoiceApi):
+// nothing forwards it.
 import type { AgentSession } from '../agent/agent-session';
 import { findModel, modelKey, DEMO_MODEL } from '../llm/models';
 import { autoPickOrder, providerById } from '../llm/providers';
@@ -17,7 +18,12 @@ export interface ModelChoiceDeps {
   log?: AppLogger;
   /** the agent of the open session, if any */
   agent: () => AgentSession | undefined;
+  /** the model or thinking level was switched (the UIs hear a settings change) */
+  changed(): void;
 }
+
+/** What the UIs use of the model choice (the rest is the app's own wiring). */
+export type ModelChoiceApi = Pick<ModelChoice, 'current' | 'currentKey' | 'currentThinkingLevel' | 'available' | 'set' | 'setThinkingLevel'>;
 
 export class ModelChoice {
   private model: ModelInfo;
@@ -41,6 +47,11 @@ export class ModelChoice {
 
   get current(): ModelInfo {
     return this.deps.agent()?.model ?? this.model;
+  }
+
+  /** the current model as `provider/id` */
+  get currentKey(): string {
+    return modelKey(this.current);
   }
 
   get currentThinkingLevel(): string {
@@ -74,6 +85,7 @@ export class ModelChoice {
     this.model = model;
     this.modelChosen = true;
     await this.deps.agent()?.setModel(model);
+    this.deps.changed();
     return done(this.view(model));
   }
 
@@ -83,6 +95,7 @@ export class ModelChoice {
     }
     this.thinkingLevel = level as ThinkingLevel;
     await this.deps.agent()?.setThinkingLevel(level);
+    this.deps.changed();
     return done();
   }
 

@@ -1,6 +1,6 @@
 // The chat's open session: its store, its agent and its views, attached and detached together, and the
-// switches between sessions (new, open, fork, a handoff's new file) run one at a time. Apart from
-// arbor-app.ts, which stays the facade every UI calls.
+// switches between sessions (new, open, fork, a handoff's new file) run one at a time, and its name. The
+// UIs call the session actions as the member `app.session` (SessionActionsApi): nothing forwards them.
 import { instructionFilesIn, instructionFilesOf } from '../agent/instructions/nested-instructions';
 import type { AgentSession } from '../agent/agent-session';
 import type { ApprovalPolicy } from '../agent/approval';
@@ -8,12 +8,14 @@ import type { AgentEvent } from '../agent/events';
 import type { WorkspaceRoots } from '../agent/tools';
 import type { ToolRegistry } from '../agent/tools/tool-registry';
 import type { CompactionHookRegistry } from '../compaction';
-import { createSession, forkBranch as forkSessionBranch, openSession } from '../session/catalog';
+import { createSession, forkBranch as forkSessionBranch, listSessions, openSession, type SessionSummary } from '../session/catalog';
+import { SessionSummaryCache } from '../session/summary-cache';
 import { describeReadOnly, type ReadOnlyReason } from '../session/header';
 import type { LeafMemory } from '../session/leaf-memory';
 import type { SessionStore } from '../session/store';
 import { createAgent } from './agent-factory';
 import type { AppChange, ArborAppDeps, SessionView } from './app-types';
+import { done, refused, unknownEntry, type AppOutcome } from './app-outcome';
 import type { CheckpointService } from './checkpoint-service';
 import type { ApprovalMode } from '../core/approval-modes';
 import type { ModelChoice } from './model-choice';
@@ -39,6 +41,9 @@ export interface OpenSessionHost {
   cancelNavigation(): void;
 }
 
+/** What the UIs use of the open session: its switches, its name and what it is (the rest is the app's wiring). */
+export type SessionActionsApi = Pick<OpenSession, 'newSession' | 'openSession' | 'forkBranch' | 'renameSession' | 'sessionView' | 'nestedInstructionFiles' | 'listSessions'>;
+
 export class OpenSession {
   private current: SessionStore | undefined;
   private currentAgent: AgentSession | undefined;
@@ -47,6 +52,8 @@ export class OpenSession {
   private nestedFiles = new Set<string>();
   private sessionSubscriptions: (() => void)[] = [];
   private switching: Promise<unknown> = Promise.resolve();
+  /** the Sessions list after a turn reads only what changed (see SessionSummaryCache) */
+  private readonly summaries = new SessionSummaryCache();
 
   constructor(private readonly host: OpenSessionHost) {}
 
@@ -88,8 +95,24 @@ export class OpenSession {
     });
   }
 
+  /** Copies the path to `leafId` (default: the leaf) into a new session file and switches to it. */
+  async forkBranch(leafId?: string): Promise<AppOutcome<SessionView>> {
+    const store = this.current;
+    const target = leafId ?? store?.getLeafId() ?? null;
+    if (!store || target === null) return refused('nothing-to-fork');
+    if (!store.getEntry(target)) return unknownEntry(target);
+    return done(await this.forkAt(store, target));
+  }
+
+  /** Names the open session (a `session_info` entry; empty clears the name). */
+  async renameSession(name: string): Promise<AppOutcome> {
+    if (!this.current) return refused('no-session');
+    await this.current.appendSessionInfo(name.trim());
+    return done();
+  }
+
   /** Copies the path to `target` of `store` into a new session file and switches to it. */
-  forkBranch(store: SessionStore, target: string): Promise<SessionView> {
+  private forkAt(store: SessionStore, target: string): Promise<SessionView> {
     return this.serialized(async () => {
       await this.stopForSwitch();
       const forked = await forkSessionBranch(store, target, { dir: this.host.deps.sessionsDir(), cwd: this.host.cwd, ...this.leafMemoryOption() });
@@ -103,6 +126,12 @@ export class OpenSession {
     if (!store) return null;
     const name = store.getSessionName();
     return { file: store.file, id: store.header.id, ...(name ? { name } : {}), persisted: store.entryCount > 0 };
+  }
+
+  /** Sessions in the sessions directory, newest first. */
+  async listSessions(): Promise<SessionSummary[]> {
+    const listing = await listSessions(this.host.deps.sessionsDir(), { cache: this.summaries, growing: this.current?.file });
+    return listing.sessions;
   }
 
   private leafMemoryOption(): { leafMemory?: LeafMemory } {

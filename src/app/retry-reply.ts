@@ -3,7 +3,7 @@
 // Any other reply is asked again from the user message that started its turn: the whole turn runs again. The
 // earlier reply stays in the tree as an alternative (the chat's ‹ 1/2 › switcher shows it), so nothing is lost
 // and a retry is an ordinary branch. With another model, the model change is recorded on the new branch.
-import type { AppOutcome } from './app-outcome';
+import { done, refused, unknownEntry, type AppOutcome } from './app-outcome';
 import type { AgentSession } from '../agent';
 import type { SessionEntry } from '../session/entries';
 import type { SessionStore } from '../session/store';
@@ -13,13 +13,13 @@ export interface RetryApp {
   readonly currentStore: SessionStore | undefined;
   readonly currentAgent: AgentSession | undefined;
   readonly busy: boolean;
-  /** the model new requests use, as `provider/id` */
-  readonly currentModelKey: string;
+  /** the model new requests use (`currentKey`, as `provider/id`) and the switch to another */
+  readonly models: { readonly currentKey: string; set(key: string): Promise<AppOutcome<unknown>> };
   readonly tree: { branchAt(entryId: string): Promise<AppOutcome> };
-  setModel(key: string): Promise<AppOutcome<unknown>>;
 }
 
-export type RetryOutcome = { kind: 'retried'; from: string } | { kind: 'refused'; message: string };
+/** Done with the entry the retry started from; or why it was refused (told like any refusal). */
+export type RetryOutcome = AppOutcome<{ from: string }>;
 
 /** The user message that started the turn `entry` belongs to (walking up its path), or undefined. */
 function turnStart(store: SessionStore, entry: SessionEntry): string | undefined {
@@ -40,17 +40,19 @@ export async function retryReply(app: RetryApp, entryId: string, options: { mode
   const store = app.currentStore;
   const entry = store?.getEntry(entryId);
   const agent = app.currentAgent;
-  if (!store || !entry || entry.type !== 'message' || entry.message.role !== 'assistant') return { kind: 'refused', message: 'That reply is not in this session.' };
-  if (app.busy) return { kind: 'refused', message: 'Arbor is still working: stop it or wait before retrying.' };
+  if (!store) return refused('no-session');
+  if (!entry) return unknownEntry(entryId);
+  if (entry.type !== 'message' || entry.message.role !== 'assistant') return refused('not-a-reply');
+  if (app.busy) return refused('busy', 'Arbor is still working: stop it or wait before retrying.');
   const from = retryPoint(store, entry);
-  if (!from || !agent) return { kind: 'refused', message: 'There is nothing to retry from.' };
+  if (!from || !agent) return refused('nothing-to-retry');
   const branched = await app.tree.branchAt(from);
   if (branched.kind === 'refused') return branched;
   // another model is recorded on the new branch (a model change entry before the new reply); the same one is not
-  if (options.model && options.model !== app.currentModelKey) {
-    const changed = await app.setModel(options.model);
+  if (options.model && options.model !== app.models.currentKey) {
+    const changed = await app.models.set(options.model);
     if (changed.kind === 'refused') return changed;
   }
   await agent.retryFromLeaf();
-  return { kind: 'retried', from };
+  return done({ from });
 }

@@ -1,7 +1,8 @@
 // What one open session looks like to the UIs: its tree nodes (kept incremental), the conversation on the
 // active path (a tail, or a page before an entry), the branch totals and the first user message, all kept
 // in step with appends and reloads without walking the session per turn. One per session the app has
-// open; it turns store changes into `AppChange`s and hands them to the app's emitter.
+// open; it turns store changes into `AppChange`s and hands them to the app's emitter. The UIs read them as
+// the member `app.views` (SessionViewsApi; NO_SESSION_VIEWS while none is open): nothing forwards them.
 import { stageStartIds } from '../branch/stage';
 import { pinChangeOf } from '../session/pins';
 import { userContentText } from '../core/messages';
@@ -332,3 +333,24 @@ export class SessionViews {
     }
   }
 }
+
+/** What the UIs read of the open session's views (`app.views`); the rest feeds them from the store. */
+export type SessionViewsApi = Pick<
+  SessionViews,
+  'firstUserMessage' | 'branchTotals' | 'conversation' | 'treeNodes' | 'conversationTail' | 'conversationBefore' | 'entryView' | 'treeNode' | 'treeLeafId' | 'summarizedBy' | 'entryBeforeCompaction'
+>;
+
+/** The views while no session is open: nothing to show, and what names an entry is refused. */
+export const NO_SESSION_VIEWS: SessionViewsApi = {
+  firstUserMessage: () => undefined,
+  branchTotals: () => ({ cost: 0, tokens: 0 }),
+  conversation: () => ({ views: [], hasEarlier: false }),
+  treeNodes: () => [],
+  conversationTail: () => ({ leafId: null, views: [], hasEarlier: false }),
+  conversationBefore: () => ({ ok: false, reason: 'no session is open' }),
+  entryView: () => undefined,
+  treeNode: () => undefined,
+  treeLeafId: null,
+  summarizedBy: () => refused('no-session'),
+  entryBeforeCompaction: () => refused('no-session'),
+};

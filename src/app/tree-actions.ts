@@ -13,12 +13,13 @@ import {
 } from '../branch';
 import { planStage, stageRefused, summarizeStage, type StageOutcome } from '../branch/stage';
 import type { SessionEntry } from '../session/entries';
+import type { FileChange } from '../checkpoints';
 import { PIN_CUSTOM_TYPE, pinData } from '../session/pins';
 import { pinRefusal, type PinOutcome } from './pin-entry';
 import { withFilesOf } from './display-tree';
 import type { SessionStore } from '../session/store';
 import type { AppChange, AppLogger, AppNavigateResult, InsertSummaryOptions, NavigateAppOptions } from './app-types';
-import { done, refused, type AppOutcome, type AppRefusal } from './app-outcome';
+import { done, refused, unknownEntry, type AppOutcome, type AppRefusal } from './app-outcome';
 import type { CheckpointService, FilesRestoreResult, SwitchFilesPreview } from './checkpoint-service';
 
 export interface TreeActionsDeps {
@@ -56,7 +57,7 @@ export class TreeActions {
     const store = this.deps.store();
     if (!store) return refused('no-session');
     const entry = store.getEntry(entryId);
-    return entry ? { kind: 'found', store, entry } : refused('unknown-entry', `Unknown entry "${entryId}".`);
+    return entry ? { kind: 'found', store, entry } : unknownEntry(entryId);
   }
 
   /**
@@ -139,6 +140,19 @@ export class TreeActions {
     return store && this.deps.checkpoints.preview(store, store.getLeafId(), this.filesTargetOf(targetId));
   }
 
+  /** What "Restore Files Only" of `entryId` would do to the files (undefined: checkpoints off, or no session). */
+  async previewRestoreFiles(entryId: string): Promise<SwitchFilesPreview | undefined> {
+    const store = this.deps.store();
+    return store && this.deps.checkpoints.preview(store, store.getLeafId(), withFilesOf(store, entryId));
+  }
+
+  /** Files that differ between two nodes; a reply's row stands for the reply with its files (display-tree.ts). */
+  fileChanges(fromId: string | null, toId: string | null): FileChange[] {
+    const store = this.deps.store();
+    if (!store) return [];
+    return this.deps.checkpoints.diff(store, fromId && withFilesOf(store, fromId), toId && withFilesOf(store, toId));
+  }
+
   /**
    * The navigation did not happen: the files go back to the leaf's state (outside edits stay kept). The
    * protected files the user ticked for the restore are ticked again, so they are put back too.
@@ -199,7 +213,7 @@ export class TreeActions {
    * and compactions keep a pinned message verbatim. Refused (typed) for other entries, off the path or
    * while the agent works (the pin would land in the middle of its turn).
    */
-  async pin(entryId: string, pinned: boolean): Promise<PinOutcome | AppRefusal> {
+  async pin(entryId: string, pinned: boolean): Promise<PinOutcome> {
     const found = this.target(entryId);
     if (found.kind === 'refused') return found;
     const { store } = found;
@@ -207,7 +221,7 @@ export class TreeActions {
     if (refusal) return refusal;
     await store.appendCustomEntry(PIN_CUSTOM_TYPE, pinData(entryId, pinned));
     this.deps.agent()?.refreshFromStore();
-    return { kind: pinned ? 'pinned' : 'unpinned' };
+    return done(pinned ? 'pinned' : 'unpinned');
   }
 
   /**

@@ -4,8 +4,8 @@
 // after it ran, their new states. The first `before` of a file in a turn and the last
 // `after` make the turn's manifest, appended to the session as one `arbor.files` custom entry after the
 // turn's tool results. A checkpoint failure is logged and never stops or fails the tool.
-import { resolveInWorkspace } from '../agent/tools/paths';
-import { effectTargets, type AgentTool } from '../agent/tools/types';
+import { resolveCallTargets, type CallTarget } from '../agent/tools/paths';
+import type { AgentTool } from '../agent/tools/types';
 import { changesSince, snapshotWorkspace, type WorkspaceSnapshot } from './change-scan';
 import { FILES_CUSTOM_TYPE, MANIFEST_VERSION, sameState, type FileKey, type FileState, type FilesManifest } from './types';
 import type { WorkspaceFiles } from './workspace-files';
@@ -24,19 +24,20 @@ export class TurnRecorder {
     private readonly log: (message: string) => void = () => undefined,
   ) {}
 
-  async beforeTool(tool: Pick<AgentTool, 'name' | 'effect'>, args: Record<string, unknown>): Promise<void> {
+  /** `targets`: the call's targets as resolved for the whole call (tool-calls.ts); resolved here when not given. */
+  async beforeTool(tool: Pick<AgentTool, 'name' | 'effect'>, args: Record<string, unknown>, targets?: readonly CallTarget[]): Promise<void> {
     await this.guard(`before ${tool.name}`, async () => {
       if (tool.effect.kind === 'runs') this.snapshot = await snapshotWorkspace(this.files);
-      for (const target of await this.targetsOf(tool, args)) {
+      for (const target of await this.targetsOf(tool, args, targets)) {
         if (!this.before.has(target.key)) this.before.set(target.key, await this.files.readState(target.absolute));
       }
     });
   }
 
-  async afterTool(tool: Pick<AgentTool, 'name' | 'effect'>, args: Record<string, unknown>): Promise<void> {
+  async afterTool(tool: Pick<AgentTool, 'name' | 'effect'>, args: Record<string, unknown>, targets?: readonly CallTarget[]): Promise<void> {
     await this.guard(`after ${tool.name}`, async () => {
       if (tool.effect.kind === 'runs' && this.snapshot) await this.recordScan(this.snapshot);
-      for (const target of await this.targetsOf(tool, args)) this.after.set(target.key, await this.files.readState(target.absolute));
+      for (const target of await this.targetsOf(tool, args, targets)) this.after.set(target.key, await this.files.readState(target.absolute));
     });
   }
 
@@ -78,22 +79,19 @@ export class TurnRecorder {
   }
 
   /** A file-writing tool's targets inside the workspace (each once); none for other tools. */
-  private async targetsOf(tool: Pick<AgentTool, 'effect'>, args: Record<string, unknown>): Promise<{ key: FileKey; absolute: string }[]> {
+  private async targetsOf(tool: Pick<AgentTool, 'effect'>, args: Record<string, unknown>, targets: readonly CallTarget[] | undefined): Promise<{ key: FileKey; absolute: string }[]> {
     if (tool.effect.kind !== 'writesFiles') return [];
     const found = new Map<FileKey, { key: FileKey; absolute: string }>();
-    for (const path of effectTargets(tool.effect, args)) {
-      const target = await this.targetOf(path);
+    for (const { resolved } of targets ?? (await resolveCallTargets(this.files.workspace, tool.effect, args))) {
+      const target = resolved ? this.targetOf(resolved.absolute) : undefined;
       if (target) found.set(target.key, target);
     }
     return [...found.values()];
   }
 
-  private async targetOf(path: unknown): Promise<{ key: FileKey; absolute: string } | undefined> {
-    if (typeof path !== 'string') return undefined;
-    const resolved = await resolveInWorkspace(this.files.workspace, path).catch(() => undefined);
-    const key = resolved ? this.files.keyOf(resolved.absolute) : undefined;
-    if (!resolved || key === undefined || this.files.isExcluded(key)) return undefined;
-    return { key, absolute: resolved.absolute };
+  private targetOf(absolute: string): { key: FileKey; absolute: string } | undefined {
+    const key = this.files.keyOf(absolute);
+    return key === undefined || this.files.isExcluded(key) ? undefined : { key, absolute };
   }
 
   private async guard(what: string, work: () => Promise<void>): Promise<void> {

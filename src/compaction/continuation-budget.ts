@@ -1,6 +1,7 @@
-// When the summary is asked as the continuation of the agent's cached conversation (docs/architecture.md,
-// "Compaction cost"): the output budget the window leaves for it, and whether the model's cache prices make
-// it cheaper than the transcript of the span. Pure arithmetic over the preparation and the model's prices.
+// Which shape a summary request takes (docs/architecture.md, "Compaction cost"): asked as the continuation of
+// the agent's cached conversation (the output budget the window leaves for it, and whether the model's cache
+// prices make it cheaper than the transcript of the span), and in the transcript form whether a split turn
+// goes in the history request. Pure arithmetic over the preparation and the model's prices.
 import type { ModelInfo } from '../llm/types';
 import { convertToLlm } from '../session/convert';
 import type { CompactionPreparation } from './prepare';
@@ -35,3 +36,13 @@ export function continuationIsCheaper(preparation: CompactionPreparation, model:
 
 /** The continuation must cost less than this share of the transcript form to be chosen. */
 const CONTINUATION_MARGIN = 0.6;
+
+/**
+ * A split turn with history before it is summarized in the history request (one request, with a note that the
+ * rest of the turn is kept) instead of a second request of its own: the summarizer sees the turn with its
+ * history, and the session pays one prompt and one answer less (docs/architecture.md, "Compaction cost").
+ * Without history before it, the previous summary is kept as it is and only the turn prefix is asked.
+ */
+export function mergesSplitTurn(preparation: Pick<CompactionPreparation, 'isSplitTurn' | 'messagesToSummarize' | 'turnPrefixMessages'>): boolean {
+  return preparation.isSplitTurn && preparation.messagesToSummarize.length > 0 && preparation.turnPrefixMessages.length > 0;
+}

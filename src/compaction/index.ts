@@ -26,6 +26,7 @@ export {
   generateShortSummary,
   buildSummaryPrompt,
   mergeSplitTurn,
+  mergesSplitTurn,
   type CompactionResult,
   type CompactionDetails,
   type SummarizeOptions,

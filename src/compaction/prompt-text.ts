@@ -17,6 +17,7 @@ export type CompactionTemplate =
   | 'additional-context'
   | 'focus'
   | 'split-turn'
+  | 'split-turn-note'
   | 'no-prior-history'
   | 'guard-retry'
   | 'kept-constraints'

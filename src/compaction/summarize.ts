@@ -1,5 +1,6 @@
-// Summary generation (docs/architecture.md, "Compaction"): the history summary (first or update), the
-// turn-prefix summary of a split turn, and the short UI recap. Each call sends only the span being
+// Summary generation (docs/architecture.md, "Compaction"): the history summary (first or update; a split
+// turn's first part goes in the same request), the turn-prefix summary of a split turn with no history
+// before it, and the short UI recap. Each call sends only the span being
 // summarized plus the previous summary, never the whole history again; or, where the provider caches
 // prompts, the summary is asked as the continuation of the agent's own conversation (its cached prefix is
 // read at a tenth of the price) with the instructions as the last user message ("Compaction cost").
@@ -16,8 +17,8 @@ import type { CompactionPreparation } from './prepare';
 import { compactionPrompt } from './prompt-text';
 import { RemoteEndpointRefused, requestRemoteSummary, type RemoteCallOptions } from './remote';
 import { serializeConversation } from './serialize';
-import { continuationIsCheaper, continuationOutput } from './continuation-budget';
-export { continuationOutput } from './continuation-budget';
+import { continuationIsCheaper, continuationOutput, mergesSplitTurn } from './continuation-budget';
+export { continuationOutput, mergesSplitTurn } from './continuation-budget';
 
 export interface CompactionDetails {
   readFiles: string[];
@@ -85,8 +86,11 @@ export function buildSummaryPrompt(
   previousSummary: string | undefined,
   options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext' | 'promptOverride'> = {},
   toLedger: readonly KeptMessage[] = [],
+  endsInSplitTurn = false,
 ): string {
   const parts = [compactionPrompt('conversation', { conversation: serializeConversation(convertToLlm(messages)) })];
+  // A split turn's first part ends `messages`: the note says the rest of that turn is kept (never quoted: not resent).
+  if (endsInSplitTurn) parts.push(compactionPrompt('split-turn-note'));
   // The user's kept words travel in the entry's details, not through the summarizer: it sees its own part only.
   if (previousSummary !== undefined) parts.push(compactionPrompt('previous-summary', { summary: summarizerPart(previousSummary) }));
   const base = options.promptOverride ?? compactionPrompt(previousSummary !== undefined ? 'update-summary' : 'summary');
@@ -243,8 +247,9 @@ export async function generateSummary(
   reserveTokens: number,
   options: SummarizeOptions,
   toLedger: readonly KeptMessage[] = [],
+  endsInSplitTurn = false,
 ): Promise<HistorySummary> {
-  const prompt = buildSummaryPrompt(messages, previousSummary, options, toLedger);
+  const prompt = buildSummaryPrompt(messages, previousSummary, options, toLedger, endsInSplitTurn);
   if (options.remote?.endpoint) {
     const remote = await tryRemote(prompt, options);
     if (remote) return remote;
@@ -307,13 +312,16 @@ export async function compact(preparation: CompactionPreparation, options: Summa
   const reserve = preparation.settings.reserveTokens;
   const { messagesToSummarize, turnPrefixMessages, previousSummary, userWords: plan } = preparation;
   const continued = await continuationSummary(preparation, options);
+  const merged = !continued && mergesSplitTurn(preparation);
   const historyTask: Promise<HistorySummary> = continued
     ? Promise.resolve(continued)
-    : messagesToSummarize.length > 0
-      ? generateSummary(messagesToSummarize, previousSummary, reserve, options, plan.toLedger)
-      : Promise.resolve({ summary: previousSummary !== undefined ? summarizerPart(previousSummary) : compactionPrompt('no-prior-history') });
+    : merged
+      ? generateSummary([...messagesToSummarize, ...turnPrefixMessages], previousSummary, reserve, options, plan.toLedger, true)
+      : messagesToSummarize.length > 0
+        ? generateSummary(messagesToSummarize, previousSummary, reserve, options, plan.toLedger)
+        : Promise.resolve({ summary: previousSummary !== undefined ? summarizerPart(previousSummary) : compactionPrompt('no-prior-history') });
   const prefixTask =
-    !continued && preparation.isSplitTurn && turnPrefixMessages.length > 0 ? generateTurnPrefixSummary(turnPrefixMessages, reserve, options) : undefined;
+    !continued && !merged && preparation.isSplitTurn && turnPrefixMessages.length > 0 ? generateTurnPrefixSummary(turnPrefixMessages, reserve, options) : undefined;
   const [history, prefix] = await Promise.all([historyTask, prefixTask]);
 
   const historyPart = summarizerPart(history.summary);

@@ -2,12 +2,13 @@
 // SSE; started with a timeout whose failure is a typed ServerFailure; its tool list re-read on
 // `notifications/tools/list_changed`; its log messages and stderr lines handed to the host's log; tool
 // calls with progress and cancellation (the call's AbortSignal → the SDK sends notifications/cancelled).
+import { errorText } from '../core/error-text';
 import type { Stream } from 'node:stream';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from './config';
 import { cappedFetch } from './capped-fetch';
-import { errorText, isNotFound, type ServerFailure } from './failures';
+import { isNotFound, type ServerFailure } from './failures';
 import { observedStdio, type ObservedStdio, type ProcessExit } from './stdio-transport';
 
 type Sdk = typeof import('./mcp-sdk');

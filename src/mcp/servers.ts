@@ -5,6 +5,7 @@
 // never gets a tool named under one of the user's servers (`<user server>_…`): whoever started first,
 // that name and the user's approvals for it stay the user's (docs/reliability.md, "MCP server (tool names)").
 import type { AgentTool } from '../agent/tools/types';
+import { toolNameChars } from '../agent/tools/json-tool';
 import { launchLine, type InputSpec, type ServerConfig } from './config';
 import type { McpConnection, McpToolInfo } from './connection';
 import { describeFailure, type ServerFailure } from './failures';
@@ -207,7 +208,7 @@ export class McpServers {
 
 /** `<server>_` as tool names spell it (src/mcp/tools.ts toolNameOf). */
 function namePrefixOf(server: string): string {
-  return `${server.replace(/[^A-Za-z0-9_-]/g, '_')}_`;
+  return `${toolNameChars(server)}_`;
 }
 
 function initialStatus(name: string, entry: ServerEntry): ServerStatus {

@@ -2,26 +2,25 @@
 // server can never shadow `bash`), described with the server's name in front (a description is the
 // server's text and may try to instruct the model: the user sees it on the card, and the tool still
 // asks), `runs` unless the user said this tool is read-only, and results turned into capped content.
-import { defineJsonTool } from '../agent/tools/json-tool';
+import { errorText } from '../core/error-text';
+import { defineJsonTool, MAX_OUTSIDE_DESCRIPTION, toolNameChars } from '../agent/tools/json-tool';
 import { ToolError, type AgentTool, type ToolContext, type ToolEffect, type ToolOutput } from '../agent/tools/types';
 import type { ServerConfig } from './config';
 import type { McpConnection, McpToolInfo } from './connection';
-import { errorText } from './failures';
+
 import { toolOutputOf } from './results';
 
-const MAX_DESCRIPTION = 2000;
 const MAX_SCHEMA_CHARS = 32 * 1024;
-const NAME_CHARS = /[^A-Za-z0-9_-]/g;
 
 /** `<server>_<tool>` with every other character replaced, 1–64 characters. */
 export function toolNameOf(server: string, tool: string): string {
-  const name = `${server}_${tool}`.replace(NAME_CHARS, '_').slice(0, 64);
+  const name = toolNameChars(`${server}_${tool}`).slice(0, 64);
   return name.replace(/_+$/, '') || 'mcp_tool';
 }
 
 function descriptionOf(server: string, info: McpToolInfo, schemaDropped: boolean): string {
   const own = (info.description ?? info.annotations?.title ?? info.title ?? '').trim();
-  const cut = own.length > MAX_DESCRIPTION ? `${own.slice(0, MAX_DESCRIPTION)}…` : own;
+  const cut = own.length > MAX_OUTSIDE_DESCRIPTION ? `${own.slice(0, MAX_OUTSIDE_DESCRIPTION)}…` : own;
   const note = schemaDropped ? ' (its argument schema was too large and is not shown)' : '';
   return `[MCP server "${server}", tool "${info.name}"]${note} ${cut}`.trim();
 }

@@ -30,6 +30,8 @@ export interface HeldServer {
   file: string;
   folder: string;
   config: ServerConfig;
+  /** its consent key (consentKey), what "ask again" forgets */
+  key: string;
   /** why it does not run */
   reason: 'untrusted' | 'declined' | 'unanswered' | 'name taken by a user server';
 }
@@ -44,10 +46,10 @@ export function consentKey(folder: string, server: string, config: ServerConfig)
   return `mcp-consent:${hash.slice(0, 32)}`;
 }
 
-async function answerFor(host: WorkspaceConsentHost, file: WorkspaceServersFile, name: string, config: ServerConfig): Promise<ConsentAnswer | undefined> {
-  const key = consentKey(file.folder, name, config);
+/** The remembered answer under `key`, else (when `askNow`) the user's, remembered unless dismissed. */
+async function answerFor(host: WorkspaceConsentHost, key: string, file: WorkspaceServersFile, name: string, config: ServerConfig, askNow: boolean): Promise<ConsentAnswer | undefined> {
   const known = host.remembered(key);
-  if (known) return known;
+  if (known || !askNow) return known;
   const answer = await host.ask(name, config, file.file);
   if (answer) await host.remember(key, answer);
   return answer;
@@ -71,14 +73,13 @@ export async function workspaceServers(files: readonly WorkspaceServersFile[], t
   const out: WorkspaceServers = { entries: new Map(), held: [] };
   for (const file of files) {
     for (const [name, config] of file.parsed.servers) {
-      const hold = (reason: HeldServer['reason']) => out.held.push({ name, file: file.file, folder: file.folder, config, reason });
+      const key = consentKey(file.folder, name, config);
+      const hold = (reason: HeldServer['reason']) => out.held.push({ name, file: file.file, folder: file.folder, config, key, reason });
       if (!host.trusted()) hold('untrusted');
       else if (taken.has(name) || out.entries.has(name)) hold('name taken by a user server');
       else {
-        const known = host.remembered(consentKey(file.folder, name, config));
-        const answer = known ?? (askNow ? await answerFor(host, file, name, config) : undefined);
-        const scope = consentKey(file.folder, name, config);
-        if (answer === 'allowed') out.entries.set(name, { config: withoutUserChoices(config), source: 'workspace', inputs: file.parsed.inputs, scope });
+        const answer = await answerFor(host, key, file, name, config, askNow);
+        if (answer === 'allowed') out.entries.set(name, { config: withoutUserChoices(config), source: 'workspace', inputs: file.parsed.inputs, scope: key });
         else hold(answer === 'declined' ? 'declined' : 'unanswered');
       }
     }

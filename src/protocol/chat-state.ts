@@ -85,6 +85,8 @@ export const chatStateSchema = z.strictObject({
   thinkingLevel: thinkingLevelSchema.optional(),
   /** the session's approval mode; default 'ask' */
   approvalMode: approvalModeSchema.optional(),
+  /** offer "Run this plan" (the host's rule, src/app/plan-ready.ts); default false */
+  planReady: z.boolean().optional(),
   /** whether the agent works on a turn (Stop shown); default false */
   busy: z.boolean().optional(),
   /** prompts typed while busy, waiting for the turn to end, oldest first; default [] */

@@ -7,6 +7,7 @@
 // same entry, in any order. Bad lines are skipped, an unreadable file is one error in the result, and an
 // AbortSignal stops the search between lines. The query's words are search-words.ts, the hit's snippet
 // search-snippet.ts.
+import { errorText } from '../core/error-text';
 import { open } from 'node:fs/promises';
 import { parseJsonObject, withoutByteOrderMark } from './json-object';
 import { sessionDisplayTitle } from '../core/text';
@@ -354,6 +355,6 @@ function timestampOf(entry: Record<string, unknown>): string | undefined {
 function errorMessage(error: unknown): string {
   if (error instanceof NotASession) return error.message;
   const code = (error as NodeJS.ErrnoException)?.code;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   return code && !message.includes(code) ? `${code}: ${message}` : message;
 }

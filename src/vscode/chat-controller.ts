@@ -3,6 +3,7 @@
 // logged and dropped) and hands valid ones to chat-requests.ts, and streams the app's changes back as small
 // messages: agent events (deltas) while a reply streams, the tail of the conversation only on (re)load or
 // when the path changes (older pages when the webview asks), the tree coalesced. API keys never pass here.
+import { errorText } from '../core/error-text';
 import * as vscode from 'vscode';
 import type { AppChange, ArborApp } from '../app/arbor-app';
 import { CONVERSATION_PAGE, LIMITS, describeRaw, parseWebviewMessage, type ChatState, type HostToWebviewMessage, type WebviewToHostMessage } from '../protocol';
@@ -51,10 +52,6 @@ export type UiCommand = 'focusInput' | 'toggleTree' | 'showTree' | 'openModelPic
 
 const TREE_COALESCE_MS = 100;
 const RECENT_POSTS = 500;
-
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 export class ChatController extends Disposable {
   readonly stats: ChatViewStats = { accepted: 0, rejected: 0, handshakes: 0, posted: 0, failed: 0, refused: 0, refusedPages: 0 };
@@ -160,7 +157,7 @@ export class ChatController extends Disposable {
     const app = this.deps.app;
     if (!this.webviewReady || !app) return false;
     const snapshot = app.snapshot({ conversation: false });
-    const leafId = app.treeLeafId;
+    const leafId = app.views.treeLeafId;
     this.treePatches.fullSent(leafId);
     return this.post({ type: 'tree', leafId: wireIdOrNull(leafId), nodes: (snapshot.tree ?? []).map((node) => toTreeNode(node, leafId)) });
   }
@@ -297,7 +294,7 @@ export class ChatController extends Disposable {
     const usage = app?.usage();
     if (!app || !usage) return;
     // branch totals are kept by the app: a usage post per reply must not rebuild the conversation (O(path))
-    await this.post({ type: 'agentEvent', event: { type: 'usage', usage: toUsage(usage, app.branchTotals()) } });
+    await this.post({ type: 'agentEvent', event: { type: 'usage', usage: toUsage(usage, app.views.branchTotals()) } });
   }
 
   private scheduleTree(): void {
@@ -312,7 +309,7 @@ export class ChatController extends Disposable {
   private async flushTree(): Promise<boolean> {
     const app = this.deps.app;
     if (!this.webviewReady || !app) return false;
-    const patch = this.treePatches.take(app.treeLeafId, (id) => app.treeNode(id));
+    const patch = this.treePatches.take(app.views.treeLeafId, (id) => app.views.treeNode(id));
     if (patch === 'full') return this.postTree();
     return patch ? this.post(patch) : false;
   }

@@ -87,8 +87,8 @@ export class ChatPanels implements vscode.Disposable, vscode.WebviewPanelSeriali
     if (holder) return this.reveal(holder);
     const app = this.deps.chats.open();
     try {
-      if (file) await app.openSession(file);
-      else await app.newSession();
+      if (file) await app.session.openSession(file);
+      else await app.session.newSession();
     } catch (error) {
       this.deps.chats.close(app);
       throw error;
@@ -107,14 +107,14 @@ export class ChatPanels implements vscode.Disposable, vscode.WebviewPanelSeriali
   async showInEditor(source: ShowInEditorSource): Promise<ShowInEditorResult> {
     const from = source === 'sideBar' ? this.deps.chats.primary : this.deps.chats.focused;
     if (this.open.has(from)) return { kind: 'shown', chat: await this.reveal(from) };
-    const session = from.sessionView();
+    const session = from.session.sessionView();
     if (!session?.persisted || !(await isFile(session.file))) return { kind: 'shown', chat: await this.openChat() };
     if (isWorking(from)) return { kind: 'busy' };
-    await from.newSession();
+    await from.session.newSession();
     try {
       return { kind: 'shown', chat: await this.openChat(session.file) };
     } catch (error) {
-      await from.openSession(session.file).catch(() => undefined);
+      await from.session.openSession(session.file).catch(() => undefined);
       throw error;
     }
   }
@@ -156,11 +156,11 @@ export class ChatPanels implements vscode.Disposable, vscode.WebviewPanelSeriali
     const file = saved ?? (await this.deps.memory.unclaimed((candidate) => this.deps.chats.holding(candidate) !== undefined));
     this.deps.log.info(`editor chat: restoring ${file ?? 'a new session'}${saved ? '' : ' (the tab saved no state)'}`);
     try {
-      if (file && !this.deps.chats.holding(file) && (await isFile(file))) await app.openSession(file);
-      else await app.newSession();
+      if (file && !this.deps.chats.holding(file) && (await isFile(file))) await app.session.openSession(file);
+      else await app.session.newSession();
     } catch (error) {
       this.deps.log.warn(`editor chat: could not reopen ${file}: ${(error as Error).message}`);
-      await app.newSession();
+      await app.session.newSession();
     }
   }
 
@@ -214,14 +214,14 @@ export class ChatPanels implements vscode.Disposable, vscode.WebviewPanelSeriali
 
   /** The tab is called what the session is called (its name, else its first message). */
   private titleOf(app: ArborApp): string {
-    const session = app.sessionView();
-    const title = sessionDisplayTitle(session?.name, session ? app.firstUserMessage() : undefined);
+    const session = app.session.sessionView();
+    const title = sessionDisplayTitle(session?.name, session ? app.views.firstUserMessage() : undefined);
     return title ? (title.length > 40 ? `${title.slice(0, 39)}…` : title) : vscode.l10n.t('New Arbor Chat');
   }
 
   /** The sessions the open tabs show, for tabs that come back without a state. */
   private remember(): void {
-    this.deps.memory.save(this.panels.flatMap((chat) => chat.app?.sessionView()?.file ?? []));
+    this.deps.memory.save(this.panels.flatMap((chat) => chat.app?.session.sessionView()?.file ?? []));
   }
 
   dispose(): void {

@@ -1,6 +1,7 @@
 // What a chat does with each valid message its webview posts (chat-controller.ts validated it): turns it
 // into a call on the chat's ArborApp, or into a VS Code action (clipboard, editor, diff), and answers with
 // a post where the webview waits for one. Whichever container holds the chat, the requests are the same.
+import { errorText } from '../core/error-text';
 import * as vscode from 'vscode';
 import type { ArborApp } from '../app/arbor-app';
 import { IMAGE_LIMITS, userImages, type HostToWebviewMessage, type NavigateFiles, type WebviewMessageOf, type WebviewToHostMessage, type WireImage } from '../protocol';
@@ -12,12 +13,11 @@ import { matchingFiles, promptWithMentions } from './file-mentions';
 import type { ChatApprovalPrompter } from './approval-prompter';
 import { filesDecisionFor, filesPreviewFor, showSwitchChanges } from './checkpoints/chat-files';
 import { closeSwitchDiffs } from './checkpoints/switch-diff';
-import { errorText, type ChatViewStats, type UiCommand } from './chat-controller';
+import { type ChatViewStats, type UiCommand } from './chat-controller';
 import { toItem } from './chat-items';
 import type { Logger } from './log';
 import { webviewLogLine } from './log-text';
 import { keyMissingText, pickModelKey, selectModel } from './model-selection';
-import { modelKey } from '../llm/models';
 import { setApiKey } from '../app/error-actions';
 import type { AppOutcome } from '../app/app-outcome';
 import type { PromptOutcome } from '../app/app-types';
@@ -115,7 +115,7 @@ export async function handleChatRequest(ctx: ChatRequestContext, message: Webvie
 async function handleSessionRequest(ctx: ChatRequestContext, message: WebviewToHostMessage): Promise<void> {
   switch (message.type) {
     case 'compact':
-      await requireApp(ctx).compact(message.instructions?.trim() || undefined);
+      await requireApp(ctx).compaction.compact(message.instructions?.trim() || undefined);
       return;
     case 'label':
       return told(ctx, await requireApp(ctx).tree.label(realId(message.entryId), message.label));
@@ -125,21 +125,21 @@ async function handleSessionRequest(ctx: ChatRequestContext, message: WebviewToH
       await vscode.commands.executeCommand('arbor.summarizeFromHere', realId(message.entryId));
       return;
     case 'fork':
-      return told(ctx, await requireApp(ctx).forkBranch(realId(message.entryId)));
+      return told(ctx, await requireApp(ctx).session.forkBranch(realId(message.entryId)));
     case 'copy':
       await vscode.env.clipboard.writeText(message.text);
       return;
     case 'insertAtCursor':
       return insertAtCursor(ctx, message.code);
     case 'selectModel': {
-      const selected = await selectModel(requireApp(ctx), message.key);
+      const selected = await selectModel(requireApp(ctx).models, message.key);
       if (selected.kind === 'refused') return told(ctx, selected);
       const view = selected.value;
       if (view.keyMissing) await ctx.post({ type: 'notice', level: 'warning', message: keyMissingText(view), actions: [setApiKey(view.provider)] });
       return;
     }
     case 'setThinkingLevel':
-      return told(ctx, await requireApp(ctx).setThinkingLevel(message.level));
+      return told(ctx, await requireApp(ctx).models.setThinkingLevel(message.level));
     case 'setApprovalMode':
       await requireApp(ctx).setApprovalMode(message.mode);
       return;
@@ -148,7 +148,7 @@ async function handleSessionRequest(ctx: ChatRequestContext, message: WebviewToH
     case 'showOriginal':
       return showOriginal(requireApp(ctx), realId(message.compactionId));
     case 'continueBeforeCompaction': {
-      const before = requireApp(ctx).entryBeforeCompaction(realId(message.compactionId));
+      const before = requireApp(ctx).views.entryBeforeCompaction(realId(message.compactionId));
       if (before.kind === 'refused') return told(ctx, before);
       await navigate(ctx, wireId(before.value), 'none', undefined);
       return;
@@ -159,7 +159,7 @@ async function handleSessionRequest(ctx: ChatRequestContext, message: WebviewToH
       return;
     }
     case 'newSession':
-      await requireApp(ctx).newSession();
+      await requireApp(ctx).session.newSession();
       return;
     case 'setApiKey':
       await vscode.commands.executeCommand('arbor.setApiKey', { provider: message.provider });
@@ -195,7 +195,7 @@ async function handleSessionRequest(ctx: ChatRequestContext, message: WebviewToH
  * webview gets the new tail anyway) or one naming an entry off the path is refused and logged, no reply.
  */
 async function loadEarlier(ctx: ChatRequestContext, request: WebviewMessageOf<'loadEarlier'>): Promise<void> {
-  const page = requireApp(ctx).conversationBefore({ ...request, leafId: realId(request.leafId), beforeId: realId(request.beforeId) });
+  const page = requireApp(ctx).views.conversationBefore({ ...request, leafId: realId(request.leafId), beforeId: realId(request.beforeId) });
   if (!page.ok) {
     ctx.stats.refusedPages++;
     ctx.log.warn(`chat view: refused loadEarlier before ${request.beforeId}: ${page.reason}`);
@@ -240,7 +240,7 @@ async function showPromptOutcome(ctx: ChatRequestContext, outcome: PromptOutcome
 
 /** Edit in place: the edited text goes as a new branch with the images the original message carried. */
 async function editMessage(ctx: ChatRequestContext, message: WebviewMessageOf<'editMessage'>): Promise<void> {
-  const images = userImages(requireApp(ctx).entryView(realId(message.entryId))?.blocks ?? [])?.shown.slice(0, IMAGE_LIMITS.perMessage);
+  const images = userImages(requireApp(ctx).views.entryView(realId(message.entryId))?.blocks ?? [])?.shown.slice(0, IMAGE_LIMITS.perMessage);
   // blank text goes only with images (a message of images alone, edited to stay so); else nothing moves
   if (message.text.trim() === '' && !images?.length) return;
   // no dialog: an edit is a new branch without a summary (the Session Tree's default)
@@ -316,11 +316,9 @@ async function told(ctx: ChatRequestContext, outcome: AppOutcome<unknown>): Prom
 /** Retry on a failed turn (src/app/retry-reply.ts); a refusal is told in the chat. */
 async function retry(ctx: ChatRequestContext, entryId: string, pickModel: boolean): Promise<void> {
   const app = requireApp(ctx);
-  const models = { models: () => app.availableModels(), currentModelKey: () => modelKey(app.currentModel) };
-  const model = pickModel ? await pickModelKey(models, vscode.l10n.t('Retry with which model?')) : undefined;
+  const model = pickModel ? await pickModelKey(app.models, vscode.l10n.t('Retry with which model?')) : undefined;
   if (pickModel && !model) return;
-  const outcome = await retryReply(app, entryId, model ? { model } : {});
-  if (outcome.kind === 'refused') await ctx.post({ type: 'notice', level: 'warning', message: outcome.message });
+  return told(ctx, await retryReply(app, entryId, model ? { model } : {}));
 }
 
 /** "Branch from here": the leaf moves to the entry itself; the webview's snapshot follows (reset). */
@@ -330,10 +328,11 @@ async function branchHere(ctx: ChatRequestContext, entryId: string): Promise<voi
   await ctx.post({ type: 'notice', level: 'info', message: 'Branched here: your next message continues from this point. The rest stays in the tree.' });
 }
 
-/** Pin / Unpin from the message toolbar; a refusal is told in the chat. */
+/** Pin / Unpin from the message toolbar; a refusal is told in the chat (one already as asked says nothing). */
 async function pin(ctx: ChatRequestContext, entryId: string, pinned: boolean): Promise<void> {
   const outcome = await requireApp(ctx).tree.pin(entryId, pinned);
-  if (outcome.kind === 'refused' && !('why' in outcome && outcome.why === 'unchanged')) await ctx.post({ type: 'notice', level: 'warning', message: outcome.message });
+  if (outcome.kind === 'refused' && outcome.reason === 'unchanged') return;
+  return told(ctx, outcome);
 }
 
 async function insertAtCursor(ctx: ChatRequestContext, code: string): Promise<void> {
@@ -349,7 +348,7 @@ async function insertAtCursor(ctx: ChatRequestContext, code: string): Promise<vo
 
 /** Opens the messages a compaction summarised (its path before the first kept entry) as Markdown. */
 async function showOriginal(app: ArborApp, compactionId: string): Promise<void> {
-  const summarized = app.summarizedBy(compactionId);
+  const summarized = app.views.summarizedBy(compactionId);
   if (summarized.kind === 'refused') return void vscode.window.showWarningMessage(summarized.message);
   const lines: string[] = [`# Messages before compaction ${compactionId}`, ''];
   for (const view of summarized.value) {

@@ -21,7 +21,7 @@ export function collectChatState(context: vscode.ExtensionContext, app?: ArborAp
   if (!app) return base;
   // No conversation: a state post (busy, idle, model…) must not cost O(path); totals come from the app.
   const snapshot = app.snapshot({ tree: false, conversation: false });
-  const firstUser = snapshot.session && !snapshot.session.name ? app.firstUserMessage() : undefined;
+  const firstUser = snapshot.session && !snapshot.session.name ? app.views.firstUserMessage() : undefined;
   const level = snapshot.thinkingLevel;
   return {
     ...base,
@@ -30,7 +30,7 @@ export function collectChatState(context: vscode.ExtensionContext, app?: ArborAp
     // Unnamed sessions read as their first user message (one line), as in the Sessions view.
     sessionName: sessionDisplayTitle(snapshot.session?.name, firstUser)?.slice(0, LIMITS.short) ?? null,
     sessionFile: snapshot.session?.file ?? null,
-    models: app.availableModels().slice(0, LIMITS.list).map((model) => ({
+    models: app.models.available().slice(0, LIMITS.list).map((model) => ({
       key: model.key.slice(0, LIMITS.id),
       label: model.name.slice(0, LIMITS.short),
       provider: model.provider.slice(0, LIMITS.short),
@@ -42,9 +42,10 @@ export function collectChatState(context: vscode.ExtensionContext, app?: ArborAp
     currentModelKey: snapshot.model.key.slice(0, LIMITS.id),
     ...(level === 'off' || level === 'minimal' || level === 'low' || level === 'medium' || level === 'high' || level === 'xhigh' ? { thinkingLevel: level } : {}),
     approvalMode: snapshot.approvalMode,
+    planReady: app.planReady,
     busy: snapshot.busy,
     queued: snapshot.queued.slice(0, LIMITS.list).map((q) => clip(q, LIMITS.prompt)),
-    usage: snapshot.usage ? toUsage(snapshot.usage, app.branchTotals()) : null,
+    usage: snapshot.usage ? toUsage(snapshot.usage, app.views.branchTotals()) : null,
     settings: { branchSummaryEnabled: settings?.().branchSummary.enabled ?? true },
     ...withInstructions(app),
   };

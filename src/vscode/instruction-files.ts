@@ -26,7 +26,7 @@ function listedFiles(instructions: ProjectInstructions, app: ArborApp): ListedFi
   // the project's first (root, then nested), the user's global ones last: the line reads most specific first
   const files = listed.filter((f) => f.scope === 'root');
   const first = instructions.workspace.folders[0];
-  for (const nested of app.nestedInstructionFiles()) {
+  for (const nested of app.session.nestedInstructionFiles()) {
     const folder = instructions.workspace.folders.find((f) => nested.startsWith(`${f.name}/`)) ?? first;
     if (!folder) continue;
     const rel = folder === first && instructions.workspace.folders.length === 1 ? nested : nested.slice(folder.name.length + 1);
@@ -61,7 +61,12 @@ interface PickItem extends vscode.QuickPickItem {
   file?: string;
 }
 
-const SCOPE_WORDS = { global: 'yours, every project', root: 'the project', nested: 'added when the agent worked under its folder' } as const;
+/** Where an instruction file applies, in the user's words (localized like every host string). */
+function scopeWords(scope: 'global' | 'root' | 'nested'): string {
+  if (scope === 'global') return vscode.l10n.t('yours, every project');
+  if (scope === 'root') return vscode.l10n.t('the project');
+  return vscode.l10n.t('added when the agent worked under its folder');
+}
 
 /**
  * A pick of everything the line summarises: the instruction files, the skills (name, description, where)
@@ -72,7 +77,7 @@ export async function showInstructions(app: ArborApp): Promise<void> {
   if (!instructions) return;
   const snapshot = instructions.current();
   const items: PickItem[] = [{ label: vscode.l10n.t('Instruction files'), kind: vscode.QuickPickItemKind.Separator }];
-  for (const f of listedFiles(instructions, app)) items.push({ label: `$(file) ${f.label}`, description: SCOPE_WORDS[f.scope], detail: f.path, file: f.path });
+  for (const f of listedFiles(instructions, app)) items.push({ label: `$(file) ${f.label}`, description: scopeWords(f.scope), detail: f.path, file: f.path });
   items.push({ label: vscode.l10n.t('Skills'), kind: vscode.QuickPickItemKind.Separator });
   for (const s of snapshot.skills) items.push({ label: `$(book) ${s.name}`, description: s.display, detail: s.description, file: join(s.folder, 'SKILL.md') });
   if (snapshot.problems.length > 0) {

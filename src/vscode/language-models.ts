@@ -2,6 +2,7 @@
 // LanguageModelHost (src/llm/vscode-lm/host.ts). @types/vscode is 1.90, before tool calling reached the
 // stable API (1.95): the message parts and tool options are typed locally (./lm-parts.ts) and
 // feature-detected at run time; without them, tool calls and results travel as text.
+import { errorText } from '../core/error-text';
 import * as vscode from 'vscode';
 import type { HostMessage, HostModel, HostPart, HostRefusal, HostReplyPart, HostRequest, HostStart, LanguageModelHost } from '../llm/vscode-lm/host';
 import { lmParts, type LmParts } from './lm-parts';
@@ -20,7 +21,7 @@ function refusalCode(error: unknown): HostRefusal | undefined {
 
 /** Anything sendRequest throws, as a typed refusal. */
 function refusalOf(error: unknown): { ok: false; refusal: HostRefusal; message: string } {
-  return { ok: false, refusal: refusalCode(error) ?? 'other', message: error instanceof Error ? error.message : String(error) };
+  return { ok: false, refusal: refusalCode(error) ?? 'other', message: errorText(error) };
 }
 
 function cancellation(signal: AbortSignal | undefined): vscode.CancellationTokenSource {

@@ -37,7 +37,7 @@ const LAST_SESSION_KEY = 'arbor.lastSession';
 export interface ReopenableApp {
   readonly currentStore: { readonly file: string } | undefined;
   onDidChange(listener: (change: { kind: string }) => void): { dispose(): void };
-  openSession(file: string): Promise<unknown>;
+  readonly session: { openSession(file: string): Promise<unknown> };
 }
 
 /**
@@ -66,7 +66,7 @@ export class LastSessionMemory {
   async reopen(app: ReopenableApp, fileExists: (file: string) => Promise<boolean>): Promise<boolean> {
     const file = this.get();
     if (!file || app.currentStore || !(await fileExists(file))) return false;
-    await app.openSession(file);
+    await app.session.openSession(file);
     return true;
   }
 }

@@ -4,8 +4,10 @@
 // (text, data and prompt-tsx parts) turned into capped text and images. An outside tool `runs` (asks like
 // bash) unless the user listed it as read-only. No `vscode` here: the parts are read by shape, so this is
 // unit-tested as is; lm-tools.ts wires it to the editor.
+import { createHash } from 'node:crypto';
 import type { ImageContent, TextContent } from '../core/messages';
-import { defineJsonTool } from '../agent/tools/json-tool';
+import { defineJsonTool, MAX_OUTSIDE_DESCRIPTION, toolNameChars } from '../agent/tools/json-tool';
+import { keepHeadBytes } from '../agent/tools/text';
 import { limitsOf, type AgentTool, type ToolContext, type ToolOutput } from '../agent/tools/types';
 
 /** `vscode.LanguageModelToolInformation` (stable since VS Code 1.95). */
@@ -19,8 +21,6 @@ export interface LmToolInfo {
 /** Invokes the tool (vscode.lm.invokeTool) with the call's abort signal as a cancellation token. */
 export type LmInvoke = (name: string, input: Record<string, unknown>, signal: AbortSignal) => Promise<{ content: readonly unknown[] }>;
 
-const MAX_DESCRIPTION = 2000;
-
 /** Listed by name or by one of its tags. */
 export function listedIn(info: LmToolInfo, list: readonly string[]): boolean {
   return list.includes(info.name) || info.tags.some((tag) => list.includes(tag));
@@ -28,18 +28,44 @@ export function listedIn(info: LmToolInfo, list: readonly string[]): boolean {
 
 /** Provider-safe name ([A-Za-z0-9_-]{1,64}); the registry makes it unique. */
 export function arborName(name: string): string {
-  const safe = name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+  const safe = toolNameChars(name).slice(0, 64);
   return safe === '' ? 'vscode_tool' : safe;
 }
 
-export function adaptLmTools(infos: readonly LmToolInfo[], settings: { enabled: readonly string[]; readOnly: readonly string[] }, invoke: LmInvoke): AgentTool[] {
-  return infos.filter((info) => listedIn(info, settings.enabled)).map((info) => adaptLmTool(info, listedIn(info, settings.readOnly), invoke));
+/** The user's choice of VS Code tools: offered (names or tags), and read-only among them. */
+export interface LmToolChoice {
+  enabled: readonly string[];
+  readOnly: readonly string[];
+}
+
+/** The tools the user opted in to (read by name and tags only). */
+export function offeredLmTools(infos: readonly LmToolInfo[], enabled: readonly string[]): LmToolInfo[] {
+  return infos.filter((info) => listedIn(info, enabled));
+}
+
+export function adaptLmTools(infos: readonly LmToolInfo[], settings: LmToolChoice, invoke: LmInvoke): AgentTool[] {
+  return adaptOffered(offeredLmTools(infos, settings.enabled), settings.readOnly, invoke);
+}
+
+export function adaptOffered(offered: readonly LmToolInfo[], readOnly: readonly string[], invoke: LmInvoke): AgentTool[] {
+  return offered.map((info) => adaptLmTool(info, listedIn(info, readOnly), invoke));
+}
+
+/**
+ * What the `vscode-lm` source depends on, as a hash: the choice and the offered tools' names, tags,
+ * descriptions and schemas. The tools not offered are not read beyond their names and tags, so the poll
+ * costs little however many tools the editor has.
+ */
+export function offeredSignature(offered: readonly LmToolInfo[], choice: LmToolChoice): string {
+  const hash = createHash('sha256').update(JSON.stringify(choice));
+  for (const info of offered) hash.update('\0').update(JSON.stringify([info.name, info.tags, info.description, info.inputSchema ?? null]));
+  return hash.digest('hex');
 }
 
 export function adaptLmTool(info: LmToolInfo, readOnly: boolean, invoke: LmInvoke): AgentTool {
   return defineJsonTool({
     name: arborName(info.name),
-    description: (info.description || `VS Code tool ${info.name}`).slice(0, MAX_DESCRIPTION),
+    description: (info.description || `VS Code tool ${info.name}`).slice(0, MAX_OUTSIDE_DESCRIPTION),
     inputSchema: (info.inputSchema ?? { type: 'object', properties: {} }) as Record<string, unknown>,
     effect: readOnly ? { kind: 'readOnly' } : { kind: 'runs' },
     origin: { kind: 'vscode', tool: info.name },
@@ -124,7 +150,7 @@ function tsxNode(node: Record<string, unknown>, depth: number, walk: { left: num
 function capText(text: string, maxBytes: number): string {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes <= maxBytes) return text;
-  const cut = Buffer.from(text, 'utf8').subarray(0, maxBytes).toString('utf8').replace(/\uFFFD$/, '');
+  const cut = keepHeadBytes(text, maxBytes);
   return `${cut}\n[output cut: ${bytes} bytes, the first ${maxBytes} shown]`;
 }
 

@@ -5,7 +5,7 @@
 // go otherwise (VS Code's own MCP servers starting), since the API has no change event.
 import * as vscode from 'vscode';
 import type { ToolRegistry } from '../agent/tools/tool-registry';
-import { adaptLmTools, type LmInvoke, type LmToolInfo } from './lm-tool-adapter';
+import { adaptOffered, offeredLmTools, offeredSignature, type LmInvoke, type LmToolInfo } from './lm-tool-adapter';
 import type { EditorToolSettings } from '../app/editor-tool-settings';
 import { Disposable } from './disposable';
 
@@ -59,10 +59,11 @@ export class VscodeLmTools extends Disposable {
     const infos = lmToolsApi()?.tools ?? [];
     const settings = this.settings();
     const choice = { enabled: settings.vscodeToolsEnabled, readOnly: settings.vscodeToolsReadOnly };
-    const signature = JSON.stringify([choice, infos.map((i) => [i.name, i.tags, i.description, i.inputSchema])]);
+    const offered = offeredLmTools(infos, choice.enabled);
+    const signature = offeredSignature(offered, choice);
     if (signature === this.signature) return;
     this.signature = signature;
-    this.registry.set(VSCODE_LM_SOURCE, adaptLmTools(infos, choice, invokeLmTool));
+    this.registry.set(VSCODE_LM_SOURCE, adaptOffered(offered, choice.readOnly, invokeLmTool));
   }
 
   override dispose(): void {

@@ -1,10 +1,11 @@
 // Choosing a model, shared by the chat (its model picker, Retry with another model: chat-requests.ts) and
-// "Arbor: Select Model" (commands/select-model.ts): the QuickPick of models, the app's switch saved in
+// "Arbor: Select Model" (commands/select-model.ts), both on a chat's `models` part (src/app/model-choice.ts): the QuickPick of models, the app's switch saved in
 // `arbor.model`, and what both say when the model's provider has no key. Kept apart from the command so
 // the chat imports no command module.
 import * as vscode from 'vscode';
 import type { ModelView } from '../app/app-types';
 import type { AppOutcome } from '../app/app-outcome';
+import type { ModelChoiceApi } from '../app/model-choice';
 import { providerById } from '../llm/providers';
 import { saveModelSetting } from './settings/arbor-settings';
 
@@ -12,8 +13,8 @@ import { saveModelSetting } from './settings/arbor-settings';
  * Switches the app's model and saves the choice in `arbor.model` where it is set (the workspace's value
  * wins over the user's, so writing the user's alone would be overridden when settings are read again).
  */
-export async function selectModel(app: { setModel(key: string): Promise<AppOutcome<ModelView>> }, key: string): Promise<AppOutcome<ModelView>> {
-  const outcome = await app.setModel(key);
+export async function selectModel(models: Pick<ModelChoiceApi, 'set'>, key: string): Promise<AppOutcome<ModelView>> {
+  const outcome = await models.set(key);
   if (outcome.kind === 'done') await saveModelSetting(outcome.value.key);
   return outcome;
 }
@@ -45,9 +46,9 @@ function pickDescription(model: ModelView, current: string | undefined): string 
 }
 
 /** A QuickPick of every model (the current one marked); the chosen model's key, or undefined. */
-export async function pickModelKey(app: { models(): ModelView[]; currentModelKey(): string }, title: string): Promise<string | undefined> {
-  const current = app.currentModelKey();
-  const items = app.models().map((model) => ({
+export async function pickModelKey(models: Pick<ModelChoiceApi, 'available' | 'currentKey'>, title: string): Promise<string | undefined> {
+  const current = models.currentKey;
+  const items = models.available().map((model) => ({
     label: model.name,
     description: pickDescription(model, current),
     detail: describeModel(model),

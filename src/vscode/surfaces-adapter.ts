@@ -1,16 +1,15 @@
 // Maps the open chats (src/app/chats.ts) onto the small SurfacesApp interface the VS Code surfaces are
 // written against: everything acts on the focused chat's session, and when the focus moves to another
-// chat the surfaces hear a session change. The host passes what only the chat containers can do (scroll
+// chat the surfaces hear a session change. The focused chat's parts are passed as they are (ArborChats'
+// focusedParts: nothing forwarded here); what is here spans the chats or is the chat containers'. The host passes what only the chat containers can do (scroll
 // to an entry, prefill the input); without it, revealing just focuses the side bar's chat.
 import * as vscode from 'vscode';
 import type { AppChange, ArborApp } from '../app';
 import type { ArborChats } from '../app/chats';
-import { modelKey } from '../llm/models';
 import { renameSession as renameSessionFile } from '../session/catalog';
-import type { SurfaceActivity, SurfaceCheckpoints, SurfacesApp } from './surfaces-types';
-import { withFilesOf } from '../app/display-tree';
+import type { SurfaceActivity, SurfacesApp } from './surfaces-types';
 import type { ImageContent } from '../core/messages';
-import { done, mapDone } from '../app/app-outcome';
+import { done } from '../app/app-outcome';
 
 export interface ChatHooks {
   /** scrolls the chat to an entry */
@@ -68,9 +67,28 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
     usage.fire();
   });
 
+  const parts = chats.focusedParts;
   return {
     get store() {
       return app().currentStore;
+    },
+    get session() {
+      return parts.session;
+    },
+    get views() {
+      return parts.views;
+    },
+    get models() {
+      return parts.models;
+    },
+    get tree() {
+      return parts.tree;
+    },
+    get compaction() {
+      return parts.compaction;
+    },
+    get checkpoints() {
+      return parts.checkpoints;
     },
     onDidChangeSession: session.event,
     onDidChangeLeaf: leaf.event,
@@ -81,42 +99,25 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
       if (summarizing) return 'summarizing';
       return app().busy ? 'busy' : 'idle';
     },
-    listSessions: () => app().listSessions(),
-    checkpoints: checkpointsOf(app),
-    get tree() {
-      return app().tree;
-    },
-    compact: async (instructions, options) => {
-      await app().compact(instructions, options.review, {
-        ...(options.keepFrom !== undefined ? { keepFrom: options.keepFrom } : {}),
-        ...(options.handoff ? { handoff: true } : {}),
-      });
-    },
-    cancelCompaction: () => app().cancelCompaction(),
-    previewCompaction: () => app().previewCompaction(),
-    previewCompactionOf: (preparation) => app().previewCompactionOf(preparation),
     openSession: async (file) => {
       // a session is open in one chat at a time: the one that has it comes forward instead
       const holder = chats.holding(file);
       if (holder && chat.showChat) await chat.showChat(holder);
-      else await app().openSession(file);
+      else await app().session.openSession(file);
     },
     isOpen: (file) => chats.holding(file) !== undefined,
     renameSession: async (file, name) => {
       const holder = chats.holding(file);
-      if (holder) return holder.renameSession(name);
+      if (holder) return holder.session.renameSession(name);
       await renameSessionFile(file, name);
       return done();
     },
     newSession: async () => {
       const focused = app();
-      const session = await focused.newSession();
+      const session = await focused.session.newSession();
       await chat.showChat?.(focused);
       return session.file;
     },
-    models: () => app().availableModels(),
-    currentModelKey: () => modelKey(app().currentModel),
-    setModel: (key) => app().setModel(key),
     approvalMode: () => app().approvalMode,
     setApprovalMode: async (mode) => {
       const focused = app();
@@ -126,10 +127,9 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
     runPlan: async (mode) => {
       const focused = app();
       await chat.showChat?.(focused);
-      await focused.runPlan(mode);
+      return focused.runPlan(mode);
     },
     applySettings: () => chats.applySettings(),
-    forkSession: async (entryId) => mapDone(await app().forkBranch(entryId), () => undefined),
     revealInChat: async (entryId) => {
       if (chat.revealInChat) await chat.revealInChat(entryId);
       else await vscode.commands.executeCommand('arbor.chat.focus');
@@ -146,27 +146,5 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
       leaf.dispose();
       usage.dispose();
     },
-  };
-}
-
-/** The focused chat's file checkpoints as the surfaces see them (one service for every chat). */
-function checkpointsOf(app: () => ArborApp): SurfaceCheckpoints {
-  const service = app().checkpoints;
-  const store = () => {
-    const current = app().currentStore;
-    if (!current) throw new Error('No session is open.');
-    return current;
-  };
-  return {
-    restoreMode: () => service.settings.restore,
-    previewSwitch: (targetId) => app().tree.previewSwitchFiles(targetId),
-    previewRestore: (entryId) => service.preview(store(), store().getLeafId(), withFilesOf(store(), entryId)),
-    // a reply's row stands for the reply with its files (src/app/display-tree.ts)
-    diff: (fromId, toId) => service.diff(store(), fromId && withFilesOf(store(), fromId), toId && withFilesOf(store(), toId)),
-    blobPath: (hash) => service.blobPath(hash),
-    pathOf: (key) => service.pathOf(key),
-    restoreFilesOnly: (entryId, overwrite) => app().tree.restoreFilesOnly(entryId, overwrite),
-    storeSize: () => service.storeSize(),
-    collect: (live) => service.collect(live),
   };
 }

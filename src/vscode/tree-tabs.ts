@@ -109,7 +109,7 @@ export class ConversationTreeTabs implements vscode.Disposable, vscode.WebviewPa
 
   /** The tab showing `file`'s tree, if any. */
   private tabOf(file: string): ConversationTreeTab | undefined {
-    return [...this.open].find(([app]) => app.sessionView()?.file === file)?.[1];
+    return [...this.open].find(([app]) => app.session.sessionView()?.file === file)?.[1];
   }
 
   /** The chat that has `file` open, waiting a while for the chats being restored with this tab. */
@@ -124,7 +124,7 @@ export class ConversationTreeTabs implements vscode.Disposable, vscode.WebviewPa
 
   /** The sessions the tabs show, for tabs that come back without a state. */
   private remember(): void {
-    this.deps.memory.save([...this.open.keys()].flatMap((app) => app.sessionView()?.file ?? []));
+    this.deps.memory.save([...this.open.keys()].flatMap((app) => app.session.sessionView()?.file ?? []));
   }
 
   /** The panel's webview, with chat-only posts dropped and the edit text sent to the chat instead. */

@@ -27,7 +27,7 @@ suite('app (extension host, fake provider)', () => {
     const api = await activateArbor();
     assert.equal(typeof api.compactionHooks.register, 'function');
     assert.equal(typeof api.navigationHooks.register, 'function');
-    assert.equal(api.app.currentModel.provider, 'fake', 'arbor.model points at the fake provider');
+    assert.equal(api.app.models.current.provider, 'fake', 'arbor.model points at the fake provider');
   });
 
   test('prompt → the fake reply is persisted in the session file and shown in the snapshot', async () => {
@@ -48,7 +48,7 @@ suite('app (extension host, fake provider)', () => {
     const api = await activateArbor();
     const file = workspaceFile('arbor-approval.txt');
     await writeFile(file, 'alpha\n');
-    await api.app.newSession();
+    await api.app.session.newSession();
     await fakeAdmin('enqueue', [
       { toolCalls: [{ id: 'call_edit', name: 'edit', input: { path: 'arbor-approval.txt', oldText: 'alpha', newText: 'beta' } }] },
       { toolCalls: [{ id: 'call_write', name: 'write', input: { path: 'arbor-approval.txt', content: 'gamma\n' } }] },
@@ -78,7 +78,7 @@ suite('app (extension host, fake provider)', () => {
     assert.equal(await vscode.commands.executeCommand('arbor.setApiKey', { provider: 'local', key: secret }), true);
     assert.equal(await api.hasApiKey('local'), true);
     assert.equal(await vscode.commands.executeCommand('arbor.setApiKey', { provider: 'nobody', key: secret }), false, 'unknown provider refused');
-    await api.app.newSession();
+    await api.app.session.newSession();
     await fakeAdmin('enqueue', { text: 'a reply' });
     await api.app.prompt('hello with a key stored');
     // ... and never lands in settings, the session file or anything posted to the webview.
@@ -102,7 +102,7 @@ suite('app (extension host, fake provider)', () => {
     assert.equal(api.app.snapshot().model.key, 'openai/gpt-5-mini');
     assert.equal(vscode.workspace.getConfiguration('arbor').get('model'), 'openai/gpt-5-mini');
     assert.equal(await vscode.commands.executeCommand('arbor.selectModel', 'fake/fake-gpt'), true);
-    assert.equal(api.app.currentModel.provider, 'fake');
+    assert.equal(api.app.models.current.provider, 'fake');
     assert.equal(vscode.workspace.getConfiguration('arbor').get('model'), 'fake/fake-gpt');
   });
 
@@ -120,13 +120,13 @@ suite('app (extension host, fake provider)', () => {
 
   test('bad input: unknown entries and ids are refused with a clear error and change nothing', async () => {
     const api = await activateArbor();
-    await api.app.newSession();
+    await api.app.session.newSession();
     // refusals come back typed (src/app/app-outcome.ts), they are not thrown
     assert.match(JSON.stringify(await api.app.tree.navigate('no-such-entry')), /"kind":"refused","reason":"unknown-entry".*Unknown entry/);
     assert.match(JSON.stringify(await api.app.tree.label('no-such-entry', 'x')), /"reason":"unknown-entry"/);
-    assert.match(JSON.stringify(await api.app.forkBranch()), /"reason":"nothing-to-fork".*Nothing to fork/);
-    assert.match(JSON.stringify(await api.app.setThinkingLevel('extreme')), /"reason":"unknown-thinking-level".*Unknown thinking level/);
-    await assert.rejects(api.app.compact(), /.+/);
+    assert.match(JSON.stringify(await api.app.session.forkBranch()), /"reason":"nothing-to-fork".*Nothing to fork/);
+    assert.match(JSON.stringify(await api.app.models.setThinkingLevel('extreme')), /"reason":"unknown-thinking-level".*Unknown thinking level/);
+    await assert.rejects(api.app.compaction.compact(), /.+/);
     assert.equal((await api.app.prompt('/model not/real')).kind, 'refused');
     assert.deepEqual(api.app.snapshot().conversation, []);
     await waitFor('idle', () => !api.app.busy);

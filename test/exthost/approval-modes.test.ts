@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { activateArbor, fakeAdmin } from './helpers';
+import { activateArbor, fakeAdmin, waitFor } from './helpers';
 
 function workspaceFile(name: string): string {
   const folder = vscode.workspace.workspaceFolders?.[0];
@@ -28,7 +28,7 @@ suite('approval modes (extension host, fake provider)', () => {
     const api = await activateArbor();
     const file = workspaceFile('arbor-modes.txt');
     await rm(file, { force: true });
-    await api.app.newSession();
+    await api.app.session.newSession();
     const asked: string[] = [];
     const subscription = api.approvals.onDidRequest((pending) => {
       asked.push(pending.toolName);
@@ -56,10 +56,10 @@ suite('approval modes (extension host, fake provider)', () => {
 
       const session = api.app.snapshot().session!.file!;
       assert.deepEqual(await modeEntries(session), ['autoEdit', 'plan']);
-      await api.app.newSession();
+      await api.app.session.newSession();
       assert.equal(api.app.approvalMode, 'plan', 'a new chat starts in the chat mode');
       await vscode.commands.executeCommand('arbor.setApprovalMode', 'ask');
-      await api.app.openSession(session);
+      await api.app.session.openSession(session);
       assert.equal(api.app.approvalMode, 'plan', 'reopening the session restores its mode');
 
       await fakeAdmin('enqueue', { text: 'Carrying out the plan.' });
@@ -72,6 +72,28 @@ suite('approval modes (extension host, fake provider)', () => {
       subscription.dispose();
       await vscode.commands.executeCommand('arbor.setApprovalMode', 'ask');
       await rm(file, { force: true });
+    }
+  });
+
+  test('a mode picked in the chat posts the state once, with planReady from the host', async () => {
+    const api = await activateArbor();
+    await vscode.commands.executeCommand('arbor.openChat');
+    await waitFor('the chat view to be ready', () => api.chatView.isReady, 30_000);
+    await api.app.session.newSession();
+    await fakeAdmin('enqueue', { text: 'Hello.' });
+    await api.app.prompt('hi');
+    const statePosts = (mark: number) => api.chatView.postsSince(mark).flatMap((post) => (post.type === 'state' ? [post.state] : []));
+    try {
+      const mark = api.chatView.postCount;
+      assert.equal(await api.chatView.receive({ type: 'setApprovalMode', mode: 'plan' }), true);
+      await waitFor('the state post', () => statePosts(mark).length > 0, 10_000);
+      await new Promise((resolve) => setTimeout(resolve, 50)); // a second post would be scheduled by now
+      const states = statePosts(mark);
+      assert.equal(states.length, 1, `one state post per mode switch: ${states.map((s) => s.approvalMode).join(', ')}`);
+      assert.equal(states[0]!.approvalMode, 'plan');
+      assert.equal(states[0]!.planReady, false, 'the reply was made in Ask: no plan to run');
+    } finally {
+      await vscode.commands.executeCommand('arbor.setApprovalMode', 'ask');
     }
   });
 });

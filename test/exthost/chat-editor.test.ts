@@ -28,14 +28,14 @@ suite('chat in editor tabs', () => {
 
   test('two editor chats on two sessions: a prompt in each lands in its own file; the focus follows the chat used', async () => {
     const api = await activateArbor();
-    const sideBarFile = api.app.sessionView()?.file;
+    const sideBarFile = api.app.session.sessionView()?.file;
     assert.equal(await vscode.commands.executeCommand('arbor.newChatInEditor'), true);
     assert.equal(await vscode.commands.executeCommand('arbor.newChatInEditor'), true);
     const [first, second] = api.chatPanels.panels;
     assert.ok(first && second, 'two editor chats are open');
     assert.equal(api.chats.all.length, 3, 'the side bar chat and two editor chats');
     await waitFor('both webviews to complete the handshake', () => first.stats.handshakes > 0 && second.stats.handshakes > 0, 30_000);
-    assert.notEqual(first.app!.sessionView()!.file, second.app!.sessionView()!.file, 'each tab has its own session');
+    assert.notEqual(first.app!.session.sessionView()!.file, second.app!.session.sessionView()!.file, 'each tab has its own session');
 
     await fakeAdmin('enqueue', { text: 'Reply in the first tab.' });
     assert.equal(await first.receive({ type: 'prompt', text: 'Question in the first tab' }), true);
@@ -44,18 +44,18 @@ suite('chat in editor tabs', () => {
     assert.equal(await second.receive({ type: 'prompt', text: 'Question in the second tab' }), true);
     assert.equal(api.chats.focused, second.app);
 
-    assert.deepEqual(messagesOf(await sessionLines(first.app!.sessionView()!.file)), ['user: Question in the first tab', 'assistant: Reply in the first tab.']);
-    assert.deepEqual(messagesOf(await sessionLines(second.app!.sessionView()!.file)), ['user: Question in the second tab', 'assistant: Reply in the second tab.']);
-    assert.equal(api.app.sessionView()?.file, sideBarFile, "the side bar's session did not change");
+    assert.deepEqual(messagesOf(await sessionLines(first.app!.session.sessionView()!.file)), ['user: Question in the first tab', 'assistant: Reply in the first tab.']);
+    assert.deepEqual(messagesOf(await sessionLines(second.app!.session.sessionView()!.file)), ['user: Question in the second tab', 'assistant: Reply in the second tab.']);
+    assert.equal(api.app.session.sessionView()?.file, sideBarFile, "the side bar's session did not change");
     assert.equal(first.panel.title, 'Question in the first tab', 'a tab is named after its session');
 
     // a command acts on the focused chat: a new session replaces the second tab's, not the first's
-    const firstFile = first.app!.sessionView()!.file;
-    const secondFile = second.app!.sessionView()!.file;
+    const firstFile = first.app!.session.sessionView()!.file;
+    const secondFile = second.app!.session.sessionView()!.file;
     const created = await vscode.commands.executeCommand<string>('arbor.newSession');
-    assert.equal(second.app!.sessionView()!.file, created);
+    assert.equal(second.app!.session.sessionView()!.file, created);
     assert.notEqual(created, secondFile);
-    assert.equal(first.app!.sessionView()!.file, firstFile);
+    assert.equal(first.app!.session.sessionView()!.file, firstFile);
   });
 
   test('the serializer reopens the session a tab showed; a missing file gives a new session; closing falls back to the side bar', async () => {
@@ -70,7 +70,7 @@ suite('chat in editor tabs', () => {
     const panel = vscode.window.createWebviewPanel(ChatPanels.viewType, 'Arbor Chat', vscode.ViewColumn.Active);
     await api.chatPanels.deserializeWebviewPanel(panel, { input: '', atBottom: true, treeOpen: false, history: [], sessionFile: file });
     const restored = api.chatPanels.panels[0]!;
-    assert.equal(restored.app!.sessionView()?.file, file, 'the tab shows the session it showed before');
+    assert.equal(restored.app!.session.sessionView()?.file, file, 'the tab shows the session it showed before');
     assert.deepEqual(
       restored.app!.snapshot({ tree: false }).conversation.map((e) => [e.kind, e.text]),
       [['user', 'Before the reload'], ['assistant', 'Remember me.']],
@@ -82,7 +82,7 @@ suite('chat in editor tabs', () => {
     const gone = vscode.window.createWebviewPanel(ChatPanels.viewType, 'Arbor Chat', vscode.ViewColumn.Active);
     await api.chatPanels.deserializeWebviewPanel(gone, { sessionFile: `${file}.deleted.jsonl` });
     const fresh = api.chatPanels.panels.find((chat) => chat.panel === gone)!;
-    assert.equal(fresh.app!.sessionView()?.persisted, false, 'a file that is gone gives a new, empty session');
+    assert.equal(fresh.app!.session.sessionView()?.persisted, false, 'a file that is gone gives a new, empty session');
   });
 
   test('a tab restored after its session was reopened for it (its tab was missing at activation) closes instead of doubling the chat', async () => {
@@ -99,7 +99,7 @@ suite('chat in editor tabs', () => {
     await api.chatPanels.deserializeWebviewPanel(late, { sessionFile: file });
     assert.ok(closed, 'the late restored tab closed');
     assert.equal(api.chatPanels.panels.length, 1, 'one chat tab on the session');
-    assert.equal(api.chatPanels.panels[0]!.app!.sessionView()?.file, file);
+    assert.equal(api.chatPanels.panels[0]!.app!.session.sessionView()?.file, file);
   });
 
   test('opening a session that a chat already shows brings that chat forward instead of opening it twice', async () => {
@@ -108,7 +108,7 @@ suite('chat in editor tabs', () => {
     const chat = api.chatPanels.panels[0]!;
     await fakeAdmin('enqueue', { text: 'Once.' });
     await chat.receive({ type: 'prompt', text: 'Only one chat has me' });
-    const file = chat.app!.sessionView()!.file;
+    const file = chat.app!.session.sessionView()!.file;
     api.chats.focus(api.app);
     assert.equal(await vscode.commands.executeCommand('arbor.openChatInEditor', file), true);
     assert.equal(api.chatPanels.panels.length, 1, 'no second tab on the same session');
@@ -116,23 +116,23 @@ suite('chat in editor tabs', () => {
     api.chats.focus(api.app);
     await vscode.commands.executeCommand('arbor.sessions.open', file);
     assert.equal(api.chats.focused, chat.app, "the Sessions view's Open brings the tab forward");
-    assert.notEqual(api.app.sessionView()?.file, file, 'the side bar did not open it a second time');
+    assert.notEqual(api.app.session.sessionView()?.file, file, 'the side bar did not open it a second time');
   });
 
   test("Open Chat in Editor shows the focused chat's session: the side bar's moves to a tab, a tab comes forward, an empty one gives a new tab", async () => {
     const api = await activateArbor();
-    await api.app.newSession();
+    await api.app.session.newSession();
     await fakeAdmin('enqueue', { text: 'Answered in the side bar.' });
     await api.app.prompt('Asked in the side bar');
-    const file = api.app.sessionView()!.file;
+    const file = api.app.session.sessionView()!.file;
     api.chats.focus(api.app);
     assert.equal(await vscode.commands.executeCommand('arbor.openChatInEditor'), true);
     assert.equal(api.chatPanels.panels.length, 1);
     const tab = api.chatPanels.panels[0]!;
-    assert.equal(tab.app!.sessionView()?.file, file, "the tab shows the side bar's session");
+    assert.equal(tab.app!.session.sessionView()?.file, file, "the tab shows the side bar's session");
     assert.equal(tab.panel.title, 'Asked in the side bar');
-    assert.notEqual(api.app.sessionView()?.file, file, 'the side bar went on with another session');
-    assert.equal(api.app.sessionView()?.persisted, false, 'a new, empty one');
+    assert.notEqual(api.app.session.sessionView()?.file, file, 'the side bar went on with another session');
+    assert.equal(api.app.session.sessionView()?.persisted, false, 'a new, empty one');
     assert.equal(api.chats.focused, tab.app, 'the tab is the focused chat');
     await fakeAdmin('enqueue', { text: 'Answered in the tab.' });
     await tab.receive({ type: 'prompt', text: 'Asked in the tab' });
@@ -144,35 +144,35 @@ suite('chat in editor tabs', () => {
 
     assert.equal(await vscode.commands.executeCommand('arbor.openChatInEditor'), true);
     assert.equal(api.chatPanels.panels.length, 1, 'the focused tab came forward: no second tab');
-    assert.equal(tab.app!.sessionView()?.file, file);
+    assert.equal(tab.app!.session.sessionView()?.file, file);
 
     api.chats.focus(api.app);
-    const sideBarFile = api.app.sessionView()!.file;
+    const sideBarFile = api.app.session.sessionView()!.file;
     assert.equal(await vscode.commands.executeCommand('arbor.openChatInEditor'), true);
     assert.equal(api.chatPanels.panels.length, 2, 'nothing written in the side bar: a tab on a new session');
-    assert.equal(api.chatPanels.panels[1]!.app!.sessionView()?.persisted, false);
-    assert.equal(api.app.sessionView()?.file, sideBarFile, 'the side bar kept its empty session');
+    assert.equal(api.chatPanels.panels[1]!.app!.session.sessionView()?.persisted, false);
+    assert.equal(api.app.session.sessionView()?.file, sideBarFile, 'the side bar kept its empty session');
   });
 
   test("the Chat view's title-bar Open in Editor moves the side bar's session even when a tab has the focus; not while it works", async () => {
     const api = await activateArbor();
     const { chat } = await editorChatWithTurn(api, 'A tab of its own', 'Yes.');
-    await api.app.newSession();
+    await api.app.session.newSession();
     await fakeAdmin('enqueue', { text: 'Side bar reply.' });
     await api.app.prompt('Side bar question');
-    const file = api.app.sessionView()!.file;
+    const file = api.app.session.sessionView()!.file;
     api.chats.focus(chat.app!);
     await fakeAdmin('enqueue', { text: 'slow '.repeat(40), chunkSize: 5, delayMs: 100 });
     const running = api.app.prompt('Keep working');
     await waitFor('the side bar turn to run', () => api.app.snapshot({ tree: false, conversation: false }).busy);
     assert.equal(await vscode.commands.executeCommand('arbor.openSideBarChatInEditor'), false, 'not moved while its turn runs');
-    assert.equal(api.app.sessionView()?.file, file);
+    assert.equal(api.app.session.sessionView()?.file, file);
     await running;
     assert.equal(await vscode.commands.executeCommand('arbor.openSideBarChatInEditor'), true);
-    const moved = api.chatPanels.panels.find((p) => p.app!.sessionView()?.file === file);
+    const moved = api.chatPanels.panels.find((p) => p.app!.session.sessionView()?.file === file);
     assert.ok(moved, "the side bar's session is in a tab");
     assert.equal(api.chatPanels.panels.length, 2);
-    assert.notEqual(api.app.sessionView()?.file, file);
+    assert.notEqual(api.app.session.sessionView()?.file, file);
   });
 
   test("a new session's first message names it in the chat's header while the reply still streams, as in the tab title", async () => {

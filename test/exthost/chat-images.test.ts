@@ -113,8 +113,8 @@ suite('chat view: editing a message with images', () => {
     const file = join(dir, 'edit-images.jsonl');
     await writeFile(file, lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
     try {
-      await api.app.openSession(file);
-      assert.notEqual(api.app.currentModel.images, true, 'the test model is text-only');
+      await api.app.session.openSession(file);
+      assert.notEqual(api.app.models.current.images, true, 'the test model is text-only');
       const start = api.chatView.postCount;
       assert.equal(await api.chatView.receive({ type: 'editMessage', entryId: 'u1', text: 'What colour is it?' }), true);
       const notice = api.chatView.postsSince(start).find((post) => post.type === 'notice');
@@ -122,11 +122,11 @@ suite('chat view: editing a message with images', () => {
       assert.match(notice.message, /does not take images/);
 
       // blank text goes only with images: an edit to nothing of a message without any moves nothing
-      const leaf = api.app.treeLeafId;
+      const leaf = api.app.views.treeLeafId;
       const blank = api.chatView.postCount;
       assert.equal(await api.chatView.receive({ type: 'editMessage', entryId: 'a1', text: '  ' }), true);
       assert.equal(api.chatView.postsSince(blank).some((post) => post.type === 'navigationProgress'), false);
-      assert.equal(api.app.treeLeafId, leaf);
+      assert.equal(api.app.views.treeLeafId, leaf);
 
       // picking the message to edit and resend (a switch to it) puts its text back with its image as a chip
       const pick = api.chatView.postCount;
@@ -136,7 +136,7 @@ suite('chat view: editing a message with images', () => {
       assert.equal(input.text, 'What is this?');
       assert.deepEqual(input.images?.map(({ name, mimeType, data }) => ({ name, mimeType, data })), [{ name: 'image 1.png', mimeType: 'image/png', data: PNG.toString('base64') }]);
     } finally {
-      await api.app.newSession();
+      await api.app.session.newSession();
       await rm(dir, { recursive: true, force: true });
     }
   });

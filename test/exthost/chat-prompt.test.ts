@@ -17,7 +17,7 @@ suite('chat view ⇄ app', () => {
     await vscode.commands.executeCommand('arbor.openChat');
     await waitFor('the chat view to resolve', () => api.chatView.isResolved);
     await api.chatView.receive({ type: 'ready', protocolVersion: 2 });
-    await api.app.newSession();
+    await api.app.session.newSession();
     const start = api.chatView.postCount;
     await enqueue({ text: 'Streamed reply from the fake.', chunkSize: 4 });
     assert.equal(await api.chatView.receive({ type: 'prompt', text: 'stream please' }), true);
@@ -34,7 +34,7 @@ suite('chat view ⇄ app', () => {
 
   test('navigate and label messages act on the session; bad ones are reported, not acted on', async () => {
     const api = await activateArbor();
-    await api.app.newSession();
+    await api.app.session.newSession();
     await enqueue([{ text: 'first answer' }, { text: 'second answer' }]);
     await api.app.prompt('first');
     await api.app.prompt('second');

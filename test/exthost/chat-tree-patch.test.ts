@@ -20,7 +20,7 @@ suite('chat view tree patches', () => {
     await waitFor('the webview handshake', () => api.chatView.stats.handshakes > 0, 30_000);
     const chat = api.chatView;
     const opened = chat.postCount;
-    await api.app.newSession();
+    await api.app.session.newSession();
     await waitFor('the new session\'s full tree', () => chat.postsSince(opened).some((p) => p.type === 'tree'));
     const full = chat.postsSince(opened).filter((p): p is Extract<Post, { type: 'tree' }> => p.type === 'tree').at(-1)!;
     const start = chat.postCount;
@@ -57,7 +57,7 @@ suite('chat view tree patches', () => {
     const api = await activateArbor();
     await waitFor('the chat view to be ready', () => api.chatView.isReady, 30_000);
     const start = api.chatView.postCount;
-    await api.app.newSession();
+    await api.app.session.newSession();
     await waitFor('a full tree', () => api.chatView.postsSince(start).some((p) => p.type === 'tree'));
     const tree = api.chatView.postsSince(start).find((p) => p.type === 'tree');
     assert.equal(tree?.type === 'tree' && tree.leafId, api.app.snapshot().leafId);

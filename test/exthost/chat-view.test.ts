@@ -50,7 +50,7 @@ suite('chat view', () => {
     await waitFor('the chat view to be ready', () => api.chatView.isReady, 30_000);
     assert.equal(await api.hasApiKey('anthropic'), false, 'precondition: no Anthropic key stored');
     assert.equal(process.env.ANTHROPIC_API_KEY, undefined, 'precondition: no Anthropic key in the environment');
-    const claude = api.app.availableModels().find((m) => m.provider === 'anthropic')!;
+    const claude = api.app.models.available().find((m) => m.provider === 'anthropic')!;
     const mark = api.chatView.postCount;
     try {
       assert.equal(await api.chatView.receive({ type: 'selectModel', key: claude.key }), true);
@@ -66,7 +66,7 @@ suite('chat view', () => {
       assert.ok(state.type === 'state' && !state.state.models!.find((m) => m.provider === 'demo')!.keyMissing, 'the demo needs no key');
 
       // Sending with it: the reply fails before any request, and its error carries the same action.
-      await api.app.newSession();
+      await api.app.session.newSession();
       const sent = api.chatView.postCount;
       await api.app.prompt('hello without a key');
       const error = api.chatView.postsSince(sent).flatMap((m) => (m.type === 'agentEvent' && m.event.type === 'error' ? [m.event] : []))[0];

@@ -47,14 +47,14 @@ suite('chat view: windowed conversation', () => {
   suiteSetup(async () => {
     api = await activateArbor();
     dir = await mkdtemp(join(tmpdir(), 'arbor-exthost-window-'));
-    await api.app.openSession(await writeLongSession(dir));
+    await api.app.session.openSession(await writeLongSession(dir));
     fullIds = api.app.snapshot({ tree: false }).conversation.map((view) => view.id);
     await vscode.commands.executeCommand('arbor.openChat');
     await waitFor('the chat view to resolve', () => api.chatView.isResolved);
   });
 
   suiteTeardown(async () => {
-    await api.app.newSession();
+    await api.app.session.newSession();
     await rm(dir, { recursive: true, force: true });
   });
 

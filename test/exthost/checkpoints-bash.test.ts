@@ -114,7 +114,7 @@ suite('file checkpoints: bash commands (issue #15)', function () {
     await makeRepository();
     // A new size cap opens the store again: a fresh view of the folder (its git repository, no watcher yet).
     await config().update('maxFileBytes', 5 * 1024 * 1024 + ++reopen, vscode.ConfigurationTarget.Global);
-    await api.app.newSession();
+    await api.app.session.newSession();
     await fakeAdmin('enqueue', [{ text: 'Ready.' }]);
     assert.equal((await api.app.prompt('ready?')).kind, 'sent');
   });

@@ -66,7 +66,7 @@ export function answers(files: string, outsideTicks: string[] = [], onFilesAsked
 export async function twoTurnSession(): Promise<ArborApi> {
   const api = await activateArbor();
   await removeFile();
-  await api.app.newSession();
+  await api.app.session.newSession();
   await writeTurn(api, 'one');
   await writeTurn(api, 'two');
   return api;

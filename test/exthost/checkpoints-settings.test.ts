@@ -109,7 +109,7 @@ suite('file checkpoints: settings, Show changes, crash recovery, gc (issue #15)'
     const shared = await api.app.checkpoints.blobPath(hashOf('one\n'));
     assert.ok(only && shared);
     const file = api.app.currentStore!.file;
-    await api.app.newSession();
+    await api.app.session.newSession();
     // The new session's turn starts from no file (its `before` must not name the word's blob).
     await rm(workspaceFile(FILE), { force: true });
     await writeTurn(api, 'one');

@@ -110,7 +110,7 @@ suite('file checkpoints: branch switches (issue #15)', () => {
     assert.equal(third.seen.outside, undefined, 'nothing was changed outside Arbor this time');
     assert.equal(await readFile(workspaceFile(FILE), 'utf8'), 'outside\n', 'switching back to the row that was left brings the outside edit back');
     assert.equal(store().getLeafId(), point.id);
-    assert.equal(api.app.treeLeafId, replyOf(api, 'two'), 'shown on that row');
+    assert.equal(api.app.views.treeLeafId, replyOf(api, 'two'), 'shown on that row');
   });
 
   test('Compare Files With… lists the file that differs; Restore Files Only restores it and keeps the leaf', async () => {

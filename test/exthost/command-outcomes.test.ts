@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { refused } from '../../src/app/app-outcome';
 import * as forkSession from '../../src/vscode/commands/fork-session';
+import * as runPlan from '../../src/vscode/commands/run-plan';
 import * as labelEntryCommand from '../../src/vscode/commands/label-entry';
 import * as switchHere from '../../src/vscode/commands/switch-here';
 import { depsFor, FakeApp, sessionFrom, stubWindow, twoBranchEntries } from './surfaces-fixtures';
@@ -39,6 +40,24 @@ suite('commands: done, refused and failed outcomes', () => {
       assert.equal(app.store!.getLabel('u1'), undefined, 'nothing was written');
       assert.ok(deps.log.lines.some((line) => /refused \(busy\)/.test(line)));
       assert.ok(!deps.log.lines.some((line) => /\n\s+at /.test(line)), 'no stack for a refusal');
+    } finally {
+      ui.restore();
+    }
+  });
+
+  test('Run This Plan refused (no plan to run): a warning with the reason, as the chat tells it', async () => {
+    const app = new FakeApp(await sessionFrom(twoBranchEntries()));
+    app.refusal = refused('no-plan');
+    const deps = depsFor(app);
+    const ui = stubWindow({});
+    try {
+      assert.equal(await runPlan.run(deps, 'autoEdit'), undefined);
+      const warnings = ui.messages.filter((m) => m.level === 'warning');
+      assert.deepEqual(warnings.map((m) => m.text), [refused('no-plan').message], JSON.stringify(ui.messages));
+      assert.ok(deps.log.lines.some((line) => /refused \(no-plan\)/.test(line)));
+      app.refusal = undefined;
+      assert.equal(await runPlan.run(deps, 'ask'), 'ask', 'a plan that runs tells nothing more');
+      assert.equal(ui.messages.filter((m) => m.level === 'warning').length, 1);
     } finally {
       ui.restore();
     }

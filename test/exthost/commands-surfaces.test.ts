@@ -86,7 +86,7 @@ suite('surfaces: commands', () => {
       assert.equal(await revealInChat.run(deps, 'nope'), false);
       assert.equal(await forkSession.run(deps, 'nope'), false);
       assert.equal(await insertBranchSummary.run(deps, { id: 'nope' }), 'invalid');
-      assert.ok(ui.messages.some((m) => m.level === 'error' && /Entry nope does not exist/.test(m.text)));
+      assert.ok(ui.messages.some((m) => m.level === 'error' && /^Unknown entry "nope": it is not in this session\.$/.test(m.text)));
       assert.ok(ui.messages.some((m) => m.level === 'error' && /No entry was given/.test(m.text)));
       assert.deepEqual(app.calls, []);
     } finally {

@@ -78,7 +78,7 @@ async function summaryRules(ttfbMs: number): Promise<void> {
 async function seed(api: ArborApi, summaryTtfbMs = 0) {
   await fakeAdmin('reset', {});
   await summaryRules(summaryTtfbMs);
-  await api.app.newSession();
+  await api.app.session.newSession();
   await fakeAdmin('enqueue', [
     // long enough that a summary of the early part shrinks the context (a compaction that would not is refused)
     { text: `EARLY-ANSWER ${'The early answer explains the plan in detail. '.repeat(60)}` },
@@ -265,7 +265,7 @@ suite('Compact Up To Here (extension host, fake provider)', () => {
     } finally {
       busyUi.restore();
     }
-    await assert.rejects(api.app.compact(undefined, undefined, { keepFrom: ids.middle }), /Wait for the agent to finish/);
+    await assert.rejects(api.app.compaction.compact(undefined, { keepFrom: ids.middle }), /Wait for the agent to finish/);
     await turn;
     await waitFor('the turn to end', () => !api.app.busy);
     const after = await fileState(file);

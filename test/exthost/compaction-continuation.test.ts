@@ -36,7 +36,7 @@ suite('compaction as a continuation of the cached conversation', () => {
     try {
       assert.equal(await vscode.commands.executeCommand('arbor.selectModel', 'fake/fake-cached'), true);
       await fakeAdmin('reset', {});
-      await api.app.newSession();
+      await api.app.session.newSession();
       // the bulk in the replies: what the user wrote is kept verbatim, so only replies can shrink the context
       const filler = 'the parser reads its tokens '.repeat(150);
       await fakeAdmin('enqueue', [{ text: `ANSWER-ONE ${filler}` }, { text: `ANSWER-TWO ${filler}` }, { text: 'ANSWER-THREE' }]);
@@ -50,7 +50,7 @@ suite('compaction as a continuation of the cached conversation', () => {
         { when: { lastUserIncludes: 'Write a recap' }, then: { text: 'We refactored the parser.' } },
         { when: { lastUserIncludes: '<kept-start>' }, then: { text: SUMMARY } },
       ]);
-      const outcome = await api.app.compact();
+      const outcome = await api.app.compaction.compact();
       assert.equal(outcome.status, 'compacted', JSON.stringify(outcome).slice(0, 300));
       const all = (await fakeAdmin('requests')) as FakeRequest[];
       const summary = all.slice(turns.length).find((r) => lastUser(r).includes('<kept-start>'));

@@ -11,7 +11,7 @@ export async function editorChatWithTurn(api: ArborApi, prompt: string, reply: s
   const chat = api.chatPanels.panels.at(-1)!;
   await fakeAdmin('enqueue', { text: reply });
   await chat.receive({ type: 'prompt', text: prompt });
-  return { chat, file: chat.app!.sessionView()!.file };
+  return { chat, file: chat.app!.session.sessionView()!.file };
 }
 
 /** Closes the Conversation Tree tabs and the editor chats a test opened. */

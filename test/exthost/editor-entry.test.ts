@@ -57,7 +57,7 @@ suite('editor entry points', () => {
 
   test('Fix with Arbor is a quick fix on a diagnostic and sends it with its code as a prompt', async () => {
     const api = await sideBarChat();
-    await api.app.newSession();
+    await api.app.session.newSession();
     const uri = await workspaceFile('broken.ts', SOURCE.replace('sum += p', 'sum += q'));
     await vscode.window.showTextDocument(uri);
     const diagnostics = vscode.languages.createDiagnosticCollection('arbor-test');

@@ -53,7 +53,7 @@ suite('editor knowledge tools (TypeScript language server)', () => {
     await writeFile(workspaceFile(PRICE), PRICE_TEXT);
     await writeFile(workspaceFile(CART), CART_TEXT);
     api = await activateArbor();
-    await api.app.newSession();
+    await api.app.session.newSession();
     // a cold TypeScript server can take a while on a loaded machine: wait for its first report
     // (TypeScript reports problems for files in editor tabs only)
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(workspaceFile(CART))), { preview: false });

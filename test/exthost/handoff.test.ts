@@ -11,7 +11,7 @@ const DOCUMENT = '## Goal\nHANDOFF-DOC: finish the parser tests\n\n## Next Steps
 
 async function seed(api: ArborApi) {
   await fakeAdmin('reset', {});
-  await api.app.newSession();
+  await api.app.session.newSession();
   await fakeAdmin('enqueue', [{ text: 'FIRST-ANSWER' }, { text: 'SECOND-ANSWER' }]);
   for (const prompt of ['FIRST-REQUEST', 'SECOND-REQUEST']) assert.equal((await api.app.prompt(prompt)).kind, 'sent', prompt);
   await waitFor('the turns to end', () => !api.app.busy);
@@ -50,7 +50,7 @@ suite('Hand Off to New Session (extension host, fake provider)', () => {
     assert.ok(shown, `the chat shows the document: ${JSON.stringify(views)}`);
     assert.doesNotMatch(shown.text, /<\/?handoff-context>/, 'the chat shows the document, not its wrapping tags');
     // The Sessions list names it from the document, never "(empty session)".
-    const listed = (await api.app.listSessions()).find((s) => s.file === next.file);
+    const listed = (await api.app.session.listSessions()).find((s) => s.file === next.file);
     assert.ok(listed, 'the new session is listed');
     assert.ok(listed.firstUserMessage || listed.name, `the listing has a title for it: ${JSON.stringify(listed)}`);
     assert.match(listed.name ?? listed.firstUserMessage ?? '', /finish the parser tests/);

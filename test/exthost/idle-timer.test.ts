@@ -104,7 +104,7 @@ suite('idle compaction wiring (extension host)', () => {
     const listener = app.onDidChange((change) => changes.push(change));
     const compactionEnds = () => changes.filter((c) => c.kind === 'agent' && c.event.type === 'compaction_end');
     try {
-      await app.newSession();
+      await app.session.newSession();
       for (const n of [1, 2, 3]) {
         await fakeAdmin('enqueue', { text: `reply ${n} ${'lorem ipsum '.repeat(160)}` });
         await app.prompt(`question ${n} ${'dolor sit amet '.repeat(10)}`);
@@ -156,7 +156,7 @@ suite('idle compaction wiring (extension host)', () => {
       agent: { clock },
     });
     try {
-      await app.newSession();
+      await app.session.newSession();
       assert.equal(clock.pending, 1, 'an idle session arms the timer');
       await fakeAdmin('enqueue', { text: 'slow reply', hangAfterChunks: 1 });
       const run = app.prompt('work');

@@ -84,7 +84,7 @@ suite('leaf persistence across a reload (extension host)', () => {
     const api = await activateArbor();
     await vscode.commands.executeCommand('arbor.newSession');
     await threeTurns(api.app);
-    const file = api.app.sessionView()!.file;
+    const file = api.app.session.sessionView()!.file;
     const [first, , last] = assistantIds(api.app);
     assert.equal(api.app.snapshot({ tree: false }).leafId, last);
 
@@ -93,9 +93,9 @@ suite('leaf persistence across a reload (extension host)', () => {
     assert.equal(api.app.snapshot({ tree: false }).leafId, first);
     await settle();
 
-    await api.app.newSession();
-    assert.notEqual(api.app.sessionView()?.file, file);
-    await api.app.openSession(file);
+    await api.app.session.newSession();
+    assert.notEqual(api.app.session.sessionView()?.file, file);
+    await api.app.session.openSession(file);
     const snapshot = api.app.snapshot({ tree: false });
     assert.equal(snapshot.leafId, first, 'the navigated position, not the last line');
     assert.deepEqual(snapshot.conversation.map((e) => e.text), ['question 1', 'reply 1']);
@@ -105,11 +105,11 @@ suite('leaf persistence across a reload (extension host)', () => {
     const api = await activateArbor();
     await vscode.commands.executeCommand('arbor.newSession');
     await threeTurns(api.app);
-    const file = api.app.sessionView()!.file;
+    const file = api.app.session.sessionView()!.file;
     const [, second] = assistantIds(api.app);
     await api.app.tree.navigate(second!);
     await settle();
-    await api.app.newSession();
+    await api.app.session.newSession();
 
     // Another tool rewrote the file without that entry (its child becomes a root, as the store reads orphans).
     const lines = await fileLines(file);
@@ -117,7 +117,7 @@ suite('leaf persistence across a reload (extension host)', () => {
     assert.equal(kept.length, lines.length - 1);
     await writeFile(file, kept.map((l) => JSON.stringify(l)).join('\n') + '\n');
 
-    await api.app.openSession(file);
+    await api.app.session.openSession(file);
     assert.equal(api.app.snapshot({ tree: false }).leafId, kept.at(-1)!.id, "pi's rule: the last line");
   });
 
@@ -125,17 +125,17 @@ suite('leaf persistence across a reload (extension host)', () => {
     const api = await activateArbor();
     await vscode.commands.executeCommand('arbor.newSession');
     await threeTurns(api.app);
-    const file = api.app.sessionView()!.file;
+    const file = api.app.session.sessionView()!.file;
     const [first, , last] = assistantIds(api.app);
     await api.app.tree.navigate(first!);
     await settle();
     const copy = file.replace(/\.jsonl$/, '-copy.jsonl');
     await copyFile(file, copy);
     try {
-      await api.app.openSession(copy);
+      await api.app.session.openSession(copy);
       assert.equal(api.app.snapshot({ tree: false }).leafId, last);
     } finally {
-      await api.app.newSession();
+      await api.app.session.newSession();
       await rm(copy, { force: true });
     }
   });
@@ -148,9 +148,9 @@ suite('leaf persistence across a reload (extension host)', () => {
 
     const before = appLikeActivate(api, dir, storage);
     await before.applySettings();
-    await before.newSession();
+    await before.session.newSession();
     await threeTurns(before);
-    const file = before.sessionView()!.file;
+    const file = before.session.sessionView()!.file;
     const [first, second] = assistantIds(before);
     await before.tree.navigate(second!);
     await settle();
@@ -160,7 +160,7 @@ suite('leaf persistence across a reload (extension host)', () => {
     let position: string | null | undefined;
     try {
       await after.applySettings();
-      await after.openSession(file);
+      await after.session.openSession(file);
       assert.equal(after.snapshot({ tree: false }).leafId, second);
 
       // Picking the first user message moves to its parent (edit and resend): "before everything" when it
@@ -178,7 +178,7 @@ suite('leaf persistence across a reload (extension host)', () => {
 
     const again = appLikeActivate(api, dir, storage);
     try {
-      await again.openSession(file);
+      await again.session.openSession(file);
       assert.equal(again.snapshot({ tree: false }).leafId, position);
       assert.notEqual(again.snapshot({ tree: false }).leafId, again.currentStore!.getEntries().at(-1)!.id);
     } finally {
@@ -188,7 +188,7 @@ suite('leaf persistence across a reload (extension host)', () => {
     // Nothing remembered (new storage): pi's rule.
     const fresh = appLikeActivate(api, dir, new JsonMemento());
     try {
-      await fresh.openSession(file);
+      await fresh.session.openSession(file);
       const entries = fresh.currentStore!.getEntries();
       assert.equal(fresh.snapshot({ tree: false }).leafId, entries.at(-1)!.id);
     } finally {
@@ -205,9 +205,9 @@ suite('leaf persistence across a reload (extension host)', () => {
     const before = appLikeActivate(api, dir, storage);
     const tracking = new LastSessionMemory(storage).track(before);
     await before.applySettings();
-    await before.newSession();
+    await before.session.newSession();
     await threeTurns(before);
-    const file = before.sessionView()!.file;
+    const file = before.session.sessionView()!.file;
     const [first] = assistantIds(before);
     await before.tree.navigate(first!);
     await settle();
@@ -219,7 +219,7 @@ suite('leaf persistence across a reload (extension host)', () => {
     try {
       assert.equal(after.currentStore, undefined, 'a new app starts without a session');
       assert.equal(await memory.reopen(after, exists), true);
-      assert.equal(after.sessionView()?.file, file);
+      assert.equal(after.session.sessionView()?.file, file);
       assert.equal(after.snapshot({ tree: false }).leafId, first);
       assert.equal(await memory.reopen(after, exists), false, 'never replaces an open session');
     } finally {

@@ -26,7 +26,7 @@ suite('MCP servers (issue #27)', function () {
 
   setup(async () => {
     api = await activateArbor();
-    await api.app.newSession();
+    await api.app.session.newSession();
   });
 
   teardown(async () => {

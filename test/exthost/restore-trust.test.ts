@@ -71,7 +71,7 @@ suite('issue #24: the restore surface obeys the same rules as the tools (real ex
     const config = vscode.workspace.getConfiguration('arbor.checkpoints');
     const tasks = folderPath(TASKS);
     const previous = await readFile(tasks, 'utf8').catch(() => undefined);
-    await api.app.newSession();
+    await api.app.session.newSession();
     const one = await writeTurn(api, TASKS, 'tasks one\n');
     await writeTurn(api, TASKS, 'tasks two\n');
     await config.update('restore', 'always', vscode.ConfigurationTarget.Global);

@@ -67,7 +67,7 @@ suite('Search Sessions (real extension)', () => {
     await config().update('directory', undefined, vscode.ConfigurationTarget.Global);
     const api = await activateArbor();
     await waitFor('the default sessions folder', () => api.config.settings.sessionsDirectory === '');
-    await api.app.newSession();
+    await api.app.session.newSession();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -248,7 +248,7 @@ suite('Search Sessions picker (recorded QuickPick, fake app)', () => {
     const app = new FakeApp(undefined);
     let release!: (value: SessionSummary[]) => void;
     let listings = 0;
-    app.listSessions = () => {
+    app.session.listSessions = () => {
       listings++;
       return new Promise<SessionSummary[]>((resolve) => (release = resolve));
     };

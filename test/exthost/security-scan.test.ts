@@ -83,7 +83,7 @@ suite('security scan: the API key never leaves SecretStorage (extension host, fa
     await waitFor('the base URL setting to apply', () => api.config.settings.baseUrls.openai === `${FAKE}/v1`);
     await api.app.applySettings();
     assert.equal(await vscode.commands.executeCommand('arbor.selectModel', 'openai/gpt-5-mini'), true);
-    assert.equal(api.app.currentModel.provider, 'openai');
+    assert.equal(api.app.models.current.provider, 'openai');
 
     // 2. The chat webview is open, so every state/conversation/event message is really posted.
     await vscode.commands.executeCommand('arbor.openChat');
@@ -94,7 +94,7 @@ suite('security scan: the API key never leaves SecretStorage (extension host, fa
 
     // 3. A scripted run: a tool call and its result, a reply; then a provider error that echoes the key
     //    (OpenAI does that for a wrong key); then a normal reply again.
-    await api.app.newSession();
+    await api.app.session.newSession();
     await fakeAdmin('enqueue', [
       { text: 'Looking.', toolCalls: [{ id: 'call_ls', name: 'ls', input: { path: '.' } }] },
       { text: 'SECSCAN-REPLY-1: the workspace has a few files.' },

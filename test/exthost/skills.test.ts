@@ -36,7 +36,7 @@ suite('Agent Skills (extension host, fake provider)', () => {
 
   test('a workspace skill added while the host runs is listed to the model and loaded by the skill tool', async () => {
     const api = await activateArbor();
-    await api.app.newSession();
+    await api.app.session.newSession();
     await mkdir(join(skillDir, 'templates'), { recursive: true });
     await writeFile(join(skillDir, 'SKILL.md'), '---\nname: release-notes\ndescription: Writes release notes from the git log. Use when the user asks for release notes.\n---\n# Release notes\n\nGroup the changes by Added, Changed and Fixed. Start from templates/notes.md.\n');
     await writeFile(join(skillDir, 'templates', 'notes.md'), '## Added\n');
@@ -61,7 +61,7 @@ suite('Agent Skills (extension host, fake provider)', () => {
 
   test('a nested AGENTS.md reaches the model with the first read under its folder', async () => {
     const api = await activateArbor();
-    await api.app.newSession();
+    await api.app.session.newSession();
     await mkdir(join(nestedDir, 'lib'), { recursive: true });
     await writeFile(join(nestedDir, 'AGENTS.md'), 'NESTED RULE: keep functions under ten lines.\n');
     await writeFile(join(nestedDir, 'lib', 'a.ts'), 'export const a = 1;\n');
@@ -72,6 +72,6 @@ suite('Agent Skills (extension host, fake provider)', () => {
     await api.app.prompt('Read arbor-nested-test/lib/a.ts');
     const requests = await chatRequests();
     assert.match(JSON.stringify(requests[1]!.body!.messages!.at(-1)), /NESTED RULE: keep functions under ten lines/);
-    assert.deepEqual(api.app.nestedInstructionFiles(), ['arbor-nested-test/AGENTS.md']);
+    assert.deepEqual(api.app.session.nestedInstructionFiles(), ['arbor-nested-test/AGENTS.md']);
   });
 });

@@ -37,7 +37,7 @@ async function summaryRule(ttfbMs = 0): Promise<void> {
 /** A new session of three turns: EARLY, MIDDLE, LATE. */
 async function seed(api: ArborApi, ttfbMs = 0) {
   await fakeAdmin('reset', {});
-  await api.app.newSession();
+  await api.app.session.newSession();
   await fakeAdmin('enqueue', [{ text: 'EARLY-ANSWER' }, { text: 'MIDDLE-ANSWER' }, { text: 'LATE-ANSWER' }]);
   for (const prompt of ['EARLY-REQUEST', 'MIDDLE-REQUEST', 'LATE-REQUEST']) assert.equal((await api.app.prompt(prompt)).kind, 'sent', prompt);
   await waitFor('the turns to end', () => !api.app.busy);
@@ -156,7 +156,7 @@ suite('Summarize from Here and Pin (extension host, fake provider)', () => {
     assert.equal(await vscode.commands.executeCommand('arbor.pinEntry', middle.id), 'pinned');
     await waitFor('the pin mark', () => /pinned/.test(String(api.sessionTree.getTreeItem(middle.id).description)));
     assert.match(api.sessionTree.getTreeItem(middle.id).contextValue!, /\bpinned\b/);
-    assert.equal(api.app.treeNode(middle.id)?.pinned, true);
+    assert.equal(api.app.views.treeNode(middle.id)?.pinned, true);
     assert.equal(await vscode.commands.executeCommand('arbor.unpinEntry', middle.id), 'unpinned');
     await waitFor('the pin mark gone', () => !/pinned/.test(String(api.sessionTree.getTreeItem(middle.id).description)));
     const after = await readFile(file);

@@ -3,6 +3,13 @@
 import type { AppNavigateResult } from '../../src/app/app-types';
 import type { CarryResult } from '../../src/branch';
 import type { TreeActionsApi } from '../../src/app/tree-actions';
+import type { SessionActionsApi } from '../../src/app/open-session';
+import type { ModelChoiceApi } from '../../src/app/model-choice';
+import type { CheckpointsApi } from '../../src/app/chat-parts';
+import type { CompactionActionsApi } from '../../src/app/compaction-actions';
+import { buildPreview, prepareCompaction, type CompactionOutcome } from '../../src/compaction';
+import { NO_SESSION_VIEWS } from '../../src/app/session-views';
+import { DEMO_MODEL } from '../../src/llm/models';
 import type { FilesRestoreResult } from '../../src/app/checkpoint-service';
 import { done, refused, type AppOutcome, type AppRefusal } from '../../src/app/app-outcome';
 import type { ApprovalMode } from '../../src/core/approval-modes';
@@ -16,8 +23,8 @@ import { PIN_CUSTOM_TYPE, pinData } from '../../src/session/pins';
 import { SessionStore } from '../../src/session/store';
 import type { HostServices, SurfaceDeps, ViewServices } from '../../src/vscode/commands/surface-deps';
 import { parseArborSettings, type ArborSettings } from '../../src/app/settings';
-import type { ModelView } from '../../src/app/app-types';
-import { renameSession } from '../../src/session/catalog';
+import type { ModelView, PromptOutcome } from '../../src/app/app-types';
+import { renameSession, type SessionSummary } from '../../src/session/catalog';
 import type { SurfaceNavigateOptions, SurfaceNavigateResult, SurfacesApp } from '../../src/vscode/surfaces-types';
 
 let clock = Date.parse('2025-01-01T00:00:00.000Z');
@@ -99,16 +106,16 @@ export interface Call {
 /** A SurfacesApp over a real store that records calls; navigation without a summary is the real one. */
 export class FakeApp implements SurfacesApp {
   readonly calls: Call[] = [];
-  readonly session = new vscode.EventEmitter<void>();
+  readonly sessionChanged = new vscode.EventEmitter<void>();
   readonly leaf = new vscode.EventEmitter<void>();
   readonly usageChanged = new vscode.EventEmitter<void>();
-  readonly onDidChangeSession = this.session.event;
+  readonly onDidChangeSession = this.sessionChanged.event;
   readonly onDidChangeLeaf = this.leaf.event;
   readonly onDidChangeUsage = this.usageChanged.event;
   navigateImpl: ((targetId: string, options: SurfaceNavigateOptions) => Promise<SurfaceNavigateResult>) | undefined;
   compactImpl: (() => Promise<void>) | undefined;
   stageImpl: (() => Promise<StageOutcome>) | undefined;
-  sessionList: Awaited<ReturnType<SurfacesApp['listSessions']>> = [];
+  sessionList: SessionSummary[] = [];
   /** when set, the actions that may be refused answer with it (the command shows it as a warning) */
   refusal: AppRefusal | undefined;
   /** when set, label throws it (an exception: the command shows and logs it as an error) */
@@ -119,6 +126,66 @@ export class FakeApp implements SurfacesApp {
   /** the tree actions are this fake's own methods (the real app's are src/app/tree-actions.ts) */
   get tree(): TreeActionsApi {
     return this;
+  }
+  /** the focused chat's session part: forks are recorded; the switches by file are this fake's own below */
+  readonly session: SessionActionsApi = {
+    forkBranch: async (entryId?: string) => {
+      this.calls.push({ method: 'forkSession', args: [entryId] });
+      return this.refusal ?? done({ file: '', id: 'forked', persisted: true });
+    },
+    newSession: async () => ({ file: '', id: 'new', persisted: false }),
+    openSession: async (file: string) => ({ file, id: 'opened', persisted: true }),
+    renameSession: async () => done(),
+    sessionView: () => (this.store ? { file: this.store.file, id: this.store.header.id, persisted: true } : null),
+    nestedInstructionFiles: () => [],
+    listSessions: async () => this.sessionList,
+  };
+  /** the views part: this fake shows nothing (the surfaces read its store) */
+  readonly views = NO_SESSION_VIEWS;
+  /** the model part: no models; a switch is recorded and refused */
+  readonly models: ModelChoiceApi = {
+    current: { ...DEMO_MODEL, provider: 'fake', id: 'fake-gpt' },
+    currentKey: 'fake/fake-gpt',
+    currentThinkingLevel: 'off',
+    available: () => [],
+    set: async (key: string) => {
+      this.calls.push({ method: 'setModel', args: [key] });
+      return refused('unknown-model', `FakeApp has no model "${key}"`);
+    },
+    setThinkingLevel: async () => done(),
+  };
+  /** manual compaction: recorded, scripted by compactImpl; the preview is computed from the store's path */
+  readonly compaction: CompactionActionsApi = {
+    compact: async (customInstructions, options = {}) => {
+      this.calls.push({ method: 'compact', args: [customInstructions, options.review ? 'review' : undefined, ...(options.handoff ? ['handoff'] : [])] });
+      if (this.compactImpl) await this.compactImpl();
+      // the commands read nothing of the outcome
+      return {} as CompactionOutcome;
+    },
+    cancel: () => {
+      this.calls.push({ method: 'cancelCompaction', args: [] });
+      return false;
+    },
+    preview: () => {
+      const preparation = this.store && prepareCompaction(this.store.getBranch(), parseArborSettings({}).settings.compaction);
+      return preparation ? buildPreview(preparation) : undefined;
+    },
+    previewOf: (preparation) => buildPreview(preparation),
+  };
+  /** checkpoints as the settings have them, with an empty store (these tests keep no checkpoints) */
+  readonly checkpoints: CheckpointsApi = {
+    settings: parseArborSettings({}).settings.checkpoints,
+    blobPath: async () => undefined,
+    journalsFolder: async () => undefined,
+    pathOf: async () => undefined,
+    storeSize: async () => undefined,
+    collect: async () => undefined,
+  };
+  async previewRestoreFiles(): Promise<undefined> {
+    return undefined;
+  }
+  fileChanges(): [] {
+    return [];
   }
   readonly navigating = false;
   filesTargetOf(targetId: string): string | null {
@@ -145,9 +212,6 @@ export class FakeApp implements SurfacesApp {
   activity() {
     return 'idle' as const;
   }
-  async listSessions() {
-    return this.sessionList;
-  }
   async navigate(targetId: string, options: SurfaceNavigateOptions = {}): Promise<AppOutcome<AppNavigateResult>> {
     this.calls.push({ method: 'navigate', args: [targetId, { ...options, signal: options.signal ? 'signal' : undefined }] });
     if (this.refusal) return this.refusal;
@@ -162,14 +226,6 @@ export class FakeApp implements SurfacesApp {
     // the commands read nothing of the carried summary
     return this.refusal ?? done({} as CarryResult);
   }
-  async compact(customInstructions: string | undefined, options: { review?: unknown; handoff?: boolean }): Promise<void> {
-    this.calls.push({ method: 'compact', args: [customInstructions, options.review ? 'review' : undefined, ...(options.handoff ? ['handoff'] : [])] });
-    if (this.compactImpl) await this.compactImpl();
-  }
-  cancelCompaction(): boolean {
-    this.calls.push({ method: 'cancelCompaction', args: [] });
-    return false;
-  }
   async label(entryId: string, label: string | undefined): Promise<AppOutcome> {
     this.calls.push({ method: 'label', args: [entryId, label] });
     if (this.failure) throw this.failure;
@@ -180,7 +236,7 @@ export class FakeApp implements SurfacesApp {
   async pin(entryId: string, pinned: boolean): Promise<PinOutcome> {
     this.calls.push({ method: 'pin', args: [entryId, pinned] });
     await this.store!.appendCustomEntry(PIN_CUSTOM_TYPE, pinData(entryId, pinned));
-    return { kind: pinned ? 'pinned' : 'unpinned' };
+    return done(pinned ? 'pinned' : 'unpinned');
   }
   async summarizeFromHere(entryId: string, options: { customInstructions?: string }): Promise<StageOutcome> {
     this.calls.push({ method: 'summarizeFromHere', args: [entryId, options.customInstructions] });
@@ -189,11 +245,7 @@ export class FakeApp implements SurfacesApp {
   async openSession(file: string): Promise<void> {
     this.calls.push({ method: 'openSession', args: [file] });
     this.store = await SessionStore.open(file);
-    this.session.fire();
-  }
-  async forkSession(entryId: string): Promise<AppOutcome> {
-    this.calls.push({ method: 'forkSession', args: [entryId] });
-    return this.refusal ?? done();
+    this.sessionChanged.fire();
   }
   isOpen(file: string): boolean {
     return this.store?.file === file;
@@ -209,16 +261,6 @@ export class FakeApp implements SurfacesApp {
     this.calls.push({ method: 'newSession', args: [] });
     return '';
   }
-  models(): ModelView[] {
-    return [];
-  }
-  currentModelKey(): string {
-    return 'fake/fake-gpt';
-  }
-  async setModel(key: string): Promise<AppOutcome<ModelView>> {
-    this.calls.push({ method: 'setModel', args: [key] });
-    return refused('unknown-model', `FakeApp has no model "${key}"`);
-  }
   mode: ApprovalMode = 'ask';
   approvalMode(): ApprovalMode {
     return this.mode;
@@ -227,9 +269,11 @@ export class FakeApp implements SurfacesApp {
     this.calls.push({ method: 'setApprovalMode', args: [mode] });
     this.mode = mode;
   }
-  async runPlan(mode: Exclude<ApprovalMode, 'plan'>): Promise<void> {
+  async runPlan(mode: Exclude<ApprovalMode, 'plan'>): Promise<PromptOutcome> {
     this.calls.push({ method: 'runPlan', args: [mode] });
+    if (this.refusal) return this.refusal;
     this.mode = mode;
+    return { kind: 'sent' };
   }
   async applySettings(): Promise<void> {
     this.calls.push({ method: 'applySettings', args: [] });

@@ -90,6 +90,32 @@ suite('surfaces: settings, status bar, sessions view', () => {
     }
   });
 
+  test('ArborConfig disposes every listener it made: the settings watcher\'s two and the configuration one', () => {
+    let live = 0;
+    const counted = <T>(event: vscode.Event<T>): vscode.Event<T> => (listener, thisArg, disposables) => {
+      live++;
+      const inner = event(listener, thisArg, disposables);
+      let done = false;
+      return { dispose: () => void (done || ((done = true), live--, inner.dispose())) };
+    };
+    const workspace = vscode.workspace as { -readonly [K in keyof typeof vscode.workspace]: (typeof vscode.workspace)[K] };
+    const [createWatcher, onConfiguration] = [workspace.createFileSystemWatcher, workspace.onDidChangeConfiguration];
+    workspace.createFileSystemWatcher = ((...args: Parameters<typeof createWatcher>) => {
+      const watcher = createWatcher(...args);
+      return { ...watcher, onDidCreate: counted(watcher.onDidCreate), onDidChange: counted(watcher.onDidChange), onDidDelete: counted(watcher.onDidDelete), dispose: () => watcher.dispose() };
+    }) as typeof createWatcher;
+    workspace.onDidChangeConfiguration = counted(onConfiguration);
+    try {
+      const reader = new ArborConfig(memoryLog(), () => undefined);
+      assert.equal(live, 3, 'the configuration listener and the watcher\'s create and change listeners');
+      reader.dispose();
+      assert.equal(live, 0, 'none is left after dispose');
+    } finally {
+      workspace.createFileSystemWatcher = createWatcher;
+      workspace.onDidChangeConfiguration = onConfiguration;
+    }
+  });
+
   test('every compaction and branch summary setting is contributed with a default and a markdownDescription', () => {
     const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
     const sections = ([] as { properties: Record<string, { default?: unknown; markdownDescription?: string; enum?: string[]; minimum?: number; maximum?: number }> }[]).concat(

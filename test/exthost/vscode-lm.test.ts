@@ -22,9 +22,9 @@ async function vendor(): Promise<VendorState> {
 
 async function arborOnEcho(): Promise<ArborApi> {
   const api = await activateArbor();
-  await waitFor('the editor model in the picker', () => api.app.availableModels().some((m) => m.key === KEY));
-  await api.app.setModel(KEY);
-  await api.app.newSession();
+  await waitFor('the editor model in the picker', () => api.app.models.available().some((m) => m.key === KEY));
+  await api.app.models.set(KEY);
+  await api.app.session.newSession();
   return api;
 }
 
@@ -36,18 +36,18 @@ suite('VS Code language models', () => {
   // The app is shared by every test file in this host: later files get their model back.
   let previousModel = '';
   suiteSetup(async () => {
-    const model = (await activateArbor()).app.currentModel;
+    const model = (await activateArbor()).app.models.current;
     previousModel = `${model.provider}/${model.id}`;
   });
   suiteTeardown(async () => {
-    await (await activateArbor()).app.setModel(previousModel);
+    await (await activateArbor()).app.models.set(previousModel);
   });
 
   test('the editor model appears in the picker with its vendor and maxInputTokens as context window', async () => {
     await vendor();
     const api = await activateArbor();
-    await waitFor('the editor model in the picker', () => api.app.availableModels().some((m) => m.key === KEY));
-    const model = api.app.availableModels().find((m) => m.key === KEY)!;
+    await waitFor('the editor model in the picker', () => api.app.models.available().some((m) => m.key === KEY));
+    const model = api.app.models.available().find((m) => m.key === KEY)!;
     assert.equal(model.name, 'Arbor Echo (arbor-test)');
     assert.equal(model.contextWindow, 12345);
   });
@@ -105,7 +105,7 @@ suite('VS Code language models', () => {
     await api.app.prompt('first question, PLEASE BE LONG');
     await api.app.prompt('second question');
     const before = state.requests.length;
-    const outcome = await api.app.compact();
+    const outcome = await api.app.compaction.compact();
     assert.ok(state.requests.length > before, 'the summary request went to the editor model');
     const compaction = api.app.currentStore!.getBranch().find((e) => e.type === 'compaction');
     assert.ok(compaction, `a compaction entry was written (${JSON.stringify(outcome).slice(0, 300)})`);

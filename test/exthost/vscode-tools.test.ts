@@ -50,7 +50,7 @@ suite('VS Code language-model tools', () => {
     const state = await fixture();
     await setting().update('enabled', ['arbor_test_echo'], vscode.ConfigurationTarget.Global);
     await waitFor('the enabled tool in the live list', () => api.tools.get('arbor_test_echo') !== undefined);
-    await api.app.newSession();
+    await api.app.session.newSession();
     await fakeAdmin('reset', {});
     await fakeAdmin('enqueue', [
       { toolCalls: [{ id: 'call_echo_1', name: 'arbor_test_echo', input: { text: 'hello from arbor', image: true } }] },
@@ -92,7 +92,7 @@ suite('VS Code language-model tools', () => {
     await setting().update('enabled', ['arbor_test_echo'], vscode.ConfigurationTarget.Global);
     await setting().update('readOnly', ['arbor_test_echo'], vscode.ConfigurationTarget.Global);
     await waitFor('the tool as read-only', () => api.tools.get('arbor_test_echo')?.effect.kind === 'readOnly');
-    await api.app.newSession();
+    await api.app.session.newSession();
     await fakeAdmin('enqueue', [{ toolCalls: [{ id: 'call_echo_ro', name: 'arbor_test_echo', input: { text: 'trusted' } }] }, { text: 'done' }]);
     const asked: string[] = [];
     const subscription = api.approvals.onDidRequest((pending) => {

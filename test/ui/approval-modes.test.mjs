@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { editorChats, readyChat, runCommand, screenshot, setColorTheme, sidebarPane } from '../harness/browser.mjs';
 import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 import { THEMES } from '../harness/themes.mjs';
+import { pillOverText } from '../harness/pill-overlap.mjs';
 
 const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-modes-'));
 const { wb, llm } = useFakeLlmWorkbench('approval-modes', { sessionsDir });
@@ -45,6 +46,7 @@ wb.test('Plan refuses the write and offers Run this plan; Run in Auto-edit write
   assert.ok(!ask.cut && ask.right <= ask.viewport, `the mode reads whole inside the chat: ${JSON.stringify(ask)}`);
 
   await pickMode(chat, 'Plan', 'plan');
+  assert.equal(await chat.locator('#run-plan').isVisible(), false, 'no Run this plan in an empty session');
   llm.server.enqueue(
     { text: 'Let me write it down.', toolCalls: [{ id: 'call_plan_write', name: 'write', input: { path: 'plan-notes.txt', content: 'x\n' } }] },
     { text: '## Goal\nAdd a greeting.\n\n## Steps\n1. `src/hello.txt` — create it.\n\n## How to check\nRead the file.' },
@@ -90,6 +92,22 @@ wb.test('Plan refuses the write and offers Run this plan; Run in Auto-edit write
   await page.keyboard.press('Control+Alt+Shift+M');
   await chat.locator('#mode-bar[data-mode="plan"]').waitFor({ timeout: 20_000 });
   assert.deepEqual(modeEntries(), ['plan', 'autoEdit', 'plan'], 'each switch is recorded in the session');
+  // the host's rule (src/app/plan-ready.ts): the newest reply was made in Auto-edit, so it is no plan to run
+  assert.equal(await runPlan.isVisible(), false, 'no Run this plan under a reply made in Auto-edit');
+  await screenshot(page, 'approval-modes-plan-no-plan-300');
+
+  // a new plan: hidden while it streams, shown once it is finished
+  const steps = Array.from({ length: 30 }, (_, i) => `${i + 1}. step${i}`).join('\n');
+  llm.server.enqueue({ text: `## Goal\nSay hello.\n\n## Steps\n${steps}\nPLAN-END`, chunkSize: 6, delayMs: 150 });
+  await input.fill('Plan a hello');
+  await input.press('Enter');
+  await chat.locator('.msg-assistant', { hasText: 'Say hello' }).waitFor({ timeout: 30_000 });
+  const streamingShown = await runPlan.isVisible();
+  const finishedYet = await chat.locator('.msg-assistant', { hasText: 'PLAN-END' }).count();
+  assert.equal(finishedYet, 0, 'the plan still streams (else this check proves nothing)');
+  assert.equal(streamingShown, false, 'no Run this plan while the plan streams');
+  await chat.locator('.msg-assistant', { hasText: 'PLAN-END' }).waitFor({ timeout: 60_000 });
+  await runPlan.waitFor({ state: 'visible', timeout: 20_000 });
   for (const [theme, kind, tag] of THEMES) {
     const themed = await setColorTheme(page, theme, kind);
     await themed.locator('#run-plan').waitFor({ state: 'visible', timeout: 20_000 });
@@ -120,4 +138,12 @@ wb.test('in a wide editor tab the mode reads on the composer in every theme', as
     await chat.locator('#mode-bar[data-mode="autoEdit"]').waitFor({ timeout: 20_000 });
     await screenshot(page, `approval-modes-editor-${tag}`);
   }
+  // scrolled up from the end of the plan, the wide tab's "Jump to latest" covers no text either
+  await tab.doc.locator('#conversation').evaluate((c) => { c.scrollTop = 0; c.dispatchEvent(new Event('scroll')); });
+  await tab.doc.locator('#jump-latest:not([hidden])').waitFor({ timeout: 10_000 });
+  const pill = await tab.doc.locator('#app').evaluate(pillOverText);
+  console.log(`# figures approval-modes editor tab pill vs text: ${JSON.stringify(pill)}`);
+  assert.ok(pill.lines > 0, 'text is in view');
+  assert.deepEqual(pill.covered, [], `the pill covers no message text: ${JSON.stringify(pill)}`);
+  await screenshot(page, 'approval-modes-editor-jump-pill');
 }, { timeout: 240_000 });

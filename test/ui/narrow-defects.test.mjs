@@ -1,6 +1,6 @@
 // Issue #28 item 3.3 at the default ~300 px side bar (real workbench, fake LLM, a pre-written session long
 // enough to scroll): the label input is not covered by the message toolbar and takes a click; Edit's
-// in-place editor is never under the "Jump to latest" pill; a tool card's head shows the file name whole;
+// in-place editor is never under the "Jump to latest" pill, and the pill covers no message text; a tool card's head shows the file name whole;
 // the header's subtitle is not cut; in high contrast Approve stands out from Always and Deny. Screenshots in the four themes: test-results/narrow-defects-*.png.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { chatFrame, openSessionFromList, screenshot, setColorTheme } from '../harness/browser.mjs';
 import { seedEntries } from '../harness/seed-entries.mjs';
 import { THEMES } from '../harness/themes.mjs';
+import { pillOverText } from '../harness/pill-overlap.mjs';
 import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 
 const sessionsDir = mkdtempSync(join(tmpdir(), 'arbor-ui-narrow-defects-'));
@@ -74,6 +75,13 @@ wb.test('Edit opens its editor clear of the "Jump to latest" pill', async (page)
   // u7 at the bottom edge of the conversation, scrolled up from the end: the pill shows
   await message.evaluate((e) => e.scrollIntoView({ block: 'end' }));
   await chat.locator('#jump-latest:not([hidden])').waitFor({ timeout: 10_000 });
+  // the pill covers no message text: every line of text in view, the last one included, is clear of it
+  const covered = await chat.locator('#app').evaluate(pillOverText);
+  console.log(`# figures narrow-defects pill vs text: ${JSON.stringify(covered)}`);
+  await screenshot(page, 'narrow-defects-jump-pill');
+  assert.ok(covered.lines > 0 && covered.last, 'text is in view (else this check proves nothing)');
+  assert.ok(covered.last.bottom > covered.viewBottom - 40, `the last visible line reaches the conversation's bottom edge: ${JSON.stringify(covered)}`);
+  assert.deepEqual(covered.covered, [], `the "Jump to latest" pill covers no message text: ${JSON.stringify(covered)}`);
   await message.hover();
   await message.locator('[data-action="edit"]').click();
   const editor = message.locator('.inline-edit');

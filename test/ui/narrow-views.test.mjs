@@ -1,12 +1,14 @@
 // Issue #19 at the default ~300 px side bar, the native views next to the chat: the Sessions view, expanded
 // while sessions exist, goes from an empty pane to its rows without flashing the "No sessions" welcome; the
-// composer's thinking picker shows its level uncut and the model name gets the room (full names in tooltips).
-// Screenshot: test-results/narrow-views-pickers.png.
+// composer's thinking picker says what it is ("Thinking: off", uncut) and the model name gets the room (full
+// names in tooltips), in the four themes and in a wide editor tab.
+// Screenshots: test-results/narrow-views-pickers*.png.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expandPane, readyChat, screenshot, sidebarPane } from '../harness/browser.mjs';
+import { editorChats, expandPane, readyChat, runCommand, screenshot, setColorTheme, sidebarPane } from '../harness/browser.mjs';
+import { THEMES } from '../harness/themes.mjs';
 import { seedEntries } from '../harness/seed-entries.mjs';
 import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 
@@ -69,6 +71,25 @@ wb.test('the model and thinking pickers stay readable at 300 px; the full names 
   assert.equal(level.cut, false, `the thinking level is not cut: ${JSON.stringify(level)}`);
   assert.ok(model.width > level.width, `the model name gets the room: ${JSON.stringify(shown)}`);
   assert.match(model.title, /Fake GPT Large Reasoner/, 'the full model name is in the tooltip');
-  assert.match(level.title, /Thinking level: \w+/);
+  assert.match(level.text, /^Thinking: \w+/, `the thinking picker says what it is, not a bare level: ${JSON.stringify(level)}`);
+  assert.match(level.title, /^Thinking: \w+/);
   await screenshot(page, 'narrow-views-pickers');
+  for (const [theme, kind, tag] of THEMES) {
+    const themed = await setColorTheme(page, theme, kind);
+    await themed.locator('#thinking-picker').waitFor();
+    await screenshot(page, `narrow-views-pickers-${tag}`);
+  }
+});
+
+wb.test('in a wide editor tab the thinking picker says what it is', async (page) => {
+  await runCommand(page, 'Arbor: Open Chat in Editor');
+  await runCommand(page, 'View: Close Primary Side Bar');
+  const [tab] = await editorChats(page, 1);
+  await tab.doc.locator('#app[data-status="ready"]').waitFor({ timeout: 30_000 });
+  const picker = tab.doc.locator('#thinking-picker');
+  await picker.waitFor();
+  const shown = await picker.evaluate((d) => (d.shadowRoot?.querySelector('.selected-value') ?? d).textContent.trim());
+  console.log(`# figures narrow-views thinking picker in a ${Math.round(tab.box.width)} px tab: ${shown}`);
+  assert.match(shown, /^Thinking: \w+/);
+  await screenshot(page, 'narrow-views-pickers-editor');
 });

@@ -228,8 +228,8 @@ export function mountApp(
       }
     }
     if (parts.has('conversation') || parts.has('earlier') || parts.has('draft')) jumpToLatest.update();
-    // the mode bar reads the state and the last item, not the streamed draft
-    if (parts.has('state') || parts.has('conversation')) modeBar.update(store.state, store.items.at(-1));
+    // the mode bar reads the state only (planReady is the host's), not the conversation or the streamed draft
+    if (parts.has('state')) modeBar.update(store.state);
     performance.measure(`arbor:render:${[...parts].join('+')}`, { start: started });
   });
 

@@ -25,6 +25,18 @@ export interface ComposerActions {
 type ValueElement = HTMLElement & { value: string };
 
 const LEVELS: ThinkingLevel[] = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'];
+
+/** What the thinking picker shows for each level: says what it is, in the user's language (read when made). */
+function levelLabels(): Record<ThinkingLevel, string> {
+  return {
+    off: t('Thinking: off'),
+    minimal: t('Thinking: minimal'),
+    low: t('Thinking: low'),
+    medium: t('Thinking: medium'),
+    high: t('Thinking: high'),
+    xhigh: t('Thinking: extra high'),
+  };
+}
 /** the input's height in lines: it grows with its text (a quoted selection) up to the maximum, then scrolls */
 const MIN_ROWS = 3;
 const MAX_ROWS = 10;
@@ -58,7 +70,8 @@ export function createComposer(actions: ComposerActions, history: string[]): Com
   const suggest = el('ul', { class: 'suggest', id: 'slash-suggestions', role: 'listbox', 'aria-label': t('Commands'), hidden: true });
   const picker = createModelPicker(actions);
   const model = picker.element;
-  const thinking = el('vscode-dropdown', { id: 'thinking-picker', title: t('Thinking level'), 'aria-label': t('Thinking level') }, ...LEVELS.map((l) => el('vscode-option', { value: l }, l))) as ValueElement;
+  const levels = levelLabels();
+  const thinking = el('vscode-dropdown', { id: 'thinking-picker', title: t('Thinking level'), 'aria-label': t('Thinking level') }, ...LEVELS.map((l) => el('vscode-option', { value: l }, levels[l]))) as ValueElement;
   const send = el('vscode-button', { id: 'send', appearance: 'primary', title: t('Send (Enter)') }, t('Send'));
   const stop = el('vscode-button', { id: 'stop', appearance: 'secondary', title: t('Stop the agent'), hidden: true }, t('Stop'));
   const inputWrap = el('div', { class: 'input-wrap' }, suggest, input);
@@ -226,8 +239,7 @@ export function createComposer(actions: ComposerActions, history: string[]): Com
       thinking.hidden = !current?.reasoning;
       const level = state?.thinkingLevel ?? 'off';
       if (thinking.value !== level) thinking.value = level;
-      // at 300 px the picker shows a short level: the full words are in the tooltip
-      thinking.title = t('Thinking level: {0}', level);
+      thinking.title = levels[level];
     },
     setText,
     getText: text,

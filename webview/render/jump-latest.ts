@@ -1,6 +1,7 @@
 // "Jump to latest": a button over the bottom of the conversation while the user is scrolled up from the
-// end of the path (reading back while a reply streams, or after Load earlier). It sits in a zero-height
-// anchor placed right after the scroller (root), drawn over the conversation's bottom edge: no room taken.
+// end of the path (reading back while a reply streams, or after Load earlier). It sits in a strip placed right
+// after the scroller (root), empty while hidden; while shown the conversation gives up the strip's height, so
+// the button never covers text (webview/styles/feedback.css).
 import { el } from '../dom';
 import { t } from '../l10n';
 import { awayFromEnd } from '../scroll-controller';

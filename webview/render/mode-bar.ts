@@ -1,7 +1,7 @@
 // The approval mode on the composer (docs/architecture.md, "Approval modes"): a picker Ask / Auto-edit /
-// Plan, always visible and readable at 300 px, and, in Plan mode once the agent has replied and stopped,
-// "Run this plan" with the mode to run it in. The host decides everything; this only shows and asks.
-import type { ApprovalModeName, ChatState, ConversationItem } from '../../src/protocol';
+// Plan, always visible and readable at 300 px, and "Run this plan" with the mode to run it in when the
+// host says a plan is ready (`planReady`, decided by src/app/plan-ready.ts). This only shows and asks.
+import type { ApprovalModeName, ChatState } from '../../src/protocol';
 import { el } from '../dom';
 import { t } from '../l10n';
 
@@ -23,12 +23,7 @@ function modes(): { mode: ApprovalModeName; label: string; title: string }[] {
 
 export interface ModeBar {
   root: HTMLElement;
-  update(state: ChatState | undefined, lastItem: ConversationItem | undefined): void;
-}
-
-/** A reply the user can run as a plan: the agent's last word, finished, with some text. */
-export function isPlanReply(item: ConversationItem | undefined): boolean {
-  return item?.kind === 'assistant' && item.stopReason === 'stop' && item.blocks.some((b) => b.type === 'text' && b.text.trim() !== '');
+  update(state: ChatState | undefined): void;
 }
 
 export function createModeBar(actions: ModeBarActions): ModeBar {
@@ -56,13 +51,13 @@ export function createModeBar(actions: ModeBarActions): ModeBar {
 
   return {
     root,
-    update(state, lastItem) {
+    update(state) {
       shown = state?.approvalMode ?? 'ask';
       if (picker.value !== shown) picker.value = shown;
       const current = MODES.find((m) => m.mode === shown)!;
       picker.title = current.title;
       root.dataset.mode = shown;
-      plan.hidden = !(shown === 'plan' && !state?.busy && isPlanReply(lastItem));
+      plan.hidden = !(shown === 'plan' && state?.planReady === true);
     },
   };
 }

@@ -29,6 +29,15 @@ const RESULT_PREVIEW = 20_000;
 
 export type ToolCallView = Omit<Extract<AssistantBlock, { type: 'toolCall' }>, 'type'>;
 
+/** A localized text whose {0}, {1}… are names shown as code (text nodes: a server's names are never markup). */
+function withCode(text: string, names: readonly string[]): (string | HTMLElement)[] {
+  return text.split(/(\{\d+\})/).filter((part) => part !== '').map((part) => {
+    const index = /^\{(\d+)\}$/.exec(part)?.[1];
+    const name = index === undefined ? undefined : names[Number(index)];
+    return name === undefined ? part : el('code', {}, name);
+  });
+}
+
 /**
  * What a result carries beside its text: an MCP tool's server and tool, its images (thumbnails of the
  * checked raster types only) and the resources it named. All of it is text nodes: nothing a server sent
@@ -38,8 +47,8 @@ function resultExtras(result: ToolResultItem, call: ToolCallView): HTMLElement[]
   const out: HTMLElement[] = [];
   // the traits line names the server when the tool is live; a result read back later names it itself
   const serverShown = call.origin?.kind === 'mcp';
-  if (result.mcp && serverShown) out.push(el('div', { class: 'tool-origin' }, 'MCP tool ', el('code', {}, result.mcp.tool)));
-  else if (result.mcp) out.push(el('div', { class: 'tool-origin' }, 'MCP server ', el('code', {}, result.mcp.server), ' · tool ', el('code', {}, result.mcp.tool)));
+  if (result.mcp && serverShown) out.push(el('div', { class: 'tool-origin' }, ...withCode(t('MCP tool {0}'), [result.mcp.tool])));
+  else if (result.mcp) out.push(el('div', { class: 'tool-origin' }, ...withCode(t('MCP server {0} · tool {1}'), [result.mcp.server, result.mcp.tool])));
   if (result.images && (result.images.shown.length > 0 || result.images.hidden > 0)) out.push(...userImagesView(result.images, t('Images in this tool result')));
   const links = result.mcp?.links ?? [];
   if (links.length > 0) {

@@ -7,6 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { openConfined, readAll } from '../tools/confined-open';
 import { isInside, resolveInWorkspace, type ResolvedPath } from '../tools/paths';
+import { keepHeadBytes } from '../tools/text';
 import type { WorkspaceRoots } from '../tools/types';
 
 export const AGENTS_MD_MAX_BYTES = 32 * 1024;
@@ -31,7 +32,7 @@ export interface InstructionFile {
 function capText(text: string, maxBytes: number): { content: string; cut: boolean } {
   const clean = text.replace(/^\uFEFF/, '').trim();
   if (Buffer.byteLength(clean) <= maxBytes) return { content: clean, cut: false };
-  return { content: Buffer.from(clean).subarray(0, maxBytes).toString('utf8').replace(/\uFFFD+$/, ''), cut: true };
+  return { content: keepHeadBytes(clean, maxBytes), cut: true };
 }
 
 /** The first instruction file in `folder` inside the workspace, read confined; undefined when none. */
@@ -138,7 +139,7 @@ export function formatInstructions(files: readonly InstructionFile[], maxBytes =
     const name = file.display.split('/').pop() ?? 'AGENTS.md';
     if (file.cut || Buffer.byteLength(text) > budget) {
       const kept = Math.min(budget, Buffer.byteLength(text));
-      text = `${Buffer.from(text).subarray(0, kept).toString('utf8').replace(/\uFFFD+$/, '')}\n\n[${name} cut: only the first ${Math.round(maxBytes / 1024)} KB are included.]`;
+      text = `${keepHeadBytes(text, kept)}\n\n[${name} cut: only the first ${Math.round(maxBytes / 1024)} KB are included.]`;
       budget = 0;
     } else budget -= Buffer.byteLength(text);
     parts.push(alone ? text : `From ${file.display}:\n\n${text}`);

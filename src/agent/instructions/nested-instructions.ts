@@ -5,7 +5,7 @@
 // the same way, when it reads files under them (docs/architecture.md, "Skills and instruction files").
 import type { ToolResultMessage } from '../../core/messages';
 import { renderPrompt } from '../../core/prompts';
-import { resolveInWorkspace } from '../tools/paths';
+import { resolveInWorkspace, type CallTarget, type ResolvedPath } from '../tools/paths';
 import type { AgentTool, ToolOutput, WorkspaceRoots } from '../tools/types';
 import { readNestedInstructions, type InstructionFile } from './agents-files';
 
@@ -67,16 +67,14 @@ export class NestedInstructions {
   ) {}
 
   /** `output` with the nested instruction files for this call added, when there are new ones. */
-  async addTo(tool: AgentTool, args: Record<string, unknown>, output: ToolOutput): Promise<ToolOutput> {
+  async addTo(tool: AgentTool, args: Record<string, unknown>, output: ToolOutput, targets?: readonly CallTarget[]): Promise<ToolOutput> {
     if (output.isError) return output;
-    const paths = callPaths(tool, args);
-    if (paths.length === 0) return output;
+    const resolved = await this.resolvedPaths(tool, args, targets);
+    if (resolved.length === 0) return output;
     const fresh: InstructionFile[] = [];
     const leftOut: InstructionFile[] = [];
     let callChars = 0;
-    for (const path of paths) {
-      const target = await resolveInWorkspace(this.workspace, path).catch(() => undefined);
-      if (!target) continue;
+    for (const target of resolved) {
       for (const file of await readNestedInstructions(this.workspace, target)) {
         this.seen ??= this.inContext();
         if (this.seen.has(file.display)) continue;
@@ -91,6 +89,13 @@ export class NestedInstructions {
       }
     }
     return withLeftOut(fresh.length > 0 ? withFiles(output, fresh) : output, leftOut);
+  }
+
+  /** Where the call's paths lie: a file-writing call's targets as resolved for the call, else resolved here. */
+  private async resolvedPaths(tool: AgentTool, args: Record<string, unknown>, targets: readonly CallTarget[] | undefined): Promise<ResolvedPath[]> {
+    const known = tool.effect.kind === 'writesFiles' ? targets : undefined;
+    const all = known ?? (await Promise.all(callPaths(tool, args).map(async (path) => ({ path, resolved: await resolveInWorkspace(this.workspace, path).catch(() => undefined) }))));
+    return all.flatMap((target) => (target.resolved ? [target.resolved] : []));
   }
 
   /** Whether `size` more characters fit in this call's and this turn's budgets. */

@@ -72,6 +72,11 @@ async function plainIdentity(path: string): Promise<string | undefined> {
   }
 }
 
+/** A skill root `dir` whose cached files may be trusted: neither it nor its parent is a link. */
+export async function plainRootFolder(dir: string): Promise<boolean> {
+  return (await plainIdentity(dir)) !== undefined && (await plainIdentity(dirname(dir))) !== undefined;
+}
+
 /**
  * Reads SKILL.md files confined (like `read`) and caches what it parsed. A later scan of an unchanged
  * file costs two `lstat` calls: neither the file nor its folder may be a link then (a link, or any change,
@@ -189,7 +194,7 @@ export async function scanSkills(roots: readonly SkillRoot[], cache: SkillFileCa
   for (const root of roots) {
     const names = await skillFolders(root.dir);
     if (names.length === 0) continue;
-    const plainRoot = (await plainIdentity(root.dir)) !== undefined && (await plainIdentity(dirname(root.dir))) !== undefined;
+    const plainRoot = await plainRootFolder(root.dir);
     for (let start = 0; start < names.length; start += SKILL_SCAN_BATCH) {
       if (state.budget.full) {
         state.budget.leftOut += names.length - start;

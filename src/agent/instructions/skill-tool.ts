@@ -3,7 +3,7 @@
 // which `read` may open inside that skill's folder only). Read-only, and its output is kept by
 // compaction's pruning (`keepOutput`): a skill's instructions stay in force for the whole task.
 import { lstat, readdir } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { renderPrompt } from '../../core/prompts';
 import { createTools, type CreateToolsOptions } from '../tools';
@@ -11,7 +11,7 @@ import { ToolRegistry } from '../tools/tool-registry';
 import { displayPathOf } from '../tools/paths';
 import { ToolError, defineTool, textOutput, type AgentTool } from '../tools/types';
 import type { ProjectInstructions } from './project-instructions';
-import { SkillFileCache, type Skill } from './skill-scan';
+import { plainRootFolder, SkillFileCache, type Skill } from './skill-scan';
 
 export const skillArgs = z.object({
   name: z.string().min(1).max(200).describe('Name of the skill, as listed under "Skills" in the system prompt'),
@@ -75,7 +75,8 @@ export function createSkillTool(instructions: ProjectInstructions): AgentTool<Sk
       const skill = instructions.skill(args.name.trim());
       if (!skill) throw unknownSkill(instructions, args.name);
       if (!(await lstat(skill.folder).then(() => true, () => false))) throw new ToolError(`The skill "${skill.name}" was removed (${skill.display}).`);
-      const loaded = await cache.load(skill.confine, join(skill.folder, 'SKILL.md'), skill.folder.split(/[\\/]/).pop() ?? skill.name);
+      // cached by path, size and modification time while neither the file, its folder nor the folders above are links
+      const loaded = await cache.load(skill.confine, join(skill.folder, 'SKILL.md'), skill.folder.split(/[\\/]/).pop() ?? skill.name, await plainRootFolder(dirname(skill.folder)));
       if ('problem' in loaded) throw new ToolError(`The skill "${skill.name}" cannot be loaded from ${skill.display}: ${loaded.problem}.`);
       const files = await filesSection(skill);
       const folder = skill.scope === 'workspace' ? await displayPathOf(skill.confine, skill.folder) : skill.folder;

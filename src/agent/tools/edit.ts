@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { renderPrompt } from '../../core/prompts';
 import { openConfined, readAll, replaceContent } from './confined-open';
 import { planSplice, toLf, type SplicePlan } from './exact-splice';
-import { pathTarget, resolveInWorkspace } from './paths';
+import { pathTarget, writeTarget } from './paths';
 import { cutLine, formatBytes, looksBinary } from './text';
 import { ToolError, defineTool, limitsOf, throwIfAborted, type AgentTool } from './types';
 import { lineNumber } from './read';
@@ -103,7 +103,7 @@ export function createEditTool(): AgentTool<EditArgs> {
     effect: { kind: 'writesFiles', targets: pathTarget, proposed: proposedEdit },
     async execute(args, ctx) {
       const limits = limitsOf(ctx);
-      const target = await resolveInWorkspace(ctx.workspace, args.path);
+      const target = await writeTarget(ctx, args.path);
       const info = await stat(target.absolute).catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') throw new ToolError(`File not found: ${target.display}. Use write to create a new file.`);
         throw error;

@@ -23,6 +23,14 @@ export interface JsonToolSpec {
 
 type Args = Record<string, unknown>;
 
+/** The longest description an outside tool keeps (the rest is its author's text the model need not read). */
+export const MAX_OUTSIDE_DESCRIPTION = 2000;
+
+/** Every character a provider refuses in a tool name ([A-Za-z0-9_-]) made `_`; callers cut to 64. */
+export function toolNameChars(text: string): string {
+  return text.replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
 let ajv: AjvClass | undefined;
 
 /**

@@ -5,7 +5,7 @@
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
-import { ToolError, type WorkspaceFolder, type WorkspaceRoots } from './types';
+import { effectTargets, ToolError, type ToolEffect, type WorkspaceFolder, type WorkspaceRoots } from './types';
 
 export interface ResolvedPath {
   /** Real absolute path (symlinks resolved) to use for all file system access. */
@@ -174,3 +174,25 @@ export function workspaceFromPaths(paths: readonly string[]): WorkspaceRoots {
 
 /** The `path` argument of a file tool as its only target (ToolEffect `writesFiles`); one rule with history's. */
 export { pathArg as pathTarget } from '../../core/tool-history';
+
+/**
+ * A file-writing call's named target, resolved once for the whole call (docs/reliability.md, "model output"):
+ * the sensitive-path check, auto-edit's inside test, the edit feedback, checkpoints and nested instructions
+ * read `resolved`, and the writer opens that same path confined (confined-open.ts: no second lookup by name,
+ * a link swapped in since is refused). `resolved` undefined: the path is refused, `error` says why.
+ */
+export interface CallTarget {
+  path: string;
+  resolved?: ResolvedPath;
+  error?: unknown;
+}
+
+/** The call's targets (`effectTargets`), each resolved in the workspace; [] for a tool that writes no files. */
+export async function resolveCallTargets(workspace: WorkspaceRoots, effect: ToolEffect, args: Record<string, unknown>): Promise<CallTarget[]> {
+  return Promise.all(effectTargets(effect, args).map((path) => resolveInWorkspace(workspace, path).then((resolved) => ({ path, resolved }), (error: unknown) => ({ path, error }))));
+}
+
+/** The resolved path a writer is given for `path` (ToolContext.targets), else its own resolution. */
+export async function writeTarget(ctx: { workspace: WorkspaceRoots; targets?: readonly CallTarget[] }, path: string): Promise<ResolvedPath> {
+  return ctx.targets?.find((target) => target.path === path)?.resolved ?? resolveInWorkspace(ctx.workspace, path);
+}

@@ -19,6 +19,18 @@ export function looksBinary(sample: Uint8Array): boolean {
   return n > 0 && control / n > 0.3;
 }
 
+/**
+ * The longest head of `text` that fits in `maxBytes` UTF-8 bytes without splitting a character: the cut backs
+ * off to the start of a multi-byte character it would split.
+ */
+export function keepHeadBytes(text: string, maxBytes: number): string {
+  const buf = Buffer.from(text, 'utf8');
+  if (buf.length <= maxBytes) return text;
+  let end = Math.max(0, maxBytes);
+  while (end > 0 && (buf[end]! & 0xc0) === 0x80) end--;
+  return buf.toString('utf8', 0, end);
+}
+
 export function cutLine(line: string, maxChars: number): string {
   if (line.length <= maxChars) return line;
   return `${line.slice(0, maxChars)}… [line cut: ${line.length} characters]`;

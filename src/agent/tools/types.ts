@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { namedPaths } from '../../core/tool-history';
 import type { ImageContent, TextContent } from '../../core/messages';
+import type { CallTarget } from './paths';
 
 export interface WorkspaceFolder {
   /** Display name (VS Code's folder name); used as the `name/...` prefix in multi-root workspaces. */
@@ -64,6 +65,8 @@ export interface ToolContext {
   /** Streaming progress (bash output so far); the text replaces, not appends to, earlier updates. */
   onUpdate?(partialText: string): void;
   limits?: Partial<ToolLimits>;
+  /** a file-writing call's targets as resolved for its checks: the writer opens these (paths.ts writeTarget) */
+  targets?: readonly CallTarget[];
 }
 
 export interface ToolOutput {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { renderPrompt } from '../../core/prompts';
 import { openConfinedForWrite, replaceContent } from './confined-open';
 import { existsAsDirectory, previousTextOf } from './fileio';
-import { pathTarget, resolveInWorkspace } from './paths';
+import { pathTarget, writeTarget } from './paths';
 import { formatBytes } from './text';
 import { ToolError, defineTool, limitsOf, throwIfAborted, type AgentTool } from './types';
 
@@ -31,7 +31,7 @@ export function createWriteTool(): AgentTool<WriteArgs> {
     effect: { kind: 'writesFiles', targets: pathTarget, proposed: (args) => (typeof args.content === 'string' ? args.content : undefined) },
     async execute(args, ctx) {
       const limits = limitsOf(ctx);
-      const target = await resolveInWorkspace(ctx.workspace, args.path);
+      const target = await writeTarget(ctx, args.path);
       if (await existsAsDirectory(target.absolute)) throw new ToolError(`${target.display} is a folder; give a file path to write.`);
       throwIfAborted(ctx.signal);
       const { handle, stats, created } = await openConfinedForWrite(target);

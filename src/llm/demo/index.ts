@@ -1,5 +1,6 @@
 // The offline demo model: the OpenAI-compatible provider pointed at a scripted in-process endpoint (a
 // `fetch`, no socket) that is made on first use and dropped by disposeDemoModel() (on deactivate).
+import { errorText } from '../../core/error-text';
 import type { Provider, StreamEvent, StreamRequest } from '../types';
 import type { ProviderOptions } from '../provider-options';
 import { OpenAICompletionsProvider } from '../openai-completions';
@@ -45,7 +46,7 @@ class DemoProvider implements Provider {
       yield { type: 'start' };
       yield {
         type: 'done',
-        message: failedMessage(DEMO_MODEL, 'error', `The offline demo model could not start: ${err instanceof Error ? err.message : String(err)}`),
+        message: failedMessage(DEMO_MODEL, 'error', `The offline demo model could not start: ${errorText(err)}`),
       };
       return;
     }

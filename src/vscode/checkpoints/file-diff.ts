@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { FileState } from '../../checkpoints';
-import type { SurfaceCheckpoints } from '../surfaces-types';
+import type { CheckpointsApi } from '../../app/chat-parts';
 
 export const CHECKPOINT_SCHEME = 'arbor-checkpoint';
 
@@ -19,7 +19,7 @@ export interface DiffRow {
 }
 
 /** Serves blobs by hash: `arbor-checkpoint:/<key>?<hash>` (no hash: an empty document). */
-export function registerCheckpointContent(checkpoints: () => SurfaceCheckpoints | undefined): vscode.Disposable {
+export function registerCheckpointContent(checkpoints: () => CheckpointsApi | undefined): vscode.Disposable {
   const provider: vscode.TextDocumentContentProvider = {
     async provideTextDocumentContent(uri) {
       const path = uri.query ? await checkpoints()?.blobPath(uri.query) : undefined;

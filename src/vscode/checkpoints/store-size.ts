@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { StoreSize } from '../../checkpoints';
 import type { Logger } from '../log';
-import type { SurfaceCheckpoints } from '../surfaces-types';
+import type { CheckpointsApi } from '../../app/chat-parts';
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -23,7 +23,7 @@ export function describeStore(size: StoreSize | undefined): string | undefined {
 }
 
 /** Keeps `view.description` at the store's size; refreshed whenever `changed` fires. */
-export function showStoreSize(view: vscode.TreeView<unknown>, checkpoints: SurfaceCheckpoints | undefined, changed: vscode.Event<void>, log: Logger): vscode.Disposable {
+export function showStoreSize(view: vscode.TreeView<unknown>, checkpoints: CheckpointsApi | undefined, changed: vscode.Event<void>, log: Logger): vscode.Disposable {
   if (!checkpoints) return { dispose: () => undefined };
   const update = () =>
     checkpoints.storeSize().then(
@@ -35,7 +35,7 @@ export function showStoreSize(view: vscode.TreeView<unknown>, checkpoints: Surfa
 }
 
 /** Collects the blobs no remaining session names (after a delete); logs what it did. */
-export async function collectAfterDelete(checkpoints: SurfaceCheckpoints | undefined, liveSessions: readonly string[], log: Logger): Promise<void> {
+export async function collectAfterDelete(checkpoints: CheckpointsApi | undefined, liveSessions: readonly string[], log: Logger): Promise<void> {
   const result = await checkpoints?.collect(liveSessions).catch((error: Error) => ({ kind: 'skipped' as const, reason: error.message }));
   if (result?.kind === 'collected') log.info(`checkpoints: collected ${result.removed} blob(s), ${formatBytes(result.freedBytes)}; ${formatBytes(result.kept.bytes)} kept`);
   else if (result) log.warn(`checkpoints: garbage collection skipped: ${result.reason}`);

@@ -2,13 +2,14 @@
 // No summary / Summarize / Summarize with my instructions (→ InputBox), then the navigation under a
 // cancellable progress notification. A cancelled or failed summary leaves the user where they were, and
 // says so. Not a command itself.
+import { errorText } from '../../core/error-text';
 import * as vscode from 'vscode';
 import { showRefusal, stackOf } from '../refusals';
 import { shownId } from '../../app/display-tree';
 import type { FilesRestoreResult } from '../../app/checkpoint-service';
 import { askFilesDecision } from '../checkpoints/files-choice';
 import { closeSwitchDiffs } from '../checkpoints/switch-diff';
-import { errorText, requireEntry, requireStore, withCancellableProgress, type SurfaceDeps } from './surface-deps';
+import { requireEntry, requireStore, withCancellableProgress, type SurfaceDeps } from './surface-deps';
 
 export type SummaryChoice = { summarize: false } | { summarize: true; customInstructions?: string };
 
@@ -69,7 +70,7 @@ export async function switchTo(deps: SurfaceDeps, entryId: string | undefined, a
   const offerDialog = ask === 'always' || (ask === 'setting' && deps.settings().branchSummary.enabled);
   const choice: SummaryChoice | undefined = offerDialog ? await askSummaryChoice() : { summarize: false };
   if (!choice) return { status: 'cancelled', message: 'dialog dismissed' };
-  const files = await askFilesDecision(deps.app.checkpoints?.restoreMode(), await deps.app.checkpoints?.previewSwitch(entry.id));
+  const files = await askFilesDecision(deps.app.checkpoints.settings.restore, await deps.app.tree.previewSwitchFiles(entry.id));
   await closeSwitchDiffs(); // the files question is answered: its "Show changes" diff has done its job
   if (!files) return { status: 'cancelled', message: 'files dialog dismissed' };
 

@@ -5,7 +5,7 @@ import type { SurfaceDeps } from './surface-deps';
 export const id = 'arbor.cancelCompaction';
 
 export function run(deps: SurfaceDeps): boolean {
-  const cancelled = deps.app.cancelCompaction();
+  const cancelled = deps.app.compaction.cancel();
   if (!cancelled) void vscode.window.showInformationMessage(vscode.l10n.t('No compaction is running.'));
   return cancelled;
 }

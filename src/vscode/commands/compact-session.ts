@@ -2,7 +2,7 @@
 // and kept with estimated tokens before → after (Compact / Edit summary before saving / Cancel), then the
 // compaction under a progress notification with Cancel. Cancelled or failed: the session is unchanged.
 import * as vscode from 'vscode';
-import { buildPreview, prepareCompaction, type CompactionPreview } from '../../compaction';
+import type { CompactionPreview } from '../../compaction';
 import { reviewInEditor } from '../summary-review';
 import { formatTokens } from '../status-bar';
 import { askFocus, compactWithProgress, refuseByPreview, reportNotDone } from './compaction-flow';
@@ -45,12 +45,9 @@ async function askAction(preview: CompactionPreview): Promise<ActionItem['action
   return picked?.action;
 }
 
-/** The app's preview (its token estimates) when it has one, else one computed from the current path. */
+/** The focused chat's preview (its token estimates); undefined when there is nothing to compact. */
 function previewFor(deps: SurfaceDeps): CompactionPreview | undefined {
-  if (deps.app.previewCompaction) return deps.app.previewCompaction();
-  const store = deps.app.store;
-  const preparation = store ? prepareCompaction(store.getBranch(), deps.settings().compaction) : undefined;
-  return preparation ? buildPreview(preparation) : undefined;
+  return deps.app.compaction.preview();
 }
 
 export async function run(deps: SurfaceDeps, instructionsArg?: unknown): Promise<CompactOutcome> {
@@ -70,7 +67,7 @@ export async function run(deps: SurfaceDeps, instructionsArg?: unknown): Promise
 
   try {
     await compactWithProgress(deps, vscode.l10n.t('Compacting the session…'), () =>
-      deps.app.compact(focus, action === 'edit' ? { review: (result, _preparation, signal) => reviewInEditor(result, signal) } : {}),
+      deps.app.compaction.compact(focus, action === 'edit' ? { review: (result, _preparation, signal) => reviewInEditor(result, signal) } : {}),
     );
     deps.log.info(`manual compaction done${focus ? ` (focus: ${focus})` : ''}`);
     return 'compacted';

@@ -63,7 +63,7 @@ export async function run(deps: SurfaceDeps, arg?: unknown, instructionsArg?: un
     return 'refused';
   }
 
-  const preview = deps.app.previewCompactionOf?.(plan.preparation) ?? buildPreview(plan.preparation);
+  const preview = deps.app.compaction.previewOf(plan.preparation) ?? buildPreview(plan.preparation);
   if (refuseByPreview(preview)) return 'refused';
   const asked = await askFocus(vscode.l10n.t('Compact Up To Here'), instructionsArg);
   if (!asked) return 'cancelled';
@@ -82,7 +82,7 @@ export async function run(deps: SurfaceDeps, arg?: unknown, instructionsArg?: un
 
   try {
     await compactWithProgress(deps, vscode.l10n.t('Compacting up to the chosen entry…'), () =>
-      deps.app.compact(focus, { keepFrom: entry.id, ...(picked.action === 'edit' ? { review: (result, _preparation, signal) => reviewInEditor(result, signal) } : {}) }),
+      deps.app.compaction.compact(focus, { keepFrom: entry.id, ...(picked.action === 'edit' ? { review: (result, _preparation, signal) => reviewInEditor(result, signal) } : {}) }),
     );
     deps.log.info(`compacted up to ${plan.preparation.firstKeptEntryId}${plan.snapped ? ` (chosen: ${entry.id})` : ''}${focus ? ` (focus: ${focus})` : ''}`);
     if (plan.note) void vscode.window.showInformationMessage(plan.note);

@@ -1,9 +1,10 @@
 // The steps Compact Session, Compact Up To Here and Hand Off share: asking for focus instructions, running the
 // compaction under a progress notification whose Cancel stops the summarizer, and telling why none happened.
+import { errorText } from '../../core/error-text';
 import * as vscode from 'vscode';
 import { revealInTree } from './branch-switch';
 import { CompactionNotDone, wouldNotShrink, type CompactionPreview, type SkipReason } from '../../compaction';
-import { errorText, type SurfaceDeps } from './surface-deps';
+import { type SurfaceDeps } from './surface-deps';
 
 /**
  * The focus instructions: `given` when a caller passed a string, else asked for. `undefined` when the
@@ -42,7 +43,7 @@ export async function compactWithProgress(deps: SurfaceDeps, title: string, comp
   const done = deps.status.beginActivity('compacting');
   try {
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (_progress, token) => {
-      const subscription = token.onCancellationRequested(() => deps.app.cancelCompaction());
+      const subscription = token.onCancellationRequested(() => deps.app.compaction.cancel());
       try {
         await compact();
       } finally {

@@ -13,11 +13,10 @@ export const id = 'arbor.compareFilesWith';
 export async function run(deps: SurfaceDeps, arg?: unknown, otherId?: string): Promise<DiffRow[] | undefined> {
   const store = requireStore(deps);
   const entry = store ? requireEntry(deps, store, entryIdFrom(arg)) : undefined;
-  const checkpoints = deps.app.checkpoints;
-  if (!store || !entry || !checkpoints) return undefined;
+  if (!store || !entry) return undefined;
   const other = otherId ?? (await pickOther(deps, entry.id));
   if (!other) return undefined;
-  const rows: DiffRow[] = checkpoints.diff(other, entry.id).map((c) => ({ key: c.key, left: { kind: 'state', state: c.from }, right: { kind: 'state', state: c.to } }));
+  const rows: DiffRow[] = deps.app.tree.fileChanges(other, entry.id).map((c) => ({ key: c.key, left: { kind: 'state', state: c.from }, right: { kind: 'state', state: c.to } }));
   const otherEntry = store.getEntry(other);
   const name = (e: SessionEntry) => pointName(e, store.getLabel(e.id));
   await showFileChanges(vscode.l10n.t('Files: {0} ↔ {1}', otherEntry ? name(otherEntry) : other, name(entry)), rows);

@@ -3,6 +3,7 @@
 // target is backed up before it is replaced; a protected target (the shared file-write policy,
 // src/agent/tools/write-policy.ts: `AGENTS.md`, `.vscode/`, git hooks, …) or one with several hard links is
 // written only after a modal question. The renderers are the CLI's (`arbor-session export`).
+import { errorText } from '../../core/error-text';
 import { copyFile, stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { WritePolicy } from '../../agent/tools/write-policy';
@@ -10,7 +11,7 @@ import { exportSession } from '../../cli/commands/export';
 import { timestampForFileName } from '../../session/files';
 import { SessionStore } from '../../session/store';
 import type { SessionReader } from '../surfaces-types';
-import { errorText, requireStore, type SurfaceDeps } from './surface-deps';
+import { requireStore, type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.exportSession';
 

@@ -1,8 +1,9 @@
 // "Arbor: Fork Session" / "Fork to New Session" (Session Tree): copies the path root→entry (default: the
 // current position) into a new session file and continues there. The original session is untouched.
+import { errorText } from '../../core/error-text';
 import * as vscode from 'vscode';
 import { showRefusal, stackOf } from '../refusals';
-import { entryIdFrom, errorText, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
+import { entryIdFrom, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.forkSession';
 
@@ -17,7 +18,7 @@ export async function run(deps: SurfaceDeps, arg?: unknown): Promise<boolean> {
   const entry = requireEntry(deps, store, entryId);
   if (!entry) return false;
   try {
-    const outcome = await deps.app.forkSession(entry.id);
+    const outcome = await deps.app.session.forkBranch(entry.id);
     if (outcome.kind === 'refused') {
       showRefusal(outcome, deps.log);
       return false;

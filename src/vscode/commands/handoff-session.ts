@@ -14,7 +14,7 @@ export async function run(deps: SurfaceDeps, instructionsArg?: unknown): Promise
   const asked = await askFocus(vscode.l10n.t('Hand Off to New Session'), instructionsArg);
   if (!asked) return 'cancelled';
   try {
-    await compactWithProgress(deps, vscode.l10n.t('Writing the handoff document…'), () => deps.app.compact(asked.focus, { handoff: true }));
+    await compactWithProgress(deps, vscode.l10n.t('Writing the handoff document…'), () => deps.app.compaction.compact(asked.focus, { handoff: true }));
     deps.log.info(`handoff done${asked.focus ? ` (focus: ${asked.focus})` : ''}`);
     return 'handedOff';
   } catch (error) {

@@ -1,10 +1,11 @@
 // "Insert This Branch's Summary Here" (Session Tree, on entries of other branches): summarizes that
 // branch (down to its newest tip) and appends the summary at the current position, without leaving it.
+import { errorText } from '../../core/error-text';
 import * as vscode from 'vscode';
 import { showRefusal, stackOf } from '../refusals';
 import { TreeModel } from '../tree/tree-model';
 import { trackSummarizing } from './branch-switch';
-import { entryIdFrom, errorText, requireEntry, requireStore, withCancellableProgress, type SurfaceDeps } from './surface-deps';
+import { entryIdFrom, requireEntry, requireStore, withCancellableProgress, type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.insertBranchSummary';
 

@@ -1,9 +1,10 @@
 // "Arbor: Label Entry…" / "Label…" (Session Tree): add, rename or remove (empty text) an entry's label.
 // From the palette the entry is picked from the current branch.
+import { errorText } from '../../core/error-text';
 import * as vscode from 'vscode';
 import { showRefusal, stackOf } from '../refusals';
 import { pickPathEntry } from './entry-picker';
-import { entryIdFrom, errorText, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
+import { entryIdFrom, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.labelEntry';
 

@@ -5,32 +5,26 @@
 import * as vscode from 'vscode';
 import type { ShowInEditorSource } from '../chat-panels';
 import { sessionFileFrom } from './sessions-open';
-import { errorText, type SurfaceDeps } from './surface-deps';
+import { openingChat, type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.openChatInEditor';
 
 export async function run(deps: SurfaceDeps, arg?: unknown): Promise<boolean> {
   const file = sessionFileFrom(arg);
   if (!file) return showInEditorOutcome(deps, 'focused');
-  try {
+  return openingChat(deps, async () => {
     await deps.chatPanels.openChat(file);
     return true;
-  } catch (error) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Could not open the chat: {0}', errorText(error)));
-    return false;
-  }
+  });
 }
 
 /** Shows a chat's session in an editor tab and tells the user when it cannot move now; true when shown. */
-export async function showInEditorOutcome(deps: SurfaceDeps, source: ShowInEditorSource): Promise<boolean> {
-  try {
+export function showInEditorOutcome(deps: SurfaceDeps, source: ShowInEditorSource): Promise<boolean> {
+  return openingChat(deps, async () => {
     const result = await deps.chatPanels.showInEditor(source);
     if (result.kind === 'busy') void vscode.window.showInformationMessage(vscode.l10n.t('Arbor is still working in this chat. Open it in the editor when it is done, or stop it first.'));
     return result.kind === 'shown';
-  } catch (error) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Could not open the chat: {0}', errorText(error)));
-    return false;
-  }
+  });
 }
 
 export function register(deps: SurfaceDeps): vscode.Disposable {

@@ -1,9 +1,10 @@
 // "Arbor: Open Session File…": any pi-format .jsonl (Arbor's, pi's ~/.pi/agent/sessions, oh-my-pi's)
 // becomes the current session. A file that is not a session gets a clear error and is left untouched.
+import { errorText } from '../../core/error-text';
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { piSessionsRoot } from '../../session/catalog';
-import { errorText, type SurfaceDeps } from './surface-deps';
+import { type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.openSessionFile';
 

@@ -1,16 +1,16 @@
 // "Pin" (Session Tree context menu on messages of the current branch; from the palette, a picker of the
 // messages it accepts): compactions keep a pinned message verbatim. Appends an `arbor.pin` entry
 // (src/session/pins.ts); Unpin (unpin-entry.ts) appends another one, nothing is deleted.
+import { errorText } from '../../core/error-text';
 import * as vscode from 'vscode';
-import { stackOf } from '../refusals';
-import type { PinOutcome } from '../../app/pin-entry';
+import { doneOrShown, stackOf } from '../refusals';
 import { isPinnable, pinnedEntryIds } from '../../session/pins';
 import { pickPathEntry } from './entry-picker';
-import { entryIdFrom, errorText, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
+import { entryIdFrom, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.pinEntry';
 
-export type PinCommandOutcome = PinOutcome['kind'] | 'cancelled' | 'invalid';
+export type PinCommandOutcome = 'pinned' | 'unpinned' | 'refused' | 'cancelled' | 'invalid';
 
 /** Pins (`pinned`) or unpins the entry in `arg`, or one picked from the current branch. */
 export async function runPin(deps: SurfaceDeps, arg: unknown, pinned: boolean): Promise<PinCommandOutcome> {
@@ -21,10 +21,10 @@ export async function runPin(deps: SurfaceDeps, arg: unknown, pinned: boolean): 
   const entry = requireEntry(deps, store, entryId);
   if (!entry) return 'invalid';
   try {
-    const outcome = await deps.app.tree.pin(entry.id, pinned);
-    if (outcome.kind === 'refused') void vscode.window.showWarningMessage(outcome.message);
-    else deps.log.info(`${outcome.kind} ${entry.id}`);
-    return outcome.kind;
+    const outcome = doneOrShown(await deps.app.tree.pin(entry.id, pinned), deps.log);
+    if (!outcome) return 'refused';
+    deps.log.info(`${outcome.value} ${entry.id}`);
+    return outcome.value;
   } catch (error) {
     deps.log.error(`pin-entry: ${stackOf(error)}`);
     void vscode.window.showErrorMessage(vscode.l10n.t('Could not save the pin: {0}', errorText(error)));

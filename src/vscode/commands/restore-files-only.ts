@@ -1,6 +1,7 @@
 // "Restore Files Only" (Session Tree): the files come back to this node's state while the conversation
 // stays where it is. Files changed outside Arbor, and protected files (with a warning), are listed for
 // a per-file choice, none ticked; nothing runs in Restricted Mode.
+import { errorText } from '../../core/error-text';
 import * as vscode from 'vscode';
 import { showRefusal, stackOf } from '../refusals';
 import type { FilesRestoreResult } from '../../app/checkpoint-service';
@@ -8,19 +9,19 @@ import { askOverwrite, hasFileWork } from '../checkpoints/files-choice';
 import { planRows } from '../checkpoints/switch-diff';
 import { showFileChanges } from '../checkpoints/file-diff';
 import { reportFiles } from './branch-switch';
-import { entryIdFrom, errorText, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
+import { entryIdFrom, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.restoreFilesOnly';
 
 export async function run(deps: SurfaceDeps, arg?: unknown): Promise<FilesRestoreResult | undefined> {
   const store = requireStore(deps);
   const entry = store ? requireEntry(deps, store, entryIdFrom(arg)) : undefined;
-  if (!store || !entry || !deps.app.checkpoints) return undefined;
+  if (!store || !entry) return undefined;
   if (!vscode.workspace.isTrusted) {
     void vscode.window.showWarningMessage(vscode.l10n.t('Files are not restored in Restricted Mode.'));
     return undefined;
   }
-  const preview = await deps.app.checkpoints.previewRestore(entry.id);
+  const preview = await deps.app.tree.previewRestoreFiles(entry.id);
   if (!hasFileWork(preview)) {
     void vscode.window.showInformationMessage(vscode.l10n.t('The files already match this point.'));
     return undefined;
@@ -29,7 +30,7 @@ export async function run(deps: SurfaceDeps, arg?: unknown): Promise<FilesRestor
   const overwrite = await askOverwrite(preview.plan);
   if (!overwrite) return undefined;
   try {
-    const outcome = await deps.app.checkpoints.restoreFilesOnly(entry.id, overwrite);
+    const outcome = await deps.app.tree.restoreFilesOnly(entry.id, overwrite);
     if (outcome.kind === 'refused') return void showRefusal(outcome, deps.log);
     const result = outcome.value;
     if (result.kind === 'restored') reportFiles(result);

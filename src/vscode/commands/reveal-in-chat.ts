@@ -1,6 +1,7 @@
 // "Reveal in Chat": selecting a Session Tree node scrolls the chat to that message (best effort).
+import { errorText } from '../../core/error-text';
 import * as vscode from 'vscode';
-import { entryIdFrom, errorText, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
+import { entryIdFrom, requireEntry, requireStore, type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.revealInChat';
 

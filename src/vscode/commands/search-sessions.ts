@@ -4,6 +4,7 @@
 // entry. Picking a hit opens its session like the Sessions view does; an entry on the active path is
 // revealed in the chat, one on another branch is selected in the Session Tree with an offer to switch
 // there. Read-only, so it also works in untrusted workspaces.
+import { errorText } from '../../core/error-text';
 import * as vscode from 'vscode';
 import { plainMarkdownLine } from '../../core/plain-line';
 import { searchSessions, type SearchOptions, type SearchResult, type SearchTarget, type SessionSearchHit } from '../../session/search';
@@ -11,7 +12,7 @@ import { relativeTime, sessionTitle } from '../sessions/sessions-provider';
 import { SESSION_TREE_VIEW_ID } from '../tree/session-tree-provider';
 import * as revealInChat from './reveal-in-chat';
 import * as sessionsOpen from './sessions-open';
-import { errorText, type SurfaceDeps } from './surface-deps';
+import { type SurfaceDeps } from './surface-deps';
 import * as switchHere from './switch-here';
 import * as switchHereWithSummary from './switch-here-with-summary';
 
@@ -61,7 +62,7 @@ export interface SearchPickItem extends vscode.QuickPickItem {
 
 /** The sessions to search, as the Sessions view lists them (newest first), with its titles. */
 export async function searchTargets(deps: SurfaceDeps): Promise<SearchTarget[]> {
-  const sessions = await deps.app.listSessions();
+  const sessions = await deps.app.session.listSessions();
   return sessions.map((session) => ({ file: session.file, title: sessionTitle(session) }));
 }
 

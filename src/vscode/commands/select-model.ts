@@ -9,11 +9,11 @@ export const id = 'arbor.selectModel';
 export function register(deps: SurfaceDeps): vscode.Disposable {
   return vscode.commands.registerCommand(id, async (key?: unknown) => {
     if (typeof key === 'string') {
-      return doneOrShown(await selectModel(deps.app, key), deps.log) !== undefined;
+      return doneOrShown(await selectModel(deps.app.models, key), deps.log) !== undefined;
     }
-    const picked = await pickModelKey(deps.app, vscode.l10n.t('Arbor: Select Model'));
+    const picked = await pickModelKey(deps.app.models, vscode.l10n.t('Arbor: Select Model'));
     if (!picked) return false;
-    const selected = doneOrShown(await selectModel(deps.app, picked), deps.log);
+    const selected = doneOrShown(await selectModel(deps.app.models, picked), deps.log);
     if (selected?.value.keyMissing) void offerApiKey(selected.value);
     return selected !== undefined;
   });

@@ -1,5 +1,6 @@
 // Sessions view: delete a session file after a modal confirmation. A session a chat has open cannot be
 // deleted (start or open another one in that chat first).
+import { errorText } from '../../core/error-text';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionSummary } from '../../session/catalog';
@@ -7,7 +8,7 @@ import { sessionTitle } from '../sessions/sessions-provider';
 import { deleteSession } from '../../session/catalog';
 import { collectAfterDelete } from '../checkpoints/store-size';
 import { sessionFileFrom } from './sessions-open';
-import { errorText, type SurfaceDeps } from './surface-deps';
+import { type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.sessions.delete';
 
@@ -37,7 +38,7 @@ export async function run(deps: SurfaceDeps, arg?: unknown): Promise<boolean> {
   try {
     await deleteSession(file);
     deps.log.info(`deleted session ${file}`);
-    await collectAfterDelete(deps.app.checkpoints, (await deps.app.listSessions()).map((s) => s.file), deps.log);
+    await collectAfterDelete(deps.app.checkpoints, (await deps.app.session.listSessions()).map((s) => s.file), deps.log);
     deps.sessions.refresh();
     return true;
   } catch (error) {

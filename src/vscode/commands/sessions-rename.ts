@@ -1,8 +1,9 @@
 // Sessions view: rename a session (a session_info entry, pi's way; empty clears the name).
+import { errorText } from '../../core/error-text';
 import * as vscode from 'vscode';
 import { showRefusal, stackOf } from '../refusals';
 import { sessionFileFrom } from './sessions-open';
-import { errorText, type SurfaceDeps } from './surface-deps';
+import { type SurfaceDeps } from './surface-deps';
 
 export const id = 'arbor.sessions.rename';
 

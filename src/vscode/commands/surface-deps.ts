@@ -3,6 +3,8 @@
 // (argument → entry id, "no session" guard, cancellable progress). Not a command itself.
 import * as vscode from 'vscode';
 import type { SessionEntry } from '../../session/entries';
+import { unknownEntry } from '../../app/app-outcome';
+import { errorText } from '../../core/error-text';
 import type { SessionReader } from '../surfaces-types';
 import type { Logger } from '../log';
 import type { ArborSettings } from '../../app/settings';
@@ -75,7 +77,7 @@ export function requireEntry(deps: SurfaceDeps, store: SessionReader, id: string
   const entry = store.getEntry(id);
   if (!entry) {
     deps.log.warn(`command for unknown entry ${id}`);
-    void vscode.window.showErrorMessage(vscode.l10n.t('Entry {0} does not exist in the current session.', id));
+    void vscode.window.showErrorMessage(unknownEntry(id).message);
   }
   return entry;
 }
@@ -96,6 +98,16 @@ export function withCancellableProgress<T>(title: string, task: (signal: AbortSi
   );
 }
 
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/**
+ * Opens or shows a chat (Open / New Chat in Editor): what `open` answers, or false after an exception was
+ * shown as "Could not open the chat: …" and logged. The one home of that message.
+ */
+export async function openingChat(deps: Pick<SurfaceDeps, 'log'>, open: () => Promise<boolean>): Promise<boolean> {
+  try {
+    return await open();
+  } catch (error) {
+    deps.log.error(`opening a chat: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Could not open the chat: {0}', errorText(error)));
+    return false;
+  }
 }

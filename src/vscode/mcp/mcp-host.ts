@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { readFile } from 'node:fs/promises';
 import { launchLine, parseMcpJson, parseServers, type ServerConfig } from '../../mcp/config';
 import { McpServers, type ServerEntry, type ServerStatus, type ToolSink } from '../../mcp/servers';
-import { consentKey, workspaceServers, type ConsentAnswer, type HeldServer, type WorkspaceServersFile } from '../../mcp/workspace-consent';
+import { workspaceServers, type ConsentAnswer, type HeldServer, type WorkspaceServersFile } from '../../mcp/workspace-consent';
 import { readMcpServersSetting, writeMcpServerEnabled } from '../settings/arbor-settings';
 import type { Logger } from '../log';
 import { McpInputs } from './inputs';
@@ -101,7 +101,7 @@ export class McpHost implements vscode.Disposable {
     if (!held) return;
     const state = this.deps.context.globalState;
     const current = { ...(state.get<Record<string, ConsentAnswer>>(CONSENT_STATE) ?? {}) };
-    delete current[consentKey(held.folder, name, held.config)];
+    delete current[held.key];
     await state.update(CONSENT_STATE, current);
     await this.reload(true);
   }

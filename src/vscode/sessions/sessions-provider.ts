@@ -42,7 +42,7 @@ export class SessionsProvider extends Disposable implements vscode.TreeDataProvi
   sessions: SessionSummary[] = [];
 
   constructor(
-    private readonly app: Pick<SurfacesApp, 'store' | 'listSessions' | 'onDidChangeSession'>,
+    private readonly app: Pick<SurfacesApp, 'store' | 'session' | 'onDidChangeSession'>,
     private readonly log?: Logger,
   ) {
     super();
@@ -76,7 +76,7 @@ export class SessionsProvider extends Disposable implements vscode.TreeDataProvi
 
   private async list(): Promise<SessionSummary[]> {
     try {
-      this.sessions = await this.app.listSessions();
+      this.sessions = await this.app.session.listSessions();
     } catch (error) {
       this.log?.error(`Sessions: could not list the sessions: ${(error as Error).message}`);
       this.sessions = [];

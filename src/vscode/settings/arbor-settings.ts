@@ -13,6 +13,7 @@ import { ignoredSettingWarning, readRawSettings as readRaw } from '../../app/set
 import { machineSettingsIn } from '../../app/workspace-settings-file';
 import { detectContextWindow } from '../../llm/context-window';
 import type { ModelInfo } from '../../llm/types';
+import { Disposable } from '../disposable';
 import type { Logger } from '../log';
 import { firstModelId } from './local-server';
 import { changedSettings, type ArborSettingsChange } from './settings-change';
@@ -42,12 +43,10 @@ export async function writeMcpServerEnabled(server: string, enabled: boolean): P
   return true;
 }
 
-export class ArborConfig implements vscode.Disposable {
+export class ArborConfig extends Disposable {
   private current: ArborSettings;
   private readonly warned = new Set<string>();
-  private readonly emitter = new vscode.EventEmitter<ArborSettingsChange>();
-  private readonly subscription: vscode.Disposable;
-  private readonly watcher: vscode.FileSystemWatcher;
+  private readonly emitter = this.register(new vscode.EventEmitter<ArborSettingsChange>());
   private local: { url: string; contextWindow?: number; modelId?: string } | undefined;
   private hostModels: readonly ModelInfo[] = [];
   readonly onDidChange = this.emitter.event;
@@ -56,12 +55,13 @@ export class ArborConfig implements vscode.Disposable {
     private readonly log: Logger,
     private readonly warn: (message: string) => void = (message) => void vscode.window.showWarningMessage(vscode.l10n.t('Arbor settings: {0}', message)),
   ) {
+    super();
     this.current = this.read();
-    this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
+    this.register(vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('arbor') || event.affectsConfiguration('files.exclude')) this.reload();
-    });
-    this.watcher = vscode.workspace.createFileSystemWatcher('**/.vscode/settings.json');
-    for (const event of [this.watcher.onDidCreate, this.watcher.onDidChange]) event(() => void this.probeWorkspaceFiles());
+    }));
+    const watcher = this.register(vscode.workspace.createFileSystemWatcher('**/.vscode/settings.json'));
+    for (const event of [watcher.onDidCreate, watcher.onDidChange]) this.register(event(() => void this.probeWorkspaceFiles()));
     void this.probeWorkspaceFiles();
     void this.detectLocal();
   }
@@ -141,11 +141,6 @@ export class ArborConfig implements vscode.Disposable {
     }
   }
 
-  dispose(): void {
-    this.subscription.dispose();
-    this.watcher.dispose();
-    this.emitter.dispose();
-  }
 }
 
 // ---- writes: each goes where the setting is set now, so the next read sees it ----

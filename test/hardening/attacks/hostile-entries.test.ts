@@ -52,7 +52,7 @@ async function openHostile(t: { after(fn: () => Promise<void>): void }, text: st
   const file = join(dir, 's.jsonl');
   await writeFile(file, text);
   const h = await appHarness();
-  await h.app.openSession(file);
+  await h.app.session.openSession(file);
   return h.app;
 }
 

@@ -62,7 +62,7 @@ test('the app tells the user a newer session was opened read-only', async (t) =>
   const h = await appHarness();
   const original = header(4) + '\n' + entryLine('a1', null, 'from the future') + '\n';
   const file = tempFile(t, 'future-app.jsonl', original);
-  await h.app.openSession(file);
+  await h.app.session.openSession(file);
   const notices = h.changes.flatMap((c) => (c.kind === 'agent' && c.event.type === 'notice' ? [c.event] : []));
   const expected = 'This session was written by a newer version (v4); Arbor opened it read-only.';
   assert.ok(notices.some((n) => n.level === 'warning' && n.message.startsWith(expected)), `notices: ${JSON.stringify(notices)}`);

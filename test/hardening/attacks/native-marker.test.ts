@@ -41,7 +41,7 @@ async function marker(t: { after(fn: () => Promise<void>): void }, text: string)
   t.after(() => rm(dir, { recursive: true, force: true }));
   await writeFile(join(dir, 's.jsonl'), text);
   const h = await appHarness();
-  await h.app.openSession(join(dir, 's.jsonl'));
+  await h.app.session.openSession(join(dir, 's.jsonl'));
   const snapshot = h.app.snapshot({ conversation: { last: CONVERSATION_PAGE } });
   const items = snapshot.conversation.flatMap((entry) => toItem(entry) ?? []);
   const parsed = parseHostMessage({ type: 'conversation', leafId: snapshot.leafId, items, hasEarlier: snapshot.conversationHasEarlier });

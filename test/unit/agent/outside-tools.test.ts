@@ -125,3 +125,62 @@ test('an outside writesFiles tool gets the protected-path warning for .git/hooks
   assert.match(request!.warnings![0]!.message, /\.git\/hooks\/x/);
   assert.deepEqual((await fileEntries(h.store)).filter((e) => e.startsWith('toolResult')), ['toolResult:peek', 'toolResult:put:error']);
 });
+
+test('each request reads the live tool list once: the prompt and the request definitions share it, and the system prompt is built once a run while the tools stay the same', async () => {
+  /** Counts the list reads for offering (a tool call's lookup by name reads it too, not counted). */
+  class CountingRegistry extends ToolRegistry {
+    lists = 0;
+    private lookingUp = false;
+    override list(): readonly AgentTool[] {
+      if (!this.lookingUp) this.lists++;
+      return super.list();
+    }
+    override get(name: string): AgentTool | undefined {
+      this.lookingUp = true;
+      try {
+        return super.get(name);
+      } finally {
+        this.lookingUp = false;
+      }
+    }
+  }
+  const registry = new CountingRegistry(createTools({ ripgrep: false }));
+  registry.set('mcp:test', [outside('lookup', { kind: 'readOnly' }, async () => textOutput('found it'))]);
+  let prompts = 0;
+  const h = await harness({ deps: { tools: registry, systemPrompt: (input) => (prompts++, buildSystemPrompt(input)) }, settings: { enabled: false } });
+  h.fake.enqueue({ toolCalls: [{ id: 'c1', name: 'lookup', input: {} }] }, { toolCalls: [{ id: 'c2', name: 'lookup', input: {} }] }, { text: 'done' });
+  registry.lists = 0;
+  await h.agent.prompt('look it up twice');
+  assert.equal(h.llmRequests().length, 3);
+  assert.equal(prompts, 1, 'the system prompt is built once for the run');
+  assert.equal(registry.lists, 3, 'one read of the tool list per request');
+});
+
+test('a file-writing call names its targets once: the protected-path check, auto-edit, edit feedback, checkpoints, nested instructions and the write share one resolution', async () => {
+  let named = 0;
+  const tools = createTools({ ripgrep: false }).map((tool) => {
+    if (tool.name !== 'write' || tool.effect.kind !== 'writesFiles') return tool;
+    const effect = tool.effect;
+    return { ...tool, effect: { ...effect, targets: (args: Record<string, unknown>) => (named++, effect.targets(args)) } };
+  });
+  const feedbackPaths: string[][] = [];
+  const h = await harness({
+    files: { 'sub/AGENTS.md': 'Use tabs in sub.\n' },
+    deps: { tools: new ToolRegistry(tools), editFeedback: { before: async (paths) => (feedbackPaths.push([...paths]), async () => undefined) } },
+  });
+  const cp = await openCheckpoints(checkpointStoreDir(h.sessionDir), { folders: [{ name: 'ws', path: h.ws }] });
+  const { AgentSession } = await import('../../../src/agent/agent-session');
+  const deps = (h.agent as unknown as { deps: ConstructorParameters<typeof AgentSession>[0] }).deps;
+  const agent = new AgentSession({ ...deps, checkpoints: cp.recorder });
+  await agent.setApprovalMode('autoEdit');
+  const before = h.store.getLeafId();
+  h.fake.enqueue({ toolCalls: [{ id: 'c1', name: 'write', input: { path: 'sub/new.txt', content: 'hello\n' } }] }, { text: 'written' });
+  await agent.prompt('write a file');
+  assert.equal(h.prompter.asked.length, 0, 'auto-edit ran it: its target was inside');
+  assert.equal(await readFile(join(h.ws, 'sub/new.txt'), 'utf8'), 'hello\n');
+  assert.equal(named, 1, 'targets named (and resolved) once for the whole call');
+  assert.deepEqual(feedbackPaths, [[join(h.ws, 'sub/new.txt')]], 'edit feedback got the resolved path');
+  assert.match(JSON.stringify(h.llmRequests()[1]!.body), /Use tabs in sub/, 'the nested AGENTS.md was added');
+  const plan = await planRestore(cp.files, h.store, h.store.getLeafId(), before);
+  assert.deepEqual(plan.changes.map((c) => c.key), ['ws/sub/new.txt'], 'the checkpoint recorded the write');
+});

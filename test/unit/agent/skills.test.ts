@@ -2,9 +2,9 @@
 // folders from a public repository (test/fixtures/skills/SOURCES.json) and hostile ones.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cp, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, realpath, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ProjectInstructions } from '../../../src/agent/instructions/project-instructions';
 import { parseSkillFile, splitFrontMatter } from '../../../src/agent/instructions/skill-file';
 import { createToolsWithSkills } from '../../../src/agent/instructions/skill-tool';
@@ -180,6 +180,34 @@ test('a skill added, edited or removed while a session runs is in the next scan'
   await rm(dir, { recursive: true });
   assert.ok(!(await instructions.refresh()).skills.some((s) => s.name === 'release-notes'));
   assert.equal(changes, 4);
+});
+
+test('the skill tool caches a SKILL.md by path, size and modification time (a read of an unchanged file is no new read)', async () => {
+  const { ws, instructions } = await setup();
+  const dir = join(ws, '.agents', 'skills', 'cached');
+  await mkdir(dir);
+  const file = join(dir, 'SKILL.md');
+  const at = new Date('2024-01-02T03:04:05Z');
+  const write = async (body: string) => (await writeFile(file, `---\nname: cached\ndescription: Cached skill.\n---\n${body}\n`), await utimes(file, at, at));
+  await write('body one');
+  await instructions.refresh();
+  const skill = createToolsWithSkills(instructions).find((t) => t.name === 'skill')!;
+  assert.match(text(await runTool(skill, { name: 'cached' }, ctx(ws))), /body one/);
+  await write('body two'); // same size, same time: the cache answers, the file is not read again
+  assert.match(text(await runTool(skill, { name: 'cached' }, ctx(ws))), /body one/);
+  await write('body three, longer'); // another size: read again
+  assert.match(text(await runTool(skill, { name: 'cached' }, ctx(ws))), /body three, longer/);
+  await writeFile(file, '---\nname: cached\ndescription: Cached skill.\n---\nbody four, longer\n'); // same size, new time
+  assert.match(text(await runTool(skill, { name: 'cached' }, ctx(ws))), /body four, longer/);
+  // the folder swapped for a link out of the workspace to a SKILL.md of the same size and time: no cache hit, refused
+  const out = join(dirname(ws), 'outside-cached');
+  await cp(dir, out, { recursive: true, preserveTimestamps: true });
+  await rm(dir, { recursive: true });
+  await symlink(out, dir);
+  const swapped = await runTool(skill, { name: 'cached' }, ctx(ws));
+  assert.equal(swapped.isError, true, text(swapped));
+  assert.doesNotMatch(text(swapped), /body four/);
+  assert.match(text(swapped), /cannot be loaded/);
 });
 
 test('front matter parsing: CRLF, BOM, unterminated, non-mapping, disable-model-invocation', () => {

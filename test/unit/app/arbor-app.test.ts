@@ -113,7 +113,7 @@ test('compact via /compact writes a compaction entry with metadata; label and fo
   // the bulk in the replies: what the user wrote is kept verbatim, so only replies can shrink the context
   for (let i = 0; i < 4; i++) h.fake.enqueue({ text: `answer ${i} ${long}` });
   for (let i = 0; i < 4; i++) await h.app.prompt(`question ${i}`);
-  assert.ok(h.app.previewCompaction());
+  assert.ok(h.app.compaction.preview());
   const sections = ['Goal', 'Constraints & Preferences', 'Progress', 'Key Decisions', 'Next Steps', 'Critical Context'];
   h.fake.enqueue({ text: sections.map((s) => `## ${s}\n${s === 'Progress' ? 'Four answers.' : '-'}`).join('\n\n') }, { text: 'We tested.' });
   const outcome = await h.app.prompt('/compact focus on tests');
@@ -125,10 +125,10 @@ test('compact via /compact writes a compaction entry with metadata; label and fo
   const user = h.app.snapshot().conversation.find((e) => e.kind === 'user')!;
   await h.app.tree.label(user.id, 'start');
   assert.equal(h.app.snapshot().conversation.find((e) => e.id === user.id)!.label, 'start');
-  assert.equal(h.app.treeNode(user.id)!.label, 'start');
+  assert.equal(h.app.views.treeNode(user.id)!.label, 'start');
   refusal(await h.app.tree.label('missing', 'x'), 'unknown-entry', /Unknown entry/);
   const before = h.app.snapshot().session!.file;
-  const forked = accepted(await h.app.forkBranch());
+  const forked = accepted(await h.app.session.forkBranch());
   assert.notEqual(forked.file, before);
   assert.equal(h.app.snapshot().conversation.find((e) => e.id === user.id)!.label, 'start');
 });
@@ -161,7 +161,7 @@ test('a reopened session meters the system prompt and tools before its first pro
   const sameProcess = h.app.usage()!;
   assert.equal(sameProcess.contextTokens, null, 'no reply since the compaction: the meter estimates');
   const reopened = await appHarness({ raw: { compaction: { keepRecentTokens: 50 } } });
-  await reopened.app.openSession(h.app.snapshot().session!.file);
+  await reopened.app.session.openSession(h.app.snapshot().session!.file);
   for (let i = 0; i < 200 && !reopened.changes.some((c) => c.kind === 'usage'); i++) await new Promise((r) => setTimeout(r, 10));
   assert.ok(reopened.changes.some((c) => c.kind === 'usage'), 'the meter is told once the system prompt is known');
   assert.equal(reopened.app.usage()!.estimatedTokens, sameProcess.estimatedTokens, 'the same estimate as before the reload (system prompt and tools counted)');

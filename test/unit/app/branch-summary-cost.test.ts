@@ -42,7 +42,7 @@ test('a branch summary records its summarizer usage; the session cost counts it 
   assert.ok(Math.abs(lastSessionCost(h.changes)! - total) < 1e-12, `live session cost ${lastSessionCost(h.changes)} = ${total}`);
 
   const again = await appHarness();
-  await again.app.openSession(file);
+  await again.app.session.openSession(file);
   const reloaded = again.app.snapshot().usage?.sessionCost;
   assert.ok(reloaded !== undefined && Math.abs(reloaded - total) < 1e-12, `after a reload: ${reloaded} = ${total}`);
 });

@@ -49,7 +49,7 @@ test('a turn\'s files show on the step that made them, and picking it restores t
   assert.equal(result.files?.kind, 'restored');
   assert.equal(await notes(h), 'one\n');
   assert.equal(store().getLeafId(), one, 'the leaf is the reply with its files');
-  assert.equal(h.app.treeLeafId, reply, 'shown on the reply row');
+  assert.equal(h.app.views.treeLeafId, reply, 'shown on the reply row');
 });
 
 test('a navigation cancelled after the files were restored puts them back', async () => {

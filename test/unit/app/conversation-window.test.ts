@@ -35,7 +35,7 @@ async function writeLongSession(h: AppHarness): Promise<string> {
 
 async function openLong(): Promise<{ h: AppHarness; full: ConversationEntry[] }> {
   const h = await appHarness();
-  await h.app.openSession(await writeLongSession(h));
+  await h.app.session.openSession(await writeLongSession(h));
   return { h, full: h.app.snapshot({ tree: false }).conversation };
 }
 
@@ -51,17 +51,17 @@ test('the tail snapshot is the newest views of the whole conversation, paired th
   assert.equal(h.app.snapshot({ tree: false }).conversationHasEarlier, false, 'the whole conversation has nothing before it');
   const all = h.app.snapshot({ tree: false, conversation: { last: 10_000 } });
   assert.deepEqual([all.conversation.length, all.conversationHasEarlier], [full.length, false]);
-  assert.deepEqual(h.app.conversationTail(3), { leafId: `a${TURNS - 1}`, views: full.slice(-3), hasEarlier: true });
+  assert.deepEqual(h.app.views.conversationTail(3), { leafId: `a${TURNS - 1}`, views: full.slice(-3), hasEarlier: true });
 });
 
 test('earlier pages walked back from the tail add up to the whole conversation', async () => {
   const { h, full } = await openLong();
   const leafId = h.app.snapshot({ tree: false }).leafId!;
-  const tail = h.app.conversationTail(200);
+  const tail = h.app.views.conversationTail(200);
   const loaded = [...tail.views];
   let hasEarlier = tail.hasEarlier;
   while (hasEarlier) {
-    const page = h.app.conversationBefore({ leafId, beforeId: loaded[0]!.id, count: 333 });
+    const page = h.app.views.conversationBefore({ leafId, beforeId: loaded[0]!.id, count: 333 });
     assert.ok(page.ok, page.ok ? '' : page.reason);
     assert.equal(page.leafId, leafId);
     // … and a page ending on a call knows its result (after the page)
@@ -77,7 +77,7 @@ test('page requests for another path, off-path or unknown entries, or nonsense c
   const { h } = await openLong();
   const leafId = h.app.snapshot({ tree: false }).leafId!;
   const refused = (request: { leafId: string; beforeId: string; count: number }) => {
-    const page = h.app.conversationBefore(request);
+    const page = h.app.views.conversationBefore(request);
     assert.equal(page.ok, false, JSON.stringify(request));
     return page.ok ? '' : page.reason;
   };
@@ -88,7 +88,7 @@ test('page requests for another path, off-path or unknown entries, or nonsense c
   assert.match(refused({ leafId: 'u5', beforeId: 'a9', count: 10 }), /a9 is not on the path ending at u5/, 'beforeId after the shown leaf');
   for (const count of [0, -3, Number.NaN]) assert.match(refused({ leafId, beforeId: 'u5', count }), /count/);
   // a request from a webview that shows an older, shorter path (its leaf is on the active path) is fine
-  const page = h.app.conversationBefore({ leafId: 'a5', beforeId: 'u5', count: 2 });
+  const page = h.app.views.conversationBefore({ leafId: 'a5', beforeId: 'u5', count: 2 });
   assert.ok(page.ok);
   assert.deepEqual(page.views.map((v) => v.id), ['r4', 'a4']);
   assert.equal(page.hasEarlier, true);
@@ -98,25 +98,25 @@ test('after a branch switch a request for the old path is stale; after an append
   const { h } = await openLong();
   const oldLeaf = h.app.snapshot({ tree: false }).leafId!;
   await h.app.tree.branchAt('a100');
-  const stale = h.app.conversationBefore({ leafId: oldLeaf, beforeId: 'u50', count: 10 });
+  const stale = h.app.views.conversationBefore({ leafId: oldLeaf, beforeId: 'u50', count: 10 });
   assert.equal(stale.ok, false);
-  const shown = h.app.conversationBefore({ leafId: 'a100', beforeId: 'u50', count: 4 });
+  const shown = h.app.views.conversationBefore({ leafId: 'a100', beforeId: 'u50', count: 4 });
   assert.ok(shown.ok);
   assert.deepEqual(shown.views.map((v) => v.id), ['u49', 'c49', 'r49', 'a49']);
   const appended = await h.app.currentStore!.appendMessage({ role: 'user', content: 'one more', timestamp: Date.now() } as AgentMessage);
   assert.equal(h.app.snapshot({ tree: false }).leafId, appended.id);
-  const afterAppend = h.app.conversationBefore({ leafId: 'a100', beforeId: 'a100', count: 2 });
+  const afterAppend = h.app.views.conversationBefore({ leafId: 'a100', beforeId: 'a100', count: 2 });
   assert.ok(afterAppend.ok, afterAppend.ok ? '' : afterAppend.reason);
   assert.deepEqual(afterAppend.views.map((v) => v.id), ['c100', 'r100']);
-  const fromNewLeaf = h.app.conversationBefore({ leafId: appended.id, beforeId: appended.id, count: 1 });
+  const fromNewLeaf = h.app.views.conversationBefore({ leafId: appended.id, beforeId: appended.id, count: 1 });
   assert.ok(fromNewLeaf.ok);
   assert.deepEqual(fromNewLeaf.views.map((v) => v.id), ['a100']);
 });
 
 test('without a session there is no tail and every page request is refused', async () => {
   const h = await appHarness();
-  assert.deepEqual(h.app.conversationTail(200), { leafId: null, views: [], hasEarlier: false });
-  const page = h.app.conversationBefore({ leafId: 'a', beforeId: 'b', count: 1 });
+  assert.deepEqual(h.app.views.conversationTail(200), { leafId: null, views: [], hasEarlier: false });
+  const page = h.app.views.conversationBefore({ leafId: 'a', beforeId: 'b', count: 1 });
   assert.deepEqual(page, { ok: false, reason: 'no session is open' });
 });
 
@@ -124,7 +124,7 @@ test('after a rewrite of the file (pruning), pages and the tail show the rewritt
   const { h } = await openLong();
   const leafId = h.app.snapshot({ tree: false }).leafId!;
   // build and cache the path index, then rewrite tool results in place (what pruning does)
-  assert.equal(h.app.conversationBefore({ leafId, beforeId: `u${TURNS - 1}`, count: 4 }).ok, true);
+  assert.equal(h.app.views.conversationBefore({ leafId, beforeId: `u${TURNS - 1}`, count: 4 }).ok, true);
   await h.app.currentStore!.rewriteEntries((entries) =>
     entries.map((entry) =>
       entry.type === 'message' && entry.message.role === 'toolResult'
@@ -132,9 +132,9 @@ test('after a rewrite of the file (pruning), pages and the tail show the rewritt
         : entry,
     ),
   );
-  const page = h.app.conversationBefore({ leafId, beforeId: `u${TURNS - 1}`, count: 4 });
+  const page = h.app.views.conversationBefore({ leafId, beforeId: `u${TURNS - 1}`, count: 4 });
   assert.ok(page.ok);
   const result = page.views.find((v) => v.kind === 'toolResult');
   assert.equal(result?.text, '[pruned]');
-  assert.equal(h.app.conversationTail(4).views.find((v) => v.kind === 'toolResult')?.text, '[pruned]');
+  assert.equal(h.app.views.conversationTail(4).views.find((v) => v.kind === 'toolResult')?.text, '[pruned]');
 });

@@ -41,7 +41,7 @@ test('an image-only prompt is stored as image parts only, reopens, reaches the m
   assert.deepEqual(body.messages.find((m) => m.role === 'user')!.content, [{ type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } }]);
   const item = toItem(h.app.snapshot().conversation.find((e) => e.kind === 'user')!);
   assert.deepEqual(item && item.kind === 'user' ? [item.text, item.images] : undefined, ['', { shown: [{ mimeType: 'image/png', data: PNG }], hidden: 0 }]);
-  assert.equal(h.app.firstUserMessage(), '[image]', 'the chat title and the Sessions list name it by its image');
+  assert.equal(h.app.views.firstUserMessage(), '[image]', 'the chat title and the Sessions list name it by its image');
 });
 
 test('whitespace with images sends the images alone; whitespace alone is still empty', async () => {

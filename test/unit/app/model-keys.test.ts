@@ -9,7 +9,7 @@ import { staticKeyResolver } from '../../../src/llm/keys';
 function choice(keys: Record<string, string | undefined>) {
   const settings = parseArborSettings({ baseUrls: { local: 'http://127.0.0.1:11434/v1' } }).settings;
   const resolver = staticKeyResolver(keys);
-  return { models: new ModelChoice({ settings: () => settings, keys: resolver, agent: () => undefined }), settings, keys };
+  return { models: new ModelChoice({ settings: () => settings, keys: resolver, agent: () => undefined, changed: () => undefined }), settings, keys };
 }
 
 test('models of a provider without a key are marked; keyless and local providers never are', async () => {
@@ -45,7 +45,7 @@ test('a settings change still reading keys does not undo a model chosen meanwhil
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const keys = { getKey: async (provider: string) => { await gate; return provider === 'openai' ? 'sk-test' : undefined; } };
-  const models = new ModelChoice({ settings: () => settings, keys, agent: () => undefined });
+  const models = new ModelChoice({ settings: () => settings, keys, agent: () => undefined, changed: () => undefined });
   // Select Model: openai saved in arbor.model → its settings change starts and waits for the keys …
   await models.set('openai/gpt-5-mini');
   settings = parseArborSettings({ model: 'openai/gpt-5-mini' }).settings;

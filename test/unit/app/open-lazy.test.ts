@@ -24,8 +24,8 @@ test('a tool result appended after reopening pairs with the call made before (ca
     role: 'assistant', content: [{ type: 'toolCall', id: 'early-1', name: 'read', arguments: { path: 'a.txt' } }],
     api: 'openai-completions', provider: 'openai', model: 'fake-gpt', usage, stopReason: 'toolUse', timestamp: Date.now(),
   } as AgentMessage);
-  await h.app.newSession();
-  await h.app.openSession(file);
+  await h.app.session.newSession();
+  await h.app.session.openSession(file);
   h.changes.length = 0;
   const result = { role: 'toolResult', toolCallId: 'early-1', toolName: 'read', content: [{ type: 'text', text: 'file text' }], isError: false, timestamp: Date.now() } as AgentMessage;
   const first = await h.app.currentStore!.appendMessage(result);
@@ -41,26 +41,26 @@ test('a tool result appended after reopening pairs with the call made before (ca
 test('branchTotals follow appends and leaf moves and equal the totals of the conversation', async () => {
   const h = await appHarness();
   await h.app.prompt('first question');
-  assert.deepEqual(h.app.branchTotals(), expectedTotals(h.app.snapshot().conversation));
+  assert.deepEqual(h.app.views.branchTotals(), expectedTotals(h.app.snapshot().conversation));
   const store = h.app.currentStore!;
   const reply = await store.appendMessage({ role: 'assistant', content: [{ type: 'text', text: 'more' }], api: 'openai-completions', provider: 'openai', model: 'fake-gpt', usage, stopReason: 'stop', timestamp: Date.now() } as AgentMessage);
-  const after = h.app.branchTotals();
+  const after = h.app.views.branchTotals();
   assert.deepEqual(after, expectedTotals(h.app.snapshot().conversation));
   assert.ok(after.cost >= 0.25 && after.tokens >= 15, 'the appended reply counts');
   await h.app.tree.branchAt(reply.parentId!);
-  assert.deepEqual(h.app.branchTotals(), expectedTotals(h.app.snapshot().conversation));
-  assert.ok(h.app.branchTotals().cost < after.cost, 'the reply left the path');
+  assert.deepEqual(h.app.views.branchTotals(), expectedTotals(h.app.snapshot().conversation));
+  assert.ok(h.app.views.branchTotals().cost < after.cost, 'the reply left the path');
 });
 
 test('firstUserMessage: the first user message of the session, none for a new one; snapshot can skip the conversation', async () => {
   const h = await appHarness();
-  assert.equal(h.app.firstUserMessage(), undefined);
+  assert.equal(h.app.views.firstUserMessage(), undefined);
   await h.app.prompt('Say hello\nsecond line');
   await h.app.prompt('Another');
-  assert.equal(h.app.firstUserMessage(), 'Say hello\nsecond line');
+  assert.equal(h.app.views.firstUserMessage(), 'Say hello\nsecond line');
   assert.deepEqual(h.app.snapshot({ conversation: false, tree: false }).conversation, []);
-  await h.app.newSession();
-  assert.equal(h.app.firstUserMessage(), undefined);
+  await h.app.session.newSession();
+  assert.equal(h.app.views.firstUserMessage(), undefined);
   await h.app.prompt('Fresh start');
-  assert.equal(h.app.firstUserMessage(), 'Fresh start');
+  assert.equal(h.app.views.firstUserMessage(), 'Fresh start');
 });

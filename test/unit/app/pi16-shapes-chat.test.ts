@@ -20,7 +20,7 @@ const FIXTURE = join(__dirname, '..', '..', 'fixtures', 'pi-1.6', 'new-shapes.js
 
 async function cards(): Promise<{ image: FakeNode; never: FakeNode; items: Record<string, unknown>[] }> {
   const h = await appHarness();
-  await h.app.openSession(FIXTURE);
+  await h.app.session.openSession(FIXTURE);
   const snapshot = h.app.snapshot({ conversation: { last: CONVERSATION_PAGE } });
   const items = snapshot.conversation.flatMap((entry) => toItem(entry) ?? []);
   const parsed = parseHostMessage({ type: 'conversation', leafId: snapshot.leafId, items, hasEarlier: snapshot.conversationHasEarlier });

@@ -31,7 +31,7 @@ test('a prompt with an image is stored in pi format, reopens unchanged, reaches 
 
 test('a model without image input: the prompt with images is refused before sending, nothing is stored', async () => {
   const h = await appHarness({ raw: { models: [{ provider: 'local', id: 'text-only', name: 'Text Only', baseUrl: 'http://127.0.0.1:9/v1', contextWindow: 8000 }] } as never });
-  await h.app.setModel('local/text-only');
+  await h.app.models.set('local/text-only');
   const before = h.fake.requests.length;
   assert.deepEqual(await h.app.prompt('What is this?', [image]), { kind: 'imagesUnsupported', model: 'Text Only' });
   // images alone (a pasted screenshot) get the same typed refusal, not the empty prompt's

@@ -8,10 +8,10 @@ import { accepted, refusal } from './outcome';
 
 test('without a session: fork, rename, summarized messages and labels are refused, nothing thrown', async () => {
   const h = await appHarness();
-  refusal(await h.app.forkBranch(), 'nothing-to-fork', /Nothing to fork/);
-  refusal(await h.app.renameSession('x'), 'no-session');
-  refusal(h.app.summarizedBy('c1'), 'no-session');
-  refusal(h.app.entryBeforeCompaction('c1'), 'no-session');
+  refusal(await h.app.session.forkBranch(), 'nothing-to-fork', /Nothing to fork/);
+  refusal(await h.app.session.renameSession('x'), 'no-session');
+  refusal(h.app.views.summarizedBy('c1'), 'no-session');
+  refusal(h.app.views.entryBeforeCompaction('c1'), 'no-session');
   refusal(await h.app.tree.label('e1', 'x'), 'no-session');
   refusal(await h.app.tree.branchAt('e1'), 'no-session');
   refusal(await h.app.tree.navigate('e1'), 'no-session');
@@ -25,23 +25,35 @@ test('an unknown entry or compaction is refused with its id', async () => {
   const h = await appHarness();
   h.fake.enqueue({ text: 'A1' });
   await h.app.prompt('first question');
-  for (const outcome of [await h.app.tree.navigate('nope'), await h.app.tree.label('nope', 'x'), await h.app.tree.branchAt('nope'), await h.app.forkBranch('nope')]) {
+  for (const outcome of [await h.app.tree.navigate('nope'), await h.app.tree.label('nope', 'x'), await h.app.tree.branchAt('nope'), await h.app.session.forkBranch('nope')]) {
     refusal(outcome, 'unknown-entry', /Unknown entry "nope"/);
   }
-  refusal(h.app.summarizedBy('nope'), 'unknown-compaction', /Unknown compaction "nope"/);
+  refusal(h.app.views.summarizedBy('nope'), 'unknown-compaction', /Unknown compaction "nope"/);
   const user = h.app.snapshot().conversation.find((e) => e.kind === 'user')!;
-  refusal(h.app.entryBeforeCompaction(user.id), 'unknown-compaction'); // a message is not a compaction
+  refusal(h.app.views.entryBeforeCompaction(user.id), 'unknown-compaction'); // a message is not a compaction
   assert.equal(h.app.tree.filesTargetOf('nope'), null, 'a read of an unknown entry answers nothing');
+});
+
+test('pin refusals are AppOutcome refusals with a reason (#29 item 3: they skipped the shared path)', async () => {
+  const h = await appHarness();
+  h.fake.enqueue({ text: 'A1' });
+  await h.app.prompt('first question');
+  const user = h.app.snapshot().conversation.find((e) => e.kind === 'user')!;
+  assert.equal(accepted(await h.app.tree.pin(user.id, true)), 'pinned');
+  refusal(await h.app.tree.pin(user.id, true), 'unchanged', /already pinned/);
+  refusal(await h.app.tree.pin('nope', true), 'unknown-entry', /^Unknown entry "nope": it is not in this session\.$/);
+  const header = h.app.currentStore!.getEntries().find((e) => e.type !== 'message');
+  if (header) refusal(await h.app.tree.pin(header.id, true), 'not-pinnable');
 });
 
 test('an unknown model or thinking level is refused, and the settings stay', async () => {
   const h = await appHarness();
-  const before = h.app.currentModelKey;
-  refusal(await h.app.setModel('nobody/nothing'), 'unknown-model', /Unknown model "nobody\/nothing"/);
-  refusal(await h.app.setThinkingLevel('extreme'), 'unknown-thinking-level', /Unknown thinking level "extreme"/);
-  assert.equal(h.app.currentModelKey, before);
-  accepted(await h.app.setThinkingLevel('high'));
-  assert.equal(h.app.currentThinkingLevel, 'high');
+  const before = h.app.models.currentKey;
+  refusal(await h.app.models.set('nobody/nothing'), 'unknown-model', /Unknown model "nobody\/nothing"/);
+  refusal(await h.app.models.setThinkingLevel('extreme'), 'unknown-thinking-level', /Unknown thinking level "extreme"/);
+  assert.equal(h.app.models.currentKey, before);
+  accepted(await h.app.models.setThinkingLevel('high'));
+  assert.equal(h.app.models.currentThinkingLevel, 'high');
 });
 
 test('slash commands: an unknown model and nothing to compact are refusals, not errors', async () => {

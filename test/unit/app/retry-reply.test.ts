@@ -35,26 +35,25 @@ async function session() {
   const app: RetryApp & { working: boolean } = {
     working: false,
     get busy() { return this.working; },
-    currentModelKey: 'fake/fake-1',
+    models: { currentKey: 'fake/fake-1', set: async (key) => { calls.push(`model ${key}`); return done(); } },
     currentStore: store,
     currentAgent: agent,
     tree: { branchAt: async (id: string) => { calls.push(`leaf ${id}`); store.branch(id); return done(); } },
-    setModel: async (key) => { calls.push(`model ${key}`); return done(); },
   };
   return { store, ids, calls, app };
 }
 
 test('a reply that did not fail is asked again from the user message that started its turn', async () => {
   const { ids, calls, app } = await session();
-  assert.deepEqual(await retryReply(app, ids[1]!), { kind: 'retried', from: ids[0] });
+  assert.deepEqual(await retryReply(app, ids[1]!), done({ from: ids[0] }));
   assert.deepEqual(calls, [`leaf ${ids[0]}`, `run from ${ids[0]}`]);
   calls.length = 0;
-  assert.deepEqual(await retryReply(app, ids[3]!), { kind: 'retried', from: ids[2] }, 'a tool-calling reply: its whole turn again');
+  assert.deepEqual(await retryReply(app, ids[3]!), done({ from: ids[2] }), 'a tool-calling reply: its whole turn again');
 });
 
 test('a failed reply is asked again from the entry before it, keeping the work of its turn', async () => {
   const { ids, calls, app } = await session();
-  assert.deepEqual(await retryReply(app, ids[5]!), { kind: 'retried', from: ids[4] });
+  assert.deepEqual(await retryReply(app, ids[5]!), done({ from: ids[4] }));
   assert.deepEqual(calls, [`leaf ${ids[4]}`, `run from ${ids[4]}`]);
 });
 
@@ -76,3 +75,19 @@ test('refused while the agent works, and for a user message or an unknown entry;
   assert.equal((await retryReply(app, 'nope')).kind, 'refused');
   assert.deepEqual(calls, []);
 });
+
+test('a retry refusal is an AppOutcome refusal with its reason, told like every other (#29 item 3)', async () => {
+  const { ids, calls, app } = await session();
+  app.working = true;
+  assert.equal(reasonOf(await retryReply(app, ids[1]!)), 'busy');
+  app.working = false;
+  assert.equal(reasonOf(await retryReply(app, ids[0]!)), 'not-a-reply');
+  const unknown = await retryReply(app, 'nope');
+  assert.equal(reasonOf(unknown), 'unknown-entry');
+  assert.equal((unknown as { message?: string }).message, 'Unknown entry "nope": it is not in this session.', 'the one text of an unknown entry');
+  assert.deepEqual(calls, []);
+});
+
+function reasonOf(outcome: unknown): unknown {
+  return (outcome as { reason?: unknown }).reason;
+}

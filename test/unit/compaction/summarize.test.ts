@@ -112,6 +112,32 @@ test("quirk 3 fixed: a split turn with no history keeps the previous summary", a
   assert.equal(provider.requests[0]!.maxTokens, Math.floor(0.5 * 16384));
 });
 
+test('a split turn with history before it is summarized in the history request: one request, the kept rest not resent', async () => {
+  const b = new PathBuilder();
+  b.user('FIRST-REQUEST ' + chars(300));
+  b.assistant('first done ' + chars(100));
+  b.user('TURN-START ' + chars(200));
+  b.assistant('', [b.toolCall('read', { path: 'src/early.ts' })]);
+  b.toolResult('EARLY-OUTPUT ' + chars(400), 'read');
+  b.assistant('KEPT-STEP ' + chars(300), [b.toolCall('bash', { command: 'npm test' })]);
+  b.toolResult('LATE-OUTPUT ' + chars(300), 'bash');
+  b.assistant('final ' + chars(200));
+  const prep = prepareCompaction(b.entries, settings)!;
+  assert.equal(prep.isSplitTurn, true, 'the cut falls inside the last turn');
+  assert.ok(prep.messagesToSummarize.length > 0 && prep.turnPrefixMessages.length > 0);
+  const provider = new FakeProvider((req) => normalScript(JSON.stringify(req.messages)));
+  const result = await compact(prep, { provider, model: FAKE_MODEL, shortSummary: false });
+  assert.equal(provider.requests.length, 1, 'history and turn prefix in one request, no turn-prefix request of its own');
+  const prompt = provider.prompt(0);
+  assert.ok(prompt.includes('FIRST-REQUEST') && prompt.includes('TURN-START') && prompt.includes('EARLY-OUTPUT'), 'the history and the turn prefix are both in it');
+  assert.ok(!prompt.includes('LATE-OUTPUT'), 'the kept rest is not resent');
+  assert.ok(!prompt.includes('KEPT-STEP'), 'nor quoted');
+  assert.match(prompt, /ends in the middle of one long turn: the rest of that turn is kept/, 'the note says the turn goes on in the kept part');
+  assert.ok(!prompt.includes('FIRST PART of one long turn'));
+  assert.match(result.summary, /^## Goal\nNEW goal/);
+  assert.ok(!result.summary.includes('Turn Context (split turn)'), 'one checkpoint, not two joined');
+});
+
 test('errors: stopReason error → "Summarization failed: …"; abort → CompactionCancelled', async () => {
   const prep = prepareCompaction(twoTurnSession().entries, settings)!;
   await assert.rejects(

@@ -47,7 +47,7 @@ function tags(node: FakeNode | string): string[] {
 
 test('an MCP result card names the server and tool, shows the image and the links, and keeps markup as text', async () => {
   const h = await appHarness();
-  await h.app.openSession(sessionFile());
+  await h.app.session.openSession(sessionFile());
   const snapshot = h.app.snapshot({ conversation: { last: CONVERSATION_PAGE } });
   const items = snapshot.conversation.flatMap((entry) => toItem(entry) ?? []);
   const parsed = parseHostMessage({ type: 'conversation', leafId: snapshot.leafId, items, hasEarlier: snapshot.conversationHasEarlier });

@@ -59,3 +59,14 @@ test('a changed command, argument, env or URL asks again; another folder asks ag
   assert.notEqual(consentKey('/ws', 's', c('a')), consentKey('/ws', 's', c('b')));
   assert.notEqual(consentKey('/ws', 's', c('a')), consentKey('/ws', 't', c('a')));
 });
+
+test('each server\'s consent key is made once: one remembered look-up per server, the held server and the entry carry it', async () => {
+  const { h } = host(['allowed', 'declined']);
+  const looked: string[] = [];
+  const counting: WorkspaceConsentHost = { ...h, remembered: (key) => (looked.push(key), h.remembered(key)) };
+  const result = await workspaceServers([evil], new Set(), counting);
+  const [helper, api] = [...evil.parsed.servers].map(([name, config]) => consentKey('/ws', name, config));
+  assert.deepEqual(looked, [helper, api], 'looked up once each, under the key of what runs');
+  assert.equal(result.entries.get('helper')?.scope, helper);
+  assert.deepEqual(result.held.map((s) => [s.name, s.key]), [['api', api]], '"ask again" forgets this key');
+});

@@ -79,6 +79,8 @@ export const validHostMessages: HostToWebviewMessage[] = [
       models: [{ key: 'local/fake', label: 'Fake', provider: 'local', contextWindow: 128000, reasoning: false }],
       currentModelKey: 'local/fake',
       thinkingLevel: 'off',
+      approvalMode: 'plan',
+      planReady: false,
       busy: true,
       queued: ['later'],
       usage: {

@@ -47,6 +47,12 @@ test('an old host state (only the first four fields) still validates', () => {
   assert.equal(parsed.ok, true);
 });
 
+test('planReady in the state is a boolean: the host decides, the webview only shows', () => {
+  const state = { extensionVersion: '0.1.0', workspaceFolders: [], workspaceTrusted: true, modelLabel: null };
+  assert.equal(parseHostMessage({ type: 'state', state: { ...state, planReady: true } }).ok, true);
+  assert.equal(parseHostMessage({ type: 'state', state: { ...state, planReady: 'yes' } }).ok, false);
+});
+
 test('specific refusals with a readable reason', () => {
   const cases: [unknown, RegExp][] = [
     [{ type: 'prompt', text: '' }, /text/],

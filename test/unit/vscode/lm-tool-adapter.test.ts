@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runTool } from '../../../src/agent/tools/types';
-import { adaptLmTools, arborName, chosenList, resultOutput, type LmInvoke, type LmToolInfo } from '../../../src/vscode/lm-tool-adapter';
+import { adaptLmTools, arborName, chosenList, offeredLmTools, offeredSignature, resultOutput, type LmInvoke, type LmToolInfo } from '../../../src/vscode/lm-tool-adapter';
 
 const ctx = () => ({ workspace: { folders: [] }, signal: new AbortController().signal });
 const info = (name: string, tags: string[] = [], inputSchema?: object): LmToolInfo => ({ name, description: `the ${name} tool`, tags, inputSchema });
@@ -90,4 +90,30 @@ test('the chooser keeps tags and tools not registered now, and sets the checked 
   const infos = [info('a'), info('b'), info('c')];
   assert.deepEqual(chosenList(['a', 'some-tag', 'gone_tool'], infos, ['b', 'c']), ['some-tag', 'gone_tool', 'b', 'c']);
   assert.deepEqual(chosenList(['a'], infos, []), []);
+});
+
+test('the poll\'s signature reads only the offered tools\' descriptions and schemas, and changes with them and the choice', () => {
+  let reads = 0;
+  const counted = (name: string, tags: string[] = []): LmToolInfo => ({
+    name,
+    tags,
+    get description() {
+      reads++;
+      return `${name} tool`;
+    },
+    get inputSchema() {
+      reads++;
+      return { type: 'object' };
+    },
+  });
+  const infos = [...Array.from({ length: 50 }, (_, i) => counted(`other_${i}`)), counted('wanted'), counted('tagged', ['mine'])];
+  const choice = { enabled: ['wanted', 'mine'], readOnly: [] };
+  const offered = offeredLmTools(infos, choice.enabled);
+  assert.deepEqual(offered.map((i) => i.name), ['wanted', 'tagged']);
+  const first = offeredSignature(offered, choice);
+  assert.equal(reads, 4, 'description and schema of the two offered tools only');
+  assert.equal(offeredSignature(offeredLmTools(infos, choice.enabled), choice), first, 'the same tools give the same signature');
+  assert.notEqual(offeredSignature(offered, { ...choice, readOnly: ['wanted'] }), first, 'a changed choice changes it');
+  const changed = [{ name: 'wanted', tags: [], description: 'new text', inputSchema: { type: 'object' } }, offered[1]!];
+  assert.notEqual(offeredSignature(changed, choice), first, 'a changed description changes it');
 });

@@ -67,6 +67,7 @@ const VISIBLE_LITERAL = [
   /\},\s*(['"`])(?=[A-Za-z(#][^'"`]*[a-z]{2})[^'"`]*\1\s*\)/, // el('tag', { … }, 'Some words'), also `${x} words`
   /text:\s*(['"`])(?=[A-Z][a-z]+ [a-z])/, // notice texts
   /(?:\?|['"`)]\s+:)\s*\(?\s*(['"`])(?=[A-Za-z#][a-z]* [a-z]+[^'"`]*\1)/, // cond ? 'some words' : 'other words'
+  /[},]\s*(['"`])(?=[^'"`]*[A-Za-z]{2}[^'"`]*\1\s*,\s*el\()/, // el('div', { … }, 'Some words ', el('code', …))
 ];
 /** Literals that are not words to translate: the product's name, and log lines for the output channel. */
 const NOT_WORDS = [/'Arbor'/, /channel\.report\(/, /new Error\(/];
@@ -92,6 +93,8 @@ test('the scan catches the literals it is for', () => {
     "store.addNotice('info', 'Already there.');",
     "const effect = writes ? 'writes files' : '';",
     "el('div', { class: 'x' }, `${name} does not read images.`)".replace(/\$\{[^}]*\}/g, '#'),
+    "el('div', { class: 'tool-origin' }, 'MCP tool ', el('code', {}, name))",
+    "el('div', {}, el('code', {}, a), ' · tool ', el('code', {}, b))",
   ];
   for (const sample of samples) assert.ok(VISIBLE_LITERAL.some((p) => p.test(sample)), sample);
   assert.ok(!VISIBLE_LITERAL.some((p) => p.test("el('span', { class: 'x' }, t('Retry'))".replace(/\bt\('[^']*'/, 't(…)'))), 't() passes');
