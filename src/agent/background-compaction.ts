@@ -150,7 +150,7 @@ export class BackgroundCompaction {
 
   /** The committed context would exceed keepRecentTokens by more than the slack, and now it would not. */
   private worthRewriting(job: Job, tokens: number): boolean {
-    if (!job.ready || this.rewritten) return false;
+    if (!job.ready || this.rewritten || !this.readyBeforeThreshold(tokens)) return false;
     const keep = this.host.settings().keepRecentTokens;
     const { kept, tokens: at } = job.snapshot;
     // The ready one is committed once in the band with keepRecentTokens kept (commitDue); a fresh one
@@ -159,6 +159,15 @@ export class BackgroundCompaction {
     const committedTail = kept + due - at;
     const fresh = Math.max(keep, this.keepFor(tokens) + this.summaryGrowth(tokens));
     return committedTail > keep * TAIL_SLACK && committedTail - fresh >= keep / 4;
+  }
+
+  /**
+   * Whether a summary started now is expected to be ready before the threshold (by the measured growth
+   * while one is written). When it is not, a rewrite only bills a summary that is never committed: at the
+   * threshold the ready one is committed without waiting for it (take).
+   */
+  private readyBeforeThreshold(tokens: number): boolean {
+    return tokens + this.summaryGrowth(tokens) <= this.threshold();
   }
 
   private rewrite(job: Job, tokens: number): void {

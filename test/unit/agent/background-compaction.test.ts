@@ -136,6 +136,22 @@ test('stale: the kept part outgrew its allowance, or other settings → discarde
   }
 });
 
+test('stale: another compaction came after it was started → discarded, never committed over the newer one (docs: summaries do not overlap)', async () => {
+  const h = await setup();
+  try {
+    h.background.consider(9_700);
+    await h.background.pending;
+    const before = await h.runner.run({ reason: 'manual' });
+    assert.equal(before.status, 'compacted', 'a compaction of its own, not from the background summary');
+    await turn(h.store, 6);
+    assert.equal(await h.background.take(10_100), undefined);
+    assert.ok(h.logs.some((l) => l.includes('stale (compacted)')), h.logs.join('\n'));
+    assert.equal(h.store.getBranch().filter((e) => e.type === 'compaction').length, 1, 'only the compaction that ran');
+  } finally {
+    await h.done();
+  }
+});
+
 test('stale: the leaf moved while it was written → cancelled at once (no wasted commit)', async () => {
   const { release, script } = gated();
   const h = await setup(script);
@@ -281,6 +297,34 @@ test('the fallback is committed at the threshold when the rewritten summary is n
   }
 });
 
+test('no rewrite that cannot be ready before the threshold: the ready summary is committed there and nothing more is billed (issue 25, fast turns)', async () => {
+  const { release, script } = gated();
+  const h = await setup(script);
+  const jobs = () => h.logs.filter((l) => l.includes('background compaction: summarizing')).length;
+  try {
+    fastTurns(h, 4_300, 700, 200, 4); // started at 7,100 keeping ~100 (the default summary time: a wide band)
+    const first = h.background.pending;
+    assert.ok(first);
+    fastTurns(h, 7_100, 700, 200, 3); // 9,200: the summary is still being written, 600 ms after it started
+    release();
+    await first;
+    // Measured: 3,500 tokens/s × 600 ms = 2,100 tokens while a summary is written. The ready one would
+    // keep 2,900 at 9,900, one written now 2,200 — but it would be ready at ~12,000, past the threshold
+    // (10,000), where the ready one is committed without waiting for it: the rewrite is only billed.
+    h.clock.advance(200);
+    h.background.consider(9_900);
+    assert.equal(jobs(), 1, h.logs.join('\n'));
+    const calls = h.provider.requests.length;
+    const prepared = await h.background.take(10_300);
+    assert.ok(prepared, 'the ready summary is committed');
+    assert.equal(h.provider.requests.length, calls, 'without a model call');
+    assert.ok(h.logs.some((l) => l.includes('committing the summary written at 7100')), h.logs.join('\n'));
+  } finally {
+    release();
+    await h.done();
+  }
+});
+
 test('a ready summary is committed below the threshold once its kept part has grown to keepRecentTokens (issue 25: the context it leaves is the foreground one)', async () => {
   const h = await setup();
   try {
@@ -297,6 +341,38 @@ test('a ready summary is committed below the threshold once its kept part has gr
     const prepared = await h.background.take(7_500);
     assert.ok(prepared, 'committed');
     assert.equal(h.provider.requests.length, calls, 'without a model call');
+  } finally {
+    await h.done();
+  }
+});
+
+test('a background commit never cuts inside a tool call/result pair, even keeping less than keepRecentTokens', async () => {
+  const h = await setup();
+  try {
+    // Tool turns at the end: the small keep of a summary started in the band (800 - 300 = 500 tokens)
+    // ends inside the last pair's 600-token result.
+    for (let i = 0; i < 3; i++) {
+      await h.store.appendMessage({
+        role: 'assistant', content: [{ type: 'toolCall', id: `call-${i}`, name: 'read', arguments: { path: `f${i}.ts` } }],
+        api: 'openai-completions', provider: 'fake', model: 'fake-1', usage: emptyUsage(), stopReason: 'toolUse', timestamp: Date.now(),
+      });
+      await h.store.appendMessage({ role: 'toolResult', toolCallId: `call-${i}`, toolName: 'read', content: [{ type: 'text', text: `RESULT-${i} ${chars(600)}` }], isError: false, timestamp: Date.now() });
+    }
+    h.background.consider(9_700);
+    await h.background.pending;
+    await turn(h.store, 6);
+    const prepared = await h.background.take(10_100);
+    assert.ok(prepared, h.logs.join('\n'));
+    assert.equal((await h.runner.run({ reason: 'threshold', prepared })).status, 'compacted');
+    const branch = h.store.getBranch();
+    const entry = branch.at(-1) as { type: string; firstKeptEntryId: string };
+    assert.equal(entry.type, 'compaction');
+    const kept = branch.slice(branch.findIndex((e) => e.id === entry.firstKeptEntryId), -1);
+    const messages = kept.flatMap((e) => (e.type === 'message' ? [e.message as { role: string; toolCallId?: string; content: unknown }] : []));
+    assert.ok(messages.length > 0, 'something is kept');
+    assert.notEqual(messages[0]!.role, 'toolResult', 'the kept part does not start with a result');
+    const calls = new Set(messages.flatMap((m) => (m.role === 'assistant' && Array.isArray(m.content) ? m.content.flatMap((c: { type: string; id?: string }) => (c.type === 'toolCall' ? [c.id] : [])) : [])));
+    for (const m of messages) if (m.role === 'toolResult') assert.ok(calls.has(m.toolCallId), `the call of ${m.toolCallId} is kept with its result`);
   } finally {
     await h.done();
   }
