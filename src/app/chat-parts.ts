@@ -27,29 +27,21 @@ export interface ChatParts {
   readonly checkpoints: CheckpointsApi;
 }
 
+/** Every part's name; the compiler fails here when ChatParts gains a part this list lacks. */
+const PART_NAMES = ['session', 'views', 'models', 'tree', 'compaction', 'checkpoints'] as const;
+const everyPartNamed: Exclude<keyof ChatParts, (typeof PART_NAMES)[number]> extends never ? true : never = true;
+void everyPartNamed;
+
 /**
- * The parts of whichever chat `chat()` names when a part is asked for: with the focused chat (ArborChats),
- * the one proxy the commands and the other surfaces use, following the focus as it moves.
+ * `target` with each part of whichever chat `chat()` names when the part is asked for: with the focused
+ * chat (ArborChats), the one proxy the commands and the other surfaces use, following the focus as it moves.
  */
+export function withChatParts<T extends object>(target: T, chat: () => ChatParts): T & ChatParts {
+  for (const name of PART_NAMES) Object.defineProperty(target, name, { get: () => chat()[name], enumerable: true });
+  return target as T & ChatParts;
+}
+
+/** The parts alone (see withChatParts). */
 export function chatPartsOf(chat: () => ChatParts): ChatParts {
-  return {
-    get session() {
-      return chat().session;
-    },
-    get views() {
-      return chat().views;
-    },
-    get models() {
-      return chat().models;
-    },
-    get tree() {
-      return chat().tree;
-    },
-    get compaction() {
-      return chat().compaction;
-    },
-    get checkpoints() {
-      return chat().checkpoints;
-    },
-  };
+  return withChatParts({}, chat);
 }

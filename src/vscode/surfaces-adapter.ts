@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { AppChange, ArborApp } from '../app';
 import type { ArborChats } from '../app/chats';
+import { withChatParts, type ChatParts } from '../app/chat-parts';
 import { renameSession as renameSessionFile } from '../session/catalog';
 import type { SurfaceActivity, SurfacesApp } from './surfaces-types';
 import type { ImageContent } from '../core/messages';
@@ -68,27 +69,9 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
   });
 
   const parts = chats.focusedParts;
-  return {
+  const own: Omit<SurfacesApp, keyof ChatParts> & vscode.Disposable = {
     get store() {
       return app().currentStore;
-    },
-    get session() {
-      return parts.session;
-    },
-    get views() {
-      return parts.views;
-    },
-    get models() {
-      return parts.models;
-    },
-    get tree() {
-      return parts.tree;
-    },
-    get compaction() {
-      return parts.compaction;
-    },
-    get checkpoints() {
-      return parts.checkpoints;
     },
     onDidChangeSession: session.event,
     onDidChangeLeaf: leaf.event,
@@ -147,4 +130,5 @@ export function adaptChats(chats: ArborChats, chat: ChatHooks = {}): SurfacesApp
       usage.dispose();
     },
   };
+  return withChatParts(own, () => parts);
 }
