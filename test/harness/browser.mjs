@@ -60,6 +60,18 @@ export async function openWorkbench(page, server, { timeout = 60_000 } = {}) {
   await arborActivityTab(page).waitFor({ timeout });
 }
 
+/**
+ * Reloads the window through the workbench's own shutdown (Developer: Reload Window), which saves which
+ * editors are open; a bare page reload may leave before that is saved, and the restored window then lacks a tab.
+ */
+export async function reloadWindow(page, { timeout = 60_000 } = {}) {
+  const navigated = page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: 30_000 });
+  await runCommand(page, 'Developer: Reload Window');
+  await navigated;
+  await page.locator('.monaco-workbench').waitFor({ timeout });
+  await arborActivityTab(page).waitFor({ timeout });
+}
+
 export function arborActivityTab(page) {
   return page.locator('.part.activitybar .action-item .action-label[aria-label="Arbor"]');
 }

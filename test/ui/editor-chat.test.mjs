@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clickMenuItem, editorChats, expandPane, openWorkbench, readyChat, runCommand, screenshot, setColorTheme, sidebarPane } from '../harness/browser.mjs';
+import { clickMenuItem, editorChats, expandPane, readyChat, reloadWindow, runCommand, screenshot, setColorTheme, sidebarPane } from '../harness/browser.mjs';
 import { seedEntries } from '../harness/seed-entries.mjs';
 import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 
@@ -64,9 +64,8 @@ wb.test('New Chat in Editor opens a second chat beside it on a new session, and 
 });
 
 /** Reloads the window; both editor chats must come back, each on its session. */
-async function reloadAndFindBothChats(page, server) {
-  await page.reload();
-  await openWorkbench(page, server);
+async function reloadAndFindBothChats(page) {
+  await reloadWindow(page);
   await page.locator('.tabs-container .tab', { hasText: 'Where is the checkout total' }).waitFor({ timeout: 60_000 });
   await page.locator('.tabs-container .tab', { hasText: 'Say hello in the new tab' }).waitFor({ timeout: 60_000 });
   const [left, right] = await editorChats(page, 2);
@@ -75,14 +74,14 @@ async function reloadAndFindBothChats(page, server) {
   assert.equal(await left.doc.locator('.msg', { hasText: 'Hello from the second tab.' }).count(), 0, 'the first tab is on its own session');
 }
 
-wb.test('after a window reload both editor chats come back on their sessions', async (page, server) => {
+wb.test('after a window reload both editor chats come back on their sessions', async (page) => {
   // Right after the reply: the workbench may restore the new tab without the state its webview saved
   // (its layout was saved before), so the tab finds its session in the workspace state
   // (src/vscode/editor-chat-memory.ts).
-  await reloadAndFindBothChats(page, server);
+  await reloadAndFindBothChats(page);
   // Once more, later: the restored tabs kept their sessions for the next reload.
   await page.waitForTimeout(1500);
-  await reloadAndFindBothChats(page, server);
+  await reloadAndFindBothChats(page);
   // back to one wide tab for the theme screenshots
   const second = page.locator('.tabs-container .tab', { hasText: 'Say hello in the new tab' });
   await second.click({ button: 'middle' }); // VS Code closes a tab on a middle click

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chatFrame, openSessionFromList, openWorkbench, runCommand, screenshot, setColorTheme } from '../harness/browser.mjs';
+import { chatFrame, openSessionFromList, reloadWindow, runCommand, screenshot, setColorTheme } from '../harness/browser.mjs';
 import { seedEntries } from '../harness/seed-entries.mjs';
 import { useFakeLlmWorkbench } from '../harness/fake-workbench.mjs';
 
@@ -214,9 +214,8 @@ for (const [theme, kind, tag] of [
   });
 }
 
-wb.test('after a window reload the Conversation Tree tab comes back on its session, drawn', async (page, server) => {
-  await page.reload();
-  await openWorkbench(page, server);
+wb.test('after a window reload the Conversation Tree tab comes back on its session, drawn', async (page) => {
+  await reloadWindow(page);
   // the tab (src/vscode/tree-tabs.ts, its serializer) waits for the side bar's chat to reopen the session
   const tab = await treeTab(page);
   await tab.locator('#app[data-leaf="b1"]').waitFor({ timeout: 30_000 });

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readyChat, runCommand, screenshot, setColorTheme } from '../harness/browser.mjs';
+import { readyChat, reloadWindow, runCommand, screenshot, setColorTheme } from '../harness/browser.mjs';
 import { THEMES } from '../harness/themes.mjs';
 import { useWorkbench } from '../harness/ui.mjs';
 
@@ -65,11 +65,7 @@ wb.test('it opens only once: closed, then reloaded, it stays closed', async (pag
   assert.equal(openedInLog(server), 1, 'opened on the first activation');
   await runCommand(page, 'View: Close All Editors');
   await walkthrough(page).first().waitFor({ state: 'detached' });
-  // through the workbench's own shutdown, which saves which editors are open (a bare page reload may not)
-  const navigated = page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: 30_000 });
-  await runCommand(page, 'Developer: Reload Window');
-  await navigated;
-  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  await reloadWindow(page);
   // the chat being ready means Arbor activated (where the walkthrough would be opened)
   await readyChat(page);
   await runCommand(page, 'Arbor: Open Chat');
