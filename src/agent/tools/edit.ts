@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { renderPrompt } from '../../core/prompts';
 import { openConfined, readAll, replaceContent } from './confined-open';
 import { planSplice, toLf, type SplicePlan } from './exact-splice';
-import { pathTarget, writeTarget } from './paths';
+import { pathTarget, refuseNewHardLinks, writeTarget } from './paths';
 import { cutLine, formatBytes, looksBinary } from './text';
 import { ToolError, defineTool, limitsOf, throwIfAborted, type AgentTool } from './types';
 import { lineNumber } from './read';
@@ -114,6 +114,7 @@ export function createEditTool(): AgentTool<EditArgs> {
       }
       const { handle, stats } = await openConfined(target, 'update');
       try {
+        refuseNewHardLinks(ctx, args.path, stats, target.display);
         if (stats.size > MAX_EDIT_FILE_BYTES) throw new ToolError(`${target.display} grew past ${formatBytes(MAX_EDIT_FILE_BYTES)} while being opened.`);
         const raw = await readAll(handle, stats.size);
         if (looksBinary(raw)) throw new ToolError(`${target.display} looks like a binary file; edit only changes text files.`);

@@ -185,14 +185,53 @@ export interface CallTarget {
   path: string;
   resolved?: ResolvedPath;
   error?: unknown;
+  /** the file's hard links when the call was checked (1 for a new file): more at write time were never shown */
+  links?: number;
 }
 
 /** The call's targets (`effectTargets`), each resolved in the workspace; [] for a tool that writes no files. */
 export async function resolveCallTargets(workspace: WorkspaceRoots, effect: ToolEffect, args: Record<string, unknown>): Promise<CallTarget[]> {
-  return Promise.all(effectTargets(effect, args).map((path) => resolveInWorkspace(workspace, path).then((resolved) => ({ path, resolved }), (error: unknown) => ({ path, error }))));
+  return Promise.all(effectTargets(effect, args).map((path) => resolveCallTarget(workspace, path)));
 }
 
-/** The resolved path a writer is given for `path` (ToolContext.targets), else its own resolution. */
+async function resolveCallTarget(workspace: WorkspaceRoots, path: string): Promise<CallTarget> {
+  try {
+    const resolved = await resolveInWorkspace(workspace, path);
+    return { path, resolved, links: await hardLinkCount(resolved.absolute).catch(() => 1) };
+  } catch (error) {
+    return { path, error };
+  }
+}
+
+/**
+ * Refuses a write through a file that gained hard links since the call was checked: the check asks for a
+ * hard link (docs/reliability.md), so one made since, e.g. to a git hook or a file outside, was never shown.
+ */
+export function refuseNewHardLinks(ctx: { targets?: readonly CallTarget[] }, path: string, opened: { nlink: number }, display: string): void {
+  const links = ctx.targets?.find((candidate) => candidate.path === path)?.links;
+  if (links === undefined || opened.nlink <= links) return;
+  throw new ToolError(`${display} gained a hard link after the call was checked (it may now change a file elsewhere); nothing was written. Try again.`);
+}
+
+/**
+ * The resolved path a writer is given for `path` (ToolContext.targets). A target refused when the call was
+ * checked stays refused with that error: looking it up again by name would write where no check looked.
+ * Only a writer run without a target list (outside the tool loop) resolves it itself.
+ */
 export async function writeTarget(ctx: { workspace: WorkspaceRoots; targets?: readonly CallTarget[] }, path: string): Promise<ResolvedPath> {
-  return ctx.targets?.find((target) => target.path === path)?.resolved ?? resolveInWorkspace(ctx.workspace, path);
+  const target = ctx.targets?.find((candidate) => candidate.path === path);
+  if (!target) return resolveInWorkspace(ctx.workspace, path);
+  if (target.resolved) return target.resolved;
+  throw target.error;
+}
+
+/** Links of an existing regular file; 1 for new files, folders and anything else. */
+export async function hardLinkCount(absolute: string): Promise<number> {
+  try {
+    const stats = await lstat(absolute);
+    return stats.isFile() ? stats.nlink : 1;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return 1;
+    throw error;
+  }
 }

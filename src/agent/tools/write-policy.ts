@@ -6,12 +6,11 @@
 // have. What a writer does with the answer is its own: the tools ask, a restore lists the file apart
 // and unticked, recovery leaves it alone, export asks. Make one instance per operation (a tool call, a
 // restore plan): it caches what it looked up, and the hooks folder may change between operations.
-import { lstat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { GitFolders, PlannedFiles } from './git-folders';
 import { protectedLinkTargets, type ProtectedTarget } from './protected-links';
 import { protectedPathMatch, type ProtectedMatch } from './protected-paths';
-import { isInside, realpathDeep, workspaceRootInfos, type RootInfo } from './paths';
+import { hardLinkCount, isInside, realpathDeep, workspaceRootInfos, type RootInfo } from './paths';
 import type { WorkspaceRoots } from './types';
 
 export type { ProtectedMatch } from './protected-paths';
@@ -103,16 +102,5 @@ export class WritePolicy {
 
   private rootsOf(): Promise<readonly RootInfo[]> {
     return (this.roots ??= workspaceRootInfos(this.workspace));
-  }
-}
-
-/** Links of an existing regular file; 1 for new files, folders and anything else. */
-export async function hardLinkCount(absolute: string): Promise<number> {
-  try {
-    const stats = await lstat(absolute);
-    return stats.isFile() ? stats.nlink : 1;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return 1;
-    throw error;
   }
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { renderPrompt } from '../../core/prompts';
 import { openConfinedForWrite, replaceContent } from './confined-open';
 import { existsAsDirectory, previousTextOf } from './fileio';
-import { pathTarget, writeTarget } from './paths';
+import { pathTarget, refuseNewHardLinks, writeTarget } from './paths';
 import { formatBytes } from './text';
 import { ToolError, defineTool, limitsOf, throwIfAborted, type AgentTool } from './types';
 
@@ -37,6 +37,7 @@ export function createWriteTool(): AgentTool<WriteArgs> {
       const { handle, stats, created } = await openConfinedForWrite(target);
       let previous: string | null | undefined;
       try {
+        refuseNewHardLinks(ctx, args.path, stats, target.display);
         previous = created ? null : await previousTextOf(handle, stats.size, limits.diffMaxBytes);
         await replaceContent(handle, Buffer.from(args.content, 'utf8'));
       } finally {
