@@ -1,4 +1,4 @@
-// What a compaction marker lists under "Kept verbatim" (docs/architecture.md, "What the user said"): the
+// What a compaction marker lists under "Kept" (docs/architecture.md, "What the user said"): the
 // user's messages and pinned messages it kept word for word, then its ledger lines; for a compaction
 // written before, the classifier sentences it kept. Pure.
 import { constraintsFromDetails, type KeptConstraintKind } from './constraints';

@@ -210,7 +210,7 @@ export const WEBVIEW_STRINGS = [
   'Your words kept verbatim',
   'Read files',
   'Modified files',
-  'Kept verbatim: {0}',
+  'Kept: {0}',
   '{0} at {1}',
   "{0} is sent the provider's own compacted context (encrypted, not shown here) in place of this summary; any other model gets this summary.",
   'Compacted',

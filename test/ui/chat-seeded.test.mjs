@@ -84,9 +84,9 @@ wb.test('a compaction marker expands to its summary and files; "Continue from be
   const body = marker.locator('.marker-body');
   await body.locator('h2', { hasText: 'Goal' }).waitFor();
   assert.match(await body.innerText(), /Approach Beta with a payment step/);
-  // the paths are in the collapsed "Kept verbatim" section under the marker line
+  // the paths are in the collapsed "Kept" section under the marker line
   const kept = marker.locator('.marker-kept');
-  assert.match(await kept.locator('summary').innerText(), /Kept verbatim: 2 paths/);
+  assert.match(await kept.locator('summary').innerText(), /^Kept: 2 paths$/);
   await kept.locator('summary').click();
   assert.match(await kept.locator('.file-list', { hasText: 'Read files (1)' }).innerText(), /src\/inventory\.json/);
   assert.match(await kept.locator('.file-list', { hasText: 'Modified files (1)' }).innerText(), /test\/checkout\.test\.js/);

@@ -1,7 +1,7 @@
 // Issue #17 in the real workbench (code-server + Chromium, ~300 px side bar, fake LLM): the user pins a
 // message from its toolbar, the session is compacted twice by a summarizer that keeps nothing (it answers
 // the required headings, empty), and the pinned words still reach the model verbatim in the next request;
-// the second compaction's marker lists them, collapsed, under "Kept verbatim" (issue 25: with every other
+// the second compaction's marker lists them, collapsed, under "Kept" (issue 25: with every other
 // message of the user, each reaching the model verbatim too). Screenshots of the open
 // kept section in dark, light and high-contrast dark go to test-results/pinned-compaction-*.png.
 import assert from 'node:assert/strict';
@@ -82,7 +82,7 @@ wb.test('a pinned message survives two compactions verbatim and the marker shows
   // the second (newest) marker; the first may be scrolled out of the chat's virtual list
   const marker = chat.locator('.marker-compaction').last();
   const kept = marker.locator('.marker-kept');
-  assert.match(await kept.locator('summary').innerText(), /^Kept verbatim: 1 pinned · [1-9]\d* messages? you wrote/);
+  assert.match(await kept.locator('summary').innerText(), /^Kept: 1 pinned · [1-9]\d* messages? you wrote/);
   assert.equal(await kept.getAttribute('open'), null, 'collapsed by default');
   await kept.locator('summary').click();
   const word = kept.locator('.kept-pinned .kept-text');

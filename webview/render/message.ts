@@ -208,7 +208,7 @@ function keptSection(ctx: RenderContext, item: CompactionItem): HTMLElement | st
     fileList(t('Read files'), item.readFiles),
     fileList(t('Modified files'), item.modifiedFiles),
   );
-  return details(ctx, `kept:${item.entryId}`, t('Kept verbatim: {0}', keptCounts(kept, paths)), content, 'marker-kept');
+  return details(ctx, `kept:${item.entryId}`, t('Kept: {0}', keptCounts(kept, paths)), content, 'marker-kept');
 }
 
 /** Who wrote a marker's summary and what it cost (both saved in the entry). */

@@ -1,4 +1,4 @@
-// What a compaction marker lists under "Kept verbatim" (src/compaction/user-words-view.ts): the user's
+// What a compaction marker lists under "Kept" (src/compaction/user-words-view.ts): the user's
 // kept messages (pinned ones marked), then the ledger lines; an older compaction's classifier sentences.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
