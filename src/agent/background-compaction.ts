@@ -10,7 +10,9 @@
 // Anything else takes the normal path. Nothing is written before the commit; a failure is only logged.
 import {
   GrowthMeter,
+  TAIL_SLACK,
   backgroundBandStart,
+  bridgeDetailsOf,
   compactionThreshold,
   inBackgroundBand,
   type CompactionRunner,
@@ -20,8 +22,6 @@ import {
 import type { ModelInfo } from '../llm/types';
 import type { SessionEntry } from '../session/entries';
 
-/** A committed tail up to this share above keepRecentTokens is as good as a foreground compaction's. */
-const TAIL_SLACK = 1.1;
 
 export interface BackgroundHost {
   runner: CompactionRunner;
@@ -243,8 +243,10 @@ export class BackgroundCompaction {
     this.job = undefined;
     this.fallback = undefined;
     other?.controller.abort();
-    this.host.log?.(`background compaction: committing the summary written at ${job.snapshot.tokens} tokens (now ${tokens})${note ? `; ${note}` : ''}`);
-    return job.ready;
+    const prepared = job.ready && this.host.runner.bridged(job.ready);
+    const bridge = prepared && prepared !== job.ready ? `; bridging what came since (${bridgeNote(prepared)})` : '';
+    this.host.log?.(`background compaction: committing the summary written at ${job.snapshot.tokens} tokens (now ${tokens})${note ? `; ${note}` : ''}${bridge}`);
+    return prepared;
   }
 
   private failedJob(job: Job, error: unknown): undefined {
@@ -283,6 +285,11 @@ export class BackgroundCompaction {
     const model = this.host.model();
     return JSON.stringify([this.host.settings(), model.provider, model.id, model.contextWindow]);
   }
+}
+
+function bridgeNote(prepared: PreparedSummary): string {
+  const bridge = bridgeDetailsOf({ details: prepared.result.details });
+  return bridge ? `${bridge.entries} messages, ~${bridge.tokens} tokens shortened to ~${bridge.sectionTokens}` : '';
 }
 
 /** The kept part of a summary's plan once the context has grown to `tokens`. */

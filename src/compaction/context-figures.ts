@@ -36,10 +36,15 @@ export function contextTokensAfter(
   return estimatedContextTokens([summaryMessage(''), ...kept], estimator, fixedOverheadTokens) + summary.expectedTokens;
 }
 
-/** The context now, estimated as `contextTokensAfter` estimates the context after: the previous summary, what gets summarized, the kept part. */
+/**
+ * The context now, estimated as `contextTokensAfter` estimates the context after: the previous summary, what
+ * gets summarized, the kept part. A previous bridge's originals are summarized but not in the context (the
+ * previous summary holds them shortened): not counted.
+ */
 export function estimatedTokensBefore(preparation: CompactionPreparation, estimator: TokenEstimator, fixedOverheadTokens: number): number {
   const previous = preparation.previousSummary !== undefined ? [summaryMessage(preparation.previousSummary)] : [];
-  const messages = [...previous, ...preparation.messagesToSummarize, ...preparation.turnPrefixMessages, ...preparation.keptMessages];
+  const inContext = preparation.messagesToSummarize.slice(preparation.bridgedMessages ?? 0);
+  const messages = [...previous, ...inContext, ...preparation.turnPrefixMessages, ...preparation.keptMessages];
   return estimatedContextTokens(messages, estimator, fixedOverheadTokens);
 }
 

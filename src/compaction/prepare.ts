@@ -11,6 +11,7 @@ import { pinChangeOf } from '../session/pins';
 import { findCutPoint, snapCutPoint, type CutPointResult } from './cut-point';
 import { compactionMessageOf, isCutPoint } from './entry-messages';
 import { addFileOpsFromDetails, addFileOpsFromMessage, createFileOps, type FileOperations } from './file-ops';
+import { bridgeStartOf } from './bridge-commit';
 import { pinnedEntryIds } from './constraints';
 import { planUserWords, userWordsBudget, userWordsFromDetails, type UserWords, type UserWordsPlan } from './user-words';
 import type { CompactionSettings } from './settings';
@@ -20,6 +21,11 @@ export interface CompactionPreparation {
   firstKeptEntryId: string;
   /** history before the kept part (and before the split turn, if any) */
   messagesToSummarize: AgentMessage[];
+  /**
+   * how many of the first messagesToSummarize are the previous compaction's bridge: the context holds them
+   * only shortened, in the previous summary (docs/architecture.md, "Background compaction"); 0 when none
+   */
+  bridgedMessages: number;
   /** the early part of a turn whose end is kept (split turn only) */
   turnPrefixMessages: AgentMessage[];
   isSplitTurn: boolean;
@@ -80,13 +86,13 @@ export function prepareCompaction(
   const last = pathEntries[pathEntries.length - 1];
   if (!last || last.type === 'compaction') return undefined;
 
-  const { previous, boundaryStart } = contextStart(pathEntries);
+  const { previous, boundaryStart, spanStart } = contextStart(pathEntries);
 
   const measured = measureContext(pathEntries, estimator, options.fixedOverheadTokens ?? 0);
   const effectiveKeepRecentTokens =
     options.keepRecentTokensOverride ?? Math.max(1, Math.round(settings.keepRecentTokens / measured.ratio));
   const cut = findCutPoint(pathEntries, boundaryStart, pathEntries.length, effectiveKeepRecentTokens, estimator);
-  return buildPreparation(pathEntries, previous, boundaryStart, cut, measured, settings, () => effectiveKeepRecentTokens, options.userWordsTokens);
+  return buildPreparation(pathEntries, previous, { boundaryStart, spanStart }, cut, measured, settings, () => effectiveKeepRecentTokens, options.userWordsTokens);
 }
 
 /** Why a chosen cut was refused; `nothing-to-compact` when nothing of the context lies before it. */
@@ -124,7 +130,7 @@ export function prepareCompactionAt(
   if (index === -1) {
     return { ok: false, why: 'not-on-path', message: 'That entry is not on the current branch: switch to its branch first, then compact.' };
   }
-  const { prevIndex, previous, boundaryStart } = contextStart(pathEntries);
+  const { prevIndex, previous, boundaryStart, spanStart } = contextStart(pathEntries);
   if (index === prevIndex) {
     return { ok: false, why: 'nothing-to-compact', message: 'Nothing to compact before this point: the context already starts with this summary.' };
   }
@@ -138,7 +144,7 @@ export function prepareCompactionAt(
   const cut = snapCutPoint(pathEntries, boundaryStart, index);
   const measured = measureContext(pathEntries, estimator, options.fixedOverheadTokens ?? 0);
   const preparation = cut
-    ? buildPreparation(pathEntries, previous, boundaryStart, cut, measured, settings, (kept) => Math.max(1, sumTokens(kept, 0, kept.length, estimator)), options.userWordsTokens)
+    ? buildPreparation(pathEntries, previous, { boundaryStart, spanStart }, cut, measured, settings, (kept) => Math.max(1, sumTokens(kept, 0, kept.length, estimator)), options.userWordsTokens)
     : undefined;
   if (!preparation) {
     return { ok: false, why: 'nothing-to-compact', message: 'Nothing to compact before this entry: it is the oldest one the context holds.' };
@@ -156,11 +162,14 @@ export function prepareCompactionAt(
 /**
  * Where the model's context starts on a path: the latest compaction (index -1 when none) and the first
  * entry it kept. Every cut (automatic, chosen, or offered in the picker) must lie at or after that start.
+ * `spanStart`: where the next summary's span starts, the kept start or, when that compaction bridged the
+ * entries before it, its bridge origin (./bridge-commit.ts).
  */
-function contextStart(pathEntries: readonly SessionEntry[]): { prevIndex: number; previous: CompactionEntry | undefined; boundaryStart: number } {
+function contextStart(pathEntries: readonly SessionEntry[]): { prevIndex: number; previous: CompactionEntry | undefined; boundaryStart: number; spanStart: number } {
   const prevIndex = findLastCompaction(pathEntries);
   const previous = prevIndex >= 0 ? (pathEntries[prevIndex] as CompactionEntry) : undefined;
-  return { prevIndex, previous, boundaryStart: previous ? keptStartOf(pathEntries, prevIndex, previous.firstKeptEntryId) : 0 };
+  const boundaryStart = previous ? keptStartOf(pathEntries, prevIndex, previous.firstKeptEntryId) : 0;
+  return { prevIndex, previous, boundaryStart, spanStart: previous ? bridgeStartOf(pathEntries, previous, boundaryStart) : 0 };
 }
 
 /**
@@ -207,7 +216,7 @@ function entryKind(entry: SessionEntry): string {
 function buildPreparation(
   pathEntries: readonly SessionEntry[],
   previous: CompactionEntry | undefined,
-  boundaryStart: number,
+  { boundaryStart, spanStart }: { boundaryStart: number; spanStart: number },
   cut: CutPointResult,
   measured: MeasuredContext,
   settings: CompactionSettings,
@@ -215,7 +224,7 @@ function buildPreparation(
   userWordsTokens: number | undefined,
 ): CompactionPreparation | undefined {
   const historyEnd = cut.isSplitTurn ? cut.turnStartIndex : cut.firstKeptEntryIndex;
-  const summarized = collect(pathEntries, boundaryStart, historyEnd);
+  const summarized = collect(pathEntries, spanStart, historyEnd);
   const prefix = cut.isSplitTurn ? collect(pathEntries, cut.turnStartIndex, cut.firstKeptEntryIndex) : emptySpan();
   if (summarized.messages.length === 0 && prefix.messages.length === 0) return undefined;
   const kept = collect(pathEntries, cut.firstKeptEntryIndex, pathEntries.length);
@@ -225,7 +234,7 @@ function buildPreparation(
   for (const message of summarized.messages) addFileOpsFromMessage(fileOps, message);
   for (const message of prefix.messages) addFileOpsFromMessage(fileOps, message);
 
-  const stageKept = stageWords(pathEntries, boundaryStart, cut.firstKeptEntryIndex);
+  const stageKept = stageWords(pathEntries, spanStart, cut.firstKeptEntryIndex);
   const userWords = planUserWords(
     carriedWords(previous, stageKept),
     [...spanEntries(summarized), ...spanEntries(prefix)],
@@ -236,6 +245,7 @@ function buildPreparation(
   const preparation: CompactionPreparation = {
     firstKeptEntryId: pathEntries[cut.firstKeptEntryIndex]!.id,
     messagesToSummarize: summarized.messages,
+    bridgedMessages: collect(pathEntries, spanStart, boundaryStart).messages.length,
     turnPrefixMessages: prefix.messages,
     isSplitTurn: cut.isSplitTurn,
     summarizeEntryIds: summarized.ids,

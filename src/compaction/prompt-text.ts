@@ -29,7 +29,9 @@ export type CompactionTemplate =
   | 'user-words-note'
   | 'user-ledger-request'
   | 'ledger-retry'
-  | 'elided-paste';
+  | 'elided-paste'
+  | 'bridge'
+  | 'bridge-omitted';
 
 export function compactionPrompt(name: CompactionTemplate, vars: Record<string, string> = {}): string {
   return renderPrompt(`compaction/${name}`, vars).replace(/\r?\n$/, '');

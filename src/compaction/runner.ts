@@ -7,6 +7,7 @@ import { CompactionHookRegistry, type CompactionReason } from './hooks';
 import { SKIP_MESSAGES, failed, wouldNotShrink, type CompactionOutcome, type SkipReason } from './outcome';
 import { newestTurnTokens, prepareCompaction, prepareCompactionAt, type ChosenCutPreparation, type CompactionPreparation } from './prepare';
 import { buildPreview, type CompactionPreview } from './preview';
+import { bridgedSummary } from './bridge-commit';
 import { compactionPrompt } from './prompt-text';
 import type { CompactionSettings } from './settings';
 import { strategyFor } from './strategies';
@@ -129,6 +130,17 @@ export class CompactionRunner {
     if (strategy.name !== 'context-full') return undefined;
     const checked = this.check(options, settings, strategy, { ignoreBusy: true });
     return 'plan' in checked ? checked.plan : undefined;
+  }
+
+  /**
+   * A background summary as it is committed now: when what came while it was written would leave more than
+   * keepRecentTokens verbatim, cut where a foreground compaction cuts now, with those entries bridged
+   * (./bridge-commit.ts); else as it is.
+   */
+  bridged(prepared: PreparedSummary): PreparedSummary {
+    const now = prepared.plan.chosen ? undefined : this.planAhead('threshold');
+    if (!now) return prepared;
+    return bridgedSummary(prepared, now.preparation, this.deps.store.getBranch(), this.deps.estimator) ?? prepared;
   }
 
   /** Writes the summary of `plan` without saving it (and without start/end events). */

@@ -2,6 +2,7 @@
 // summarizer writes for messages over the budget (asked for, parsed, checked: a message it left out, or
 // whose line is not grounded in the message, gets its own first words instead), and the section Arbor renders after the summarizer's checkpoint, which is
 // what pi and Arbor send to the model. Pure text work.
+import { BRIDGE_HEADING } from './bridge';
 import { constraintsInMessage } from './constraints';
 import { stripFileOperations } from './file-ops';
 import { compactionPrompt } from './prompt-text';
@@ -142,13 +143,14 @@ function renderMessage(message: KeptMessage): string {
 }
 
 /**
- * A summary without Arbor's user-words section, an earlier kept-constraints section, the summarizer's
- * ledger and the file blocks: what a summarizer wrote. The section is always last (before the file
- * blocks), so it is cut from its heading on; the user's words inside it never confuse the cut.
+ * A summary without Arbor's sections (the bridge of a background commit, the user's words), an earlier
+ * kept-constraints section, the summarizer's ledger and the file blocks: what a summarizer wrote. Arbor's
+ * sections are always last (before the file blocks), so the text is cut at the first of their headings;
+ * the words inside them never confuse the cut.
  */
 export function summarizerPart(summary: string): string {
-  const cut = SECTION_HEADING.exec(summary);
-  let text = cut ? summary.slice(0, cut.index) : summary;
+  const cuts = [SECTION_HEADING.exec(summary)?.index, BRIDGE_HEADING.exec(summary)?.index].filter((i): i is number => i !== undefined);
+  let text = cuts.length > 0 ? summary.slice(0, Math.min(...cuts)) : summary;
   text = withoutSection(withoutSection(stripFileOperations(text), LEDGER_HEADING), LEGACY_KEPT_HEADING);
   return text.trimEnd();
 }

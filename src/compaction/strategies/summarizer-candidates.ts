@@ -37,7 +37,7 @@ export async function summarizeWithCandidates(
     for (let attempt = 0; ; attempt++) {
       if (run.signal.aborted) throw new CompactionCancelled();
       try {
-        const prefix = continuationPrefix(run, model);
+        const prefix = continuationPrefix(run, model, preparation);
         const result = await compact(preparation, { provider, model, ...summarizeOptions(run, custom), ...(prefix ? { prefix } : {}) });
         return { result, model, cost: meter.cost, usage: meter.usage };
       } catch (error) {
@@ -57,9 +57,12 @@ export async function summarizeWithCandidates(
 /**
  * The agent's live request, when the summary is written by the agent's own model on a provider that
  * caches prompts (cache reads cheaper than input, from the model table): its prefix is then read from the
- * cache instead of billed again (docs/architecture.md, "Compaction cost").
+ * cache instead of billed again (docs/architecture.md, "Compaction cost"). Not when the span holds a
+ * previous bridge's originals: the live context has them only shortened, the transcript has them whole
+ * ("Background compaction").
  */
-function continuationPrefix(run: SummaryRun, model: ModelInfo): ConversationPrefix | undefined {
+function continuationPrefix(run: SummaryRun, model: ModelInfo, preparation: CompactionPreparation): ConversationPrefix | undefined {
+  if (preparation.bridgedMessages > 0) return undefined;
   const current = run.deps.models().current;
   if (!run.deps.liveContext || !current || current.provider !== model.provider || current.id !== model.id) return undefined;
   if (!cachesPrompts(model)) return undefined;

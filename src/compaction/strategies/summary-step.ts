@@ -9,6 +9,7 @@ import { wouldNotShrink, type ChosenCut, type CompactionOutcome } from '../outco
 import type { CompactionResult } from '../summarize';
 import { formatFileOperations } from '../file-ops';
 import { summarizerPart, withUserWords } from '../user-ledger';
+import { bridgeSectionOf } from '../bridge-commit';
 import type { UserWords } from '../user-words';
 import { startNativeCompaction } from './native-alongside';
 import { summarizeWithCandidates } from './summarizer-candidates';
@@ -120,16 +121,22 @@ function keptWords(result: CompactionResult): UserWords | undefined {
   return words && words.verbatim.length + words.ledger.length > 0 ? words : undefined;
 }
 
-/** What "Edit summary before saving" shows: the summarizer's part only (the user's words are Arbor's, not edited). */
+/** What "Edit summary before saving" shows: the summarizer's part only (the bridge and the user's words are Arbor's, not edited). */
 function forReview(result: CompactionResult): CompactionResult {
-  return keptWords(result) ? { ...result, summary: summarizerPart(result.summary) } : result;
+  return arborSections(result) ? { ...result, summary: summarizerPart(result.summary) } : result;
 }
 
-/** The edited summary with the user's kept words and the file lists put back after it. */
+function arborSections(result: CompactionResult): boolean {
+  return keptWords(result) !== undefined || bridgeSectionOf(result.summary) !== '';
+}
+
+/** The edited summary with the bridge, the user's kept words and the file lists put back after it. */
 function afterReview(reviewed: CompactionResult, original: CompactionResult): CompactionResult {
-  const words = keptWords(original);
-  if (!words) return reviewed;
+  if (!arborSections(original)) return reviewed;
+  const words = keptWords(original) ?? { verbatim: [], ledger: [] };
+  const bridge = bridgeSectionOf(original.summary);
+  const body = bridge === '' ? summarizerPart(reviewed.summary) : `${summarizerPart(reviewed.summary)}\n\n${bridge}`;
   const details = original.details as { readFiles?: string[]; modifiedFiles?: string[] } | undefined;
   const lists = { readFiles: details?.readFiles ?? [], modifiedFiles: details?.modifiedFiles ?? [] };
-  return { ...reviewed, summary: withUserWords(summarizerPart(reviewed.summary), words) + formatFileOperations(lists) };
+  return { ...reviewed, summary: withUserWords(body, words) + formatFileOperations(lists) };
 }

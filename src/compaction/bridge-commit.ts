@@ -1,0 +1,105 @@
+// A background summary committed with a bridge (docs/architecture.md, "Background compaction"): when what
+// came while it was written would leave more than keepRecentTokens (+10%) verbatim, the commit cuts where a
+// foreground compaction cuts now, and the entries between the summary's own cut and that one go into the
+// summary text shortened (./bridge.ts), at no model call. `details.bridge` names them, so the next
+// compaction summarizes them in full from the session (`bridgeStartOf`, used by ./prepare.ts). Pure.
+import type { SessionEntry } from '../session/entries';
+import { isExtensionSummary } from '../session/entry-fields';
+import { BRIDGE_HEADING, BRIDGE_SHARE, renderBridge, type BridgeEntry } from './bridge';
+import { pinnedEntryIds } from './constraints';
+import { addFileOpsFromDetails, addFileOpsFromMessage, computeFileLists, createFileOps, formatFileOperations } from './file-ops';
+import type { CompactionPreparation } from './prepare';
+import type { PreparedSummary } from './strategies/types';
+import { estimateTokens, type TokenEstimator } from './tokens';
+import { summarizerPart, withUserWords } from './user-ledger';
+import { userWordsFromDetails } from './user-words';
+
+/** A kept part up to this share above keepRecentTokens is as good as a foreground compaction's. */
+export const TAIL_SLACK = 1.1;
+
+/** `details.bridge` of a compaction: the entries it holds shortened, from `fromEntryId` to its first kept entry. */
+export interface BridgeDetails {
+  fromEntryId: string;
+  /** messages shortened */
+  entries: number;
+  /** estimated tokens of those messages as written */
+  tokens: number;
+  /** estimated tokens of the section that stands for them */
+  sectionTokens: number;
+}
+
+/**
+ * The prepared summary committed at the cut of `now` (the foreground plan at the current leaf), or
+ * undefined when no bridge is needed: the cut is not later, or the prepared kept part is within the slack.
+ * Not for a hook's summary (its format is its own) nor one with a native payload (it replaces the text).
+ */
+export function bridgedSummary(prepared: PreparedSummary, now: CompactionPreparation, path: readonly SessionEntry[], estimator: TokenEstimator = estimateTokens): PreparedSummary | undefined {
+  if (prepared.fromHook || prepared.result.preserveData) return undefined;
+  const from = prepared.plan.preparation.firstKeptEntryId;
+  const entries = bridgeEntries(now, path, from);
+  if (!entries) return undefined;
+  const bridgedTokens = entries.reduce((sum, e) => sum + estimator(e.message), 0);
+  const keptTokens = now.keptMessages.reduce((sum, m) => sum + estimator(m), 0);
+  if (bridgedTokens + keptTokens <= now.effectiveKeepRecentTokens * TAIL_SLACK) return undefined;
+  const section = renderBridge(entries, Math.floor(now.settings.keepRecentTokens * BRIDGE_SHARE));
+  const bridge: BridgeDetails = { fromEntryId: from, entries: entries.length, tokens: bridgedTokens, sectionTokens: Math.ceil(section.length / 4) };
+  return { ...prepared, plan: { preparation: now }, result: bridgedResult(prepared, now, entries, section, bridge) };
+}
+
+/** The messages of `now`'s summarized span from `from` on, or undefined when `from` is not before its cut. */
+function bridgeEntries(now: CompactionPreparation, path: readonly SessionEntry[], from: string): BridgeEntry[] | undefined {
+  const index = new Map(path.map((e, i) => [e.id, i]));
+  const start = index.get(from);
+  const cut = index.get(now.firstKeptEntryId);
+  if (start === undefined || cut === undefined || cut <= start) return undefined;
+  const pinned = pinnedEntryIds(path);
+  const ids = [...now.summarizeEntryIds, ...now.turnPrefixEntryIds];
+  const messages = [...now.messagesToSummarize, ...now.turnPrefixMessages];
+  return ids.flatMap((id, i) => ((index.get(id) ?? -1) >= start ? [{ id, message: messages[i]!, pinned: pinned.has(id) }] : []));
+}
+
+/** The summarizer's part, the bridge, the user's words as prepared, then the file lists with the bridge's files. */
+function bridgedResult(prepared: PreparedSummary, now: CompactionPreparation, entries: readonly BridgeEntry[], section: string, bridge: BridgeDetails): PreparedSummary['result'] {
+  const result = prepared.result;
+  const details = (result.details ?? {}) as Record<string, unknown>;
+  const ops = createFileOps();
+  addFileOpsFromDetails(ops, details, false);
+  for (const entry of entries) addFileOpsFromMessage(ops, entry.message);
+  const lists = computeFileLists(ops);
+  const words = userWordsFromDetails(details, false) ?? { verbatim: [], ledger: [] };
+  const body = section === '' ? summarizerPart(result.summary) : `${summarizerPart(result.summary)}\n\n${section}`;
+  return {
+    ...result,
+    summary: withUserWords(body, words) + formatFileOperations(lists),
+    firstKeptEntryId: now.firstKeptEntryId,
+    tokensBefore: now.tokensBefore,
+    details: { ...details, readFiles: lists.readFiles, modifiedFiles: lists.modifiedFiles, bridge },
+  };
+}
+
+/**
+ * Where the next compaction's span starts: the previous compaction's bridge origin when it lies on the path
+ * before `keptStart` (its originals are then summarized in full), else `keptStart` (pi's rule).
+ */
+export function bridgeStartOf(path: readonly SessionEntry[], previous: SessionEntry & { details?: unknown }, keptStart: number): number {
+  const from = bridgeDetailsOf(previous)?.fromEntryId;
+  if (from === undefined) return keptStart;
+  for (let i = 0; i < keptStart; i++) if (path[i]!.id === from) return i;
+  return keptStart;
+}
+
+/** A compaction's bridge (Arbor-written details only), or undefined. */
+export function bridgeDetailsOf(entry: { details?: unknown; fromHook?: unknown; fromExtension?: unknown }): BridgeDetails | undefined {
+  if (isExtensionSummary(entry) || typeof entry.details !== 'object' || entry.details === null) return undefined;
+  const bridge = (entry.details as Record<string, unknown>).bridge as Partial<BridgeDetails> | undefined;
+  return bridge && typeof bridge.fromEntryId === 'string' ? (bridge as BridgeDetails) : undefined;
+}
+
+/** The bridge section of a summary text ('' when none): from its heading to the user's words or the file lists. */
+export function bridgeSectionOf(summary: string): string {
+  const start = BRIDGE_HEADING.exec(summary);
+  if (!start) return '';
+  const rest = summary.slice(start.index);
+  const end = /\n(?:## |<read-files>|<modified-files>)/.exec(rest.slice(1));
+  return (end ? rest.slice(0, end.index + 1) : rest).trimEnd();
+}

@@ -1,0 +1,163 @@
+// The bridge of a background commit (issue 25, docs/architecture.md "Background compaction"): what came
+// while the summary was written, before the cut a foreground compaction makes now, goes into the summary
+// shortened (no model call), the kept part is the foreground one, the marker figures are the context right
+// after, and the next compaction summarizes the bridged originals in full from the session (the transcript
+// form, never the continuation of a live context that holds them shortened).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { emptyUsage } from '../../../src/core/messages';
+import { SessionStore } from '../../../src/session/store';
+import { CompactionRunner } from '../../../src/compaction/runner';
+import { measureContext, prepareCompaction } from '../../../src/compaction/prepare';
+import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../../src/compaction/settings';
+import { summarizerPart } from '../../../src/compaction/user-ledger';
+import { estimateTokens } from '../../../src/compaction/tokens';
+import { BackgroundCompaction } from '../../../src/agent/background-compaction';
+import type { ModelInfo } from '../../../src/llm/types';
+import type { CompactionEntry } from '../../../src/session/entries';
+import { FAKE_MODEL, FakeProvider } from '../compaction/fake-provider';
+import { chars, wellFormedSummary } from '../compaction/fixtures';
+import { ManualClock } from './manual-clock';
+
+const THRESHOLD = 10_000;
+const assistant = (content: unknown[]) => ({ role: 'assistant' as const, content, api: 'openai-completions', provider: 'fake', model: 'fake-1', usage: emptyUsage(), stopReason: 'stop' as const, timestamp: Date.now() });
+
+async function turn(store: SessionStore, i: number): Promise<void> {
+  await store.appendMessage({ role: 'user', content: `REQUEST-${i} ${chars(400)}`, timestamp: Date.now() });
+  await store.appendMessage(assistant([{ type: 'text', text: `ANSWER-${i} ${chars(400)}` }]) as never);
+}
+
+/** A turn with a tool call: its text, call and result are what the bridge shortens. */
+async function toolTurn(store: SessionStore, i: number): Promise<void> {
+  await store.appendMessage({ role: 'user', content: `ASK-${i}: keep the port at 543${i}.\nSecond line of ask ${i}.`, timestamp: Date.now() });
+  await store.appendMessage(assistant([{ type: 'text', text: `Reading file ${i}. Then ${chars(200)} ORIGINAL-TAIL-${i}` }, { type: 'toolCall', id: `c${i}`, name: 'read', arguments: { path: `src/f${i}.ts` } }]) as never);
+  await store.appendMessage({ role: 'toolResult', toolCallId: `c${i}`, toolName: 'read', content: [{ type: 'text', text: `line one of f${i}\n${chars(300)}\nRESULT-TAIL-${i}` }], isError: false, timestamp: Date.now() });
+  await store.appendMessage(assistant([{ type: 'text', text: `Done with ${i}. ${chars(150)} ANSWER-TAIL-${i}` }]) as never);
+}
+
+async function setup(model: ModelInfo = FAKE_MODEL, live?: () => { systemPrompt: string; messages: never[] }) {
+  const dir = await mkdtemp(join(tmpdir(), 'arbor-bridge-'));
+  const store = await SessionStore.create({ dir, cwd: dir });
+  for (let i = 0; i < 6; i++) await turn(store, i);
+  const settings: CompactionSettings = { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 800, thresholdTokens: THRESHOLD, remoteEnabled: false };
+  const provider = new FakeProvider((request) => (JSON.stringify(request.messages).includes('Write a recap') ? 'Recap.' : wellFormedSummary('BG')));
+  const logs: string[] = [];
+  const runner = new CompactionRunner({
+    store,
+    settings: () => settings,
+    models: () => ({ current: model, available: [model] }),
+    providerFor: () => provider,
+    retry: { maxRetries: 0, baseDelayMs: 1, sleep: async () => {} },
+    ...(live ? { liveContext: live } : {}),
+    log: (m) => logs.push(m),
+  });
+  const clock = new ManualClock();
+  const background = new BackgroundCompaction({ runner, branch: () => store.getBranch(), settings: () => settings, model: () => model, now: () => clock.now(), log: (m) => logs.push(m) });
+  return { store, settings, provider, runner, background, logs, done: () => rm(dir, { recursive: true, force: true }) };
+}
+
+type Harness = Awaited<ReturnType<typeof setup>>;
+
+/** A summary written at 9,700 tokens (keeping ~500), then four tool turns while it was "written", then the commit. */
+async function commitWithBridge(h: Harness) {
+  h.background.consider(9_700);
+  await h.background.pending;
+  const summarizedUpTo = prepareCompaction(h.store.getBranch(), { ...h.settings, keepRecentTokens: 500 })!.firstKeptEntryId;
+  for (let i = 6; i < 10; i++) await toolTurn(h.store, i);
+  const foregroundCut = h.runner.planAhead('threshold')!.preparation.firstKeptEntryId;
+  const prepared = await h.background.take(10_100);
+  assert.ok(prepared, h.logs.join('\n'));
+  const outcome = await h.runner.run({ reason: 'threshold', prepared });
+  assert.equal(outcome.status, 'compacted', JSON.stringify(outcome));
+  const entry = h.store.getBranch().at(-1) as CompactionEntry;
+  return { entry, summarizedUpTo, foregroundCut };
+}
+
+function keptTokens(h: Harness, entry: CompactionEntry): number {
+  const branch = h.store.getBranch();
+  const kept = branch.slice(branch.findIndex((e) => e.id === entry.firstKeptEntryId), -1);
+  return kept.reduce((sum, e) => sum + (e.type === 'message' ? estimateTokens(e.message) : 0), 0);
+}
+
+test('a background commit at a fast pace keeps what a foreground compaction keeps; what came meanwhile is bridged, shortened', async () => {
+  const h = await setup();
+  try {
+    const { entry, summarizedUpTo, foregroundCut } = await commitWithBridge(h);
+    assert.equal(entry.firstKeptEntryId, foregroundCut, 'the kept part starts where a foreground compaction cuts now');
+    assert.ok(keptTokens(h, entry) <= 800 * 1.1 + 500, `kept ${keptTokens(h, entry)}: keepRecentTokens and at most part of one message`);
+    const details = entry.details as { bridge: { fromEntryId: string; entries: number; tokens: number; sectionTokens: number }; readFiles: string[]; tokensAfter: number };
+    assert.equal(details.bridge.fromEntryId, summarizedUpTo, 'the bridge starts at the cut the summary was written for');
+    assert.ok(details.bridge.entries >= 8 && details.bridge.tokens > 3 * details.bridge.sectionTokens, JSON.stringify(details.bridge));
+    const summary = entry.summary;
+    assert.match(summary, /^## Since This Summary Was Written$/m);
+    assert.match(summary, /ASK-6: keep the port at 5436\.\nSecond line of ask 6\./, 'the user message word for word');
+    assert.match(summary, /called read\(src\/f6\.ts\)/);
+    assert.match(summary, /read returned: line one of f6 \(3 lines\)/);
+    assert.doesNotMatch(summary, /ORIGINAL-TAIL-6|RESULT-TAIL-6/, 'steps are shortened');
+    assert.ok(details.readFiles.includes('src/f6.ts'), 'the bridge adds its files');
+    assert.equal(summarizerPart(summary), wellFormedSummary('BG').trimEnd(), 'the summarizer part has no bridge');
+    assert.equal(details.tokensAfter, measureContext(h.store.getBranch()).tokens, 'marker figure = the context measured right after');
+    assert.ok(h.logs.some((l) => l.includes('bridging what came since')), h.logs.join('\n'));
+  } finally {
+    await h.done();
+  }
+});
+
+test('the next compaction summarizes the bridged originals in full, from the bridge origin, and never the bridge text', async () => {
+  const h = await setup();
+  try {
+    const { entry } = await commitWithBridge(h);
+    for (let i = 10; i < 13; i++) await turn(h.store, i);
+    const preparation = prepareCompaction(h.store.getBranch(), h.settings)!;
+    assert.ok(preparation.bridgedMessages > 0, 'the span starts at the bridge origin');
+    const calls = h.provider.requests.length;
+    assert.equal((await h.runner.run({ reason: 'manual' })).status, 'compacted');
+    const prompt = h.provider.prompt(calls);
+    for (const original of ['ORIGINAL-TAIL-6', 'RESULT-TAIL-9', 'ANSWER-TAIL-7']) assert.ok(prompt.includes(original), `${original} reaches the summarizer`);
+    assert.doesNotMatch(prompt, /Since This Summary Was Written/, 'the previous summary goes in as its summarizer part');
+    const next = h.store.getBranch().at(-1) as CompactionEntry;
+    assert.notEqual(next.firstKeptEntryId, entry.firstKeptEntryId);
+  } finally {
+    await h.done();
+  }
+});
+
+test('the preview counts a bridged context once: the originals are summarized but not in the context', async () => {
+  const h = await setup();
+  try {
+    await commitWithBridge(h);
+    await turn(h.store, 10);
+    const preview = h.runner.preview()!;
+    assert.ok(preview.preparation.bridgedMessages > 0);
+    assert.equal(preview.estimatedTokensBefore, measureContext(h.store.getBranch()).tokens, 'before = the context as measured');
+  } finally {
+    await h.done();
+  }
+});
+
+test('with bridged originals in the span the summary is not asked as a continuation of the live context (it holds them shortened)', async () => {
+  const cached: ModelInfo = { ...FAKE_MODEL, pricing: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } };
+  const live = () => ({ systemPrompt: 'LIVE-SYSTEM', messages: [] as never[] });
+  const control = await setup(cached, live);
+  try {
+    for (let i = 6; i < 10; i++) await toolTurn(control.store, i);
+    assert.equal((await control.runner.run({ reason: 'manual' })).status, 'compacted');
+    assert.equal(control.provider.requests[0]!.systemPrompt, 'LIVE-SYSTEM', 'without a bridge this model continues the live context');
+  } finally {
+    await control.done();
+  }
+  const h = await setup(cached, live);
+  try {
+    await commitWithBridge(h);
+    for (let i = 10; i < 13; i++) await turn(h.store, i);
+    const calls = h.provider.requests.length;
+    assert.equal((await h.runner.run({ reason: 'manual' })).status, 'compacted');
+    assert.notEqual(h.provider.requests[calls]!.systemPrompt, 'LIVE-SYSTEM', 'the transcript form');
+    assert.ok(h.provider.prompt(calls).includes('ORIGINAL-TAIL-6'));
+  } finally {
+    await h.done();
+  }
+});
