@@ -13,6 +13,7 @@ import {
   TAIL_SLACK,
   backgroundBandStart,
   bridgeDetailsOf,
+  bridgeable,
   compactionThreshold,
   inBackgroundBand,
   type CompactionRunner,
@@ -148,9 +149,13 @@ export class BackgroundCompaction {
     return (this.host.now ?? Date.now)();
   }
 
-  /** The committed context would exceed keepRecentTokens by more than the slack, and now it would not. */
+  /**
+   * The committed context would exceed keepRecentTokens by more than the slack, and now it would not; only
+   * for a summary that cannot be bridged (a hook's, or one with a native payload).
+   */
   private worthRewriting(job: Job, tokens: number): boolean {
-    if (!job.ready || this.rewritten || !this.readyBeforeThreshold(tokens)) return false;
+    // A summary that can be bridged is committed with the bridge instead: a second one is only billed.
+    if (!job.ready || bridgeable(job.ready) || this.rewritten || !this.readyBeforeThreshold(tokens)) return false;
     const keep = this.host.settings().keepRecentTokens;
     const { kept, tokens: at } = job.snapshot;
     // The ready one is committed once in the band with keepRecentTokens kept (commitDue); a fresh one

@@ -30,20 +30,47 @@ export interface BridgeDetails {
 
 /**
  * The prepared summary committed at the cut of `now` (the foreground plan at the current leaf), or
- * undefined when no bridge is needed: the cut is not later, or the prepared kept part is within the slack.
- * Not for a hook's summary (its format is its own) nor one with a native payload (it replaces the text).
+ * undefined when no bridge is needed (the cut is not later, or the prepared kept part is within the slack)
+ * or possible (`bridgeable`).
  */
-export function bridgedSummary(prepared: PreparedSummary, now: CompactionPreparation, path: readonly SessionEntry[], estimator: TokenEstimator = estimateTokens): PreparedSummary | undefined {
-  if (prepared.fromHook || prepared.result.preserveData) return undefined;
+export function bridgedSummary(
+  prepared: PreparedSummary,
+  now: CompactionPreparation,
+  path: readonly SessionEntry[],
+  estimator: TokenEstimator = estimateTokens,
+  stepBudget = Math.floor(now.settings.keepRecentTokens * BRIDGE_SHARE),
+): PreparedSummary | undefined {
+  if (!bridgeable(prepared)) return undefined;
   const from = prepared.plan.preparation.firstKeptEntryId;
   const entries = bridgeEntries(now, path, from);
   if (!entries) return undefined;
   const bridgedTokens = entries.reduce((sum, e) => sum + estimator(e.message), 0);
   const keptTokens = now.keptMessages.reduce((sum, m) => sum + estimator(m), 0);
   if (bridgedTokens + keptTokens <= now.effectiveKeepRecentTokens * TAIL_SLACK) return undefined;
-  const section = renderBridge(entries, Math.floor(now.settings.keepRecentTokens * BRIDGE_SHARE));
+  const section = renderBridge(entries, stepBudget);
   const bridge: BridgeDetails = { fromEntryId: from, entries: entries.length, tokens: bridgedTokens, sectionTokens: Math.ceil(section.length / 4) };
   return { ...prepared, plan: { preparation: now }, result: bridgedResult(prepared, now, entries, section, bridge) };
+}
+
+/** Whether a summary can take a bridge: not a hook's (its format is its own), not one with a native payload (it replaces the text). */
+export function bridgeable(prepared: PreparedSummary): boolean {
+  return !prepared.fromHook && prepared.result.preserveData === undefined;
+}
+
+/**
+ * The prepared summary as committed now: bridged at the foreground cut, and then, since the bridge is part
+ * of the recent tail a foreground compaction keeps (keepRecentTokens), at the cut that keeps
+ * keepRecentTokens less the bridge's section, so the context after is the foreground one. `planAt(keep)`:
+ * the foreground plan at the current leaf (keep: keepRecentTokens in its place).
+ */
+export function bridgedCommit(prepared: PreparedSummary, planAt: (keep?: number) => CompactionPreparation | undefined, path: readonly SessionEntry[], estimator: TokenEstimator = estimateTokens): PreparedSummary {
+  const now = planAt();
+  const first = now && bridgedSummary(prepared, now, path, estimator);
+  const section = first && bridgeDetailsOf({ details: first.result.details })?.sectionTokens;
+  if (!first || !section) return first ?? prepared;
+  const keep = now.settings.keepRecentTokens;
+  const tighter = planAt(Math.max(1, keep - section));
+  return (tighter && bridgedSummary(prepared, tighter, path, estimator, Math.floor(keep * BRIDGE_SHARE))) ?? first;
 }
 
 /** The messages of `now`'s summarized span from `from` on, or undefined when `from` is not before its cut. */

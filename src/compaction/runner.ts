@@ -7,7 +7,7 @@ import { CompactionHookRegistry, type CompactionReason } from './hooks';
 import { SKIP_MESSAGES, failed, wouldNotShrink, type CompactionOutcome, type SkipReason } from './outcome';
 import { newestTurnTokens, prepareCompaction, prepareCompactionAt, type ChosenCutPreparation, type CompactionPreparation } from './prepare';
 import { buildPreview, type CompactionPreview } from './preview';
-import { bridgedSummary } from './bridge-commit';
+import { bridgedCommit } from './bridge-commit';
 import { compactionPrompt } from './prompt-text';
 import type { CompactionSettings } from './settings';
 import { strategyFor } from './strategies';
@@ -138,9 +138,8 @@ export class CompactionRunner {
    * (./bridge-commit.ts); else as it is.
    */
   bridged(prepared: PreparedSummary): PreparedSummary {
-    const now = prepared.plan.chosen ? undefined : this.planAhead('threshold');
-    if (!now) return prepared;
-    return bridgedSummary(prepared, now.preparation, this.deps.store.getBranch(), this.deps.estimator) ?? prepared;
+    if (prepared.plan.chosen) return prepared;
+    return bridgedCommit(prepared, (keep) => this.planAhead('threshold', keep)?.preparation, this.deps.store.getBranch(), this.deps.estimator);
   }
 
   /** Writes the summary of `plan` without saving it (and without start/end events). */

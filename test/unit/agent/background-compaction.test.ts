@@ -13,6 +13,7 @@ import { emptyUsage } from '../../../src/core/messages';
 import { SessionStore } from '../../../src/session/store';
 import { CompactionRunner } from '../../../src/compaction/runner';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../../src/compaction/settings';
+import { CompactionHookRegistry } from '../../../src/compaction/hooks';
 import { BackgroundCompaction, keepBeforeGrowth } from '../../../src/agent/background-compaction';
 import { FAKE_MODEL, FakeProvider, type Answer } from '../compaction/fake-provider';
 import { chars, wellFormedSummary } from '../compaction/fixtures';
@@ -29,15 +30,22 @@ async function turn(store: SessionStore, i: number): Promise<void> {
   });
 }
 
-async function setup(script: (request: { messages: unknown[] }) => Answer | Promise<Answer> = summary) {
+/**
+ * `unbridgeable`: the summaries carry a payload a hook added (as native compaction does), so they cannot be
+ * committed with a bridge (src/compaction/bridge-commit.ts) and a rewrite is still worth its bill.
+ */
+async function setup(script: (request: { messages: unknown[] }) => Answer | Promise<Answer> = summary, { unbridgeable = false } = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'arbor-background-'));
   const store = await SessionStore.create({ dir, cwd: dir });
   for (let i = 0; i < 6; i++) await turn(store, i);
   const settings: CompactionSettings = { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 800, thresholdTokens: THRESHOLD };
   const provider = new FakeProvider(script);
   const logs: string[] = [];
+  const hooks = new CompactionHookRegistry();
+  if (unbridgeable) hooks.register({ compacting: () => ({ preserveData: { payload: 'native' } }) });
   const runner = new CompactionRunner({
     store,
+    hooks,
     settings: () => settings,
     models: () => ({ current: FAKE_MODEL, available: [FAKE_MODEL] }),
     providerFor: () => provider,
@@ -244,8 +252,8 @@ test('slow turns: the band stays at keepRecentTokens / 2 below the threshold', a
   }
 });
 
-test('a summary started too early is written once more near the threshold; the first is the fallback', async () => {
-  const h = await setup();
+test('a summary started too early (and that cannot be bridged) is written once more near the threshold; the first is the fallback', async () => {
+  const h = await setup(summary, { unbridgeable: true });
   const jobs = () => h.logs.filter((l) => l.includes('background compaction: summarizing')).length;
   try {
     fastTurns(h, 4_300, 700, 200, 4); // in the default-time band at 7,100
@@ -273,13 +281,30 @@ test('a summary started too early is written once more near the threshold; the f
   }
 });
 
+test('a summary that can be bridged is not written again: the bridge absorbs what came since, a second summary would only be billed (issue 25, measured in bench/background-compaction.mjs)', async () => {
+  const h = await setup();
+  const jobs = () => h.logs.filter((l) => l.includes('background compaction: summarizing')).length;
+  try {
+    fastTurns(h, 4_300, 700, 200, 4);
+    h.clock.advance(10);
+    await h.background.pending;
+    fastTurns(h, 7_100, 700, 200, 4); // where an unbridgeable one is written again (the test above)
+    assert.equal(jobs(), 1, h.logs.join('\n'));
+  } finally {
+    await h.done();
+  }
+});
+
 test('the fallback is committed at the threshold when the rewritten summary is not ready', async () => {
   let hold = false;
   const held: (() => void)[] = [];
-  const h = await setup(async (request) => {
-    if (hold) await new Promise<void>((resolve) => held.push(resolve));
-    return summary(request);
-  });
+  const h = await setup(
+    async (request) => {
+      if (hold) await new Promise<void>((resolve) => held.push(resolve));
+      return summary(request);
+    },
+    { unbridgeable: true },
+  );
   try {
     fastTurns(h, 4_300, 700, 200, 4);
     h.clock.advance(10);
@@ -299,7 +324,7 @@ test('the fallback is committed at the threshold when the rewritten summary is n
 
 test('no rewrite that cannot be ready before the threshold: the ready summary is committed there and nothing more is billed (issue 25, fast turns)', async () => {
   const { release, script } = gated();
-  const h = await setup(script);
+  const h = await setup(script, { unbridgeable: true });
   const jobs = () => h.logs.filter((l) => l.includes('background compaction: summarizing')).length;
   try {
     fastTurns(h, 4_300, 700, 200, 4); // started at 7,100 keeping ~100 (the default summary time: a wide band)
