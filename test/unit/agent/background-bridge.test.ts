@@ -166,3 +166,42 @@ test('with bridged originals in the span the summary is not asked as a continuat
     await h.done();
   }
 });
+
+test('"Edit summary before saving" shows the summarizer part only and the saved entry gets the bridge back', async () => {
+  const h = await setup();
+  try {
+    h.background.consider(9_700);
+    await h.background.pending;
+    for (let i = 6; i < 10; i++) await toolTurn(h.store, i);
+    const prepared = await h.background.take(10_100);
+    let shown = '';
+    const review = async (result: { summary: string }) => {
+      shown = result.summary;
+      return { ...result, summary: `${result.summary}\n- EDITED BY THE USER` } as never;
+    };
+    assert.equal((await h.runner.run({ reason: 'threshold', prepared: prepared!, review })).status, 'compacted');
+    assert.doesNotMatch(shown, /Since This Summary Was Written|What the User Said/, 'the review shows the summarizer part');
+    const entry = h.store.getBranch().at(-1) as CompactionEntry;
+    assert.match(entry.summary, /EDITED BY THE USER\n\n## Since This Summary Was Written\n/);
+    assert.match(entry.summary, /ASK-9: keep the port at 5439\./);
+    assert.match(entry.summary, /^## What the User Said \(verbatim\)$/m);
+  } finally {
+    await h.done();
+  }
+});
+
+test('a bridge origin no longer on the path (or in a hook-written entry) is ignored: the span starts at the kept start, as pi does', async () => {
+  const h = await setup();
+  try {
+    const { entry } = await commitWithBridge(h);
+    await turn(h.store, 10);
+    const branch = h.store.getBranch();
+    const elsewhere = branch.map((e) => (e.id === entry.id ? { ...entry, details: { ...(entry.details as object), bridge: { fromEntryId: 'not-on-path', entries: 1, tokens: 1, sectionTokens: 1 } } } : e));
+    assert.equal(prepareCompaction(elsewhere, h.settings)!.bridgedMessages, 0);
+    const hooked = branch.map((e) => (e.id === entry.id ? { ...entry, fromHook: true } : e));
+    assert.equal(prepareCompaction(hooked, h.settings)!.bridgedMessages, 0);
+    assert.ok(prepareCompaction(branch, h.settings)!.bridgedMessages > 0, 'the same path with the bridge trusted');
+  } finally {
+    await h.done();
+  }
+});
