@@ -113,6 +113,8 @@ async function play(background, TURN_MS, seed) {
     waited += waits.at(-1);
     if (outcome.status !== 'compacted') throw new Error(`compaction ${outcome.status}`);
     after.push((previous = engine.measureContext(store.getBranch()).tokens));
+    // as the session does after a background commit: the next summary starts at once when in the band
+    if (prepared) ahead.committed(previous);
     const entry = store.getBranch().findLast((e) => e.type === 'compaction');
     summaries.push(Math.ceil(entry.summary.length / 4));
     const bridge = engine.bridgeDetailsOf(entry);

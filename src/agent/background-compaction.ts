@@ -139,6 +139,15 @@ export class BackgroundCompaction {
     if (this.job && this.pathStale(this.job.snapshot)) this.cancel('the leaf moved');
   }
 
+  /**
+   * A background summary was committed: the next one starts now when the context is in the band. With fast
+   * turns the next threshold comes about one summary time later, and a turn's delay is what it would wait.
+   */
+  committed(tokens: number): void {
+    this.reset();
+    this.consider(tokens);
+  }
+
   /** A compaction ran: a later band may try again. */
   reset(): void {
     this.failed = false;

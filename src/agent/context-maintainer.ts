@@ -280,7 +280,9 @@ export class ContextMaintainer {
   private async earlyBackgroundCommit(tokens: number, signal: AbortSignal): Promise<void> {
     const prepared = await this.background.take(tokens);
     if (!prepared || signal.aborted) return;
-    this.reportFailure(await this.runCompaction({ reason: 'threshold', prepared }, signal));
+    const outcome = await this.runCompaction({ reason: 'threshold', prepared }, signal);
+    if (outcome.status === 'compacted') this.background.committed(this.host.contextEstimate());
+    this.reportFailure(outcome);
   }
 
   /** The summary written in the background when it is ready and valid, else the normal compaction. */
@@ -288,6 +290,7 @@ export class ContextMaintainer {
     const prepared = await this.background.take(tokens);
     if (!prepared || signal.aborted) return this.runCompaction({ reason: 'threshold' }, signal);
     const outcome = await this.runCompaction({ reason: 'threshold', prepared }, signal);
+    if (outcome.status === 'compacted') this.background.committed(this.host.contextEstimate());
     if (outcome.status !== 'failed') return outcome;
     this.host.log?.(`background compaction: the commit failed (${outcome.errorMessage}); compacting as usual`);
     return this.runCompaction({ reason: 'threshold' }, signal);

@@ -65,6 +65,8 @@ export interface PrepareOptions {
   keepRecentTokensOverride?: number;
   /** the budget for the user's verbatim words (default: userWordsBudget of an unknown window, 20k) */
   userWordsTokens?: number;
+  /** plan even when the newest entry is a compaction (a background summary started right after a commit) */
+  afterCompaction?: boolean;
 }
 
 /** The ratio is clamped so one odd usage report (cache accounting, images) cannot distort the cut wildly. */
@@ -84,7 +86,7 @@ export function prepareCompaction(
 ): CompactionPreparation | undefined {
   const estimator = options.estimator ?? estimateTokens;
   const last = pathEntries[pathEntries.length - 1];
-  if (!last || last.type === 'compaction') return undefined;
+  if (!last || (last.type === 'compaction' && !options.afterCompaction)) return undefined;
 
   const { previous, boundaryStart, spanStart } = contextStart(pathEntries);
 

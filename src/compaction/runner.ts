@@ -128,7 +128,8 @@ export class CompactionRunner {
     const options: RunOptions = { reason };
     const strategy = strategyFor(options, settings);
     if (strategy.name !== 'context-full') return undefined;
-    const checked = this.check(options, settings, strategy, { ignoreBusy: true });
+    // Right after a commit the leaf is that compaction: its kept part is already worth summarizing ahead.
+    const checked = this.check(options, settings, strategy, { ignoreBusy: true, ahead: true });
     return 'plan' in checked ? checked.plan : undefined;
   }
 
@@ -165,7 +166,7 @@ export class CompactionRunner {
     options: RunOptions,
     settings: CompactionSettings,
     strategy: CompactionStrategy,
-    { ignoreBusy = false } = {},
+    { ignoreBusy = false, ahead = false } = {},
   ): Skip | { plan: CompactionPlan | undefined } {
     const skip = (why: SkipReason) => ({ skip: { why, message: SKIP_MESSAGES[why] } });
     if (this.running && !ignoreBusy) return skip('busy');
@@ -175,11 +176,11 @@ export class CompactionRunner {
     if (options.prepared) return { plan: options.prepared.plan };
     if (!strategy.needsCut(options)) return { plan: undefined };
     // A chosen cut may follow a compaction directly: it moves the kept start further forward.
-    if (options.keepFrom === undefined) {
+    if (options.keepFrom === undefined && !ahead) {
       const branch = this.deps.store.getBranch();
       if (branch[branch.length - 1]?.type === 'compaction') return skip('already-compacted');
     }
-    return this.worthRunning(this.plan(options, settings));
+    return this.worthRunning(this.plan(options, settings, ahead));
   }
 
   /** A plan whose preview (the summary at its expected size) does not shrink the context is refused before any model call. */
@@ -192,12 +193,12 @@ export class CompactionRunner {
   }
 
   /** What to summarize now: the chosen cut, or the automatic one (nothing-to-compact when there is none). */
-  private plan(options: RunOptions, settings: CompactionSettings): Planned {
+  private plan(options: RunOptions, settings: CompactionSettings, ahead = false): Planned {
     if (options.keepFrom !== undefined) {
       const chosen = this.prepareAt(settings, options.keepFrom);
       return chosen.ok ? { plan: { preparation: chosen.preparation, chosen } } : { skip: chosenSkip(chosen) };
     }
-    const preparation = this.prepare(settings, options.reason);
+    const preparation = this.prepare(settings, options.reason, ahead);
     return preparation ? { plan: { preparation } } : { skip: { why: 'nothing-to-compact', message: SKIP_MESSAGES['nothing-to-compact'] } };
   }
 
@@ -209,9 +210,9 @@ export class CompactionRunner {
    * Automatic compactions skip a session that fits in keepRecentTokens (a model call that saves
    * nothing). A manual one is an explicit request: it then keeps only the newest turn.
    */
-  private prepare(settings: CompactionSettings, reason: CompactionReason): CompactionPreparation | undefined {
+  private prepare(settings: CompactionSettings, reason: CompactionReason, ahead = false): CompactionPreparation | undefined {
     const branch = this.deps.store.getBranch();
-    const options = this.prepareOptions();
+    const options = { ...this.prepareOptions(), ...(ahead ? { afterCompaction: true } : {}) };
     const preparation = prepareCompaction(branch, settings, options);
     if (preparation || reason !== 'manual') return preparation;
     return prepareCompaction(branch, settings, { ...options, keepRecentTokensOverride: newestTurnTokens(branch, this.deps.estimator) });

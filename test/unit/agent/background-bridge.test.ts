@@ -205,3 +205,25 @@ test('a bridge origin no longer on the path (or in a hook-written entry) is igno
     await h.done();
   }
 });
+
+test('right after a background commit the next summary starts at once when the context is in the band (the leaf is that compaction)', async () => {
+  const h = await setup();
+  try {
+    const { entry } = await commitWithBridge(h);
+    assert.equal(h.store.getBranch().at(-1)!.id, entry.id, 'nothing after the compaction yet');
+    const started = () => h.logs.filter((l) => l.includes('background compaction: summarizing')).length;
+    const before = started();
+    h.background.committed(9_700);
+    assert.equal(started(), before + 1, h.logs.join('\n'));
+    await h.background.pending;
+    await turn(h.store, 10);
+    const prepared = await h.background.take(10_100);
+    assert.ok(prepared, 'its summary is committed at the next threshold');
+    assert.ok(prepared.plan.preparation.bridgedMessages > 0, 'it summarized the bridged originals in full');
+    assert.equal((await h.runner.run({ reason: 'threshold', prepared })).status, 'compacted');
+    h.background.committed(5_000);
+    assert.equal(started(), before + 1, 'below the band nothing starts');
+  } finally {
+    await h.done();
+  }
+});
