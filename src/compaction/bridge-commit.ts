@@ -2,10 +2,10 @@
 // came while it was written would leave more than keepRecentTokens (+10%) verbatim, the commit cuts where a
 // foreground compaction cuts now, and the entries between the summary's own cut and that one go into the
 // summary text shortened (./bridge.ts), at no model call. `details.bridge` names them, so the next
-// compaction summarizes them in full from the session (`bridgeStartOf`, used by ./prepare.ts). Pure.
+// compaction summarizes them in full from the session (./bridge-origin.ts). Pure.
 import type { SessionEntry } from '../session/entries';
-import { isExtensionSummary } from '../session/entry-fields';
-import { BRIDGE_HEADING, BRIDGE_SHARE, renderBridge, type BridgeEntry } from './bridge';
+import { BRIDGE_SHARE, renderBridge, type BridgeEntry } from './bridge';
+import { bridgeDetailsOf, type BridgeDetails } from './bridge-origin';
 import { pinnedEntryIds } from './constraints';
 import { addFileOpsFromDetails, addFileOpsFromMessage, computeFileLists, createFileOps, formatFileOperations } from './file-ops';
 import type { CompactionPreparation } from './prepare';
@@ -17,16 +17,6 @@ import { userWordsFromDetails } from './user-words';
 /** A kept part up to this share above keepRecentTokens is as good as a foreground compaction's. */
 export const TAIL_SLACK = 1.1;
 
-/** `details.bridge` of a compaction: the entries it holds shortened, from `fromEntryId` to its first kept entry. */
-export interface BridgeDetails {
-  fromEntryId: string;
-  /** messages shortened */
-  entries: number;
-  /** estimated tokens of those messages as written */
-  tokens: number;
-  /** estimated tokens of the section that stands for them */
-  sectionTokens: number;
-}
 
 /**
  * The prepared summary committed at the cut of `now` (the foreground plan at the current leaf), or
@@ -102,31 +92,4 @@ function bridgedResult(prepared: PreparedSummary, now: CompactionPreparation, en
     tokensBefore: now.tokensBefore,
     details: { ...details, readFiles: lists.readFiles, modifiedFiles: lists.modifiedFiles, bridge },
   };
-}
-
-/**
- * Where the next compaction's span starts: the previous compaction's bridge origin when it lies on the path
- * before `keptStart` (its originals are then summarized in full), else `keptStart` (pi's rule).
- */
-export function bridgeStartOf(path: readonly SessionEntry[], previous: SessionEntry & { details?: unknown }, keptStart: number): number {
-  const from = bridgeDetailsOf(previous)?.fromEntryId;
-  if (from === undefined) return keptStart;
-  for (let i = 0; i < keptStart; i++) if (path[i]!.id === from) return i;
-  return keptStart;
-}
-
-/** A compaction's bridge (Arbor-written details only), or undefined. */
-export function bridgeDetailsOf(entry: { details?: unknown; fromHook?: unknown; fromExtension?: unknown }): BridgeDetails | undefined {
-  if (isExtensionSummary(entry) || typeof entry.details !== 'object' || entry.details === null) return undefined;
-  const bridge = (entry.details as Record<string, unknown>).bridge as Partial<BridgeDetails> | undefined;
-  return bridge && typeof bridge.fromEntryId === 'string' ? (bridge as BridgeDetails) : undefined;
-}
-
-/** The bridge section of a summary text ('' when none): from its heading to the user's words or the file lists. */
-export function bridgeSectionOf(summary: string): string {
-  const start = BRIDGE_HEADING.exec(summary);
-  if (!start) return '';
-  const rest = summary.slice(start.index);
-  const end = /\n(?:## |<read-files>|<modified-files>)/.exec(rest.slice(1));
-  return (end ? rest.slice(0, end.index + 1) : rest).trimEnd();
 }

@@ -125,3 +125,12 @@ export function inert(text: string): string {
     .replace(/^([ \t]*)#/gm, '$1\\#')
     .replace(/<(\/?)(read-files|modified-files|user-message|assistant-message|summary)\b/gi, '&lt;$1$2');
 }
+
+/** The bridge section of a summary text ('' when none): from its heading to the user's words or the file lists. */
+export function bridgeSectionOf(summary: string): string {
+  const start = BRIDGE_HEADING.exec(summary);
+  if (!start) return '';
+  const rest = summary.slice(start.index);
+  const end = /\n(?:## |<read-files>|<modified-files>)/.exec(rest.slice(1));
+  return (end ? rest.slice(0, end.index + 1) : rest).trimEnd();
+}

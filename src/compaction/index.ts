@@ -49,7 +49,8 @@ export {
 export { ANTHROPIC_COMPACTION_KEY, compactionBlockOf, requestAnthropicCompaction, supportsAnthropicCompaction, type AnthropicCompaction } from './anthropic-native';
 export { OverflowGuard, OVERFLOW_GIVE_UP_MESSAGE } from './overflow-guard';
 export { buildPreview, type CompactionPreview } from './preview';
-export { TAIL_SLACK, bridgeDetailsOf, bridgeable, type BridgeDetails } from './bridge-commit';
+export { TAIL_SLACK, bridgeable } from './bridge-commit';
+export { bridgeDetailsOf, type BridgeDetails } from './bridge-origin';
 export { modelCandidates } from './candidates';
 export {
   CompactionRunner,

@@ -11,7 +11,7 @@ import { pinChangeOf } from '../session/pins';
 import { findCutPoint, snapCutPoint, type CutPointResult } from './cut-point';
 import { compactionMessageOf, isCutPoint } from './entry-messages';
 import { addFileOpsFromDetails, addFileOpsFromMessage, createFileOps, type FileOperations } from './file-ops';
-import { bridgeStartOf } from './bridge-commit';
+import { bridgeStartOf } from './bridge-origin';
 import { pinnedEntryIds } from './constraints';
 import { planUserWords, userWordsBudget, userWordsFromDetails, type UserWords, type UserWordsPlan } from './user-words';
 import type { CompactionSettings } from './settings';

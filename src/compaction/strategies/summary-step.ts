@@ -9,7 +9,7 @@ import { wouldNotShrink, type ChosenCut, type CompactionOutcome } from '../outco
 import type { CompactionResult } from '../summarize';
 import { formatFileOperations } from '../file-ops';
 import { summarizerPart, withUserWords } from '../user-ledger';
-import { bridgeSectionOf } from '../bridge-commit';
+import { bridgeSectionOf } from '../bridge';
 import type { UserWords } from '../user-words';
 import { startNativeCompaction } from './native-alongside';
 import { summarizeWithCandidates } from './summarizer-candidates';

@@ -5,8 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { emptyUsage, type AgentMessage } from '../../../src/core/messages';
-import { inert, renderBridge, type BridgeEntry } from '../../../src/compaction/bridge';
-import { bridgeSectionOf } from '../../../src/compaction/bridge-commit';
+import { bridgeSectionOf, inert, renderBridge, type BridgeEntry } from '../../../src/compaction/bridge';
 import { formatFileOperations, stripFileOperations } from '../../../src/compaction/file-ops';
 import { summarizerPart, withUserWords } from '../../../src/compaction/user-ledger';
 import { keptUserWordsOf } from '../../../src/core/native-compaction';
