@@ -227,3 +227,28 @@ test('right after a background commit the next summary starts at once when the c
     await h.done();
   }
 });
+
+test('a foreground cut inside a turn: the bridge ends at the cut, the kept part starts there, the turn opening is in the bridge', async () => {
+  const h = await setup();
+  try {
+    h.background.consider(9_700);
+    await h.background.pending;
+    await h.store.appendMessage({ role: 'user', content: 'LONG-TURN: refactor every module.', timestamp: Date.now() });
+    for (let i = 0; i < 6; i++) {
+      await h.store.appendMessage(assistant([{ type: 'toolCall', id: `s${i}`, name: 'read', arguments: { path: `src/s${i}.ts` } }]) as never);
+      await h.store.appendMessage({ role: 'toolResult', toolCallId: `s${i}`, toolName: 'read', content: [{ type: 'text', text: `step ${i}\n${chars(300)}` }], isError: false, timestamp: Date.now() });
+    }
+    const plan = h.runner.planAhead('threshold')!.preparation;
+    assert.ok(plan.isSplitTurn, 'the foreground cut splits the long turn');
+    const prepared = await h.background.take(10_100);
+    assert.equal((await h.runner.run({ reason: 'threshold', prepared: prepared! })).status, 'compacted');
+    const entry = h.store.getBranch().at(-1) as CompactionEntry;
+    const branch = h.store.getBranch();
+    const first = branch.find((e) => e.id === entry.firstKeptEntryId)!;
+    assert.ok(first.type === 'message' && first.message.role === 'assistant', 'the kept part starts at a step of the turn, never at a result');
+    assert.match(entry.summary, /<user-message entry="[^"]+">\nLONG-TURN: refactor every module\.\n<\/user-message>/, 'the turn opening is in the bridge');
+    assert.equal((entry.details as { tokensAfter: number }).tokensAfter, measureContext(branch).tokens);
+  } finally {
+    await h.done();
+  }
+});
