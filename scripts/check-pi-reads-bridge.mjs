@@ -3,12 +3,14 @@
 // compaction") unchanged: Arbor's store, runner and BackgroundCompaction write a session whose summary was
 // written while four tool turns came in, committed with those turns bridged. pi's SessionManager opens the
 // file; the context pi builds must start with the summary (its bridge section and the user's words in it)
-// and keep the entries from the entry's firstKeptEntryId on, and Arbor's context must equal pi's.
+// and keep the entries from the entry's firstKeptEntryId on, and Arbor's context must equal pi's. The file and
+// pi's reading of it are checked in under test/fixtures/bridge/pi-1.6/, where
+// test/unit/compaction/bridge-pi.test.ts compares them with what the current code builds.
 //
 // Run (pi 1.6.0 from npm, CONTRIBUTING.md "Regenerating the pi fixtures"):
 //   PI_BUNDLE=<pi 1.6.0>/dist/bundle/index.js <node 22>/bin/node --import tsx scripts/check-pi-reads-bridge.mjs
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadPiBundle } from './lib/pi-bundle.mjs';
@@ -66,5 +68,10 @@ const keptIds = read.getBranch().slice(read.getBranch().findIndex((e) => e.id ==
 assert.equal(context.messages.length, 1 + keptIds, 'pi keeps the entries from firstKeptEntryId on');
 const arbor = JSON.parse(JSON.stringify((await SessionStore.open(store.file)).buildContext()));
 assert.deepEqual(arbor, JSON.parse(JSON.stringify(context)), "Arbor's context of the file equals pi's");
+const outDir = join(import.meta.dirname, '..', 'test', 'fixtures', 'bridge', 'pi-1.6');
+rmSync(outDir, { recursive: true, force: true });
+mkdirSync(outDir, { recursive: true });
+copyFileSync(store.file, join(outDir, 'session.jsonl'));
+writeFileSync(join(outDir, 'pi-context.json'), JSON.stringify({ piVersion: pi.VERSION, context, sent }, null, 1) + '\n');
 rmSync(work, { recursive: true, force: true });
 console.log(`pi ${pi.VERSION}: read the bridged compaction (${compaction.details.bridge.entries} messages, ~${compaction.details.bridge.tokens} tokens shortened to ~${compaction.details.bridge.sectionTokens}); its context holds the bridge and every ask word for word, kept from firstKeptEntryId; Arbor's context equals pi's.`);
