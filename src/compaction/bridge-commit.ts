@@ -20,8 +20,8 @@ export const TAIL_SLACK = 1.1;
 
 /**
  * The prepared summary committed at the cut of `now` (the foreground plan at the current leaf), or
- * undefined when no bridge is needed (the cut is not later, or the prepared kept part is within the slack)
- * or possible (`bridgeable`).
+ * undefined when no bridge is needed (the cut is not later, or the prepared kept part is within the slack),
+ * possible (`bridgeable`) or worth it (the section would not be smaller than what it stands for).
  */
 export function bridgedSummary(
   prepared: PreparedSummary,
@@ -38,6 +38,8 @@ export function bridgedSummary(
   const keptTokens = now.keptMessages.reduce((sum, m) => sum + estimator(m), 0);
   if (bridgedTokens + keptTokens <= now.effectiveKeepRecentTokens * TAIL_SLACK) return undefined;
   const section = renderBridge(entries, stepBudget);
+  // Mostly the user's own words (kept whole): nothing to gain over keeping the originals.
+  if (Math.ceil(section.length / 4) >= bridgedTokens) return undefined;
   const bridge: BridgeDetails = { fromEntryId: from, entries: entries.length, tokens: bridgedTokens, sectionTokens: Math.ceil(section.length / 4) };
   return { ...prepared, plan: { preparation: now }, result: bridgedResult(prepared, now, entries, section, bridge) };
 }

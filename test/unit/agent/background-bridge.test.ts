@@ -252,3 +252,24 @@ test('a foreground cut inside a turn: the bridge ends at the cut, the kept part 
     await h.done();
   }
 });
+
+test('no bridge when what came meanwhile is mostly the user\'s own words: the section would not be smaller than the originals', async () => {
+  const h = await setup();
+  try {
+    await h.store.appendMessage({ role: 'user', content: `LONG-ASK-5 ${chars(600)}`, timestamp: Date.now() });
+    await h.store.appendMessage(assistant([{ type: 'text', text: 'ok' }]) as never);
+    h.background.consider(9_700); // keeps ~500 tokens: from LONG-ASK-5 on
+    await h.background.pending;
+    for (let i = 6; i < 9; i++) {
+      await h.store.appendMessage({ role: 'user', content: `LONG-ASK-${i} ${chars(500)}`, timestamp: Date.now() });
+      await h.store.appendMessage(assistant([{ type: 'text', text: 'ok' }]) as never);
+    }
+    const prepared = await h.background.take(10_100);
+    assert.ok(prepared);
+    assert.equal(prepared.result.details && (prepared.result.details as { bridge?: unknown }).bridge, undefined);
+    assert.equal((await h.runner.run({ reason: 'threshold', prepared })).status, 'compacted');
+    assert.doesNotMatch((h.store.getBranch().at(-1) as CompactionEntry).summary, /Since This Summary Was Written/);
+  } finally {
+    await h.done();
+  }
+});

@@ -15,7 +15,8 @@ const WINDOW = 12_000; // reserveTokens 2000 → threshold 10,000; keepRecentTok
 /** Reports chars/4 of each request as its prompt tokens; summarizer calls fail while `failSummaries` > 0. */
 class CountingModel implements Provider {
   summarizerCalls = 0;
-  constructor(public failSummaries = 0) {}
+  /** `summaryMs`: each summary call takes this long (turns take no time), as with fast turns */
+  constructor(public failSummaries = 0, private readonly summaryMs = 0) {}
 
   async *stream(request: StreamRequest): AsyncIterable<StreamEvent> {
     const prompt = Math.ceil(JSON.stringify([request.systemPrompt, request.messages, request.tools ?? []]).length / 4);
@@ -28,6 +29,7 @@ class CountingModel implements Provider {
       usage: { ...emptyUsage(), input: prompt, output: 5, totalTokens: prompt + 5 }, stopReason: 'stop', timestamp: Date.now(),
     };
     yield { type: 'start' };
+    if (summarizer && this.summaryMs > 0) await new Promise((resolve) => setTimeout(resolve, this.summaryMs));
     if (summarizer && this.failSummaries > 0) {
       this.failSummaries--;
       yield { type: 'done', message: { ...reply, content: [], stopReason: 'error', errorMessage: 'invalid request' } };
@@ -37,8 +39,8 @@ class CountingModel implements Provider {
   }
 }
 
-async function converse(failSummaries: number, autoContinue = false, confirmer?: CompactionConfirmer) {
-  const provider = new CountingModel(failSummaries);
+async function converse(failSummaries: number, autoContinue = false, confirmer?: CompactionConfirmer, summaryMs = 0) {
+  const provider = new CountingModel(failSummaries, summaryMs);
   const logs: string[] = [];
   const settings = { ...DEFAULT_COMPACTION_SETTINGS, remoteEnabled: false, reserveTokens: 2000, keepRecentTokens: 3000, autoContinue, warnBeforeAuto: confirmer !== undefined };
   const h = await harness({
@@ -94,3 +96,10 @@ test('through the agent, with warnBeforeAuto: no early commit, so the user is as
   assert.ok(logs.some((l) => l.startsWith('background compaction: committing')), 'the background summary is still what is committed');
 });
 
+
+test('through the agent: right after a background commit the next summary starts when the context is in the band (issue 25: the next threshold comes one summary time later at fast turns)', async () => {
+  const { logs } = await converse(0, false, undefined, 150);
+  const committed = logs.findIndex((l) => l.startsWith('background compaction: committing'));
+  assert.ok(committed >= 0, logs.join('\n'));
+  assert.ok(logs.slice(committed + 1).some((l) => l.startsWith('background compaction: summarizing')), `no prompt came after the commit, yet the next summary started\n${logs.join('\n')}`);
+});
