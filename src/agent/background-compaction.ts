@@ -221,7 +221,7 @@ export class BackgroundCompaction {
     const plan = this.host.runner.planAhead('threshold', kept);
     const branch = this.host.branch();
     const leaf = branch[branch.length - 1];
-    if (!plan || !leaf) return void this.host.log?.(`background compaction: nothing to summarize ahead at ${tokens} tokens`);
+    if (!plan || !leaf) return;
     const controller = new AbortController();
     const snapshot: Snapshot = { leafId: leaf.id, length: branch.length, tokens, key: this.key(), kept, allowance: this.allowance(kept) };
     const job: Job = { snapshot, controller, done: Promise.resolve(undefined) };
