@@ -5,9 +5,12 @@
 // before the commit, so the committed context is about what a foreground compaction leaves. At the
 // threshold a ready summary is committed without waiting, if it is still valid: the path it summarized is
 // still a prefix of the current path, no compaction came after it, the settings and model are the same,
-// and the kept part has not outgrown its allowance. A summary that was started too early (before the
-// summary time was known) is written once more closer to the threshold, the first kept as a fallback.
-// Anything else takes the normal path. Nothing is written before the commit; a failure is only logged.
+// and the kept part has not outgrown its allowance. At the commit, what came while it was written beyond
+// keepRecentTokens is bridged: shortened into the summary text, no model call (CompactionRunner.bridged);
+// right after a commit the next summary starts when the context is in the band. A summary that cannot be
+// bridged and was started too early (before the summary time was known) is written once more closer to
+// the threshold, the first kept as a fallback. Anything else takes the normal path. Nothing is written
+// before the commit; a failure is only logged.
 import {
   GrowthMeter,
   TAIL_SLACK,
