@@ -1,7 +1,7 @@
 // A background summary committed with a bridge (docs/architecture.md, "Background compaction"): when what
 // came while it was written would leave more than keepRecentTokens (+10%) verbatim, the commit cuts where a
-// foreground compaction cuts now, and the entries between the summary's own cut and that one go into the
-// summary text shortened (./bridge.ts), at no model call. `details.bridge` names them, so the next
+// foreground compaction would keep keepRecentTokens now, the bridge counted in them, and the entries between
+// the summary's own cut and that one go into the summary text shortened (./bridge.ts), at no model call. `details.bridge` names them, so the next
 // compaction summarizes them in full from the session (./bridge-origin.ts). Pure.
 import type { SessionEntry } from '../session/entries';
 import { BRIDGE_SHARE, renderBridge, type BridgeEntry } from './bridge';
@@ -16,7 +16,6 @@ import { userWordsFromDetails } from './user-words';
 
 /** A kept part up to this share above keepRecentTokens is as good as a foreground compaction's. */
 export const TAIL_SLACK = 1.1;
-
 
 /**
  * The prepared summary committed at the cut of `now` (the foreground plan at the current leaf), or
@@ -39,7 +38,7 @@ export function bridgedSummary(
   if (bridgedTokens + keptTokens <= now.effectiveKeepRecentTokens * TAIL_SLACK) return undefined;
   const section = renderBridge(entries, stepBudget);
   // Mostly the user's own words (kept whole): nothing to gain over keeping the originals.
-  if (Math.ceil(section.length / 4) >= bridgedTokens) return undefined;
+  if (section === '' || Math.ceil(section.length / 4) >= bridgedTokens) return undefined;
   const bridge: BridgeDetails = { fromEntryId: from, entries: entries.length, tokens: bridgedTokens, sectionTokens: Math.ceil(section.length / 4) };
   return { ...prepared, plan: { preparation: now }, result: bridgedResult(prepared, now, entries, section, bridge) };
 }
