@@ -135,8 +135,8 @@ export class CompactionRunner {
 
   /**
    * A background summary as it is committed now: when what came while it was written would leave more than
-   * keepRecentTokens verbatim, cut where a foreground compaction cuts now, with those entries bridged
-   * (./bridge-commit.ts); else as it is.
+   * keepRecentTokens verbatim, cut where a foreground compaction would keep keepRecentTokens now (the bridge
+   * counted in them), with the entries before that cut bridged (./bridge-commit.ts); else as it is.
    */
   bridged(prepared: PreparedSummary): PreparedSummary {
     if (prepared.plan.chosen) return prepared;
