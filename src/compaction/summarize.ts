@@ -11,7 +11,7 @@ import { convertToLlm } from '../session/convert';
 import { CompactionCancelled, OffTaskAnswer, SummarizationFailed, isTransient, throwIfAborted } from './errors';
 import { computeFileLists, formatFileOperations, stripFileOperations } from './file-ops';
 import { checkSummarySections } from './guard';
-import { ledgerAfter, ledgerRequest, ledgerRetryRequest, mergeLedgerAnswers, missingLedgerIndexes, summarizerPart, withUserWords } from './user-ledger';
+import { ledgerAfter, ledgerRequest, ledgerRetryRequest, mergeLedgerAnswers, missingLedgerIndexes, summarizerPart, withUserWords, type LedgerQuote } from './user-ledger';
 import { capLedger, type KeptMessage, type UserWords } from './user-words';
 import type { CompactionPreparation } from './prepare';
 import { compactionPrompt } from './prompt-text';
@@ -87,6 +87,7 @@ export function buildSummaryPrompt(
   options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext' | 'promptOverride'> = {},
   toLedger: readonly KeptMessage[] = [],
   endsInSplitTurn = false,
+  inConversation: ReadonlySet<string> = new Set(),
 ): string {
   const parts = [compactionPrompt('conversation', { conversation: serializeConversation(convertToLlm(messages)) })];
   // A split turn's first part ends `messages`: the note says the rest of that turn is kept (never quoted: not resent).
@@ -94,7 +95,8 @@ export function buildSummaryPrompt(
   // The user's kept words travel in the entry's details, not through the summarizer: it sees its own part only.
   if (previousSummary !== undefined) parts.push(compactionPrompt('previous-summary', { summary: summarizerPart(previousSummary) }));
   const base = options.promptOverride ?? compactionPrompt(previousSummary !== undefined ? 'update-summary' : 'summary');
-  return [...parts, ...instructionParts(base, options, toLedger)].join('\n\n');
+  // A message over the budget whose whole text is in <conversation> is named by its opening only.
+  return [...parts, ...instructionParts(base, options, toLedger, { inConversation })].join('\n\n');
 }
 
 /**
@@ -105,7 +107,7 @@ function instructionParts(
   base: string,
   options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext'>,
   toLedger: readonly KeptMessage[],
-  quote: 'whole' | 'opening' = 'whole',
+  quote: LedgerQuote = 'whole',
 ): string[] {
   const parts: string[] = [];
   const context = (options.additionalContext ?? []).map((l) => l.trim()).filter((l) => l !== '');
@@ -248,8 +250,9 @@ export async function generateSummary(
   options: SummarizeOptions,
   toLedger: readonly KeptMessage[] = [],
   endsInSplitTurn = false,
+  inConversation: ReadonlySet<string> = new Set(),
 ): Promise<HistorySummary> {
-  const prompt = buildSummaryPrompt(messages, previousSummary, options, toLedger, endsInSplitTurn);
+  const prompt = buildSummaryPrompt(messages, previousSummary, options, toLedger, endsInSplitTurn, inConversation);
   if (options.remote?.endpoint) {
     const remote = await tryRemote(prompt, options);
     if (remote) return remote;
@@ -316,9 +319,9 @@ export async function compact(preparation: CompactionPreparation, options: Summa
   const historyTask: Promise<HistorySummary> = continued
     ? Promise.resolve(continued)
     : merged
-      ? generateSummary([...messagesToSummarize, ...turnPrefixMessages], previousSummary, reserve, options, plan.toLedger, true)
+      ? generateSummary([...messagesToSummarize, ...turnPrefixMessages], previousSummary, reserve, options, plan.toLedger, true, new Set([...preparation.summarizeEntryIds, ...preparation.turnPrefixEntryIds]))
       : messagesToSummarize.length > 0
-        ? generateSummary(messagesToSummarize, previousSummary, reserve, options, plan.toLedger)
+        ? generateSummary(messagesToSummarize, previousSummary, reserve, options, plan.toLedger, false, new Set(preparation.summarizeEntryIds))
         : Promise.resolve({ summary: previousSummary !== undefined ? summarizerPart(previousSummary) : compactionPrompt('no-prior-history') });
   const prefixTask =
     !continued && !merged && preparation.isSplitTurn && turnPrefixMessages.length > 0 ? generateTurnPrefixSummary(turnPrefixMessages, reserve, options) : undefined;
