@@ -170,10 +170,15 @@ async function playArbor(label, continuation) {
     const bill = billed(from);
     if (process.env.BENCH_TRACE) for (const r of fake.requests.slice(from)) { const m = r.body.messages ?? []; const last = JSON.stringify(m.at(-1)?.content ?? '').slice(0, 50); console.error(label, continuation ? 'cont' : 'tx', turn, r.promptTokens, JSON.stringify(r.usage).slice(0,110), m.length, last); }
     spent = add(spent, bill);
-    compactions.push({ turn, requests: bill.requests, summaryChars: store.getBranch().at(-1).summary.length });
+    compactions.push({ turn, requests: bill.requests, summaryChars: store.getBranch().at(-1).summary.length, repeatsReferenced: referencesIn(from) });
   }
   rmSync(dir, { recursive: true, force: true });
   return { compactions, ...spent };
+}
+
+/** Tool results Arbor's requests since `from` sent as a reference to an identical earlier one (src/compaction/serialize.ts). */
+function referencesIn(from) {
+  return fake.requests.slice(from).reduce((n, r) => n + (JSON.stringify(r.body).match(/\[same output as the previous /g)?.length ?? 0), 0);
 }
 
 /** The agent's request that produced the newest reply: everything before that reply, as the loop sends it. */
@@ -243,6 +248,8 @@ writeFileSync(
       tokensRow(`${api} | Arbor, summary from a transcript`, play.transcript),
       tokensRow(`${api} | Arbor, continuation when its prices make it cheaper`, play.continuation),
     ]),
+    '',
+    `Tool results sent as a reference to an identical earlier result of the same call (Arbor): ${Object.entries(plays).map(([label, play]) => `${label} ${play.transcript.skipped ? '—' : play.transcript.compactions.reduce((n, c) => n + c.repeatsReferenced, 0)}`).join(', ')} (the scripted session's tool outputs are all different).`,
     '',
     'Cost in units of the input price:',
     '',
