@@ -6,7 +6,8 @@
 //
 // One scripted coding session (bench/lib/cost-session.mjs: user requests, tool calls, large tool results)
 // and a summarizer that answers every summary request with the same checkpoint (plus, when Arbor's prompt
-// lists messages over the user-words budget, their ledger lines, as the prompt asks: ledgerAnswer)
+// lists messages over the user-words budget, their ledger lines, as the prompt asks: ledgerAnswer; and when
+// it asks for a "## Recap" section, the recap: recapAnswer)
 // is played three times per API against the same loopback fake provider (test/fake-llm/server.mjs), which
 // counts what each request is billed for with the provider's prompt caching (Anthropic Messages with
 // cache_control breakpoints: uncached input, cache writes, cache reads; OpenAI chat completions with
@@ -29,7 +30,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchRoot, ensureTsx } from './lib/under-tsx.mjs';
-import { costSession, ledgerAnswer, summaryAnswer } from './lib/cost-session.mjs';
+import { RECAP, costSession, ledgerAnswer, recapAnswer, summaryAnswer } from './lib/cost-session.mjs';
 import { PI_VERSION, preparePi } from './lib/pi-package.mjs';
 
 const root = benchRoot(import.meta.url);
@@ -56,12 +57,12 @@ const answers = costSession();
 /** The fake's answers: Arbor's UI recap gets the two sentences it asks for, every other request a checkpoint. */
 function script() {
   fake.reset();
-  fake.addRule({ when: { lastUserIncludes: 'Write a recap of it' }, then: { text: 'We refactored the parser and moved the cache into its own module. Next we wire the cache into the renderer.' } });
+  fake.addRule({ when: { lastUserIncludes: 'Write a recap of it' }, then: { text: RECAP } });
   // A summarizer that follows the instructions: asked for ledger lines (Arbor, messages over the budget),
-  // it writes them, after the checkpoint or (a correction) alone.
+  // it writes them, after the checkpoint or (a correction) alone; asked for a recap section, it ends with it.
   const checkpoint = summaryAnswer(costSession().text);
   fake.addRule({ when: { lastUserIncludes: 'Write only a "## User Ledger" section' }, then: (ctx) => ({ text: ledgerAnswer(ctx.lastUser) }) });
-  fake.addRule({ when: {}, then: (ctx) => ({ text: [checkpoint, ledgerAnswer(ctx.lastUser)].filter(Boolean).join('\n\n') }) });
+  fake.addRule({ when: {}, then: (ctx) => ({ text: [checkpoint, ledgerAnswer(ctx.lastUser), recapAnswer(ctx.lastUser)].filter(Boolean).join('\n\n') }) });
 }
 
 /** One model per price class: its own pricing decides whether Arbor asks the summary as a continuation. */

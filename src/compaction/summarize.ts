@@ -18,6 +18,7 @@ import { compactionPrompt } from './prompt-text';
 import { RemoteEndpointRefused, requestRemoteSummary, type RemoteCallOptions } from './remote';
 import { serializeConversation } from './serialize';
 import { continuationIsCheaper, continuationOutput, mergesSplitTurn } from './continuation-budget';
+import { withRecap } from './recap-section';
 export { continuationOutput, mergesSplitTurn } from './continuation-budget';
 
 export interface CompactionDetails {
@@ -84,7 +85,7 @@ function outputBudget(model: ModelInfo, reserveTokens: number, share: number): n
 export function buildSummaryPrompt(
   messages: readonly AgentMessage[],
   previousSummary: string | undefined,
-  options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext' | 'promptOverride'> = {},
+  options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext' | 'promptOverride' | 'shortSummary'> = {},
   toLedger: readonly KeptMessage[] = [],
   endsInSplitTurn = false,
   inConversation: ReadonlySet<string> = new Set(),
@@ -105,7 +106,7 @@ export function buildSummaryPrompt(
  */
 function instructionParts(
   base: string,
-  options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext'>,
+  options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext' | 'shortSummary'>,
   toLedger: readonly KeptMessage[],
   quote: LedgerQuote = 'whole',
 ): string[] {
@@ -116,6 +117,8 @@ function instructionParts(
   parts.push(compactionPrompt('user-words-note'));
   const ledger = ledgerRequest(toLedger, quote);
   if (ledger !== '') parts.push(ledger);
+  // The UI recap in the same answer: no request of its own (docs/architecture.md, "Compaction cost").
+  if (options.shortSummary !== false) parts.push(compactionPrompt('recap-section'));
   const focus = options.customInstructions?.trim();
   if (focus) parts.push(compactionPrompt('focus', { focus }));
   return parts;
@@ -129,7 +132,7 @@ function instructionParts(
  */
 export function buildContinuationPrompt(
   preparation: Pick<CompactionPreparation, 'keptMessages' | 'previousSummary' | 'userWords'>,
-  options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext' | 'promptOverride'> = {},
+  options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext' | 'promptOverride' | 'shortSummary'> = {},
 ): string {
   const earlier = preparation.previousSummary !== undefined ? `${compactionPrompt('continuation-earlier')}\n\n` : '';
   const head = compactionPrompt('continuation', { earlier, keptStart: keptStartText(preparation.keptMessages) });
@@ -255,10 +258,10 @@ export async function generateSummary(
   const prompt = buildSummaryPrompt(messages, previousSummary, options, toLedger, endsInSplitTurn, inConversation);
   if (options.remote?.endpoint) {
     const remote = await tryRemote(prompt, options);
-    if (remote) return remote;
+    if (remote) return remote.shortSummary ? remote : withRecap(remote.summary, options);
   }
   const maxTokens = outputBudget(options.model, reserveTokens, HISTORY_SHARE);
-  return { summary: await ledgerGuardedSummary(prompt, maxTokens, options, toLedger) };
+  return withRecap(await ledgerGuardedSummary(prompt, maxTokens, options, toLedger), options);
 }
 
 /** The remote endpoint's answer; undefined (fall back to the model) on transport or format failures. */
@@ -366,7 +369,7 @@ async function continuationSummary(preparation: CompactionPreparation, options: 
   if (!continuationIsCheaper(preparation, options.model, preparation.tokensBefore + added)) return undefined;
   const frame: Frame = { before: prefix.messages, continuation: { systemPrompt: prefix.systemPrompt, ...(prefix.tools ? { tools: prefix.tools } : {}) } };
   try {
-    return { summary: await ledgerGuardedSummary(prompt, maxTokens, options, preparation.userWords.toLedger, frame) };
+    return withRecap(await ledgerGuardedSummary(prompt, maxTokens, options, preparation.userWords.toLedger, frame), options);
   } catch (error) {
     // The provider's own failures (keys, limits, network) would fail the transcript form too.
     if (!(error instanceof OffTaskAnswer)) throw error;
