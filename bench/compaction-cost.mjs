@@ -258,6 +258,12 @@ writeFileSync(
     '|---|---|---:|---:|---:|---:|---:|---:|---|',
     ...priced.map((p) => `| ${p.label} | ${p.price.cacheRead} / ${p.price.cacheWrite} / ${p.price.output} | ${p.pi?.cost ?? '—'} | ${p.transcript?.cost ?? '—'} | ${p.continuation?.cost ?? '—'} | **${p.ratio}** | ${p.inputRatio} | ${p.transcriptRatio} | ≤ ${TARGET}: ${Number.isFinite(p.ratio) && p.ratio <= TARGET ? 'met' : 'NOT met'} |`),
     '',
+    ...priced.filter((p) => p.pi && plays[p.label].pi.kinds?.['turn prefix']).map((p) => {
+      const out = plays[p.label].pi.kinds['turn prefix'].output;
+      const fairer = p.pi.cost - Math.round((out * 2 * p.price.output) / 3);
+      return `Fairness, ${p.label}: the fake answers pi's turn-prefix requests with the whole checkpoint (${out} output tokens) where pi asks for a concise one; at a third of that, pi's cost would be ${fairer} and Arbor / pi ${(p.continuation.cost / fairer).toFixed(3)}.`;
+    }),
+    '',
     'Where the cost goes, by request kind (requests, uncached input, cache writes, cache reads, output; cost in units of the input price):',
     '',
     '| prices | side | kind | requests | uncached input | cache writes | cache reads | output | cost |',
