@@ -16,6 +16,13 @@ export function withRecap(answer: string, options: { shortSummary?: boolean }): 
   return recap === '' ? { summary } : { summary, shortSummary: recap };
 }
 
+/** A remote endpoint's answer: its own recap first, else the section its summary ends with (cut from it either way). */
+export function withRemoteRecap(remote: { summary: string; shortSummary?: string }, options: { shortSummary?: boolean }): { summary: string; shortSummary?: string } {
+  const split = withRecap(remote.summary, options);
+  const shortSummary = remote.shortSummary ?? split.shortSummary;
+  return shortSummary ? { summary: split.summary, shortSummary } : { summary: split.summary };
+}
+
 const RECAP_HEADING = /^## Recap[ \t]*$/m;
 /** What SHORT_SUMMARY_MAX_TOKENS holds, in characters. */
 const RECAP_MAX_CHARS = 2000;

@@ -18,7 +18,7 @@ import { compactionPrompt } from './prompt-text';
 import { RemoteEndpointRefused, requestRemoteSummary, type RemoteCallOptions } from './remote';
 import { serializeConversation } from './serialize';
 import { continuationIsCheaper, continuationOutput, mergesSplitTurn } from './continuation-budget';
-import { withRecap } from './recap-section';
+import { withRecap, withRemoteRecap } from './recap-section';
 export { continuationOutput, mergesSplitTurn } from './continuation-budget';
 
 export interface CompactionDetails {
@@ -258,7 +258,7 @@ export async function generateSummary(
   const prompt = buildSummaryPrompt(messages, previousSummary, options, toLedger, endsInSplitTurn, inConversation);
   if (options.remote?.endpoint) {
     const remote = await tryRemote(prompt, options);
-    if (remote) return remote.shortSummary ? remote : withRecap(remote.summary, options);
+    if (remote) return withRemoteRecap(remote, options);
   }
   const maxTokens = outputBudget(options.model, reserveTokens, HISTORY_SHARE);
   return withRecap(await ledgerGuardedSummary(prompt, maxTokens, options, toLedger), options);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { compact } from '../../../src/compaction/summarize';
 import { prepareCompaction } from '../../../src/compaction/prepare';
 import { DEFAULT_COMPACTION_SETTINGS } from '../../../src/compaction/settings';
-import { withRecap } from '../../../src/compaction/recap-section';
+import { withRecap, withRemoteRecap } from '../../../src/compaction/recap-section';
 import { FAKE_MODEL, FakeProvider } from './fake-provider';
 import { PathBuilder, chars, wellFormedSummary } from './fixtures';
 
@@ -60,4 +60,11 @@ test('withRecap: the section anywhere (the ledger after it stays), an empty one,
   assert.deepEqual(withRecap(`## Goal\nG\n\n## Recap\n\n`, {}), { summary: '## Goal\nG' });
   assert.deepEqual(withRecap(answer, { shortSummary: false }), { summary: answer });
   assert.equal(withRecap(`## Goal\nG\n## Recap\n${'w'.repeat(3000)}`, {}).shortSummary!.length, 2000);
+});
+
+test('a remote endpoint: its own recap wins, else the section of its summary; the section is cut either way', () => {
+  const summary = `## Goal\nG\n\n## Recap\n${RECAP}`;
+  assert.deepEqual(withRemoteRecap({ summary, shortSummary: 'Remote recap.' }, {}), { summary: '## Goal\nG', shortSummary: 'Remote recap.' });
+  assert.deepEqual(withRemoteRecap({ summary }, {}), { summary: '## Goal\nG', shortSummary: RECAP });
+  assert.deepEqual(withRemoteRecap({ summary: '## Goal\nG' }, {}), { summary: '## Goal\nG' });
 });
