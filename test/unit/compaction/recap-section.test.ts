@@ -8,6 +8,8 @@ import { prepareCompaction } from '../../../src/compaction/prepare';
 import { DEFAULT_COMPACTION_SETTINGS } from '../../../src/compaction/settings';
 import { withRecap, withRemoteRecap } from '../../../src/compaction/recap-section';
 import { FAKE_MODEL, FakeProvider } from './fake-provider';
+import { contextFromPath } from '../../../src/session/context';
+import { convertToLlm } from '../../../src/session/convert';
 import { PathBuilder, chars, wellFormedSummary } from './fixtures';
 
 const settings = { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 600 };
@@ -67,4 +69,17 @@ test('a remote endpoint: its own recap wins, else the section of its summary; th
   assert.deepEqual(withRemoteRecap({ summary, shortSummary: 'Remote recap.' }, {}), { summary: '## Goal\nG', shortSummary: 'Remote recap.' });
   assert.deepEqual(withRemoteRecap({ summary }, {}), { summary: '## Goal\nG', shortSummary: RECAP });
   assert.deepEqual(withRemoteRecap({ summary: '## Goal\nG' }, {}), { summary: '## Goal\nG' });
+});
+
+test('the summary asked as a continuation of the cached conversation carries the recap too: one request', async () => {
+  const b = session();
+  const prep = prepareCompaction(b.entries, settings)!;
+  const caching = { ...FAKE_MODEL, provider: 'anthropic', api: 'anthropic-messages' as const, pricing: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } };
+  const provider = new FakeProvider(following);
+  const prefix = { systemPrompt: 'You are the coding agent.', messages: convertToLlm(contextFromPath(b.entries).messages) };
+  const result = await compact(prep, { provider, model: caching, prefix });
+  assert.equal(provider.requests.length, 1);
+  assert.equal(provider.requests[0]!.systemPrompt, 'You are the coding agent.', 'the continuation form');
+  assert.equal(result.shortSummary, RECAP);
+  assert.doesNotMatch(result.summary, /## Recap/);
 });
