@@ -6,7 +6,8 @@
 //
 // One scripted coding session (bench/lib/cost-session.mjs: user requests, tool calls, large tool results)
 // and a summarizer that answers every summary request with the same checkpoint (plus, when Arbor's prompt
-// lists messages over the user-words budget, their ledger lines, as the prompt asks: ledgerAnswer)
+// lists messages over the user-words budget, their ledger lines, as the prompt asks: ledgerAnswer; and when
+// it asks for a "## Recap" section, the recap: recapAnswer)
 // is played three times per API against the same loopback fake provider (test/fake-llm/server.mjs), which
 // counts what each request is billed for with the provider's prompt caching (Anthropic Messages with
 // cache_control breakpoints: uncached input, cache writes, cache reads; OpenAI chat completions with
@@ -29,7 +30,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchRoot, ensureTsx } from './lib/under-tsx.mjs';
-import { costSession, ledgerAnswer, summaryAnswer } from './lib/cost-session.mjs';
+import { RECAP, costSession, ledgerAnswer, recapAnswer, summaryAnswer } from './lib/cost-session.mjs';
 import { PI_VERSION, preparePi } from './lib/pi-package.mjs';
 
 const root = benchRoot(import.meta.url);
@@ -56,12 +57,12 @@ const answers = costSession();
 /** The fake's answers: Arbor's UI recap gets the two sentences it asks for, every other request a checkpoint. */
 function script() {
   fake.reset();
-  fake.addRule({ when: { lastUserIncludes: 'Write a recap of it' }, then: { text: 'We refactored the parser and moved the cache into its own module. Next we wire the cache into the renderer.' } });
+  fake.addRule({ when: { lastUserIncludes: 'Write a recap of it' }, then: { text: RECAP } });
   // A summarizer that follows the instructions: asked for ledger lines (Arbor, messages over the budget),
-  // it writes them, after the checkpoint or (a correction) alone.
+  // it writes them, after the checkpoint or (a correction) alone; asked for a recap section, it ends with it.
   const checkpoint = summaryAnswer(costSession().text);
   fake.addRule({ when: { lastUserIncludes: 'Write only a "## User Ledger" section' }, then: (ctx) => ({ text: ledgerAnswer(ctx.lastUser) }) });
-  fake.addRule({ when: {}, then: (ctx) => ({ text: [checkpoint, ledgerAnswer(ctx.lastUser)].filter(Boolean).join('\n\n') }) });
+  fake.addRule({ when: {}, then: (ctx) => ({ text: [checkpoint, ledgerAnswer(ctx.lastUser), recapAnswer(ctx.lastUser)].filter(Boolean).join('\n\n') }) });
 }
 
 /** One model per price class: its own pricing decides whether Arbor asks the summary as a continuation. */
@@ -170,10 +171,15 @@ async function playArbor(label, continuation) {
     const bill = billed(from);
     if (process.env.BENCH_TRACE) for (const r of fake.requests.slice(from)) { const m = r.body.messages ?? []; const last = JSON.stringify(m.at(-1)?.content ?? '').slice(0, 50); console.error(label, continuation ? 'cont' : 'tx', turn, r.promptTokens, JSON.stringify(r.usage).slice(0,110), m.length, last); }
     spent = add(spent, bill);
-    compactions.push({ turn, requests: bill.requests, summaryChars: store.getBranch().at(-1).summary.length });
+    compactions.push({ turn, requests: bill.requests, summaryChars: store.getBranch().at(-1).summary.length, repeatsReferenced: referencesIn(from) });
   }
   rmSync(dir, { recursive: true, force: true });
   return { compactions, ...spent };
+}
+
+/** Tool results Arbor's requests since `from` sent as a reference to an identical earlier one (src/compaction/serialize.ts). */
+function referencesIn(from) {
+  return fake.requests.slice(from).reduce((n, r) => n + (JSON.stringify(r.body).match(/\[same output as the previous /g)?.length ?? 0), 0);
 }
 
 /** The agent's request that produced the newest reply: everything before that reply, as the loop sends it. */
@@ -244,11 +250,19 @@ writeFileSync(
       tokensRow(`${api} | Arbor, continuation when its prices make it cheaper`, play.continuation),
     ]),
     '',
+    `Tool results sent as a reference to an identical earlier result of the same call (Arbor): ${Object.entries(plays).map(([label, play]) => `${label} ${play.transcript.skipped ? '—' : play.transcript.compactions.reduce((n, c) => n + c.repeatsReferenced, 0)}`).join(', ')} (the scripted session's tool outputs are all different).`,
+    '',
     'Cost in units of the input price:',
     '',
     '| prices | cached read / write / output | pi | Arbor transcript | Arbor (continuation where cheaper) | Arbor / pi | input cost only | transcript / pi | target |',
     '|---|---|---:|---:|---:|---:|---:|---:|---|',
     ...priced.map((p) => `| ${p.label} | ${p.price.cacheRead} / ${p.price.cacheWrite} / ${p.price.output} | ${p.pi?.cost ?? '—'} | ${p.transcript?.cost ?? '—'} | ${p.continuation?.cost ?? '—'} | **${p.ratio}** | ${p.inputRatio} | ${p.transcriptRatio} | ≤ ${TARGET}: ${Number.isFinite(p.ratio) && p.ratio <= TARGET ? 'met' : 'NOT met'} |`),
+    '',
+    ...priced.filter((p) => p.pi && plays[p.label].pi.kinds?.['turn prefix']).map((p) => {
+      const out = plays[p.label].pi.kinds['turn prefix'].output;
+      const fairer = p.pi.cost - Math.round((out * 2 * p.price.output) / 3);
+      return `Fairness, ${p.label}: the fake answers pi's turn-prefix requests with the whole checkpoint (${out} output tokens) where pi asks for a concise one; at a third of that, pi's cost would be ${fairer} and Arbor / pi ${(p.continuation.cost / fairer).toFixed(3)}.`;
+    }),
     '',
     'Where the cost goes, by request kind (requests, uncached input, cache writes, cache reads, output; cost in units of the input price):',
     '',

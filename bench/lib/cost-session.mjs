@@ -46,3 +46,11 @@ export function ledgerAnswer(prompt) {
   return lines.length > 0 ? `## User Ledger\n${lines.join('\n')}` : '';
 }
 
+
+/** The UI recap Arbor's recaps are answered with, alone or as the section a summary prompt asks for. */
+export const RECAP = 'We refactored the parser and moved the cache into its own module. Next we wire the cache into the renderer.';
+
+/** The "## Recap" section a summarizer that follows Arbor's instructions ends its checkpoint with; '' when not asked (pi never asks). */
+export function recapAnswer(prompt) {
+  return /add a section "## Recap"/.test(prompt) ? `## Recap\n${RECAP}` : '';
+}

@@ -8,6 +8,7 @@ export type CompactionTemplate =
   | 'update-summary'
   | 'turn-prefix'
   | 'short-summary'
+  | 'recap-section'
   | 'handoff'
   | 'handoff-context'
   | 'handoff-focus'

@@ -11,13 +11,14 @@ import { convertToLlm } from '../session/convert';
 import { CompactionCancelled, OffTaskAnswer, SummarizationFailed, isTransient, throwIfAborted } from './errors';
 import { computeFileLists, formatFileOperations, stripFileOperations } from './file-ops';
 import { checkSummarySections } from './guard';
-import { ledgerAfter, ledgerRequest, ledgerRetryRequest, mergeLedgerAnswers, missingLedgerIndexes, summarizerPart, withUserWords } from './user-ledger';
+import { ledgerAfter, ledgerRequest, ledgerRetryRequest, mergeLedgerAnswers, missingLedgerIndexes, summarizerPart, withUserWords, type LedgerQuote } from './user-ledger';
 import { capLedger, type KeptMessage, type UserWords } from './user-words';
 import type { CompactionPreparation } from './prepare';
 import { compactionPrompt } from './prompt-text';
 import { RemoteEndpointRefused, requestRemoteSummary, type RemoteCallOptions } from './remote';
 import { serializeConversation } from './serialize';
 import { continuationIsCheaper, continuationOutput, mergesSplitTurn } from './continuation-budget';
+import { withRecap, withRemoteRecap } from './recap-section';
 export { continuationOutput, mergesSplitTurn } from './continuation-budget';
 
 export interface CompactionDetails {
@@ -84,9 +85,10 @@ function outputBudget(model: ModelInfo, reserveTokens: number, share: number): n
 export function buildSummaryPrompt(
   messages: readonly AgentMessage[],
   previousSummary: string | undefined,
-  options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext' | 'promptOverride'> = {},
+  options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext' | 'promptOverride' | 'shortSummary'> = {},
   toLedger: readonly KeptMessage[] = [],
   endsInSplitTurn = false,
+  inConversation: ReadonlySet<string> = new Set(),
 ): string {
   const parts = [compactionPrompt('conversation', { conversation: serializeConversation(convertToLlm(messages)) })];
   // A split turn's first part ends `messages`: the note says the rest of that turn is kept (never quoted: not resent).
@@ -94,7 +96,8 @@ export function buildSummaryPrompt(
   // The user's kept words travel in the entry's details, not through the summarizer: it sees its own part only.
   if (previousSummary !== undefined) parts.push(compactionPrompt('previous-summary', { summary: summarizerPart(previousSummary) }));
   const base = options.promptOverride ?? compactionPrompt(previousSummary !== undefined ? 'update-summary' : 'summary');
-  return [...parts, ...instructionParts(base, options, toLedger)].join('\n\n');
+  // A message over the budget whose whole text is in <conversation> is named by its opening only.
+  return [...parts, ...instructionParts(base, options, toLedger, { inConversation })].join('\n\n');
 }
 
 /**
@@ -103,9 +106,9 @@ export function buildSummaryPrompt(
  */
 function instructionParts(
   base: string,
-  options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext'>,
+  options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext' | 'shortSummary'>,
   toLedger: readonly KeptMessage[],
-  quote: 'whole' | 'opening' = 'whole',
+  quote: LedgerQuote = 'whole',
 ): string[] {
   const parts: string[] = [];
   const context = (options.additionalContext ?? []).map((l) => l.trim()).filter((l) => l !== '');
@@ -114,6 +117,8 @@ function instructionParts(
   parts.push(compactionPrompt('user-words-note'));
   const ledger = ledgerRequest(toLedger, quote);
   if (ledger !== '') parts.push(ledger);
+  // The UI recap in the same answer: no request of its own (docs/architecture.md, "Compaction cost").
+  if (options.shortSummary !== false) parts.push(compactionPrompt('recap-section'));
   const focus = options.customInstructions?.trim();
   if (focus) parts.push(compactionPrompt('focus', { focus }));
   return parts;
@@ -127,7 +132,7 @@ function instructionParts(
  */
 export function buildContinuationPrompt(
   preparation: Pick<CompactionPreparation, 'keptMessages' | 'previousSummary' | 'userWords'>,
-  options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext' | 'promptOverride'> = {},
+  options: Pick<SummarizeOptions, 'customInstructions' | 'additionalContext' | 'promptOverride' | 'shortSummary'> = {},
 ): string {
   const earlier = preparation.previousSummary !== undefined ? `${compactionPrompt('continuation-earlier')}\n\n` : '';
   const head = compactionPrompt('continuation', { earlier, keptStart: keptStartText(preparation.keptMessages) });
@@ -248,14 +253,15 @@ export async function generateSummary(
   options: SummarizeOptions,
   toLedger: readonly KeptMessage[] = [],
   endsInSplitTurn = false,
+  inConversation: ReadonlySet<string> = new Set(),
 ): Promise<HistorySummary> {
-  const prompt = buildSummaryPrompt(messages, previousSummary, options, toLedger, endsInSplitTurn);
+  const prompt = buildSummaryPrompt(messages, previousSummary, options, toLedger, endsInSplitTurn, inConversation);
   if (options.remote?.endpoint) {
     const remote = await tryRemote(prompt, options);
-    if (remote) return remote;
+    if (remote) return withRemoteRecap(remote, options);
   }
   const maxTokens = outputBudget(options.model, reserveTokens, HISTORY_SHARE);
-  return { summary: await ledgerGuardedSummary(prompt, maxTokens, options, toLedger) };
+  return withRecap(await ledgerGuardedSummary(prompt, maxTokens, options, toLedger), options);
 }
 
 /** The remote endpoint's answer; undefined (fall back to the model) on transport or format failures. */
@@ -316,9 +322,9 @@ export async function compact(preparation: CompactionPreparation, options: Summa
   const historyTask: Promise<HistorySummary> = continued
     ? Promise.resolve(continued)
     : merged
-      ? generateSummary([...messagesToSummarize, ...turnPrefixMessages], previousSummary, reserve, options, plan.toLedger, true)
+      ? generateSummary([...messagesToSummarize, ...turnPrefixMessages], previousSummary, reserve, options, plan.toLedger, true, new Set([...preparation.summarizeEntryIds, ...preparation.turnPrefixEntryIds]))
       : messagesToSummarize.length > 0
-        ? generateSummary(messagesToSummarize, previousSummary, reserve, options, plan.toLedger)
+        ? generateSummary(messagesToSummarize, previousSummary, reserve, options, plan.toLedger, false, new Set(preparation.summarizeEntryIds))
         : Promise.resolve({ summary: previousSummary !== undefined ? summarizerPart(previousSummary) : compactionPrompt('no-prior-history') });
   const prefixTask =
     !continued && !merged && preparation.isSplitTurn && turnPrefixMessages.length > 0 ? generateTurnPrefixSummary(turnPrefixMessages, reserve, options) : undefined;
@@ -363,7 +369,7 @@ async function continuationSummary(preparation: CompactionPreparation, options: 
   if (!continuationIsCheaper(preparation, options.model, preparation.tokensBefore + added)) return undefined;
   const frame: Frame = { before: prefix.messages, continuation: { systemPrompt: prefix.systemPrompt, ...(prefix.tools ? { tools: prefix.tools } : {}) } };
   try {
-    return { summary: await ledgerGuardedSummary(prompt, maxTokens, options, preparation.userWords.toLedger, frame) };
+    return withRecap(await ledgerGuardedSummary(prompt, maxTokens, options, preparation.userWords.toLedger, frame), options);
   } catch (error) {
     // The provider's own failures (keys, limits, network) would fail the transcript form too.
     if (!(error instanceof OffTaskAnswer)) throw error;

@@ -21,18 +21,24 @@ function tag(index: number): string {
 }
 
 /**
- * The part of the summary prompt that asks for the ledger ('' when everything fits). `opening`: each message
- * by its opening only, for a summary asked as the continuation of the conversation, where the whole message
- * is already in the (cached) prefix: quoting it again would be billed again (docs/architecture.md,
- * "Compaction cost").
+ * How the ledger request quotes each message: `whole`; `opening` (a summary asked as the continuation of the
+ * conversation, where every message is in the cached prefix); or by opening exactly the messages whose
+ * whole text is in the transcript sent with it (ids of the span's entries): quoting it again would be
+ * billed again (docs/architecture.md, "Compaction cost").
  */
-export function ledgerRequest(toLedger: readonly KeptMessage[], quote: 'whole' | 'opening' = 'whole'): string {
+export type LedgerQuote = 'whole' | 'opening' | { inConversation: ReadonlySet<string> };
+
+/** The part of the summary prompt that asks for the ledger ('' when everything fits). */
+export function ledgerRequest(toLedger: readonly KeptMessage[], quote: LedgerQuote = 'whole'): string {
   if (toLedger.length === 0) return '';
-  const text = (m: KeptMessage) => (quote === 'whole' || m.text.length <= OPENING_CHARS ? m.text : `${m.text.slice(0, OPENING_CHARS).trimEnd()}…`);
+  const cut = (m: KeptMessage) => m.text.length > OPENING_CHARS && (quote === 'opening' || (typeof quote === 'object' && quote.inConversation.has(m.entryId)));
+  const text = (m: KeptMessage) => (cut(m) ? `${m.text.slice(0, OPENING_CHARS).trimEnd()}…` : m.text);
   const messages = toLedger.map((m, i) => `${tag(i)} ${text(m)}`).join('\n\n');
-  const where = quote === 'opening' ? '(each is in the conversation, whole, where it begins as quoted) ' : '';
+  const where = quote === 'opening' ? '(each is in the conversation, whole, where it begins as quoted) ' : toLedger.some(cut) ? SOME_BY_OPENING : '';
   return compactionPrompt('user-ledger-request', { messages, where });
 }
+
+const SOME_BY_OPENING = '(one quoted only by its opening, up to "…", is in the conversation above, whole, where it begins as quoted) ';
 
 /** How much of a message over the budget a continuation's ledger request quotes to name it. */
 const OPENING_CHARS = 120;

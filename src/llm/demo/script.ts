@@ -172,7 +172,9 @@ function isSummaryRequest(system: string, user: string): boolean {
 function summaryReply(userText: string): string {
   if (/Write a recap/.test(userText)) return demoRecap(userText);
   if (/FIRST PART of one long turn/.test(userText)) return demoTurnPrefix(userText);
-  return demoSummary(userText);
+  const summary = demoSummary(userText);
+  // asked for the recap in the same answer (prompts/compaction/recap-section.md): it ends with it
+  return /add a section "## Recap"/.test(userText) ? `${summary}\n\n## Recap\n${demoRecap(summary)}` : summary;
 }
 
 const FILE_BLOCK = /\n*<file path="([^"]*)">\n?([\s\S]*?)\n?<\/file>/g;

@@ -31,9 +31,13 @@ async function turn(store: SessionStore, request: string): Promise<void> {
   });
 }
 
+/** Summary requests the demo provider was sent (the recap comes in the summary's answer: one per compaction). */
+let requests = 0;
+
 function runnerFor(store: SessionStore): CompactionRunner {
   configureDemoServer({ chunkDelayMs: 0 });
-  const provider = createProvider(DEMO_MODEL, { get: async () => undefined } as never);
+  const demo = createProvider(DEMO_MODEL, { get: async () => undefined } as never);
+  const provider: typeof demo = { ...demo, stream: (request) => (requests++, demo.stream(request)) };
   const settings = { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 400 };
   return new CompactionRunner({
     store,
@@ -60,8 +64,10 @@ test('demo model: compactions read as text, name their node from the goal and ke
   // The user came back from another branch with its summary, then went on.
   await store.branchWithSummary(store.getLeafId(), BRANCH_SUMMARY);
   await turn(store, 'Handle empty lines');
+  requests = 0;
   const first = await runner.run({ reason: 'manual' });
   assert.equal(first.status, 'compacted', JSON.stringify(first));
+  assert.equal(requests, 1, 'one request: the recap is the answer\'s last section');
   for (const request of ['Support semicolon separators', 'Report the line of a bad row']) await turn(store, request);
   const second = await runner.run({ reason: 'manual' });
   assert.equal(second.status, 'compacted', JSON.stringify(second));
@@ -73,6 +79,8 @@ test('demo model: compactions read as text, name their node from the goal and ke
     assert.doesNotMatch(section(entry.summary, '### In Progress'), /BRANCH-ONLY|compacted into|summary of a branch/, entry.summary);
     assert.ok(entry.shortSummary, 'a recap was written');
     assert.doesNotMatch(entry.shortSummary!, /^#|\n#/m, `the recap is prose, not a document: ${entry.shortSummary}`);
+    assert.match(entry.shortSummary!, /^We worked on: Write a CSV parser for invoices/);
+    assert.doesNotMatch(entry.summary, /## Recap/, 'the recap section is cut from the stored summary');
     assert.notEqual(entrySummaryLine(entry), 'Goal');
     assert.match(entrySummaryLine(entry), /^Write a CSV parser for invoices/, entry.summary);
   }
